@@ -1,0 +1,112 @@
+/* Private declarations shared by the library's modules.  Never installed. */
+#ifndef USMARR_INTERNAL_H
+#define USMARR_INTERNAL_H
+
+#include "config.h"
+
+#define USMARR_BUILDING_LIBRARY 1
+#include "usmarr.h"
+
+#include <CL/cl_ext.h>
+#include <stdatomic.h>
+#include <threads.h>
+
+#define USMARR_INTERNAL __attribute__((visibility("hidden")))
+
+/* ---- errors (error.c) ----------------------------------------------------------- */
+
+/* Records the calling thread's failure detail (printf-style) and returns `code`, so
+ * that failures read `return usmarr__fail(USMARR_ERROR_X, "arg=%d exceeds %d", ...)`. */
+USMARR_INTERNAL int usmarr__fail(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* For OpenCL failures: records "<what>: CL_NAME (code)" and returns the cl code. */
+USMARR_INTERNAL int usmarr__cl_fail(cl_int err, const char *what);
+/* Clears the thread's detail at the start of a public call that may fail. */
+USMARR_INTERNAL void usmarr__clear_error(void);
+
+/* ---- overflow-checked arithmetic ------------------------------------------------ */
+static inline bool usmarr__mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+static inline bool usmarr__add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+
+/* ---- USM entry points ----------------------------------------------------------- */
+typedef void *(CL_API_CALL *usmarr__host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint, cl_int *);
+typedef void *(CL_API_CALL *usmarr__device_alloc_fn)(cl_context, cl_device_id, const cl_mem_properties_intel *,
+                                                      size_t, cl_uint, cl_int *);
+typedef cl_int(CL_API_CALL *usmarr__free_fn)(cl_context, void *);
+typedef cl_int(CL_API_CALL *usmarr__alloc_info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
+typedef cl_int(CL_API_CALL *usmarr__set_arg_ptr_fn)(cl_kernel, cl_uint, const void *);
+typedef cl_int(CL_API_CALL *usmarr__memcpy_fn)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
+                                               const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *usmarr__memfill_fn)(cl_command_queue, void *, const void *, size_t, size_t, cl_uint,
+                                                const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *usmarr__migrate_fn)(cl_command_queue, const void *, size_t, cl_mem_migration_flags,
+                                                cl_uint, const cl_event *, cl_event *);
+
+struct usmarr__usm_api {
+    usmarr__host_alloc_fn host_alloc;
+    usmarr__device_alloc_fn device_alloc;
+    usmarr__device_alloc_fn shared_alloc;
+    usmarr__free_fn free;
+    usmarr__free_fn blocking_free;
+    usmarr__alloc_info_fn alloc_info;
+    usmarr__set_arg_ptr_fn set_kernel_arg_pointer;
+    usmarr__memcpy_fn memcpy;
+    usmarr__memfill_fn memfill;
+    usmarr__migrate_fn migrate;
+};
+
+/* Loads the entry points of a platform; false (and `missing` names the first absent
+ * one) when any required one is absent. */
+USMARR_INTERNAL bool usmarr__usm_api_load(cl_platform_id platform, struct usmarr__usm_api *api, const char **missing);
+
+/* ---- context (context.c, device.c) ---------------------------------------------- */
+struct usmarr__kernel_cache; /* engine */
+
+struct usmarr_context {
+    atomic_int refcount;
+    cl_platform_id platform;
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue;
+    mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
+    struct usmarr__usm_api usm;
+    usmarr_device_info_t info;
+    struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
+    mtx_t kernels_lock;
+};
+
+/* Fills `info` for one device (usable, reason, caps). */
+USMARR_INTERNAL void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
+                                             unsigned device_index, usmarr_device_info_t *info);
+/* Engine hook: frees the context's kernel cache (defined by the engine). */
+USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
+
+/* ---- memory (memory.c) ---------------------------------------------------------- */
+struct usmarr_memory {
+    atomic_int refcount;
+    usmarr_context_t *context;
+    void *pointer;
+    size_t size;
+    usmarr_usm_kind_t kind;
+    bool foreign;
+    usmarr_release_fn release;
+    void *user_data;
+};
+
+/* Checks that [pointer, pointer+size) is USM of `context` with clGetMemAllocInfoINTEL;
+ * on success stores the allocation's kind. `what` names the argument in messages. */
+USMARR_INTERNAL int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size_t size,
+                                            const char *what, usmarr_usm_kind_t *kind);
+
+/* ---- arrays (array.c) ----------------------------------------------------------- */
+struct usmarr_array {
+    atomic_int refcount;
+    int ndim;
+    usmarr_dtype_t dtype;
+    unsigned flags;
+    int64_t offset;
+    usmarr_memory_t *memory;
+    int64_t shape[USMARR_MAX_NDIM];
+    int64_t strides[USMARR_MAX_NDIM];
+};
+
+#endif

@@ -1,0 +1,263 @@
+/* USM memory blocks: allocation, foreign wrapping, copies and fills. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *usmarr_usm_kind_name(usmarr_usm_kind_t kind)
+{
+    switch (kind) {
+    case USMARR_USM_DEVICE:
+        return "device";
+    case USMARR_USM_SHARED:
+        return "shared";
+    case USMARR_USM_HOST:
+        return "host";
+    default:
+        return "unknown";
+    }
+}
+
+static usmarr_usm_kind_t kind_from_cl(cl_unified_shared_memory_type_intel type)
+{
+    switch (type) {
+    case CL_MEM_TYPE_DEVICE_INTEL:
+        return USMARR_USM_DEVICE;
+    case CL_MEM_TYPE_SHARED_INTEL:
+        return USMARR_USM_SHARED;
+    case CL_MEM_TYPE_HOST_INTEL:
+        return USMARR_USM_HOST;
+    default:
+        return USMARR_USM_UNKNOWN;
+    }
+}
+
+int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size_t size, const char *what,
+                            usmarr_usm_kind_t *kind)
+{
+    if (!pointer)
+        return usmarr__fail(USMARR_ERROR_FOREIGN_POINTER, "%s is NULL", what);
+    cl_unified_shared_memory_type_intel type = CL_MEM_TYPE_UNKNOWN_INTEL;
+    cl_int err = context->usm.alloc_info(context->cl, pointer, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL);
+    if (err != CL_SUCCESS || type == CL_MEM_TYPE_UNKNOWN_INTEL)
+        return usmarr__fail(USMARR_ERROR_FOREIGN_POINTER, "%s=%p is not a USM allocation of this context", what,
+                            pointer);
+    void *base = NULL;
+    size_t alloc_size = 0;
+    err = context->usm.alloc_info(context->cl, pointer, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof base, &base, NULL);
+    if (err == CL_SUCCESS)
+        err = context->usm.alloc_info(context->cl, pointer, CL_MEM_ALLOC_SIZE_INTEL, sizeof alloc_size, &alloc_size,
+                                      NULL);
+    if (err != CL_SUCCESS)
+        return usmarr__cl_fail(err, "clGetMemAllocInfoINTEL");
+    size_t start = (size_t)((const char *)pointer - (const char *)base);
+    if (start > alloc_size || size > alloc_size - start)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_BOUNDS,
+                            "%s=%p + %zu bytes ends %zu bytes into an allocation of %zu bytes at %p", what, pointer,
+                            size, start + size, alloc_size, base);
+    if (kind)
+        *kind = kind_from_cl(type);
+    return 0;
+}
+
+static int memory_new(usmarr_context_t *context, usmarr_memory_t **out)
+{
+    usmarr_memory_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "memory block");
+    atomic_init(&m->refcount, 1);
+    m->context = usmarr_context_retain(context);
+    *out = m;
+    return 0;
+}
+
+int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size, size_t alignment,
+                         usmarr_memory_t **memory)
+{
+    usmarr__clear_error();
+    if (!context || !memory)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
+    if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
+                            (int)kind);
+    if (alignment & (alignment - 1))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu is not a power of two", alignment);
+    if (alignment > UINT32_MAX)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu exceeds %u", alignment, UINT32_MAX);
+    if (size > context->info.max_alloc_size)
+        return usmarr__fail(USMARR_ERROR_ALLOCATION, "size=%zu bytes exceeds the device's maximum allocation of %llu "
+                                                     "bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                            size, (unsigned long long)context->info.max_alloc_size);
+    usmarr_memory_t *m;
+    int rc = memory_new(context, &m);
+    if (rc)
+        return rc;
+    m->kind = kind;
+    m->size = size;
+    if (size > 0) {
+        cl_int err = CL_SUCCESS;
+        cl_uint align = (cl_uint)alignment;
+        switch (kind) {
+        case USMARR_USM_DEVICE:
+            m->pointer = context->usm.device_alloc(context->cl, context->device, NULL, size, align, &err);
+            break;
+        case USMARR_USM_SHARED:
+            m->pointer = context->usm.shared_alloc(context->cl, context->device, NULL, size, align, &err);
+            break;
+        default:
+            m->pointer = context->usm.host_alloc(context->cl, NULL, size, align, &err);
+            break;
+        }
+        if (!m->pointer || err != CL_SUCCESS) {
+            usmarr_context_release(context);
+            free(m);
+            return usmarr__fail(USMARR_ERROR_ALLOCATION, "%s USM of %zu bytes (alignment %zu): %s (%d)",
+                                usmarr_usm_kind_name(kind), size, alignment, usmarr_error_name(err), (int)err);
+        }
+    }
+    *memory = m;
+    return 0;
+}
+
+int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size, usmarr_release_fn release,
+                       void *user_data, usmarr_memory_t **memory)
+{
+    usmarr__clear_error();
+    if (!context || !memory)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
+    usmarr_usm_kind_t kind;
+    int rc = usmarr__usm_check_range(context, pointer, size, "pointer", &kind);
+    if (rc)
+        return rc;
+    usmarr_memory_t *m;
+    rc = memory_new(context, &m);
+    if (rc)
+        return rc;
+    m->pointer = pointer;
+    m->size = size;
+    m->kind = kind;
+    m->foreign = true;
+    m->release = release;
+    m->user_data = user_data;
+    *memory = m;
+    return 0;
+}
+
+usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory)
+{
+    if (memory)
+        atomic_fetch_add_explicit(&memory->refcount, 1, memory_order_relaxed);
+    return memory;
+}
+
+void usmarr_memory_release(usmarr_memory_t *memory)
+{
+    if (!memory || atomic_fetch_sub_explicit(&memory->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    if (memory->foreign) {
+        /* The owner frees; make sure our queued work is done with it first. */
+        clFinish(memory->context->queue);
+        if (memory->release)
+            memory->release(memory->pointer, memory->user_data);
+    } else if (memory->pointer) {
+        memory->context->usm.blocking_free(memory->context->cl, memory->pointer);
+    }
+    usmarr_context_release(memory->context);
+    free(memory);
+}
+
+void *usmarr_memory_pointer(const usmarr_memory_t *memory) { return memory ? memory->pointer : NULL; }
+size_t usmarr_memory_size(const usmarr_memory_t *memory) { return memory ? memory->size : 0; }
+usmarr_usm_kind_t usmarr_memory_kind(const usmarr_memory_t *memory)
+{
+    return memory ? memory->kind : USMARR_USM_UNKNOWN;
+}
+usmarr_context_t *usmarr_memory_context(const usmarr_memory_t *memory) { return memory ? memory->context : NULL; }
+int usmarr_memory_refcount(const usmarr_memory_t *memory)
+{
+    return memory ? atomic_load_explicit(&((usmarr_memory_t *)memory)->refcount, memory_order_relaxed) : 0;
+}
+
+static int check_range(const usmarr_memory_t *m, const char *name, size_t offset, size_t size)
+{
+    if (offset > m->size || size > m->size - offset)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_BOUNDS, "%s range [%zu, %zu + %zu) exceeds the block's %zu bytes",
+                            name, offset, offset, size, m->size);
+    return 0;
+}
+
+static int blocking_copy(usmarr_context_t *ctx, void *dst, const void *src, size_t size)
+{
+    if (size == 0)
+        return 0;
+    mtx_lock(&ctx->queue_lock);
+    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, size, 0, NULL, NULL);
+    mtx_unlock(&ctx->queue_lock);
+    return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
+}
+
+int usmarr_memory_copy_from_host(usmarr_memory_t *memory, size_t offset, const void *source, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || (!source && size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "source");
+    int rc = check_range(memory, "destination", offset, size);
+    return rc ? rc : blocking_copy(memory->context, (char *)memory->pointer + offset, source, size);
+}
+
+int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset, void *destination, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || (!destination && size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "destination");
+    int rc = check_range(memory, "source", offset, size);
+    return rc ? rc : blocking_copy(memory->context, destination, (char *)memory->pointer + offset, size);
+}
+
+int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, usmarr_memory_t *source,
+                       size_t source_offset, size_t size)
+{
+    usmarr__clear_error();
+    if (!destination || !source)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !destination ? "destination" : "source");
+    if (destination->context->cl != source->context->cl)
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "destination and source blocks belong to different "
+                                                           "OpenCL contexts");
+    int rc = check_range(destination, "destination", destination_offset, size);
+    if (!rc)
+        rc = check_range(source, "source", source_offset, size);
+    if (rc)
+        return rc;
+    if (destination->pointer == source->pointer && size &&
+        (destination_offset < source_offset + size && source_offset < destination_offset + size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "source [%zu, +%zu) and destination [%zu, +%zu) overlap in one block", source_offset, size,
+                            destination_offset, size);
+    return blocking_copy(destination->context, (char *)destination->pointer + destination_offset,
+                         (char *)source->pointer + source_offset, size);
+}
+
+int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *pattern, size_t pattern_size, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || !pattern)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "pattern");
+    if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "pattern_size=%zu is not a power of two in [1, 128]",
+                            pattern_size);
+    if (offset % pattern_size || size % pattern_size)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "offset=%zu and size=%zu must be multiples of "
+                                                           "pattern_size=%zu",
+                            offset, size, pattern_size);
+    int rc = check_range(memory, "fill", offset, size);
+    if (rc || size == 0)
+        return rc;
+    usmarr_context_t *ctx = memory->context;
+    mtx_lock(&ctx->queue_lock);
+    cl_int err = ctx->usm.memfill(ctx->queue, (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
+                                  NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(ctx->queue);
+    mtx_unlock(&ctx->queue_lock);
+    return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemFillINTEL");
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Installs everything libusmarr needs on Debian 12 and guarantees a USM-capable
+# OpenCL CPU device.  Idempotent: a second run on the same machine takes seconds.
+#
+# Output: an OpenCL vendors directory holding only USM-capable ICDs, whose path is
+# written to $USMARR_DEPS/vendors-dir (and printed).  Tests and the demo point
+# OCL_ICD_VENDORS at it so Debian's USM-less PoCL 3.1 never shadows the USM one.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+USMARR_DEPS=${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}
+POCL_VERSION=6.0
+LLVM_VERSION=15
+log() { printf 'install-deps: %s\n' "$*"; }
+t0=$(date +%s)
+
+packages=(
+  build-essential autoconf automake libtool pkg-config make
+  ocl-icd-libopencl1 ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers clinfo
+  check libxxhash-dev libdlpack-dev python3 python3-numpy python3-pip dpkg-dev
+  # PoCL build and run time: it calls clang and a linker for every kernel.
+  cmake llvm-${LLVM_VERSION}-dev clang-${LLVM_VERSION} libclang-${LLVM_VERSION}-dev
+  libclang-cpp${LLVM_VERSION}-dev libhwloc-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian packages: all ${#packages[@]} present"
+fi
+
+mkdir -p "$USMARR_DEPS"
+probe="$USMARR_DEPS/usm-probe"
+if [ ! -x "$probe" ] || [ "$here/usm-probe.c" -nt "$probe" ]; then
+  cc -O1 -o "$probe" "$here/usm-probe.c" -lOpenCL
+fi
+
+# probe_vendors DIR: prints one line per USM-capable device, exit 0 if any.
+probe_vendors() { OCL_ICD_VENDORS="$1" "$probe"; }
+
+vendors="$USMARR_DEPS/vendors"
+rm -rf "$vendors.new"; mkdir -p "$vendors.new"
+
+# 1. Platforms already installed that expose USM are used as they are.
+for icd in /etc/OpenCL/vendors/*.icd; do
+  [ -e "$icd" ] || continue
+  one=$(mktemp -d); cp "$icd" "$one/"
+  if probe_vendors "$one" >/dev/null 2>&1; then
+    log "system ICD $(basename "$icd") exposes USM: using it"
+    cp "$icd" "$vendors.new/"
+  fi
+  rm -rf "$one"
+done
+
+# 2. Otherwise PoCL 6.0 from Debian's own source package, built for this machine.
+if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
+  cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' | tr -c 'A-Za-z0-9._-' '_' | tr -s _)
+  prefix="$USMARR_DEPS/pocl-${POCL_VERSION}-llvm${LLVM_VERSION}-${cpu}"
+  icdfile="$USMARR_DEPS/pocl-usm.icd"
+  echo "$prefix/lib/libpocl.so" > "$icdfile"
+  one=$(mktemp -d); cp "$icdfile" "$one/"
+  if [ -e "$prefix/lib/libpocl.so" ] && probe_vendors "$one" >/dev/null 2>&1; then
+    log "PoCL ${POCL_VERSION} build in $prefix passes the probe: reusing it"
+  else
+    log "building PoCL ${POCL_VERSION} into $prefix (several minutes, once per machine)"
+    work="$USMARR_DEPS/pocl-src"; rm -rf "$work"; mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
+    # The mirror comes from this machine's own apt sources; trixie carries pocl 6.0.
+    mirror=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}' | grep -v security | head -n1)
+    [ -n "$mirror" ] || mirror=$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}' | grep -v security | head -n1)
+    [ -n "$mirror" ] || { log "no Debian mirror found in /etc/apt sources"; exit 1; }
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" > "$work/sources.list"
+    aptopts=(-o Dir::Etc::SourceList="$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
+             -o Dir::State::Lists="$work/lists" -o Dir::Cache::pkgcache="$work/cache/pkg.bin"
+             -o Dir::Cache::srcpkgcache="$work/cache/srcpkg.bin" -o Dir::Cache::archives="$work/cache/archives"
+             -o APT::Sandbox::User=root)
+    apt-get "${aptopts[@]}" update -qq
+    (cd "$work" && apt-get "${aptopts[@]}" source --download-only -qq pocl >/dev/null)
+    tarball=$(ls "$work"/pocl_${POCL_VERSION}.orig.tar.* 2>/dev/null | head -n1)
+    [ -n "$tarball" ] || { log "trixie no longer carries pocl ${POCL_VERSION}: $(ls "$work")"; exit 1; }
+    mkdir -p "$work/src" && tar -xf "$tarball" -C "$work/src" --strip-components=1
+    cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+      -DWITH_LLVM_CONFIG=/usr/bin/llvm-config-${LLVM_VERSION} -DENABLE_ICD=ON -DENABLE_TESTS=OFF \
+      -DENABLE_EXAMPLES=OFF -DENABLE_POCLCC=OFF -DENABLE_SPIRV=OFF -DENABLE_HWLOC=ON >"$work/cmake.log" 2>&1 \
+      || { tail -n 30 "$work/cmake.log"; exit 1; }
+    make -C "$work/build" -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -n 30 "$work/make.log"; exit 1; }
+    make -C "$work/build" install >"$work/install.log" 2>&1 || { tail -n 30 "$work/install.log"; exit 1; }
+    probe_vendors "$one" >/dev/null || { log "the fresh PoCL build fails the USM probe"; OCL_ICD_VENDORS="$one" "$probe" || true; exit 1; }
+    rm -rf "$work"
+  fi
+  rm -rf "$one"
+  cp "$icdfile" "$vendors.new/"
+fi
+
+# 3. A second vendor where PyPI is reachable: Intel's CPU OpenCL runtime.  Its wheels
+#    are unpacked (not pip-installed) so nothing touches the system's Python; the
+#    runtime's own libOpenCL is dropped so the ICD loader stays Debian's.
+if [ "${USMARR_SKIP_INTEL:-0}" != 1 ]; then
+  intel="$USMARR_DEPS/intel-opencl-rt"
+  if [ ! -e "$intel/lib/libintelocl.so" ]; then
+    log "trying Intel's CPU OpenCL runtime from PyPI (intel-opencl-rt, ~1 GB unpacked)"
+    rm -rf "$intel.tmp"; mkdir -p "$intel.tmp/wheels" "$intel.tmp/x" "$intel.tmp/lib"
+    if /usr/bin/python3 -m pip download -q --disable-pip-version-check -d "$intel.tmp/wheels" \
+         intel-opencl-rt intel-cmplr-lib-rt >"$USMARR_DEPS/intel-pip.log" 2>&1; then
+      for w in "$intel.tmp"/wheels/*.whl; do /usr/bin/python3 -m zipfile -e "$w" "$intel.tmp/x/"; done
+      cp -a "$intel.tmp"/x/*.data/data/lib/. "$intel.tmp/lib/" 2>/dev/null || true
+      rm -f "$intel.tmp"/lib/libOpenCL.so*
+      rm -rf "$intel.tmp/wheels" "$intel.tmp/x" "$intel"; mv "$intel.tmp" "$intel"
+    else
+      rm -rf "$intel.tmp"
+      log "intel-opencl-rt not available ($(tail -n1 "$USMARR_DEPS/intel-pip.log")); carrying on with PoCL alone"
+    fi
+  fi
+  if [ -e "$intel/lib/libintelocl.so" ]; then
+    echo "$intel/lib/libintelocl.so" > "$USMARR_DEPS/intel-cpu.icd"
+    one=$(mktemp -d); cp "$USMARR_DEPS/intel-cpu.icd" "$one/"
+    if probe_vendors "$one" >"$USMARR_DEPS/intel-probe.log" 2>&1; then
+      cp "$USMARR_DEPS/intel-cpu.icd" "$vendors.new/"
+    else
+      log "intel-opencl-rt unpacked but its probe failed: $(tail -n1 "$USMARR_DEPS/intel-probe.log"); not used"
+    fi
+    rm -rf "$one"
+  fi
+fi
+
+rm -rf "$vendors"; mv "$vendors.new" "$vendors"
+echo "$vendors" > "$USMARR_DEPS/vendors-dir"
+log "USM devices in $vendors:"
+probe_vendors "$vendors" | sed 's/^/  /'
+log "done in $(( $(date +%s) - t0 )) s"

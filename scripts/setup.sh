@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's first command: installs the dependencies (once per machine), builds
+# libusmarr and runs the demo on the default USM device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+vendors=$(cat "${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}/vendors-dir")
+if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_DIR = $vendors\$" Makefile; then
+  autoreconf -fi >/dev/null
+  ./configure --quiet --with-ocl-vendors="$vendors" ${USMARR_CONFIGURE_FLAGS:-}
+fi
+make -j"$(nproc)" >/dev/null
+make demo

@@ -1,0 +1,5 @@
+/* Every test suite, one line each: X(module).  The runner runs them all on every device. */
+#define TEST_SUITES(X) \
+    X(error)           \
+    X(context)         \
+    X(memory)

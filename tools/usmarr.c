@@ -1,0 +1,167 @@
+/* usmarr: list devices, run the demo, manage the kernel cache. */
+#include <usmarr.h>
+
+#include <CL/cl_ext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: usmarr <command>\n"
+                 "  devices        list OpenCL devices, their USM capabilities and the default\n"
+                 "  demo [SEL]     run a USM kernel on the default (or selected) device and check it\n"
+                 "  --version      print the library version\n");
+}
+
+static void print_caps(const char *name, uint64_t caps)
+{
+    printf("    %-28s 0x%llx%s%s%s%s\n", name, (unsigned long long)caps,
+           caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL ? " access" : "",
+           caps & CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL ? " atomic" : "",
+           caps & CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL ? " concurrent" : "",
+           caps & CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL ? " concurrent-atomic" : "");
+}
+
+static int cmd_devices(void)
+{
+    usmarr_device_info_t *devs;
+    size_t n;
+    int rc = usmarr_devices_list(&devs, &n);
+    if (rc) {
+        fprintf(stderr, "usmarr: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        return 1;
+    }
+    if (n == 0)
+        printf("no OpenCL platform or device found (OCL_ICD_VENDORS=%s)\n",
+               getenv("OCL_ICD_VENDORS") ? getenv("OCL_ICD_VENDORS") : "(unset)");
+    for (size_t i = 0; i < n; i++) {
+        const usmarr_device_info_t *d = &devs[i];
+        printf("[%u.%u] %s / %s%s\n", d->platform_index, d->device_index, d->platform_name, d->device_name,
+               d->is_default ? "  (default)" : "");
+        printf("    platform version             %s\n", d->platform_version);
+        printf("    device version / driver      %s / %s\n", d->device_version, d->driver_version);
+        if (!d->usable) {
+            printf("    usable                       no: %s\n", d->reason);
+            continue;
+        }
+        printf("    usable                       yes, selector \"%s\"\n", d->selector);
+        printf("    fp64 / fp16                  %s / %s\n", d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
+        printf("    max allocation               %llu bytes\n", (unsigned long long)d->max_alloc_size);
+        print_caps("host USM", d->host_mem_caps);
+        print_caps("device USM", d->device_mem_caps);
+        print_caps("single-device shared USM", d->single_device_shared_caps);
+        print_caps("cross-device shared USM", d->cross_device_shared_caps);
+        print_caps("shared system USM", d->shared_system_caps);
+    }
+    usmarr_devices_free(devs);
+    return 0;
+}
+
+typedef cl_int(CL_API_CALL *set_arg_ptr_fn)(cl_kernel, cl_uint, const void *);
+
+/* The demo talks to OpenCL directly next to the library, to show that a USM block is an
+ * ordinary USM pointer any kernel can take through clSetKernelArgMemPointerINTEL. */
+static int cmd_demo(const char *selector)
+{
+    static const char *source = "kernel void axpy(global float *y, float a, global const float *x)\n"
+                                "{ size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }\n";
+    enum { N = 1024 };
+    usmarr_context_t *ctx = NULL;
+    usmarr_memory_t *x = NULL, *y = NULL;
+    cl_program program = NULL;
+    cl_kernel kernel = NULL;
+    int status = 1;
+    int rc = usmarr_context_create(selector, &ctx);
+    if (rc) {
+        fprintf(stderr, "usmarr demo: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        return 1;
+    }
+    const usmarr_device_info_t *info = usmarr_context_info(ctx);
+    printf("device: %s / %s (%s)\n", info->platform_name, info->device_name, info->platform_version);
+    if ((rc = usmarr_memory_create(ctx, USMARR_USM_SHARED, N * sizeof(float), 64, &x)) ||
+        (rc = usmarr_memory_create(ctx, USMARR_USM_SHARED, N * sizeof(float), 64, &y))) {
+        fprintf(stderr, "usmarr demo: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        goto done;
+    }
+    float two = 2.0f, one = 1.0f;
+    if ((rc = usmarr_memory_fill(x, 0, &two, sizeof two, N * sizeof(float))) ||
+        (rc = usmarr_memory_fill(y, 0, &one, sizeof one, N * sizeof(float)))) {
+        fprintf(stderr, "usmarr demo: fill: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        goto done;
+    }
+    float *xs = usmarr_memory_pointer(x);
+    for (int i = 0; i < N; i++)
+        xs[i] = (float)i; /* shared USM: the host writes it directly */
+    cl_int err;
+    cl_context cl = usmarr_context_cl_context(ctx);
+    cl_device_id dev = usmarr_context_device(ctx);
+    program = clCreateProgramWithSource(cl, 1, &source, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(program, 1, &dev, "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        kernel = clCreateKernel(program, "axpy", &err);
+    cl_platform_id platform;
+    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    set_arg_ptr_fn set_ptr = (set_arg_ptr_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
+    float a = 3.0f;
+    size_t global = N;
+    if (err == CL_SUCCESS)
+        err = set_ptr(kernel, 0, usmarr_memory_pointer(y));
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 1, sizeof a, &a);
+    if (err == CL_SUCCESS)
+        err = set_ptr(kernel, 2, usmarr_memory_pointer(x));
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(usmarr_context_queue(ctx), kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(usmarr_context_queue(ctx));
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "usmarr demo: OpenCL: %s (%d)\n", usmarr_error_name(err), err);
+        goto done;
+    }
+    float result[N];
+    if ((rc = usmarr_memory_copy_to_host(y, 0, result, sizeof result))) {
+        fprintf(stderr, "usmarr demo: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        goto done;
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += result[i] != 3.0f * (float)i + 1.0f;
+    printf("y = 3*x + 1 over %d shared-USM floats: y[0]=%g y[1]=%g y[%d]=%g\n", N, result[0], result[1], N - 1,
+           result[N - 1]);
+    printf("checked on the host: %s (%d mismatches)\n", bad ? "FAILED" : "OK", bad);
+    status = bad != 0;
+done:
+    if (kernel)
+        clReleaseKernel(kernel);
+    if (program)
+        clReleaseProgram(program);
+    usmarr_memory_release(x);
+    usmarr_memory_release(y);
+    usmarr_context_release(ctx);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("usmarr %s\n", USMARR_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "devices"))
+        return cmd_devices();
+    if (!strcmp(argv[1], "demo"))
+        return cmd_demo(argc > 2 ? argv[2] : NULL);
+    fprintf(stderr, "usmarr: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
