@@ -69,6 +69,7 @@ int main(void)
         printf("runner: no usable USM device; skipping (set USMARR_REQUIRE_DEVICE=1 to fail instead)\n");
         return 77;
     }
-    printf("runner: %d devices, %d tests: %d passed, %d failed\n", devices_tested, total, total - failed, failed);
+    printf("runner: %d device(s), %d test runs\n", devices_tested, total);
+    printf("runner: %d passed, %d failed\n", total - failed, failed);
     return failed ? 1 : 0;
 }
