@@ -90,6 +90,12 @@ struct usmarr_memory {
     bool foreign;
     usmarr_release_fn release;
     void *user_data;
+    /* pod allocator (pod.c): state, capacity behind `pointer`, base alignment, and the
+     * begin of the most recent allocation (its end is `size`) */
+    usmarr_pod_state_t pod_state;
+    size_t pod_capacity;
+    size_t pod_alignment;
+    size_t pod_last_begin;
 };
 
 /* Checks that [pointer, pointer+size) is USM of `context` with clGetMemAllocInfoINTEL;

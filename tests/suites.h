@@ -2,4 +2,5 @@
 #define TEST_SUITES(X) \
     X(error)           \
     X(context)         \
+    X(pod)             \
     X(memory)
