@@ -3,4 +3,5 @@
     X(error)           \
     X(context)         \
     X(pod)             \
+    X(promote)         \
     X(memory)
