@@ -115,4 +115,35 @@ struct usmarr_array {
     int64_t strides[USMARR_MAX_NDIM];
 };
 
+/* Validates (negative shape, overflow-checked span against the block, data alignment,
+ * dtype support) and makes an array over `memory`, retaining it.  strides NULL = C order.
+ * access_flags: USMARR_FLAG_WRITABLE and/or USMARR_FLAG_IMMUTABLE (immutable wins). */
+USMARR_INTERNAL int usmarr__array_new(usmarr_memory_t *memory, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                                      const int64_t *strides, int64_t offset, unsigned access_flags,
+                                      usmarr_array_t **out);
+/* Recomputes C/F contiguity exactly (size-1 dims dropped; zero-size is both). */
+USMARR_INTERNAL void usmarr__array_update_flags(usmarr_array_t *a);
+/* Element displacement range [min, max] relative to the offset; false (and [0, -1]) for
+ * a zero-size array. */
+USMARR_INTERNAL bool usmarr__array_span(const usmarr_array_t *a, int64_t *min_disp, int64_t *max_disp);
+/* The same for a raw layout, overflow-checked; `stridename` names the strides in errors.
+ * Zero-size layouts give [0, -1] and size 0. */
+USMARR_INTERNAL int usmarr__layout_span(int ndim, const int64_t *shape, const int64_t *strides, int64_t *min_disp,
+                                        int64_t *max_disp, int64_t *size, const char *stridename);
+/* Contiguous C or F strides for `shape` (zero extents count as 1). */
+USMARR_INTERNAL int usmarr__contiguous_strides(int ndim, const int64_t *shape, usmarr_order_t order,
+                                               int64_t *strides);
+/* A new writable contiguous (C or F) array on a fresh block of `kind`. */
+USMARR_INTERNAL int usmarr__array_empty_like_layout(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim,
+                                                    const int64_t *shape, usmarr_order_t order,
+                                                    usmarr_usm_kind_t kind, usmarr_array_t **out);
+/* USMARR_ERROR_READ_ONLY naming `argname` unless the array is writable. */
+USMARR_INTERNAL int usmarr__check_writable(const usmarr_array_t *a, const char *argname);
+/* USMARR_ERROR_UNSUPPORTED for float64/complex128 without fp64 (float16 is storage-only
+ * and always allowed); USMARR_ERROR_BAD_DTYPE for an invalid dtype. */
+USMARR_INTERNAL int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_dtype_t dtype, const char *argname);
+
+/* ---- dtypes (dtype.c) ----------------------------------------------------------- */
+USMARR_INTERNAL bool usmarr__dtype_valid(usmarr_dtype_t dtype);
+
 #endif

@@ -4,4 +4,6 @@
     X(context)         \
     X(pod)             \
     X(promote)         \
-    X(memory)
+    X(memory)          \
+    X(dtype)           \
+    X(array)
