@@ -1,6 +1,8 @@
 /* The dtype table, array-interface typestrs and scalar constructors. */
 #include "internal.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 struct dtype_entry {
@@ -158,4 +160,218 @@ usmarr_scalar_t usmarr_scalar_complex(double re, double im)
     s.value.c[0] = re;
     s.value.c[1] = im;
     return s;
+}
+
+/* ---- conversions ------------------------------------------------------------------ */
+
+uint16_t usmarr__half_from_double(double x)
+{
+    uint16_t sign = signbit(x) ? 0x8000u : 0u;
+    double a = fabs(x);
+    if (isnan(x))
+        return (uint16_t)(sign | 0x7e00u);
+    if (a >= 65520.0) /* halfway between 65504 and 65536 rounds to even: infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x1p-14) /* subnormal: units of 2^-24, round to nearest even; exact scaling */
+        return (uint16_t)(sign | (uint16_t)nearbyint(a * 0x1p24));
+    int e;
+    double f = frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+    int exp = e - 1;
+    double m = nearbyint((f * 2.0 - 1.0) * 1024.0);
+    if (m >= 1024.0) {
+        m = 0;
+        exp++;
+    }
+    return (uint16_t)(sign | (uint16_t)((exp + 15) << 10) | (uint16_t)m);
+}
+
+double usmarr__half_to_double(uint16_t h)
+{
+    int exp = (h >> 10) & 0x1f;
+    double m = h & 0x3ff, v;
+    if (exp == 0)
+        v = ldexp(m, -24);
+    else if (exp == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(1024.0 + m, exp - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static int store_integer(usmarr_dtype_t dtype, bool negative, uint64_t magnitude_or_bits, bool weak, void *out,
+                         const char *argname, const char *text)
+{
+    /* The value as a two's complement bit pattern; weak (Python-literal) integers must fit
+     * the target like NumPy 2 demands; typed ones wrap like a C cast / NumPy astype. */
+    uint64_t bits = negative ? (uint64_t)0 - magnitude_or_bits : magnitude_or_bits;
+    size_t size = usmarr_dtype_size(dtype);
+    bool is_signed = usmarr_dtype_kind(dtype) == USMARR_KIND_INT;
+    if (weak) {
+        bool fits;
+        unsigned bitsz = (unsigned)size * 8;
+        if (is_signed) {
+            uint64_t limit = (uint64_t)1 << (bitsz - 1); /* |min| */
+            fits = negative ? magnitude_or_bits <= limit : magnitude_or_bits < limit;
+        } else {
+            fits = !negative || magnitude_or_bits == 0;
+            if (fits && bitsz < 64)
+                fits = magnitude_or_bits < ((uint64_t)1 << bitsz);
+        }
+        if (!fits)
+            return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname, text,
+                                usmarr_dtype_name(dtype));
+    }
+    switch (size) {
+    case 1: {
+        uint8_t v = (uint8_t)bits;
+        memcpy(out, &v, 1);
+        break;
+    }
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(out, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(out, &v, 4);
+        break;
+    }
+    default:
+        memcpy(out, &bits, 8);
+        break;
+    }
+    return 0;
+}
+
+static void store_float(usmarr_dtype_t dtype, double re, double im, void *out)
+{
+    switch (dtype) {
+    case USMARR_FLOAT16: {
+        uint16_t h = usmarr__half_from_double(re);
+        memcpy(out, &h, 2);
+        break;
+    }
+    case USMARR_FLOAT32: {
+        float f = (float)re;
+        memcpy(out, &f, 4);
+        break;
+    }
+    case USMARR_FLOAT64:
+        memcpy(out, &re, 8);
+        break;
+    case USMARR_COMPLEX64: {
+        float c[2] = {(float)re, (float)im};
+        memcpy(out, c, 8);
+        break;
+    }
+    default: {
+        double c[2] = {re, im};
+        memcpy(out, c, 16);
+        break;
+    }
+    }
+}
+
+int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype, void *out, const char *argname)
+{
+    if (!valid(dtype))
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "dtype=%d is not a usmarr_dtype_t", (int)dtype);
+    if ((unsigned)s.kind > USMARR_KIND_COMPLEX)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s.kind=%d is not a usmarr_kind_t", argname, (int)s.kind);
+    bool weak = s.dtype < 0;
+    usmarr_kind_t to = table[dtype].kind;
+    char text[80];
+    if (to == USMARR_KIND_BOOL) {
+        bool b;
+        switch (s.kind) {
+        case USMARR_KIND_BOOL:
+            b = s.value.b;
+            break;
+        case USMARR_KIND_INT:
+            b = s.value.i != 0;
+            break;
+        case USMARR_KIND_UINT:
+            b = s.value.u != 0;
+            break;
+        case USMARR_KIND_FLOAT:
+            b = s.value.f != 0; /* NaN is true, as in NumPy */
+            break;
+        default:
+            b = s.value.c[0] != 0 || s.value.c[1] != 0;
+            break;
+        }
+        uint8_t v = b;
+        memcpy(out, &v, 1);
+        return 0;
+    }
+    if (to == USMARR_KIND_INT || to == USMARR_KIND_UINT) {
+        switch (s.kind) {
+        case USMARR_KIND_BOOL:
+            return store_integer(dtype, false, s.value.b, false, out, argname, "");
+        case USMARR_KIND_INT:
+            snprintf(text, sizeof text, "%lld", (long long)s.value.i);
+            return store_integer(dtype, s.value.i < 0, s.value.i < 0 ? (uint64_t)0 - (uint64_t)s.value.i : (uint64_t)s.value.i,
+                                 weak, out, argname, text);
+        case USMARR_KIND_UINT:
+            snprintf(text, sizeof text, "%llu", (unsigned long long)s.value.u);
+            return store_integer(dtype, false, s.value.u, weak, out, argname, text);
+        default: {
+            /* Floats truncate toward zero like NumPy's cast; values C cannot convert
+             * (NaN, infinities, out of range) are an error instead of NumPy's garbage. */
+            double f = s.kind == USMARR_KIND_FLOAT ? s.value.f : s.value.c[0];
+            snprintf(text, sizeof text, "%.17g", f);
+            if (!isfinite(f))
+                return usmarr__fail(USMARR_ERROR_CASTING, "%s=%s cannot be converted to %s", argname, text,
+                                    usmarr_dtype_name(dtype));
+            double t = trunc(f);
+            if (t < -0x1p63 || t >= 0x1p64)
+                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname, text,
+                                    usmarr_dtype_name(dtype));
+            bool neg = t < 0;
+            uint64_t mag = neg ? (uint64_t)(-t) : (uint64_t)t;
+            /* A float out of the target's range is never silently wrapped. */
+            return store_integer(dtype, neg, mag, true, out, argname, text);
+        }
+        }
+    }
+    double re = 0, im = 0;
+    switch (s.kind) {
+    case USMARR_KIND_BOOL:
+        re = s.value.b;
+        break;
+    case USMARR_KIND_INT:
+        re = (double)s.value.i;
+        break;
+    case USMARR_KIND_UINT:
+        re = (double)s.value.u;
+        break;
+    case USMARR_KIND_FLOAT:
+        re = s.value.f;
+        break;
+    default:
+        re = s.value.c[0];
+        im = s.value.c[1]; /* dropped for real targets, as NumPy does (with a warning) */
+        break;
+    }
+    store_float(dtype, re, to == USMARR_KIND_COMPLEX ? im : 0, out);
+    return 0;
+}
+
+usmarr_dtype_t usmarr__scalar_default_dtype(usmarr_scalar_t s)
+{
+    if (s.dtype >= 0 && s.dtype < USMARR_DTYPE_COUNT)
+        return (usmarr_dtype_t)s.dtype;
+    switch (s.kind) {
+    case USMARR_KIND_BOOL:
+        return USMARR_BOOL;
+    case USMARR_KIND_INT:
+        return USMARR_INT64;
+    case USMARR_KIND_UINT:
+        return s.value.u > INT64_MAX ? USMARR_UINT64 : USMARR_INT64; /* a Python int */
+    case USMARR_KIND_FLOAT:
+        return USMARR_FLOAT64;
+    default:
+        return USMARR_COMPLEX128;
+    }
 }

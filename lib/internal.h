@@ -145,5 +145,22 @@ USMARR_INTERNAL int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_
 
 /* ---- dtypes (dtype.c) ----------------------------------------------------------- */
 USMARR_INTERNAL bool usmarr__dtype_valid(usmarr_dtype_t dtype);
+USMARR_INTERNAL usmarr_dtype_t usmarr__scalar_default_dtype(usmarr_scalar_t s);
+/* Converts a scalar to `dtype` as NumPy would and stores its bytes at `out` (weak
+ * integers out of range and non-finite floats to integers fail, naming `argname`). */
+USMARR_INTERNAL int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype, void *out, const char *argname);
+/* IEEE binary16 conversions, round to nearest even. */
+USMARR_INTERNAL uint16_t usmarr__half_from_double(double x);
+USMARR_INTERNAL double usmarr__half_to_double(uint16_t h);
+
+/* ---- host transfers (create.c) -------------------------------------------------- */
+/* Copies an N-d strided layout between host buffers; strides in elements, pointers at
+ * element [0,...,0]. */
+USMARR_INTERNAL void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
+                                               const char *src, const int64_t *src_strides, size_t itemsize);
+/* Whole-block transfers between an array and host memory laid out with `host_strides`
+ * (elements; NULL = C-contiguous).  No argument checks. */
+USMARR_INTERNAL int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides);
+USMARR_INTERNAL int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
 
 #endif

@@ -6,4 +6,5 @@
     X(promote)         \
     X(memory)          \
     X(dtype)           \
-    X(array)
+    X(array)           \
+    X(creation)

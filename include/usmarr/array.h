@@ -151,4 +151,304 @@ USMARR_API void *usmarr_array_data(const usmarr_array_t *array);
 
 /** @} */
 
+
+/* ---------------------------------------------------------------------------------- */
+/** @name Creation and host transfers
+ * Common arguments: @p kind is the USM kind of the new block (::USMARR_USM_UNKNOWN, i.e.
+ * 0, means device); @p order is ::USMARR_ORDER_C or ::USMARR_ORDER_F (0 means C).  The
+ * `_like` forms take @p dtype -1 to keep the prototype's, @p kind 0 to keep its USM kind
+ * and @p order 0 or ::USMARR_ORDER_K to follow its stride order (A, C and F as in NumPy).
+ * New arrays are contiguous and writable, with one reference.  Besides the codes listed,
+ * each returns USMARR_ERROR_INVALID_ARGUMENT for a NULL context/out-parameter or a bad
+ * order, USMARR_ERROR_BAD_DTYPE / USMARR_ERROR_UNSUPPORTED for a bad or unsupported dtype,
+ * USMARR_ERROR_OVERFLOW when the size overflows and USMARR_ERROR_ALLOCATION when USM
+ * allocation fails.
+ *
+ * Host buffers are addressed by a pointer to element [0,...,0] and strides counted in
+ * **elements** (like every stride in this library; negative strides allowed; NULL means
+ * C-contiguous).  The caller guarantees the host buffer covers every element.
+ * Transfers move whole blocks: one clEnqueueMemcpyINTEL of the array's packed bytes or
+ * of its span, with gathers/scatters done in a host staging buffer.
+ * @{ */
+
+/** @brief A new array with uninitialised elements.
+ *  @param context the context to allocate on (borrowed)
+ *  @param ndim number of dimensions, 0 to ::USMARR_MAX_NDIM
+ *  @param shape @p ndim non-negative extents
+ *  @param dtype element type
+ *  @param order C or F layout
+ *  @param kind USM kind
+ *  @param[out] array the new array
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative extent, bad ndim, NULL arguments */
+USMARR_API USMARR_NODISCARD int usmarr_array_empty(usmarr_context_t *context, int ndim, const int64_t *shape,
+                                                   usmarr_dtype_t dtype, usmarr_order_t order,
+                                                   usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief A new array of zeros (filled with clEnqueueMemFillINTEL).  Arguments as usmarr_array_empty().
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative extent, bad ndim, NULL arguments */
+USMARR_API USMARR_NODISCARD int usmarr_array_zeros(usmarr_context_t *context, int ndim, const int64_t *shape,
+                                                   usmarr_dtype_t dtype, usmarr_order_t order,
+                                                   usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief A new array of ones.  Arguments as usmarr_array_empty().
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative extent, bad ndim, NULL arguments */
+USMARR_API USMARR_NODISCARD int usmarr_array_ones(usmarr_context_t *context, int ndim, const int64_t *shape,
+                                                  usmarr_dtype_t dtype, usmarr_order_t order,
+                                                  usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief A new array filled with @p value, converted as NumPy converts on assignment:
+ *  to bool by "non-zero", floats to integers by truncation, complex to real by dropping
+ *  the imaginary part, anything to float16/32 by rounding to nearest even.  Like NumPy 2,
+ *  a weak (literal) integer that does not fit the dtype is an error; a typed integer
+ *  scalar wraps like a C cast.  Unlike NumPy, which produces an unspecified value, a
+ *  NaN, infinite or out-of-range float converted to an integer dtype is an error.
+ *  @param value the fill value
+ *  @param dtype a ::usmarr_dtype_t, or -1 for the value's own (typed scalar) or NumPy's
+ *         default for it (bool, int64, uint64 above INT64_MAX, float64, complex128)
+ *  @retval USMARR_ERROR_OVERFLOW the value is out of the dtype's range
+ *  @retval USMARR_ERROR_CASTING NaN or infinity to an integer dtype
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a value of unknown kind, or as usmarr_array_empty() */
+USMARR_API USMARR_NODISCARD int usmarr_array_full(usmarr_context_t *context, int ndim, const int64_t *shape,
+                                                  usmarr_scalar_t value, int dtype, usmarr_order_t order,
+                                                  usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief An uninitialised array shaped like @p proto, on its context.
+ *  @param proto the prototype (borrowed)
+ *  @param dtype -1 to keep proto's
+ *  @param order 0/K, A, C or F
+ *  @param kind 0 to keep proto's USM kind
+ *  @param[out] array the new array
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order */
+USMARR_API USMARR_NODISCARD int usmarr_array_empty_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order,
+                                                        usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief Zeros shaped like @p proto; arguments as usmarr_array_empty_like().
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order */
+USMARR_API USMARR_NODISCARD int usmarr_array_zeros_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order,
+                                                        usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief Ones shaped like @p proto; arguments as usmarr_array_empty_like().
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order */
+USMARR_API USMARR_NODISCARD int usmarr_array_ones_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order,
+                                                       usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief @p value everywhere, shaped like @p proto; conversion as usmarr_array_full().
+ *  @retval USMARR_ERROR_OVERFLOW the value is out of the dtype's range
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order */
+USMARR_API USMARR_NODISCARD int usmarr_array_full_like(const usmarr_array_t *proto, usmarr_scalar_t value, int dtype,
+                                                       usmarr_order_t order, usmarr_usm_kind_t kind,
+                                                       usmarr_array_t **array);
+
+/** @brief A new C-contiguous array holding a copy of host data.
+ *  @param host pointer to element [0,...,0] of the host data (borrowed; read only)
+ *  @param host_strides @p ndim strides in elements, or NULL for C-contiguous host data
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL host with a non-empty shape, or as usmarr_array_empty() */
+USMARR_API USMARR_NODISCARD int usmarr_array_from_host(usmarr_context_t *context, int ndim, const int64_t *shape,
+                                                       usmarr_dtype_t dtype, const void *host,
+                                                       const int64_t *host_strides, usmarr_usm_kind_t kind,
+                                                       usmarr_array_t **array);
+/** @brief Copies host data into an existing (possibly strided) array; blocking.
+ *
+ * A contiguous array is written with one copy.  For a strided array the span between
+ * its first and last element is read, updated on the host and written back while the
+ * context's queue is held, so bytes between the elements keep their values (but a
+ * concurrent writer to those bytes from outside this context could be overwritten).
+ * @param array the destination (borrowed)
+ * @param host pointer to host element [0,...,0]
+ * @param host_strides strides of the host data in elements, NULL = C-contiguous
+ * @retval USMARR_ERROR_READ_ONLY the array is read-only
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL array, or NULL host for a non-empty array */
+USMARR_API USMARR_NODISCARD int usmarr_array_copy_from_host(usmarr_array_t *array, const void *host,
+                                                            const int64_t *host_strides);
+/** @brief Copies an array's elements to host memory laid out with the requested strides;
+ *  blocking.  One copy of the packed bytes when the layouts match, else one copy of the
+ *  span into a staging buffer and a host-side gather.
+ * @param array the source (borrowed)
+ * @param host pointer to host element [0,...,0]
+ * @param host_strides strides in elements for the host layout, NULL = C-contiguous
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL array, or NULL host for a non-empty array */
+USMARR_API USMARR_NODISCARD int usmarr_array_copy_to_host(const usmarr_array_t *array, void *host,
+                                                          const int64_t *host_strides);
+
+/** @brief `start, start+step, ...` below @p stop (above, for a negative step):
+ *  ceil((stop-start)/step) elements, element i being start + i*step converted to @p dtype
+ *  (truncated for integer dtypes).
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT step 0 or a non-finite argument
+ *  @retval USMARR_ERROR_BAD_DTYPE bool (NumPy has no bool arange either)
+ *  @retval USMARR_ERROR_OVERFLOW a value does not fit an integer dtype */
+USMARR_API USMARR_NODISCARD int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step,
+                                                    usmarr_dtype_t dtype, usmarr_usm_kind_t kind,
+                                                    usmarr_array_t **array);
+/** @brief @p num evenly spaced values from @p start to @p stop (included when
+ *  @p endpoint), as NumPy: element i is start + i*(stop-start)/div with div = num-1 (or
+ *  num without the endpoint); with the endpoint the last element is exactly @p stop.
+ *  Integer dtypes round towards minus infinity, as NumPy 2 does.
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative num or non-finite start/stop */
+USMARR_API USMARR_NODISCARD int usmarr_array_linspace(usmarr_context_t *context, double start, double stop,
+                                                      int64_t num, bool endpoint, usmarr_dtype_t dtype,
+                                                      usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief An @p n x @p m array with ones on diagonal @p k (0 the main, positive above)
+ *  and zeros elsewhere.
+ *  @param m columns, or -1 for @p n
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative n, bad order
+ *  @retval USMARR_ERROR_OVERFLOW n*m overflows */
+USMARR_API USMARR_NODISCARD int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k,
+                                                 usmarr_dtype_t dtype, usmarr_order_t order,
+                                                 usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @} */
+
+/* ---------------------------------------------------------------------------------- */
+/** @name The USM array interface (seeds 001/004)
+ * The C form of `__sycl_usm_array_interface__`.  A JSON rendering carries it across
+ * language boundaries within one process (pointers are plain integers in it).
+ * @{ */
+
+/** The only interface version there is. */
+#define USMARR_INTERFACE_VERSION 1
+
+/** What `syclobj` holds. */
+typedef enum usmarr_syclobj_kind {
+    USMARR_SYCLOBJ_NONE = 0,     /**< absent: the importer's context is used */
+    USMARR_SYCLOBJ_SELECTOR = 1, /**< a filter selector string naming a device */
+    USMARR_SYCLOBJ_CONTEXT = 2,  /**< a ::usmarr_context_t */
+    USMARR_SYCLOBJ_QUEUE = 3     /**< an OpenCL queue, whose context owns the memory */
+} usmarr_syclobj_kind_t;
+
+/** The object that identifies the context the allocation is bound to (borrowed). */
+typedef struct usmarr_syclobj {
+    usmarr_syclobj_kind_t kind;
+    union {
+        const char *selector;       /**< ::USMARR_SYCLOBJ_SELECTOR, e.g. "opencl:cpu:0" */
+        usmarr_context_t *context;  /**< ::USMARR_SYCLOBJ_CONTEXT */
+        cl_command_queue queue;     /**< ::USMARR_SYCLOBJ_QUEUE */
+    } value;
+} usmarr_syclobj_t;
+
+/** @brief The interface dictionary as a C struct.  Every pointer in it is borrowed: from
+ *  the exported array, from the parsed JSON (usmarr_interface_free()), or from the caller. */
+typedef struct usmarr_interface {
+    int ndim;                 /**< len(shape) */
+    const int64_t *shape;     /**< @c ndim extents (NULL allowed when ndim is 0) */
+    const char *typestr;      /**< "<f4", "|b1", ... */
+    void *data;               /**< USM pointer: the memory block's base, not element 0 */
+    bool readonly;            /**< true: the data are read-only (everywhere in this library) */
+    const int64_t *strides;   /**< strides in elements, or NULL for C-contiguous */
+    int nstrides;             /**< len(strides) when strides is not NULL; must equal ndim */
+    int64_t offset;           /**< elements from @c data to element [0,...,0] */
+    usmarr_syclobj_t syclobj; /**< what names the context */
+    int version;              /**< ::USMARR_INTERFACE_VERSION */
+} usmarr_interface_t;
+
+/** @brief Fills @p iface from an array: data is the memory block's base pointer, offset
+ *  the array's offset, strides NULL when C-contiguous, syclobj the array's context.
+ *  The pointers stay valid while the array lives.
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument */
+USMARR_API USMARR_NODISCARD int usmarr_interface_export(const usmarr_array_t *array, usmarr_interface_t *iface);
+
+/** @brief Makes a zero-copy array over the memory an interface describes.
+ *
+ * Validates the version, typestr, lengths of shape and strides, extents, the context
+ * (with clGetMemAllocInfoINTEL the pointer must be USM of the context syclobj names), and
+ * that the whole span, negative strides included, lies inside the pointer's allocation.
+ * The array's block wraps the entire allocation (its base is the allocation's base, so
+ * negative strides reaching before @c data are fine when they stay inside it).  A
+ * read-only interface gives a read-only array.
+ *
+ * Keeping alive: the allocation must outlive the array.  Pass @p release/@p user_data
+ * (called once when the block dies, e.g. usmarr_interface_release_array() with a retained
+ * exporter) to tie the owner's lifetime to the import.  Neither is called on failure.
+ *
+ * @param iface the interface (borrowed)
+ * @param context the context to use: required when syclobj is a selector or absent (it
+ *        must then be on the selector's device); else NULL or the context syclobj names
+ * @param release owner release callback, or NULL
+ * @param user_data its argument
+ * @param[out] array the new array
+ * @retval USMARR_ERROR_INVALID_ARGUMENT version not 1, bad ndim, strides length differs
+ *         from ndim, negative extent, NULL arguments, missing context, misaligned data
+ * @retval USMARR_ERROR_BAD_DTYPE bad typestr
+ * @retval USMARR_ERROR_BAD_SELECTOR the selector is malformed
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p context is not on the device or context named
+ * @retval USMARR_ERROR_FOREIGN_POINTER data is not USM of that context
+ * @retval USMARR_ERROR_OUT_OF_BOUNDS the span leaves the allocation
+ * @retval USMARR_ERROR_OVERFLOW the span arithmetic overflows */
+USMARR_API USMARR_NODISCARD int usmarr_interface_import(const usmarr_interface_t *iface, usmarr_context_t *context,
+                                                        usmarr_release_fn release, void *user_data,
+                                                        usmarr_array_t **array);
+
+/** @brief A ::usmarr_release_fn that releases the ::usmarr_array_t passed as user_data. */
+USMARR_API void usmarr_interface_release_array(void *pointer, void *array);
+
+/** @brief True when two interfaces describe the same thing: equal shape, typestr, data,
+ *  readonly, offset, version, the same context (a syclobj context, queue or selector is
+ *  compared by the device and OpenCL context it names where possible, else textually)
+ *  and strides (NULL compares equal to explicit C-contiguous strides).  NULL arguments
+ *  are never equal. */
+USMARR_API bool usmarr_interface_equal(const usmarr_interface_t *a, const usmarr_interface_t *b);
+
+/** @brief Renders an interface as JSON text, e.g.
+ *  `{"shape": [2, 3], "typestr": "<f4", "data": [140737488355328, false], "strides": null,
+ *  "offset": 0, "syclobj": "opencl:cpu:0", "version": 1}`.  The syclobj is always a
+ *  selector string (the device's own for a context or queue).
+ *  @param[out] json allocated text; free with usmarr_string_free()
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments, bad ndim or missing shape
+ *  @retval USMARR_ERROR_OUT_OF_HOST_MEMORY no memory for the text */
+USMARR_API USMARR_NODISCARD int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json);
+
+/** @brief Parses the JSON rendering.  Keys may come in any order; strides, offset and
+ *  syclobj are optional (null strides = C-contiguous); unknown keys are skipped.
+ *  Malformed or hostile text (deep nesting, huge numbers, truncation, wrong types,
+ *  duplicate keys) is rejected, never trusted.
+ *  @param json NUL-terminated text
+ *  @param[out] iface an allocated interface owning its strings and arrays; free with
+ *         usmarr_interface_free()
+ *  @retval USMARR_ERROR_PARSE malformed text; the detail gives the byte position and why
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments */
+USMARR_API USMARR_NODISCARD int usmarr_interface_from_json(const char *json, usmarr_interface_t **iface);
+
+/** @brief Frees an interface from usmarr_interface_from_json(); NULL is a no-op. */
+USMARR_API void usmarr_interface_free(usmarr_interface_t *iface);
+
+/** @brief usmarr_interface_export() + usmarr_interface_to_json().
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments */
+USMARR_API USMARR_NODISCARD int usmarr_array_to_json(const usmarr_array_t *array, char **json);
+
+/** @brief usmarr_interface_from_json() + usmarr_interface_import().  Only valid in the
+ *  process that produced the text: the data pointer is a plain address.
+ *  @retval USMARR_ERROR_PARSE malformed text
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT and the others of usmarr_interface_import() */
+USMARR_API USMARR_NODISCARD int usmarr_array_from_json(const char *json, usmarr_context_t *context,
+                                                       usmarr_release_fn release, void *user_data,
+                                                       usmarr_array_t **array);
+/** @} */
+
+/* ---------------------------------------------------------------------------------- */
+/** @name Debug dump and printing
+ * @{ */
+
+/** @brief Frees a string the library returned (debug dumps, value strings, JSON); NULL is
+ *  a no-op. */
+USMARR_API void usmarr_string_free(char *string);
+
+/** @brief Writes seed 002's `debug_repr` dump of an array: address, reference count,
+ *  dtype, flags, shape, strides, offset, data pointer, memory block (kind, base, size,
+ *  references, foreign or owned) and context/device.
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument
+ *  @retval USMARR_ERROR_IO writing to @p out failed */
+USMARR_API USMARR_NODISCARD int usmarr_array_debug_print(const usmarr_array_t *array, FILE *out);
+/** @brief The same dump as an allocated string (free with usmarr_string_free()).
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument */
+USMARR_API USMARR_NODISCARD int usmarr_array_debug_string(const usmarr_array_t *array, char **text);
+
+/** Arrays with more elements than this print summarised (NumPy's threshold). */
+#define USMARR_PRINT_THRESHOLD 1000
+/** Leading and trailing items shown per axis when summarising (NumPy's edgeitems). */
+#define USMARR_PRINT_EDGEITEMS 3
+
+/** @brief The values as NumPy's `str()` prints them: `[[1 2 3]\n [4 5 6]]`, booleans as
+ *  True/False, floats with up to 8 significant digits, complex as `1.+2.j`; arrays of
+ *  more than ::USMARR_PRINT_THRESHOLD elements show ::USMARR_PRINT_EDGEITEMS items at each
+ *  end of every longer axis with `...` between.  Reads the elements (blocking).
+ *  @param[out] text allocated string; free with usmarr_string_free()
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument */
+USMARR_API USMARR_NODISCARD int usmarr_array_to_string(const usmarr_array_t *array, char **text);
+/** @brief Writes usmarr_array_to_string()'s text and a newline to @p out.
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument
+ *  @retval USMARR_ERROR_IO writing failed */
+USMARR_API USMARR_NODISCARD int usmarr_array_print(const usmarr_array_t *array, FILE *out);
+/** @} */
+
 #endif
