@@ -5,6 +5,7 @@
     X(pod)             \
     X(promote)         \
     X(memory)          \
+    X(cache)           \
     X(dtype)           \
     X(array)           \
     X(creation)

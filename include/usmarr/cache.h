@@ -1,0 +1,104 @@
+/* Part of usmarr.h: include <usmarr.h>, not this file. */
+#ifndef USMARR_H_INSIDE
+#error "include <usmarr.h> instead of usmarr/cache.h"
+#endif
+#ifndef USMARR_CACHE_H
+#define USMARR_CACHE_H
+
+/** @name Kernel cache on disk
+ * Compiled kernels are kept in memory per context and, across processes, as program
+ * binaries in a cache directory (see doc/cache.md).  The directory is, in order: the path
+ * given to usmarr_cache_set_directory(), the environment variable `USMARR_CACHE_DIR`,
+ * `$XDG_CACHE_HOME/usmarr`, `~/.cache/usmarr` (home from `HOME`, else the password
+ * database).  The mode comes from usmarr_cache_set_mode(), else `USMARR_CACHE`
+ * (`off`, `on` — the default —, `readonly`); the size cap from `USMARR_CACHE_MAX_BYTES`
+ * (default 256 MiB; suffixes K, M, G); `USMARR_CACHE_TRACE=1` prints every hit, miss,
+ * store and eviction with its time to stderr.
+ *
+ * The cache never fails a kernel operation: a bad entry is a miss and is deleted, and a
+ * directory that cannot be created, read or written disables the disk cache for the rest
+ * of the process (usmarr_cache_get_stats() says why).  The settings are process-wide and
+ * every function here is thread-safe.
+ * @{ */
+
+/** How the disk cache is used. */
+typedef enum usmarr_cache_mode {
+    USMARR_CACHE_OFF = 0,     /**< neither read nor written */
+    USMARR_CACHE_ON = 1,      /**< read, written, evicted (the default) */
+    USMARR_CACHE_READONLY = 2 /**< read only: serves a pre-warmed cache, never modifies it */
+} usmarr_cache_mode_t;
+
+/** Counters of this process and a snapshot of the directory. */
+typedef struct usmarr_cache_stats {
+    uint64_t hits;       /**< loads served from disk by this process */
+    uint64_t misses;     /**< loads that found no valid entry */
+    uint64_t stores;     /**< entries written */
+    uint64_t evictions;  /**< entries removed to respect the size cap */
+    uint64_t discards;   /**< invalid entries removed (corrupt, wrong key, binary failed to build) */
+    uint64_t entries;    /**< entries now in the directory */
+    uint64_t bytes;      /**< their total size in bytes */
+    uint64_t max_bytes;  /**< the size cap */
+    usmarr_cache_mode_t mode; /**< the current mode */
+    bool disabled;       /**< a file-system failure disabled the disk cache for this process */
+    char reason[256];    /**< why it is disabled; empty otherwise */
+} usmarr_cache_stats_t;
+
+/** @brief Sets the cache directory for this process, overriding the environment.
+ *
+ *  The directory is created (mode 0700, parents too) when the first entry is stored.
+ *  Setting a directory also lifts an earlier "disabled" state.
+ *  @param path an absolute path (copied), or NULL to return to the default resolution
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p path is empty, relative, or longer than
+ *          the limit the detail names */
+USMARR_API USMARR_NODISCARD int usmarr_cache_set_directory(const char *path);
+
+/** @brief Writes the directory the cache uses (after resolution) into @p buffer.
+ *  @param buffer receives a NUL-terminated path
+ *  @param size the size of @p buffer in bytes
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p buffer is NULL, or @p size is smaller than
+ *          the length the detail names
+ *  @retval USMARR_ERROR_IO no directory can be resolved (no setting, no environment
+ *          variable, no home directory) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_directory(char *buffer, size_t size);
+
+/** @brief Sets the mode for this process, overriding `USMARR_CACHE`.
+ *  @param mode one of ::usmarr_cache_mode
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p mode is not a ::usmarr_cache_mode value */
+USMARR_API USMARR_NODISCARD int usmarr_cache_set_mode(usmarr_cache_mode_t mode);
+
+/** @brief Reports this process's counters and the directory's entries and bytes.
+ *  @param[out] stats filled on success
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p stats is NULL
+ *  @retval USMARR_ERROR_IO the directory exists but cannot be listed (the counters are
+ *          filled all the same) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_get_stats(usmarr_cache_stats_t *stats);
+
+/** @brief Deletes every cache entry in the directory (and temporary files left behind by
+ *  crashed writers); other files are never touched.
+ *  @param[out] removed the number of files deleted; may be NULL
+ *  @return 0 on success (also when the directory does not exist)
+ *  @retval USMARR_ERROR_BAD_STATE the mode is ::USMARR_CACHE_READONLY
+ *  @retval USMARR_ERROR_IO a file could not be deleted or the directory not listed
+ *          (the detail names it) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_clear(size_t *removed);
+
+/** @brief Compiles the library's common kernels for the context's device and stores
+ *  them, so that later processes start warm.
+ *  @param context the device to compile for (borrowed)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL
+ *  @retval USMARR_ERROR_BAD_STATE the mode is not ::USMARR_CACHE_ON, or the disk cache
+ *          is disabled (the detail says why)
+ *  @retval USMARR_ERROR_UNSUPPORTED this build has no kernel engine
+ *  @retval USMARR_ERROR_BUILD a kernel failed to compile
+ *  @retval USMARR_ERROR_IO the kernels compiled but writing them failed, which disabled
+ *          the disk cache (the detail says why) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_prewarm(usmarr_context_t *context);
+
+/** @} */
+
+#endif
