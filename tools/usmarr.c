@@ -11,6 +11,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: usmarr <command>\n"
                  "  devices        list OpenCL devices, their USM capabilities and the default\n"
                  "  demo [SEL]     run a USM kernel on the default (or selected) device and check it\n"
+                 "  cache stats    the kernel cache's directory, mode, entries and size\n"
+                 "  cache clear    delete every cached kernel\n"
+                 "  cache prewarm [SEL]  compile the common kernels for a device and cache them\n"
                  "  --version      print the library version\n");
 }
 
@@ -143,6 +146,62 @@ done:
     return status;
 }
 
+static void print_cache_stats(const usmarr_cache_stats_t *s)
+{
+    static const char *const modes[] = {"off", "on", "readonly"};
+    char dir[4096];
+    if (usmarr_cache_directory(dir, sizeof dir) != 0)
+        snprintf(dir, sizeof dir, "(none: %s)", usmarr_last_error_detail());
+    printf("directory   %s\n", dir);
+    printf("mode        %s%s%s\n", (unsigned)s->mode < 3 ? modes[s->mode] : "?", s->disabled ? ", disabled: " : "",
+           s->disabled ? s->reason : "");
+    printf("entries     %llu\n", (unsigned long long)s->entries);
+    printf("size        %llu bytes (cap %llu)\n", (unsigned long long)s->bytes, (unsigned long long)s->max_bytes);
+}
+
+/* usmarr cache stats|clear|prewarm [SEL] */
+static int cmd_cache(int argc, char **argv)
+{
+    const char *what = argc > 2 ? argv[2] : "";
+    usmarr_cache_stats_t stats;
+    int rc;
+    if (!strcmp(what, "stats")) {
+        if ((rc = usmarr_cache_get_stats(&stats)) != 0)
+            goto fail;
+        print_cache_stats(&stats);
+        return 0;
+    }
+    if (!strcmp(what, "clear")) {
+        size_t removed = 0;
+        rc = usmarr_cache_clear(&removed);
+        printf("%zu cached kernel file(s) deleted\n", removed);
+        if (rc)
+            goto fail;
+        return 0;
+    }
+    if (!strcmp(what, "prewarm")) {
+        usmarr_context_t *ctx = NULL;
+        if ((rc = usmarr_context_create(argc > 3 ? argv[3] : NULL, &ctx)) != 0)
+            goto fail;
+        printf("device      %s / %s\n", usmarr_context_info(ctx)->platform_name, usmarr_context_info(ctx)->device_name);
+        rc = usmarr_cache_prewarm(ctx);
+        usmarr_context_release(ctx);
+        if (rc)
+            goto fail;
+        if ((rc = usmarr_cache_get_stats(&stats)) != 0)
+            goto fail;
+        printf("compiled and stored %llu program(s), %llu already cached\n", (unsigned long long)stats.stores,
+               (unsigned long long)stats.hits);
+        print_cache_stats(&stats);
+        return 0;
+    }
+    fprintf(stderr, "usmarr cache: expected stats, clear or prewarm [SEL]\n");
+    return 2;
+fail:
+    fprintf(stderr, "usmarr cache %s: %s: %s\n", what, usmarr_strerror(rc), usmarr_last_error_detail());
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -159,6 +218,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "devices"))
         return cmd_devices();
+    if (!strcmp(argv[1], "cache"))
+        return cmd_cache(argc, argv);
     if (!strcmp(argv[1], "demo"))
         return cmd_demo(argc > 2 ? argv[2] : NULL);
     fprintf(stderr, "usmarr: unknown command \"%s\"\n", argv[1]);
