@@ -339,6 +339,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 
 #define USMARR_H_INSIDE
 #include "usmarr/array.h"
+#include "usmarr/copy.h"
 #include "usmarr/cache.h"
 #include "usmarr/ops.h"
 #include "usmarr/pod.h"

@@ -1,4 +1,4 @@
-/* The kernel engine: programs from cl/*.cl compiled per device and cached, iteration-space
+/* The kernel engine: programs from cl/<family>.cl compiled per device and cached, iteration-space
  * simplification, and launchers.  Never installed.  User documentation: doc/engine.md.
  *
  * ============================================================================================
@@ -240,8 +240,9 @@ USMARR_INTERNAL struct usmarr__map usmarr__map_init(const char *family, const ch
 USMARR_INTERNAL int usmarr__operand_from_array(const usmarr_array_t *a, int ndim, const int64_t *shape,
                                                struct usmarr__operand *op);
 
-/* Converts `value` (the NumPy cast rule of doc/casting.md) to the compute representation
- * of `dtype` for a by-value kernel argument. */
+/* Converts `value` to `dtype` as NumPy would (usmarr__scalar_store: a weak integer out of
+ * range or a non-finite float into an integer dtype fails) and stores it in the compute
+ * representation of `dtype` (float16 as float) for a by-value kernel argument. */
 USMARR_INTERNAL int usmarr__scalar_arg_set(struct usmarr__scalar_arg *arg, int dtype, const usmarr_scalar_t *value);
 
 /* Simplifies, keys, gets the kernel and enqueues it (asynchronously).  A zero-size map
@@ -252,12 +253,5 @@ USMARR_INTERNAL int usmarr__map_launch(usmarr_context_t *ctx, const struct usmar
 /* Which layout class the map would use (kernel name, e.g. "usmarr_map_s2"), after
  * simplification; for tests and benchmarks. */
 USMARR_INTERNAL const char *usmarr__map_class(const struct usmarr__map *map);
-
-/* ---- host-side value conversion (cast.c), the same rule as the kernels ---------------- */
-
-/* Converts one element of `from` at `src` into `to` at `dst` (storage representation). */
-USMARR_INTERNAL void usmarr__convert_element(usmarr_dtype_t to, void *dst, usmarr_dtype_t from, const void *src);
-/* A scalar into dtype's storage representation at `dst`. */
-USMARR_INTERNAL void usmarr__scalar_to_storage(const usmarr_scalar_t *s, usmarr_dtype_t dtype, void *dst);
 
 #endif

@@ -1,6 +1,8 @@
 /* Every test suite, one line each: X(module).  The runner runs them all on every device. */
 #define TEST_SUITES(X) \
     X(error)           \
+    X(simplify)        \
+    X(copy)            \
     X(context)         \
     X(pod)             \
     X(promote)         \

@@ -1,0 +1,218 @@
+/* map.cl: appended after a map family's file.  Every loop and all indexing of the map
+ * launcher (lib/engine.h, section 2); the family only supplies USMARR_MAP_BODY (and
+ * optionally USMARR_MAP_VBODY).  One program holds every layout class. */
+#ifndef USMARR_MAP_BODY
+#error "a map family must define USMARR_MAP_BODY"
+#endif
+
+#define USMARR_NOPS (USMARR_NOUT + USMARR_NIN)
+
+/* ---- what the family's body sees ------------------------------------------------------- */
+#define TYPE(k) USMARR_STORAGE(D##k)
+#define CTYPE(k) USMARR_COMPUTE(D##k)
+#define LOAD(k) USMARR_LOADP(D##k, p##k, x##k)
+#define STORE(k, v) USMARR_STOREP(D##k, p##k, x##k, v)
+#define CONVERT(a, b, x) USMARR_CONVERT(D##a, D##b, x)
+#define SCALAR(j) sc##j
+#define VLOAD(k) USMARR_VLOADP(D##k, p##k, vi)
+#define VSTORE(k, v) USMARR_VSTOREP(D##k, p##k, vi, v)
+#define VCONVERT(a, b, x) USMARR_VCONVERT(D##a, D##b, x)
+
+/* ---- parameter lists ----------------------------------------------------------------- */
+#define USMARR_PTR(k) global USMARR_STORAGE(D##k) *p##k
+#if USMARR_NOPS == 1
+#define USMARR_PTRS USMARR_PTR(0)
+#define USMARR_FOR_OPS(M) M(0)
+#elif USMARR_NOPS == 2
+#define USMARR_PTRS USMARR_PTR(0), USMARR_PTR(1)
+#define USMARR_FOR_OPS(M) M(0) M(1)
+#elif USMARR_NOPS == 3
+#define USMARR_PTRS USMARR_PTR(0), USMARR_PTR(1), USMARR_PTR(2)
+#define USMARR_FOR_OPS(M) M(0) M(1) M(2)
+#elif USMARR_NOPS == 4
+#define USMARR_PTRS USMARR_PTR(0), USMARR_PTR(1), USMARR_PTR(2), USMARR_PTR(3)
+#define USMARR_FOR_OPS(M) M(0) M(1) M(2) M(3)
+#elif USMARR_NOPS == 5
+#define USMARR_PTRS USMARR_PTR(0), USMARR_PTR(1), USMARR_PTR(2), USMARR_PTR(3), USMARR_PTR(4)
+#define USMARR_FOR_OPS(M) M(0) M(1) M(2) M(3) M(4)
+#elif USMARR_NOPS == 6
+#define USMARR_PTRS USMARR_PTR(0), USMARR_PTR(1), USMARR_PTR(2), USMARR_PTR(3), USMARR_PTR(4), USMARR_PTR(5)
+#define USMARR_FOR_OPS(M) M(0) M(1) M(2) M(3) M(4) M(5)
+#else
+#error "USMARR_NOUT + USMARR_NIN must be 1..6"
+#endif
+
+#define USMARR_SC(j) , USMARR_COMPUTE(S##j) sc##j
+#if USMARR_NSCALAR == 0
+#define USMARR_SCALARS
+#elif USMARR_NSCALAR == 1
+#define USMARR_SCALARS USMARR_SC(0)
+#elif USMARR_NSCALAR == 2
+#define USMARR_SCALARS USMARR_SC(0) USMARR_SC(1)
+#elif USMARR_NSCALAR == 3
+#define USMARR_SCALARS USMARR_SC(0) USMARR_SC(1) USMARR_SC(2)
+#elif USMARR_NSCALAR == 4
+#define USMARR_SCALARS USMARR_SC(0) USMARR_SC(1) USMARR_SC(2) USMARR_SC(3)
+#else
+#error "USMARR_NSCALAR must be 0..4"
+#endif
+
+/* ---- contiguous: 16 elements per work-item ------------------------------------------- */
+#define USMARR_X_SAME(k) long x##k = e;
+kernel void usmarr_map_contig(USMARR_PTRS, long n USMARR_SCALARS)
+{
+    long vi = get_global_id(0);
+    long base = vi * 16;
+    if (base + 16 <= n) {
+#ifdef USMARR_MAP_VBODY
+        USMARR_MAP_VBODY;
+#else
+        for (int j = 0; j < 16; j++) {
+            long e = base + j;
+            USMARR_FOR_OPS(USMARR_X_SAME)
+            USMARR_MAP_BODY;
+        }
+#endif
+    } else {
+        for (long e = base; e < n; e++) {
+            USMARR_FOR_OPS(USMARR_X_SAME)
+            USMARR_MAP_BODY;
+        }
+    }
+}
+
+/* ---- strided 1-D, 2-D, 3-D: one element per work-item, no div/mod -------------------- */
+#define USMARR_T1(k) , long t##k
+#define USMARR_X1(k) long x##k = i * t##k;
+kernel void usmarr_map_s1(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_SCALARS)
+{
+    long i = get_global_id(0);
+    if (i >= n)
+        return;
+    USMARR_FOR_OPS(USMARR_X1)
+    USMARR_MAP_BODY;
+}
+
+#define USMARR_T2(k) , long2 t##k
+#define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1;
+kernel void usmarr_map_s2(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
+{
+    long i1 = get_global_id(0), i0 = get_global_id(1);
+    if (i1 >= sh.s1 || i0 >= sh.s0)
+        return;
+    USMARR_FOR_OPS(USMARR_X2)
+    USMARR_MAP_BODY;
+}
+
+#define USMARR_T3(k) , long4 t##k
+#define USMARR_X3(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1 + i2 * t##k.s2;
+kernel void usmarr_map_s3(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR_SCALARS)
+{
+    long i2 = get_global_id(0), i1 = get_global_id(1), i0 = get_global_id(2);
+    if (i2 >= sh.s2 || i1 >= sh.s1 || i0 >= sh.s0)
+        return;
+    USMARR_FOR_OPS(USMARR_X3)
+    USMARR_MAP_BODY;
+}
+
+/* ---- 4..16 dims: the two innermost on NDRange axes 0 and 1, the rest flattened on axis 2
+ *      and decoded with div/mod (once per work-item, outer dims only) -------------------- */
+#define USMARR_XN_INIT(k) long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
+#define USMARR_XN_ADD(k) x##k += id * t##k[d];
+#define USMARR_TARR(k, W) long t##k[W]; vstore##W(tv##k, 0, t##k);
+
+#define USMARR_TV8(k) , long8 tv##k
+#define USMARR_TA8(k) USMARR_TARR(k, 8)
+kernel void usmarr_map_s8(USMARR_PTRS, int nd, long8 shv USMARR_FOR_OPS(USMARR_TV8) USMARR_SCALARS)
+{
+    long sh[8];
+    vstore8(shv, 0, sh);
+    long iin = get_global_id(0), imid = get_global_id(1);
+    if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
+        return;
+    USMARR_FOR_OPS(USMARR_TA8)
+    USMARR_FOR_OPS(USMARR_XN_INIT)
+    long r = get_global_id(2);
+    for (int d = nd - 3; d >= 0; d--) {
+        long q = r / sh[d];
+        long id = r - q * sh[d];
+        r = q;
+        USMARR_FOR_OPS(USMARR_XN_ADD)
+    }
+    USMARR_MAP_BODY;
+}
+
+#define USMARR_TV16(k) , long16 tv##k
+#define USMARR_TA16(k) USMARR_TARR(k, 16)
+kernel void usmarr_map_s16(USMARR_PTRS, int nd, long16 shv USMARR_FOR_OPS(USMARR_TV16) USMARR_SCALARS)
+{
+    long sh[16];
+    vstore16(shv, 0, sh);
+    long iin = get_global_id(0), imid = get_global_id(1);
+    if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
+        return;
+    USMARR_FOR_OPS(USMARR_TA16)
+    USMARR_FOR_OPS(USMARR_XN_INIT)
+    long r = get_global_id(2);
+    for (int d = nd - 3; d >= 0; d--) {
+        long q = r / sh[d];
+        long id = r - q * sh[d];
+        r = q;
+        USMARR_FOR_OPS(USMARR_XN_ADD)
+    }
+    USMARR_MAP_BODY;
+}
+
+/* ---- 17..64 dims: shape then each operand's strides in a USM block ---------------------- */
+#define USMARR_XB_INIT(k) global const long *t##k = meta + (long)nd * (1 + k); \
+    long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
+kernel void usmarr_map_sbig(USMARR_PTRS, int nd, global const long *meta USMARR_SCALARS)
+{
+    global const long *sh = meta;
+    long iin = get_global_id(0), imid = get_global_id(1);
+    if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
+        return;
+    USMARR_FOR_OPS(USMARR_XB_INIT)
+    long r = get_global_id(2);
+    for (int d = nd - 3; d >= 0; d--) {
+        long q = r / sh[d];
+        long id = r - q * sh[d];
+        r = q;
+        USMARR_FOR_OPS(USMARR_XN_ADD)
+    }
+    USMARR_MAP_BODY;
+}
+
+/* ---- tiled 2-D for one output and one input with different fastest axes --------------
+ * The input is read along axis 0 (its fast axis) into a 32x32 tile, the output written
+ * along axis 1.  Work-group 32x8, each work-item moves 4 rows each way. */
+#if USMARR_NOUT == 1 && USMARR_NIN == 1
+#define USMARR_TILE 32
+kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
+usmarr_map_tile(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
+{
+    local USMARR_COMPUTE(D1) tile[USMARR_TILE][USMARR_TILE + 1];
+    long b0 = get_group_id(1) * USMARR_TILE, b1 = get_group_id(0) * USMARR_TILE;
+    int lx = get_local_id(0), ly = get_local_id(1);
+    for (int r = ly; r < USMARR_TILE; r += 8) {
+        long i0 = b0 + lx, i1 = b1 + r;
+        if (i0 < sh.s0 && i1 < sh.s1) {
+            long x1 = i0 * t1.s0 + i1 * t1.s1;
+            tile[r][lx] = LOAD(1);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#undef LOAD
+#define LOAD(k) USMARR_CAT(usmarr_tv, k)
+    for (int r = ly; r < USMARR_TILE; r += 8) {
+        long i0 = b0 + r, i1 = b1 + lx;
+        if (i0 < sh.s0 && i1 < sh.s1) {
+            long x0 = i0 * t0.s0 + i1 * t0.s1;
+            USMARR_COMPUTE(D1) usmarr_tv1 = tile[lx][r];
+            USMARR_MAP_BODY;
+        }
+    }
+#undef LOAD
+#define LOAD(k) USMARR_LOADP(D##k, p##k, x##k)
+}
+#endif

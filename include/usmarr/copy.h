@@ -1,0 +1,112 @@
+/* Part of usmarr.h: include <usmarr.h>, not this file. */
+#ifndef USMARR_H_INSIDE
+#error "include <usmarr.h> instead of usmarr/copy.h"
+#endif
+#ifndef USMARR_COPY_H
+#define USMARR_COPY_H
+
+/** @name Copy, cast and fill
+ *
+ * These run on the kernel engine (doc/engine.md): any strides (negative, zero for
+ * broadcast inputs), any of the 14 dtypes, kernels compiled once per device and cached.
+ *
+ * **Result convention** (every operation that produces an array follows it):
+ * `int usmarr_<operation>(inputs..., parameters..., usmarr_array_t *out, usmarr_array_t **result)`.
+ * - @p out NULL: a new array is allocated (USM of the first input's kind) and returned
+ *   through @p result with one reference.
+ * - @p out given: the result is written into @p out, inputs broadcast to its shape; it
+ *   must be writable, of the same context and of the operation's result dtype.  When
+ *   @p result is not NULL it receives @p out with one more reference.
+ * - @p result may be NULL only when @p out is given.
+ *
+ * **Completion.** Operations are enqueued on the context's in-order queue and return
+ * without waiting.  usmarr_context_finish(), the transfers to host
+ * (usmarr_array_copy_to_host(), usmarr_memory_copy_to_host()) and releasing the last
+ * reference to a memory block all wait for them.  Read shared/host USM directly only after a finish.
+ *
+ * **Contexts.** All arrays of one call must belong to the same ::usmarr_context_t.
+ *
+ * **Overlap.** A source that shares memory with the destination (for example
+ * `a[1:] = a[:-1]`) is detected exactly and copied through a temporary, so the result is
+ * always as if the source had been read completely first.
+ *
+ * **Casting** follows NumPy's values; where NumPy leaves a result undefined (NaN or an
+ * out-of-range float converted to an integer) the library truncates toward zero,
+ * saturates at the target's limits and turns NaN into 0; complex to real keeps the real
+ * part.  Details: doc/casting.md.
+ * @{ */
+
+/** @brief Copies @p a into a contiguous array (or into @p out).
+ *
+ * @param a the source (borrowed)
+ * @param order layout of a new array: ::USMARR_ORDER_C, ::USMARR_ORDER_F,
+ *        ::USMARR_ORDER_A (F if @p a is F- and not C-contiguous, else C) or
+ *        ::USMARR_ORDER_K (@p a's axis order by stride, with positive strides); ignored
+ *        when @p out is given
+ * @param out NULL, or a writable array of @p a's dtype whose shape @p a broadcasts to
+ * @param[out] result the new array, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a, NULL @p result without @p out, bad order
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_BAD_DTYPE @p out's dtype differs from @p a's
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p a does not broadcast to @p out's shape
+ * @retval USMARR_ERROR_ALLOCATION the new array could not be allocated
+ * @retval USMARR_ERROR_BUILD a kernel failed to build (the detail has the log) */
+USMARR_API USMARR_NODISCARD int usmarr_array_copy(const usmarr_array_t *a, usmarr_order_t order, usmarr_array_t *out,
+                                                  usmarr_array_t **result);
+
+/** @brief Casts @p a to @p dtype (NumPy `astype`, always a copy), into a new array or @p out.
+ *
+ * @param a the source (borrowed)
+ * @param dtype the result dtype; with @p out it must equal @p out's dtype
+ * @param order as for usmarr_array_copy()
+ * @param out NULL, or a writable array of @p dtype whose shape @p a broadcasts to
+ * @param[out] result the new array, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a, NULL @p result without @p out, bad order
+ * @retval USMARR_ERROR_BAD_DTYPE @p dtype is invalid or differs from @p out's dtype
+ * @retval USMARR_ERROR_UNSUPPORTED @p dtype needs fp64 and the device has none
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p a does not broadcast to @p out's shape
+ * @retval USMARR_ERROR_ALLOCATION the new array could not be allocated
+ * @retval USMARR_ERROR_BUILD a kernel failed to build */
+USMARR_API USMARR_NODISCARD int usmarr_array_astype(const usmarr_array_t *a, usmarr_dtype_t dtype,
+                                                    usmarr_order_t order, usmarr_array_t *out,
+                                                    usmarr_array_t **result);
+
+/** @brief `dst[...] = src`: broadcasts @p src to @p dst's shape and converts to @p dst's
+ *  dtype (any cast, NumPy's values).  Overlapping memory is handled exactly.
+ *
+ * @param dst the destination (borrowed), writable
+ * @param src the source (borrowed), of the same context
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p dst or @p src is NULL
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH the arrays belong to different contexts
+ * @retval USMARR_ERROR_READ_ONLY @p dst is not writable
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p src does not broadcast to @p dst's shape
+ * @retval USMARR_ERROR_BUILD a kernel failed to build */
+USMARR_API USMARR_NODISCARD int usmarr_array_copy_into(usmarr_array_t *dst, const usmarr_array_t *src);
+
+/** @brief Sets every element of @p a (any strides) to @p value converted to @p a's dtype.
+ *
+ * The value converts as usmarr_array_full() converts it, like NumPy's `a.fill(value)`:
+ * 2.7 into int32 is 2, 1+2j into float64 is 1.0, a weak integer must fit an integer
+ * dtype (NumPy raises for 300 into int8), and a float that is not finite or out of range
+ * cannot go into an integer dtype.
+ *
+ * @param a the array (borrowed), writable
+ * @param value the value, e.g. usmarr_scalar_float(1.5)
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p a is NULL or @p value's kind is malformed
+ * @retval USMARR_ERROR_BAD_DTYPE @p value's dtype does not match its kind
+ * @retval USMARR_ERROR_READ_ONLY @p a is not writable
+ * @retval USMARR_ERROR_OVERFLOW @p value is out of range of @p a's integer dtype
+ * @retval USMARR_ERROR_CASTING a NaN or infinite @p value into an integer dtype
+ * @retval USMARR_ERROR_BUILD a kernel failed to build */
+USMARR_API USMARR_NODISCARD int usmarr_array_fill(usmarr_array_t *a, usmarr_scalar_t value);
+
+/** @} */
+
+#endif

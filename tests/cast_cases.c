@@ -1,0 +1,3 @@
+/* placeholder */
+extern int usmarr_test_cast_cases_placeholder;
+int usmarr_test_cast_cases_placeholder;
