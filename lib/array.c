@@ -106,8 +106,8 @@ int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_dtype_t dtype, c
      * is always allowed; double arithmetic has no such fallback. */
     if ((dtype == USMARR_FLOAT64 || dtype == USMARR_COMPLEX128) && ctx && !ctx->info.fp64)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
-                            "%s=%s needs double precision, which device \"%s\" (%s) does not support (no cl_khr_fp64)",
-                            argname, usmarr_dtype_name(dtype), ctx->info.device_name, ctx->info.selector);
+                            "%s=%s needs double precision, which device \"%s\" does not support (no cl_khr_fp64)",
+                            argname, usmarr_dtype_name(dtype), ctx->info.device_name);
     return 0;
 }
 

@@ -162,5 +162,8 @@ USMARR_INTERNAL void usmarr__host_strided_copy(int ndim, const int64_t *shape, c
  * (elements; NULL = C-contiguous).  No argument checks. */
 USMARR_INTERNAL int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides);
 USMARR_INTERNAL int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
+/* The filter selector ("opencl:cpu:0") naming a device, found through the device list;
+ * false when no usable device matches. (json.c) */
+USMARR_INTERNAL bool usmarr__device_selector(cl_device_id device, char *out, size_t size);
 
 #endif

@@ -10,4 +10,5 @@
     X(cache)           \
     X(dtype)           \
     X(array)           \
-    X(creation)
+    X(creation)        \
+    X(interface)
