@@ -5,6 +5,8 @@
     X(copy)            \
     X(context)         \
     X(pod)             \
+    X(view)            \
+    X(index)           \
     X(promote)         \
     X(memory)          \
     X(cache)           \

@@ -1,0 +1,240 @@
+/* Part of usmarr.h: include <usmarr.h>, not this file. */
+#ifndef USMARR_H_INSIDE
+#error "include <usmarr.h> instead of usmarr/view.h"
+#endif
+#ifndef USMARR_VIEW_H
+#define USMARR_VIEW_H
+
+/** @name Basic indexing
+ * NumPy's basic indexing: a sequence of items (integer, slice, new axis, ellipsis) makes a
+ * *view*, an array over the same memory block with its own shape, strides and offset;
+ * no element moves.  Views inherit read-only-ness and immutability; their contiguity
+ * flags are recomputed.  The same index can be given as a C array of items or as text
+ * in NumPy's syntax (`"1, ::-2, ..., None"`).  See doc/indexing.md.
+ * @{ */
+
+/** What an index item is. */
+typedef enum usmarr_index_kind {
+    USMARR_INDEX_INTEGER = 0, /**< one position on an axis; the axis disappears */
+    USMARR_INDEX_SLICE = 1,   /**< start:stop:step on an axis */
+    USMARR_INDEX_NEWAXIS = 2, /**< inserts an axis of extent 1 (`None`, `np.newaxis`) */
+    USMARR_INDEX_ELLIPSIS = 3 /**< as many full slices as needed (`...`); at most one per index */
+} usmarr_index_kind_t;
+
+/** One item of an index.  Make items with usmarr_index_integer(), usmarr_index_slice(),
+ *  usmarr_index_newaxis() and usmarr_index_ellipsis(), or by parsing text. */
+typedef struct usmarr_index_item {
+    usmarr_index_kind_t kind;
+    int64_t index; /**< ::USMARR_INDEX_INTEGER: the position; negative counts from the end */
+    int64_t start; /**< ::USMARR_INDEX_SLICE: first position (when @c has_start) */
+    int64_t stop;  /**< ::USMARR_INDEX_SLICE: end position, excluded (when @c has_stop) */
+    int64_t step;  /**< ::USMARR_INDEX_SLICE: non-zero step (when @c has_step; else 1) */
+    bool has_start, has_stop, has_step; /**< false means omitted, like Python's None */
+} usmarr_index_item_t;
+
+/** The most items usmarr_index_parse() and usmarr_array_index() accept. */
+#define USMARR_MAX_INDEX_ITEMS (2 * USMARR_MAX_NDIM + 1)
+
+/** @brief An integer index item. */
+USMARR_API usmarr_index_item_t usmarr_index_integer(int64_t index);
+/** @brief A slice item; each of @p start, @p stop, @p step may be NULL for "omitted"
+ *  (`::-1` is `usmarr_index_slice(NULL, NULL, &minus_one)`).  The values are copied. */
+USMARR_API usmarr_index_item_t usmarr_index_slice(const int64_t *start, const int64_t *stop, const int64_t *step);
+/** @brief A new-axis item (`None`). */
+USMARR_API usmarr_index_item_t usmarr_index_newaxis(void);
+/** @brief An ellipsis item (`...`). */
+USMARR_API usmarr_index_item_t usmarr_index_ellipsis(void);
+
+/** @brief Parses NumPy index text into items.
+ *
+ * Grammar: items separated by commas, an optional trailing comma (`"1,"`), white space
+ * anywhere between tokens; an item is an integer (optionally signed), a slice
+ * `[start]:[stop][:[step]]` of optional integers, `None`, `newaxis`, `np.newaxis` or
+ * `...`.  The empty text is the empty index (a view of the whole array).  Integers must
+ * fit in 64 bits.  The parser never reads past the terminating NUL and never crashes on
+ * any input.
+ * @param text NUL-terminated index text
+ * @param[out] items where to store the items
+ * @param capacity how many items @p items holds
+ * @param[out] count how many items were stored
+ * @return 0 on success; on failure @p count is 0
+ * @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument
+ * @retval USMARR_ERROR_PARSE malformed text: the detail gives the 1-based column, what was
+ *         expected and what was found, e.g. `index "1, ::x" column 6: expected ',' or
+ *         the end, found 'x'`; also a zero step, a second ellipsis, an integer
+ *         that does not fit in 64 bits, and more than @p capacity items */
+USMARR_API USMARR_NODISCARD int usmarr_index_parse(const char *text, usmarr_index_item_t *items, size_t capacity,
+                                                   size_t *count);
+
+/** @brief Basic indexing: a view of @p array selected by @p items.
+ *
+ * As in NumPy: integers and slices consume one axis each from the left; an ellipsis
+ * stands for the full slices needed to consume every axis; axes not consumed are kept
+ * whole; each new-axis item inserts an axis of extent 1 (stride 0).  Slices follow
+ * Python's rules: negative start/stop count from the end, out-of-range values clip, a
+ * slice may be empty.  Indexing every axis with integers gives a 0-d view.
+ * @param array the array (borrowed)
+ * @param items the index; may be NULL when @p count is 0
+ * @param count number of items, at most ::USMARR_MAX_INDEX_ITEMS
+ * @param[out] view the view, with one reference; it holds a reference to the memory block
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, a bad item kind, a zero slice
+ *         step, more than one ellipsis, or a result of more than ::USMARR_MAX_NDIM axes
+ * @retval USMARR_ERROR_INDEX more integer/slice items than axes, or an integer out of
+ *         range; the detail names the axis and the bound ("index 5 is out of bounds for
+ *         axis 1 with size 3") */
+USMARR_API USMARR_NODISCARD int usmarr_array_index(const usmarr_array_t *array, const usmarr_index_item_t *items,
+                                                   size_t count, usmarr_array_t **view);
+
+/** @brief Basic indexing with NumPy text: usmarr_index_parse() then usmarr_array_index().
+ * @return 0 on success
+ * @retval USMARR_ERROR_PARSE malformed text (the detail points at the column)
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_INDEX as for usmarr_array_index() */
+USMARR_API USMARR_NODISCARD int usmarr_array_index_text(const usmarr_array_t *array, const char *text,
+                                                        usmarr_array_t **view);
+
+/** @} */
+
+/** @name View manipulation
+ * Functions that change only shape, strides and offset: the result is a view over the
+ * same memory block (retained), with recomputed contiguity flags and the input's
+ * read-only-ness and immutability.  The exception is usmarr_array_reshape(), which copies
+ * when the strides do not allow a view, and usmarr_array_imag() of a real array.  Axis
+ * arguments accept NumPy's negative values (-1 is the last axis).
+ * @{ */
+
+/** Whether an operation may, must or must not copy. */
+typedef enum usmarr_copy_mode {
+    USMARR_COPY_IF_NEEDED = 0, /**< a view when possible, else a copy (NumPy's reshape) */
+    USMARR_COPY_ALWAYS = 1,    /**< always a new array */
+    USMARR_COPY_NEVER = 2      /**< a view or an error */
+} usmarr_copy_mode_t;
+
+/** @brief Gives @p array a new shape with the same elements in @p order.
+ *
+ * A view whenever the strides allow it, decided exactly as NumPy's
+ * `_attempt_nocopy_reshape` does (so `a.T.reshape(...)` copies where NumPy copies and
+ * shares where NumPy shares); otherwise a contiguous copy in @p order, read as the new
+ * shape.  Whether it copied: compare usmarr_array_memory() of input and result.
+ * @param array the array (borrowed)
+ * @param ndim number of dimensions of the new shape, 0 to ::USMARR_MAX_NDIM
+ * @param shape the new shape; one entry may be -1, inferred from the element count
+ * @param order ::USMARR_ORDER_C (row-major), ::USMARR_ORDER_F, or ::USMARR_ORDER_A (F when
+ *        the array is F- and not C-contiguous, else C)
+ * @param copy ::USMARR_COPY_IF_NEEDED, ::USMARR_COPY_ALWAYS or ::USMARR_COPY_NEVER
+ * @param[out] result the view or copy, with one reference
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad ndim, order or copy mode, an
+ *         extent below -1, or two -1 entries
+ * @retval USMARR_ERROR_SHAPE_MISMATCH the element counts differ; the detail names both
+ *         shapes ("cannot reshape an array of shape (2, 3) (size 6) into shape (4, 2)")
+ * @retval USMARR_ERROR_BAD_STATE a copy is needed and @p copy is ::USMARR_COPY_NEVER
+ * @retval USMARR_ERROR_ALLOCATION and OpenCL errors from the copy */
+USMARR_API USMARR_NODISCARD int usmarr_array_reshape(const usmarr_array_t *array, int ndim, const int64_t *shape,
+                                                     usmarr_order_t order, usmarr_copy_mode_t copy,
+                                                     usmarr_array_t **result);
+
+/** @brief Reorders the axes: axis k of the view is axis @p axes[k] of @p array.
+ *  @param axes a permutation of the ndim axes (negative values allowed), or NULL to
+ *         reverse them
+ *  @param[out] view the view, with one reference
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, an axis out of range, a
+ *          repeated axis */
+USMARR_API USMARR_NODISCARD int usmarr_array_permute_dims(const usmarr_array_t *array, const int *axes,
+                                                          usmarr_array_t **view);
+
+/** @brief The transpose (`.T`): the axes reversed.
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view */
+USMARR_API USMARR_NODISCARD int usmarr_array_transpose(const usmarr_array_t *array, usmarr_array_t **view);
+
+/** @brief Exchanges two axes.
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, an axis out of range */
+USMARR_API USMARR_NODISCARD int usmarr_array_swapaxes(const usmarr_array_t *array, int axis1, int axis2,
+                                                      usmarr_array_t **view);
+
+/** @brief Moves axes @p source[i] to positions @p destination[i]; the others keep their
+ *  relative order (NumPy's moveaxis).
+ *  @param count number of axes moved, 0 to ndim
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad count, an axis out of range, a
+ *          repeated axis in @p source or in @p destination */
+USMARR_API USMARR_NODISCARD int usmarr_array_moveaxis(const usmarr_array_t *array, int count, const int *source,
+                                                      const int *destination, usmarr_array_t **view);
+
+/** @brief Inserts axes of extent 1 at positions @p axes of the result (NumPy's expand_dims).
+ *  @param count number of new axes; ndim + count at most ::USMARR_MAX_NDIM
+ *  @param axes positions in the result, negative counting from the result's end
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad count, an axis out of range
+ *          for the result, a repeated axis */
+USMARR_API USMARR_NODISCARD int usmarr_array_expand_dims(const usmarr_array_t *array, int count, const int *axes,
+                                                         usmarr_array_t **view);
+
+/** @brief Removes axes of extent 1.
+ *  @param count number of entries in @p axes
+ *  @param axes the axes to remove, each of extent 1; NULL removes every axis of extent 1
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, bad count, an axis out of
+ *          range or repeated, or an axis whose extent is not 1 (the detail names it) */
+USMARR_API USMARR_NODISCARD int usmarr_array_squeeze(const usmarr_array_t *array, int count, const int *axes,
+                                                     usmarr_array_t **view);
+
+/** @brief Reverses the order of the elements along @p axes (NumPy's flip).
+ *  @param axes the axes to reverse; NULL reverses every axis
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, bad count, an axis out of
+ *          range or repeated */
+USMARR_API USMARR_NODISCARD int usmarr_array_flip(const usmarr_array_t *array, int count, const int *axes,
+                                                  usmarr_array_t **view);
+
+/** @brief A read-only view of @p array broadcast to @p shape (NumPy's rules: align on the
+ *  right; each axis of the array equals the target's or is 1; new and stretched axes get
+ *  stride 0).  Always read-only, like NumPy's broadcast_to.
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad ndim, a negative extent
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH the shapes do not broadcast; the detail names both */
+USMARR_API USMARR_NODISCARD int usmarr_array_broadcast_to(const usmarr_array_t *array, int ndim,
+                                                          const int64_t *shape, usmarr_array_t **view);
+
+/** @brief The shape @p count arrays broadcast to.
+ *  @param[out] ndim its number of dimensions
+ *  @param[out] shape its extents (room for ::USMARR_MAX_NDIM)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT count < 1, a NULL argument or array
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH two arrays do not broadcast; the detail names both
+ *          and their shapes */
+USMARR_API USMARR_NODISCARD int usmarr_broadcast_shapes(int count, const usmarr_array_t *const *arrays, int *ndim,
+                                                        int64_t *shape);
+
+/** @brief Views of @p count arrays broadcast to their common shape.  A view in which some
+ *  element appears more than once (an axis was added or stretched) is read-only; the
+ *  others inherit their array's access.
+ *  @param[out] views @p count new views, each with one reference; untouched on failure
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH as for
+ *          usmarr_broadcast_shapes() */
+USMARR_API USMARR_NODISCARD int usmarr_broadcast_arrays(int count, const usmarr_array_t *const *arrays,
+                                                        usmarr_array_t **views);
+
+/** @brief The real part: for complex64/complex128 a float32/float64 view whose strides
+ *  and offset are doubled (they count elements of the real dtype); for other dtypes a
+ *  view of the array itself.
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view
+ *  @retval USMARR_ERROR_OVERFLOW doubled strides or offset overflow */
+USMARR_API USMARR_NODISCARD int usmarr_array_real(const usmarr_array_t *array, usmarr_array_t **view);
+
+/** @brief The imaginary part: for complex dtypes a view like usmarr_array_real() one
+ *  element further; for other dtypes a new read-only array of zeros (as NumPy).
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view
+ *  @retval USMARR_ERROR_OVERFLOW doubled strides or offset overflow
+ *  @retval USMARR_ERROR_ALLOCATION the zeros of a real array could not be allocated */
+USMARR_API USMARR_NODISCARD int usmarr_array_imag(const usmarr_array_t *array, usmarr_array_t **view);
+
+/** @} */
+
+#endif
