@@ -18,6 +18,7 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         goto fail;
     }
     usmarr__device_describe(platform, 0, device, 0, &ctx->info);
+    usmarr__device_selector(device, ctx->info.selector, sizeof ctx->info.selector);
     if (!ctx->info.usable) {
         rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "device \"%s\": %s", ctx->info.device_name, ctx->info.reason);
         goto fail;

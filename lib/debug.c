@@ -38,8 +38,7 @@ static void dump(const usmarr_array_t *a, FILE *f)
     fprintf(f, " memory block:\n  address: %p\n  kind: %s\n  base: %p\n  size: %zu bytes\n  refcount: %d\n",
             (const void *)m, usmarr_usm_kind_name(m->kind), m->pointer, m->size, usmarr_memory_refcount(m));
     fprintf(f, "  owner: %s\n", m->foreign ? "foreign (wrapped, released by its owner)" : "libusmarr (USM free)");
-    char selector[64] = "no selector";
-    usmarr__device_selector(c->device, selector, sizeof selector);
+    const char *selector = c->info.selector[0] ? c->info.selector : "no selector";
     fprintf(f, " context:\n  address: %p\n  refcount: %d\n  device: %s (%s)\n  platform: %s\n", (const void *)c,
             atomic_load_explicit(&((usmarr_context_t *)c)->refcount, memory_order_relaxed), c->info.device_name,
             selector, c->info.platform_name);

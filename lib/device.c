@@ -333,3 +333,21 @@ int usmarr__device_select(const char *selector, cl_platform_id *platform, cl_dev
     free(dlist);
     return rc;
 }
+
+bool usmarr__device_selector(cl_device_id device, char *out, size_t size)
+{
+    usmarr_device_info_t *list;
+    cl_device_id *ids = NULL;
+    size_t n;
+    bool found = false;
+    if (enumerate(&list, NULL, &ids, &n))
+        return false;
+    for (size_t i = 0; i < n && !found; i++)
+        if (ids[i] == device && list[i].usable) {
+            snprintf(out, size, "%s", list[i].selector);
+            found = true;
+        }
+    free(list);
+    free(ids);
+    return found;
+}

@@ -44,25 +44,6 @@ static void put_json_string(FILE *f, const char *s)
 }
 
 /* The selector of a device: the usable device whose own selector resolves to it. */
-bool usmarr__device_selector(cl_device_id dev, char *out, size_t size)
-{
-    usmarr_device_info_t *list;
-    size_t n;
-    if (usmarr_devices_list(&list, &n))
-        return false;
-    bool found = false;
-    for (size_t i = 0; i < n && !found; i++) {
-        cl_platform_id p;
-        cl_device_id d;
-        if (list[i].usable && usmarr__device_select(list[i].selector, &p, &d) == 0 && d == dev) {
-            snprintf(out, size, "%s", list[i].selector);
-            found = true;
-        }
-    }
-    usmarr_devices_free(list);
-    return found;
-}
-
 static bool queue_selector(cl_command_queue q, char *out, size_t size)
 {
     cl_device_id dev = NULL;
@@ -95,9 +76,9 @@ int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json)
     case USMARR_SYCLOBJ_CONTEXT:
         if (!iface->syclobj.value.context)
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "syclobj.context is NULL");
-        if (!usmarr__device_selector(iface->syclobj.value.context->device, qsel, sizeof qsel))
+        if (!iface->syclobj.value.context->info.selector[0])
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "syclobj.context's device has no selector");
-        selector = qsel;
+        selector = iface->syclobj.value.context->info.selector;
         break;
     case USMARR_SYCLOBJ_QUEUE:
         if (!queue_selector(iface->syclobj.value.queue, qsel, sizeof qsel))
