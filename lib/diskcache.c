@@ -481,6 +481,46 @@ static cl_int CL_API_CALL device_info(void *o, cl_uint p, size_t s, void *v, siz
     return clGetDeviceInfo((cl_device_id)o, p, s, v, r);
 }
 
+extern char **environ;
+
+/* Environment variables through which OpenCL drivers change how they compile (PoCL's
+ * POCL_EXTRA_BUILD_FLAGS, POCL_WORK_GROUP_METHOD, ...; Intel's CL_CONFIG_CPU_*): their
+ * values are part of the effective build options, so they are part of the key.  Sorted,
+ * so that the order of the environment does not matter. */
+static const char *const DRIVER_ENV_PREFIXES[] = {"POCL_", "CL_CONFIG_"};
+
+static int compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void key_append_driver_environment(struct key *k)
+{
+    size_t n = 0, cap = 0;
+    const char **vars = NULL;
+    for (char **e = environ; e && *e; e++) {
+        bool match = false;
+        for (size_t i = 0; i < sizeof DRIVER_ENV_PREFIXES / sizeof *DRIVER_ENV_PREFIXES; i++)
+            match |= strncmp(*e, DRIVER_ENV_PREFIXES[i], strlen(DRIVER_ENV_PREFIXES[i])) == 0;
+        if (!match)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            const char **p = realloc(vars, cap * sizeof *vars);
+            if (!p) {
+                k->failed = true;
+                free(vars);
+                return;
+            }
+            vars = p;
+        }
+        vars[n++] = *e;
+    }
+    if (n)
+        qsort(vars, n, sizeof *vars, compare_strings);
+    key_append_u32(k, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        key_append(k, vars[i], strlen(vars[i]));
+    free(vars);
+}
+
 /* Everything that changes the binary, each field length-prefixed, in a fixed order. */
 static bool key_build(struct key *k, const struct usmarr__program_key *pk, const char *driver_override)
 {
@@ -510,6 +550,7 @@ static bool key_build(struct key *k, const struct usmarr__program_key *pk, const
     key_append_u32(k, bits);
     const char *options = pk->options ? pk->options : "";
     key_append(k, options, strlen(options));
+    key_append_driver_environment(k);
     key_append(k, pk->source, pk->source_size ? pk->source_size : strlen(pk->source));
     if (k->failed) {
         free(k->bytes);

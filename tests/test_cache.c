@@ -28,8 +28,9 @@ static char root[1024]; /* private temporary directory of one test */
 static char dir[PATH_MAX / 2];  /* root/cache: the cache directory of the test */
 static usmarr_context_t *ctx;
 
-static const char *const env_names[] = {"USMARR_CACHE",   "USMARR_CACHE_DIR", "USMARR_CACHE_MAX_BYTES",
-                                        "USMARR_CACHE_TRACE", "XDG_CACHE_HOME",  "HOME"};
+static const char *const env_names[] = {"USMARR_CACHE",       "USMARR_CACHE_DIR", "USMARR_CACHE_MAX_BYTES",
+                                        "USMARR_CACHE_TRACE", "XDG_CACHE_HOME",   "HOME",
+                                        "POCL_EXTRA_BUILD_FLAGS", "CL_CONFIG_CPU_TARGET_ARCH"};
 #define ENV_COUNT (sizeof env_names / sizeof *env_names)
 static char *saved_env[ENV_COUNT];
 
@@ -222,6 +223,8 @@ END_TEST
 
 START_TEST(test_cache_key_covers_source_options_and_device)
 {
+    unsetenv("POCL_EXTRA_BUILD_FLAGS"); /* the fixture restores them */
+    unsetenv("CL_CONFIG_CPU_TARGET_ARCH");
     char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
     entry_path(1, a, sizeof a);
     entry_path(1, b, sizeof b);
@@ -237,6 +240,17 @@ START_TEST(test_cache_key_covers_source_options_and_device)
     ck_assert(usmarr__diskcache_entry_path(&key, c, sizeof c));
     ck_assert_str_eq(a, c);
     key.platform = NULL; /* taken from the device: the same key */
+    ck_assert(usmarr__diskcache_entry_path(&key, c, sizeof c));
+    ck_assert_str_eq(a, c);
+    /* The drivers' build-affecting environment is part of the key. */
+    setenv("POCL_EXTRA_BUILD_FLAGS", "-cl-fast-relaxed-math", 1);
+    ck_assert(usmarr__diskcache_entry_path(&key, c, sizeof c));
+    ck_assert_str_ne(a, c);
+    setenv("CL_CONFIG_CPU_TARGET_ARCH", "corei7", 1);
+    ck_assert(usmarr__diskcache_entry_path(&key, b, sizeof b));
+    ck_assert_str_ne(b, c);
+    unsetenv("POCL_EXTRA_BUILD_FLAGS");
+    unsetenv("CL_CONFIG_CPU_TARGET_ARCH");
     ck_assert(usmarr__diskcache_entry_path(&key, c, sizeof c));
     ck_assert_str_eq(a, c);
     key.device = NULL;
