@@ -388,3 +388,249 @@ def randoms(count):
 
 fixed()
 randoms(400)
+
+
+# ---- copies and advanced indexing (tests/test_manip.c) ------------------------------------
+# mcase NAME
+# input DTYPE NDIM SHAPE... N VALUES... | TEXT     base array of VALUES (C order), then [TEXT]
+#                                                  (TEXT "T": the transpose)
+# op concat|stack AXIS                             AXIS: an integer or "none"
+# op roll N SHIFTS... AXES...|none
+# op repeat N REPEATS... AXIS|none
+# op tile N REPS...
+# op take|take_along AXIS|none MODE                inputs: a, indices (MODE raise, wrap, clip)
+# op put AXIS|none MODE                            inputs: a, indices, values; result: a after
+# op extract                                       inputs: condition, a
+# op place                                         inputs: a, mask, values; result: a after
+# op nonzero                                       one "expect ok" line per dimension
+# expect ok DTYPE NDIM SHAPE... N VALUES...  |  expect error CODE
+# end
+
+def fmt(v):
+    if isinstance(v, (bool, np.bool_)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    return str(int(v))
+
+
+def minput(arr, text=""):
+    base = arr if arr.base is None else arr.copy()
+    vals = base.ravel(order="C")
+    out.write("input %s %d %s %d %s | %s\n" % (base.dtype.name, base.ndim, " ".join(map(str, base.shape)),
+                                                vals.size, " ".join(fmt(v) for v in vals.tolist()), text))
+    if text == "T":
+        return base.T
+    return eval("base[%s]" % text) if text else base
+
+
+def mexpect(r):
+    r = np.asarray(r)
+    vals = r.ravel(order="C")
+    out.write("expect ok %s %d %s %d %s\n" % (r.dtype.name, r.ndim, " ".join(map(str, r.shape)), vals.size,
+                                              " ".join(fmt(v) for v in vals.tolist())))
+
+
+def norm_mode(ind, n, mode):
+    ind = np.asarray(ind, dtype=np.int64)
+    if mode == "wrap":
+        return ind % n if n else ind
+    if mode == "clip":
+        return np.clip(ind, 0, n - 1)
+    return ind
+
+
+def mcase(name, inputs, opline, fn, error=None):
+    """inputs: list of (array, view_text).  fn(*views) -> result or list of results."""
+    out.write("mcase %s\n" % name)
+    views = [minput(a, t) for a, t in inputs]
+    out.write("op %s\n" % opline)
+    try:
+        r = fn(*views)
+    except Exception as exc:
+        if error is None:
+            raise
+        out.write("expect error %s\nend\n" % error)
+        return
+    assert error is None, "%s: NumPy did not fail" % name
+    for x in (r if isinstance(r, list) else [r]):
+        mexpect(x)
+    out.write("end\n")
+
+
+def ar(shape, dtype="int32", start=0):
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(start, start + n) % 127).astype(dtype).reshape(shape)
+
+
+def axis_arg(axis):
+    return "none" if axis is None else str(axis)
+
+
+def manip_cases():
+    # concat
+    mcase("concat_axis0", [(ar((2, 3)), ""), (ar((4, 3), start=50), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0))
+    mcase("concat_axis_last_strided", [(ar((3, 4)), "::-1, ::2"), (ar((3, 5), start=20), ":, 1:"),
+                                       (ar((3, 1), start=90), "")], "concat -1",
+          lambda a, b, c: np.concatenate([a, b, c], -1))
+    mcase("concat_promotes", [(ar((2, 2), "int8"), ""), (ar((1, 2), "float32", 7), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0))
+    mcase("concat_none", [(ar((2, 3)), "T"), (ar((4,), start=9), "")], "concat none",
+          lambda a, b: np.concatenate([a, b], axis=None))
+    mcase("concat_empty_piece", [(ar((0, 3)), ""), (ar((2, 3)), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0))
+    mcase("concat_bad_shape", [(ar((2, 3)), ""), (ar((2, 4)), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0), error="SHAPE_MISMATCH")
+    mcase("concat_bad_ndim", [(ar((2, 3)), ""), (ar((3,)), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0), error="SHAPE_MISMATCH")
+    mcase("concat_0d", [(ar(()), ""), (ar(()), "")], "concat 0",
+          lambda a, b: np.concatenate([a, b], 0), error="INVALID_ARGUMENT")
+    mcase("concat_bad_axis", [(ar((2, 3)), "")], "concat 2", lambda a: np.concatenate([a], 2),
+          error="INVALID_ARGUMENT")
+    # stack
+    mcase("stack_axis1", [(ar((2, 3)), ""), (ar((2, 3), start=10), "::-1")], "stack 1",
+          lambda a, b: np.stack([a, b], 1))
+    mcase("stack_last", [(ar((4,)), ""), (ar((4,), start=5), ""), (ar((4,), "int16", 9), "")], "stack -1",
+          lambda a, b, c: np.stack([a, b, c], -1))
+    mcase("stack_0d", [(ar(()), ""), (ar((), start=3), "")], "stack 0", lambda a, b: np.stack([a, b], 0))
+    mcase("stack_bad", [(ar((2, 3)), ""), (ar((3, 2)), "")], "stack 0", lambda a, b: np.stack([a, b], 0),
+          error="SHAPE_MISMATCH")
+    mcase("stack_bad_axis", [(ar((2,)), "")], "stack 3", lambda a: np.stack([a], 3), error="INVALID_ARGUMENT")
+    # roll
+    mcase("roll_flat", [(ar((3, 4)), "")], "roll 1 5 none", lambda a: np.roll(a, 5))
+    mcase("roll_flat_strided", [(ar((3, 4)), "::-1, ::2")], "roll 2 -7 3 none", lambda a: np.roll(a, (-7, 3)))
+    mcase("roll_axes", [(ar((3, 4, 5)), "")], "roll 2 1 -2 0 2", lambda a: np.roll(a, (1, -2), (0, 2)))
+    mcase("roll_repeated_axis", [(ar((6,)), "")], "roll 2 4 5 0 0", lambda a: np.roll(a, (4, 5), (0, 0)))
+    mcase("roll_big_shift", [(ar((2, 5)), "T")], "roll 1 1000000007 1", lambda a: np.roll(a, 1000000007, 1))
+    mcase("roll_empty", [(ar((0, 3)), "")], "roll 1 2 1", lambda a: np.roll(a, 2, 1))
+    mcase("roll_0d", [(ar((), start=4), "")], "roll 1 3 none", lambda a: np.roll(a, 3))
+    mcase("roll_bad_axis", [(ar((2, 3)), "")], "roll 1 1 2", lambda a: np.roll(a, 1, 2), error="INVALID_ARGUMENT")
+    # repeat
+    mcase("repeat_scalar", [(ar((2, 3)), "")], "repeat 1 3 1", lambda a: np.repeat(a, 3, 1))
+    mcase("repeat_scalar_strided", [(ar((4, 3)), "::-2")], "repeat 1 2 0", lambda a: np.repeat(a, 2, 0))
+    mcase("repeat_none", [(ar((2, 3)), "T")], "repeat 1 2 none", lambda a: np.repeat(a, 2))
+    mcase("repeat_counts", [(ar((3, 2)), "")], "repeat 3 2 0 3 0", lambda a: np.repeat(a, [2, 0, 3], 0))
+    mcase("repeat_zero", [(ar((3,)), "")], "repeat 1 0 0", lambda a: np.repeat(a, 0, 0))
+    mcase("repeat_bad_count", [(ar((3,)), "")], "repeat 2 1 2 0", lambda a: np.repeat(a, [1, 2], 0),
+          error="SHAPE_MISMATCH")
+    mcase("repeat_negative", [(ar((3,)), "")], "repeat 1 -1 0", lambda a: np.repeat(a, -1, 0),
+          error="INVALID_ARGUMENT")
+    # tile
+    mcase("tile_2d", [(ar((2, 3)), "")], "tile 2 2 3", lambda a: np.tile(a, (2, 3)))
+    mcase("tile_more_reps", [(ar((3,)), "::-1")], "tile 3 2 1 2", lambda a: np.tile(a, (2, 1, 2)))
+    mcase("tile_fewer_reps", [(ar((2, 2, 2)), "")], "tile 1 3", lambda a: np.tile(a, 3))
+    mcase("tile_zero", [(ar((2, 3)), "")], "tile 2 0 2", lambda a: np.tile(a, (0, 2)))
+    mcase("tile_0d", [(ar((), start=5), "")], "tile 2 2 2", lambda a: np.tile(a, (2, 2)))
+    mcase("tile_negative", [(ar((2,)), "")], "tile 1 -1", lambda a: np.tile(a, -1), error="INVALID_ARGUMENT")
+
+
+def adv_cases():
+    rs = np.random.RandomState(7)
+    ind = lambda *vals: np.array(vals, dtype=np.int64)
+    for mode in ("raise", "wrap", "clip"):
+        idx = ind(0, -1, 3, 2) if mode == "raise" else ind(7, -9, 3, -1, 12)
+        mcase("take_1d_" + mode, [(ar((5,), "float32"), ""), (idx, "")], "take 0 " + mode,
+              lambda a, i: np.take(a, i, 0, mode=mode))
+        mcase("take_axis1_" + mode, [(ar((3, 5, 2)), ":, ::-1"), (idx.reshape(-1, 1) if idx.size % 1 == 0 else idx, "")],
+              "take 1 " + mode, lambda a, i: np.take(a, i, 1, mode=mode))
+        mcase("take_along_" + mode, [(ar((3, 4), "float64"), ""), (np.array([[0, 3], [-1, 1], [2, 2]]) * (1 if mode == "raise" else 3), "")],
+              "take_along 1 " + mode, lambda a, i: np.take_along_axis(a, norm_mode(i, a.shape[1], mode), 1))
+    mcase("take_none", [(ar((3, 4)), "T"), (ind(0, 5, 11, -2), "")], "take none raise",
+          lambda a, i: np.take(a, i))
+    mcase("take_2d_indices", [(ar((6,), "int16"), ""), (np.array([[1, 2], [5, 0]], dtype=np.uint8), "")],
+          "take 0 raise", lambda a, i: np.take(a, i, 0))
+    mcase("take_strided_indices", [(ar((7,), "uint8"), ""), (ar((4, 3), "int32"), "::-1, 1")],
+          "take 0 wrap", lambda a, i: np.take(a, i, 0, mode="wrap"))
+    mcase("take_0d_index", [(ar((4, 3)), ""), (np.array(2, dtype=np.int32), "")], "take 0 raise",
+          lambda a, i: np.take(a, i, 0))
+    mcase("take_empty_indices", [(ar((4, 3)), ""), (np.zeros((0,), dtype=np.int64), "")], "take 1 raise",
+          lambda a, i: np.take(a, i, 1))
+    mcase("take_bool_values", [(ar((5,), "bool"), ""), (ind(4, 0, 3), "")], "take 0 raise",
+          lambda a, i: np.take(a, i, 0))
+    mcase("take_out_of_range", [(ar((5,)), ""), (ind(0, 5), "")], "take 0 raise",
+          lambda a, i: np.take(a, i, 0), error="INDEX")
+    mcase("take_negative_out_of_range", [(ar((2, 5)), ""), (ind(-6), "")], "take 1 raise",
+          lambda a, i: np.take(a, i, 1), error="INDEX")
+    mcase("take_from_empty_axis", [(ar((0, 3)), ""), (ind(0), "")], "take 0 clip",
+          lambda a, i: np.take(a, i, 0, mode="clip"), error="INDEX")
+    mcase("take_float_indices", [(ar((5,)), ""), (np.array([1.0]), "")], "take 0 raise",
+          lambda a, i: np.take(a, i, 0), error="BAD_DTYPE")
+    mcase("take_bad_axis", [(ar((5,)), ""), (ind(1), "")], "take 1 raise",
+          lambda a, i: np.take(a, i, 1), error="INVALID_ARGUMENT")
+    mcase("take_along_none", [(ar((3, 4)), ""), (ind(11, 0, -1), "")], "take_along none raise",
+          lambda a, i: np.take_along_axis(a, i, None))
+    mcase("take_along_broadcast", [(ar((3, 1, 4)), ""), (np.array([[[0], [3]]]), "")], "take_along 2 raise",
+          lambda a, i: np.take_along_axis(a, i, 2))
+    mcase("take_along_bad_ndim", [(ar((3, 4)), ""), (ind(0), "")], "take_along 1 raise",
+          lambda a, i: np.take_along_axis(a, i, 1), error="SHAPE_MISMATCH")
+    mcase("take_along_out_of_range", [(ar((3, 4)), ""), (np.array([[4], [0], [0]]), "")], "take_along 1 raise",
+          lambda a, i: np.take_along_axis(a, i, 1), error="INDEX")
+
+    def put_axis(a, i, v, axis, mode):
+        a = a.copy()
+        i = norm_mode(i, a.shape[axis], mode)
+        a[(slice(None),) * axis + (i,)] = v
+        return a
+
+    def put_flat(a, i, v, mode):
+        a = a.copy()
+        np.put(a, i, v, mode=mode)
+        return a
+
+    for mode in ("raise", "wrap", "clip"):
+        idx = ind(0, -2, 3) if mode == "raise" else ind(9, -7, 1)
+        mcase("put_axis0_" + mode, [(ar((5, 3), "float32"), ""), (idx, ""), (ar((3, 3), "float32", 100), "")],
+              "put 0 " + mode, lambda a, i, v: put_axis(a, i, v, 0, mode))
+        mcase("put_flat_" + mode, [(ar((3, 4)), ""), (idx, ""), (ar((2,), "int64", 50), "")],
+              "put none " + mode, lambda a, i, v: put_flat(a, i, v, mode))
+    mcase("put_axis1_broadcast_strided", [(ar((4, 6)), "::-1, ::2"), (ind(2, 0), ""), (ar((1,), "int8", 70), "")],
+          "put 1 raise", lambda a, i, v: put_axis(a, i, v, 1, "raise"))
+    mcase("put_flat_noncontiguous", [(ar((4, 3)), "T"), (ind(0, 5, 11), ""), (ar((3,), start=60), "")],
+          "put none raise", lambda a, i, v: put_flat(a, i, v, "raise"))
+    mcase("put_out_of_range_writes_nothing", [(ar((5,)), ""), (ind(1, 9, 2), ""), (ar((3,), start=40), "")],
+          "put 0 raise", lambda a, i, v: put_axis(a, i, v, 0, "raise"), error="INDEX")
+    mcase("put_values_do_not_broadcast", [(ar((5,)), ""), (ind(1, 2), ""), (ar((3,), start=40), "")],
+          "put 0 raise", lambda a, i, v: put_axis(a, i, v, 0, "raise"), error="SHAPE_MISMATCH")
+    # boolean masks
+    mask = rs.rand(4, 5) < 0.5
+    mcase("extract", [(mask, ""), (ar((4, 5), "float32"), "")], "extract", lambda c, a: np.extract(c, a))
+    mcase("extract_strided_int_condition", [(ar((5, 6), "int32") % 3, "::-1, 1:"), (ar((5, 6), "int16"), "::-1, 1:")],
+          "extract", lambda c, a: np.extract(c, a))
+    mcase("extract_none", [(np.zeros((3,), bool), ""), (ar((3,)), "")], "extract", lambda c, a: np.extract(c, a))
+    mcase("extract_all", [(np.ones((2, 2), bool), ""), (ar((2, 2), "float64"), "T")], "extract",
+          lambda c, a: np.extract(c, a))
+    mcase("extract_empty", [(np.zeros((0, 2), bool), ""), (ar((0, 2)), "")], "extract", lambda c, a: np.extract(c, a))
+    big_mask = rs.rand(5000) < 0.3
+    mcase("extract_many_chunks", [(big_mask, ""), (ar((5000,), "int64"), "")], "extract",
+          lambda c, a: np.extract(c, a))
+    mcase("extract_shape_mismatch", [(np.ones((2, 3), bool), ""), (ar((3, 2)), "")], "extract",
+          lambda c, a: np.extract(c, a) if c.shape == a.shape else (_ for _ in ()).throw(ValueError("shape")),
+          error="SHAPE_MISMATCH")
+
+    def place(a, m, v):
+        a = a.copy()
+        np.place(a, m, v)
+        return a
+
+    mcase("place_cycles", [(ar((3, 4), "float32"), ""), (rs.rand(3, 4) < 0.6, ""), (ar((3,), "float32", 90), "")],
+          "place", place)
+    mcase("place_noncontiguous", [(ar((4, 3)), "T"), (ar((3, 4)) % 2, ""), (ar((2, 2), start=40), "")],
+          "place", place)
+    mcase("place_many_chunks", [(ar((5000,), "int32"), ""), (big_mask, ""), (ar((7,), "int32", 1000), "")],
+          "place", place)
+    mcase("place_empty_values_nothing_selected", [(ar((3,)), ""), (np.zeros(3, bool), ""), (ar((0,)), "")],
+          "place", place)
+    mcase("place_empty_values", [(ar((3,)), ""), (np.ones(3, bool), ""), (ar((0,)), "")], "place", place,
+          error="INVALID_ARGUMENT")
+    mcase("nonzero_2d", [(ar((3, 4)) % 3, "")], "nonzero", lambda a: list(np.nonzero(a)))
+    mcase("nonzero_3d_strided", [(ar((4, 3, 5), "float32") % 4, "::-1, :, 1::2")], "nonzero",
+          lambda a: list(np.nonzero(a)))
+    mcase("nonzero_1d_many_chunks", [(big_mask, "")], "nonzero", lambda a: list(np.nonzero(a)))
+    mcase("nonzero_2d_dense", [(np.ones((70, 80), bool), "")], "nonzero", lambda a: list(np.nonzero(a)))
+    mcase("nonzero_none", [(np.zeros((2, 3), "int8"), "")], "nonzero", lambda a: list(np.nonzero(a)))
+    mcase("nonzero_empty", [(np.zeros((0, 3), "int8"), "")], "nonzero", lambda a: list(np.nonzero(a)))
+
+
+manip_cases()
+adv_cases()

@@ -7,6 +7,7 @@
     X(pod)             \
     X(view)            \
     X(index)           \
+    X(manip)           \
     X(promote)         \
     X(memory)          \
     X(cache)           \

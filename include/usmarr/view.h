@@ -237,4 +237,201 @@ USMARR_API USMARR_NODISCARD int usmarr_array_imag(const usmarr_array_t *array, u
 
 /** @} */
 
+/** @name Rearranging copies
+ * New arrays (or writes into @p out) that move elements: concat, stack, roll, repeat,
+ * tile.  They follow the library's result convention (usmarr/copy.h):
+ * `(inputs..., parameters..., usmarr_array_t *out, usmarr_array_t **result)` with @p out
+ * NULL for a new C-ordered array (USM of the first input's kind), or @p out a writable
+ * array of the result's shape and a dtype the result casts to under same_kind; @p result
+ * may then be NULL.  @p out must not share memory with the inputs.  Each operation is a
+ * handful of strided copies on the engine (tile and scalar repeat: exactly one).
+ * Operations are enqueued and return without waiting (see usmarr/copy.h, Completion).
+ * @{ */
+
+/** Axis value meaning "flatten the input(s) first" (NumPy's `axis=None`). */
+#define USMARR_AXIS_NONE (-0x7fffffff - 1)
+
+/** @brief Joins arrays along an existing axis (NumPy's concatenate).
+ *  @param count number of arrays, at least 1
+ *  @param arrays the arrays; same ndim (at least 1) and equal extents except on @p axis;
+ *         the result dtype is their usmarr_result_type()
+ *  @param axis the axis (negative counts from the end), or ::USMARR_AXIS_NONE to join the
+ *         arrays flattened in C order
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT count < 1, a NULL array, NULL result without out,
+ *          0-d arrays, axis out of range
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH different ndim or extents; the detail names the two
+ *          arrays, their shapes and the axis
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays (or out) of different contexts
+ *  @retval USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING an unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_concat(int count, const usmarr_array_t *const *arrays, int axis,
+                                              usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief Joins same-shape arrays along a new axis (NumPy's stack).
+ *  @param axis position of the new axis in the result, in [-(ndim+1), ndim]
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT count < 1, a NULL array, axis out of range
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH the shapes differ (the detail names both)
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING as
+ *          for usmarr_concat() */
+USMARR_API USMARR_NODISCARD int usmarr_stack(int count, const usmarr_array_t *const *arrays, int axis,
+                                             usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief Rolls elements along axes (NumPy's roll): element i moves to i + shift (mod n).
+ *  @param count number of shifts (and axes), 1 to ::USMARR_MAX_NDIM
+ *  @param shifts the shifts, any sign or size; shifts of a repeated axis add up
+ *  @param axes the axes, or NULL to roll the flattened array by the sum of @p shifts and
+ *         give it back its shape
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL a or shifts, bad count, an axis out of range
+ *  @retval USMARR_ERROR_UNSUPPORTED more than 24 axes rolled at once (2^k pieces)
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *          USMARR_ERROR_CONTEXT_MISMATCH an unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_roll(const usmarr_array_t *a, int count, const int64_t *shifts,
+                                            const int *axes, usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief Repeats each element along an axis (NumPy's repeat).
+ *  @param nrepeats 1 (every element @p repeats[0] times) or the axis' extent (element i
+ *         @p repeats[i] times)
+ *  @param repeats the counts, none negative
+ *  @param axis the axis, or ::USMARR_AXIS_NONE for the flattened array
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL a or repeats, a negative count, axis out of
+ *          range (also for 0-d @p a)
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH @p nrepeats is neither 1 nor the axis' extent
+ *  @retval USMARR_ERROR_OVERFLOW the result's extent overflows
+ *  @retval USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING, USMARR_ERROR_CONTEXT_MISMATCH an
+ *          unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_repeat(const usmarr_array_t *a, int64_t nrepeats, const int64_t *repeats,
+                                              int axis, usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief Tiles @p a @p reps times along each axis (NumPy's tile): the shorter of @p reps
+ *  and a's shape is padded with leading 1s.
+ *  @param nreps number of entries in @p reps, 0 to ::USMARR_MAX_NDIM
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL a (or reps with nreps > 0), bad nreps, a
+ *          negative rep
+ *  @retval USMARR_ERROR_OVERFLOW an extent overflows
+ *  @retval USMARR_ERROR_UNSUPPORTED the split layout needs more than ::USMARR_MAX_NDIM axes
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *          USMARR_ERROR_CONTEXT_MISMATCH an unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_tile(const usmarr_array_t *a, int nreps, const int64_t *reps,
+                                            usmarr_array_t *out, usmarr_array_t **result);
+
+/** @} */
+
+/** @name Advanced indexing
+ * Gathers and scatters with integer index arrays (any signed or unsigned integer dtype)
+ * and boolean masks, on the device (cl/index.cl).  Index modes follow NumPy:
+ * - ::USMARR_INDEX_MODE_RAISE: indices in [-n, n), negative ones counting from the end;
+ *   any other index is found on the device before anything is written, and the call
+ *   fails with ::USMARR_ERROR_INDEX naming one bad value ("index 7 is out of bounds for
+ *   axis 0 with size 5").  This mode waits for the check.
+ * - ::USMARR_INDEX_MODE_WRAP: i mod n (Python's modulo: -1 is the last element).
+ * - ::USMARR_INDEX_MODE_CLIP: below 0 becomes 0, n and above become n-1.
+ * Masks are any dtype (non-zero is true) and are read in C order.  extract() and
+ * nonzero() allocate their variable-size results from a pod block (usmarr/pod.h): an
+ * upper bound, filled on the device, resized once the count is known, then finalized.
+ * @{ */
+
+/** How out-of-range indices are treated. */
+typedef enum usmarr_index_mode {
+    USMARR_INDEX_MODE_RAISE = 0, /**< an error naming the bad index (NumPy's default) */
+    USMARR_INDEX_MODE_WRAP = 1,  /**< modulo the extent */
+    USMARR_INDEX_MODE_CLIP = 2   /**< clamped to [0, n-1] */
+} usmarr_index_mode_t;
+
+/** @brief Takes elements along an axis (NumPy's take): the result has shape
+ *  `a.shape[:axis] + indices.shape + a.shape[axis+1:]`.
+ *  @param a the source
+ *  @param indices integer indices into axis @p axis
+ *  @param axis the axis, or ::USMARR_AXIS_NONE to index the flattened @p a
+ *  @param mode raise, wrap or clip
+ *  @param out NULL or a writable array of the result shape (result convention above)
+ *  @param[out] result the result
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad mode, axis out of range, a
+ *          result of more than ::USMARR_MAX_NDIM dimensions
+ *  @retval USMARR_ERROR_BAD_DTYPE @p indices is not of an integer dtype
+ *  @retval USMARR_ERROR_INDEX an index out of range in raise mode (the detail names it),
+ *          or indices into an axis of extent 0
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_SHAPE_MISMATCH,
+ *          USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING an unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis,
+                                            usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief Writes @p values at @p indices along an axis of @p a, in place.
+ *
+ * With an axis (dpctl's put): `values` broadcasts to `a.shape[:axis] + indices.shape +
+ * a.shape[axis+1:]`.  With ::USMARR_AXIS_NONE (NumPy's put): @p a is indexed flattened in
+ * C order and the flattened @p values are repeated to the number of indices.  Values are
+ * converted to a's dtype.  Where an index repeats, which of its values lands is
+ * unspecified.  Inputs sharing @p a's memory are read completely first.
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad mode, axis out of range
+ * @retval USMARR_ERROR_READ_ONLY @p a is read-only
+ * @retval USMARR_ERROR_BAD_DTYPE @p indices is not of an integer dtype
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p values does not broadcast (the detail names both
+ *         shapes)
+ * @retval USMARR_ERROR_INDEX an index out of range in raise mode: nothing was written
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts */
+USMARR_API USMARR_NODISCARD int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices,
+                                           const usmarr_array_t *values, int axis, usmarr_index_mode_t mode);
+
+/** @brief NumPy's take_along_axis: `result[.., i, ..] = a[.., indices[.., i, ..], ..]` on
+ *  @p axis, the other axes of @p a and @p indices broadcast together.
+ *  @param indices integer indices with a's number of dimensions (1-d with
+ *         ::USMARR_AXIS_NONE, which indexes the flattened @p a)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad mode, axis out of range
+ *  @retval USMARR_ERROR_BAD_DTYPE @p indices is not of an integer dtype
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH different ndim or non-broadcasting shapes (both named)
+ *  @retval USMARR_ERROR_INDEX an index out of range in raise mode
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING an
+ *          unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices,
+                                                       int axis, usmarr_index_mode_t mode, usmarr_array_t *out,
+                                                       usmarr_array_t **result);
+
+/** @brief The elements of @p a where @p condition is true, in C order, as a new 1-d array
+ *  (NumPy's extract).  The result lives in a finalized pod block (usmarr/pod.h).  This
+ *  call waits for the count.
+ *  @param condition a mask of a's shape, any dtype (non-zero is true)
+ *  @param[out] result the new 1-d array, with one reference
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH the shapes differ (both named)
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ *  @retval USMARR_ERROR_ALLOCATION the upper bound could not be allocated */
+USMARR_API USMARR_NODISCARD int usmarr_extract(const usmarr_array_t *condition, const usmarr_array_t *a,
+                                               usmarr_array_t **result);
+
+/** @brief Writes @p values, repeated cyclically in C order, where @p mask is true (NumPy's
+ *  place), in place.
+ *  @param a the target, writable
+ *  @param mask a mask of a's shape, any dtype
+ *  @param values the values, flattened and converted to a's dtype; may be empty only when
+ *         the mask selects nothing
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument, or empty @p values with a
+ *          selecting mask
+ *  @retval USMARR_ERROR_READ_ONLY @p a is read-only
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH the shapes of @p mask and @p a differ
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts */
+USMARR_API USMARR_NODISCARD int usmarr_place(usmarr_array_t *a, const usmarr_array_t *mask,
+                                             const usmarr_array_t *values);
+
+/** @brief The indices of the non-zero elements (NumPy's nonzero), one int64 array per
+ *  dimension, in C order.  All @p ndim arrays are views of one finalized pod block.  This
+ *  call waits for the count.
+ *  @param a an array of at least one dimension, any dtype
+ *  @param[out] indices room for usmarr_array_ndim(a) arrays, each 1-d of the number of
+ *         non-zero elements, with one reference each; untouched on failure
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument or a 0-d @p a
+ *  @retval USMARR_ERROR_ALLOCATION the upper bound could not be allocated */
+USMARR_API USMARR_NODISCARD int usmarr_nonzero(const usmarr_array_t *a, usmarr_array_t **indices);
+
+/** @} */
+
 #endif

@@ -1,0 +1,154 @@
+/* index.cl: advanced indexing (lib/advanced.c).  Two kinds of program from one family:
+ *
+ * 1. Map programs (lib/engine.h, section 2; USMARR_NOUT is defined), one per -DOP=...:
+ *    OP_GATHER  take / take_along_axis:  out0 = base2[x2 + norm(in1) * stride]
+ *               operands: out0 result, in1 indices, in2 the source's element [.., 0, ..]
+ *               (zero strides on the index axes); scalars: S0 = n (axis length),
+ *               S1 = stride of the axis (elements)
+ *    OP_SCATTER put:  base0[x0 + norm(in1) * stride] = in2
+ *               operands: out0 the target's element [.., 0, ..], in1 indices, in2 values
+ *    OP_CHECK   raise mode, before anything is read or written: for each index out of
+ *               [-n, n) sets out0 (int64 flag, stride 0) to 1 and out1 (stride 0, the
+ *               index dtype) to that index, so the host can name a bad value
+ *    OP_UNRAVEL nonzero's coordinates: out0 = (in1 / S0) % S1
+ *    norm() follows MODE: 0 wrap (Python modulo), 1 clip to [0, n-1], 2 "checked":
+ *    negative values count from the end (the raise mode after OP_CHECK passed).
+ *    IDX_UNSIGNED=1 when the index dtype is unsigned (values above LONG_MAX stay large).
+ *
+ * 2. Custom kernels for boolean masks (no USMARR_NOUT), built with -DCOND=<tag of the
+ *    mask> -DELEM=<bit-copy tag of the elements>.  The flat (C-order) range [0, n) is cut
+ *    into chunks of `chunk` elements, one work-item each:
+ *      usmarr_mask_count    counts[c] = number of true mask elements in chunk c
+ *      usmarr_mask_scan     exclusive prefix sum of counts[0, nchunks) in place, the
+ *                           total in counts[nchunks] (one work-item: nchunks is small)
+ *      usmarr_mask_extract  dst[counts[c] + j] = src[e] for the j-th true e of chunk c
+ *      usmarr_mask_nonzero  dst[counts[c] + j] = e
+ *      usmarr_mask_place    dst[e] = vals[(counts[c] + j) % nvals]
+ *    Order is preserved: chunk c's selections land after those of chunks < c. */
+
+#ifdef USMARR_NOUT
+
+#if IDX_UNSIGNED
+#define USMARR_IDX_BAD(v, n) ((ulong)(v) >= (ulong)(n))
+#else
+#define USMARR_IDX_BAD(v, n) ((long)(v) < -(n) || (long)(v) >= (n))
+#endif
+
+inline long usmarr_index_norm(long v, ulong uv, long n)
+{
+#if MODE == 0
+#if IDX_UNSIGNED
+    return (long)(uv % (ulong)n);
+#else
+    long r = v % n;
+    return r < 0 ? r + n : r;
+#endif
+#elif MODE == 1
+#if IDX_UNSIGNED
+    return uv >= (ulong)n ? n - 1 : (long)uv;
+#else
+    return v < 0 ? 0 : v >= n ? n - 1 : v;
+#endif
+#else
+#if IDX_UNSIGNED
+    return (long)uv;
+#else
+    return v < 0 ? v + n : v;
+#endif
+#endif
+}
+
+#define USMARR_NORM(k) usmarr_index_norm((long)LOAD(k), (ulong)LOAD(k), SCALAR(0))
+
+#if defined(OP_GATHER)
+#define USMARR_MAP_BODY STORE(0, CONVERT(2, 0, USMARR_LOADP(D2, p2, x2 + USMARR_NORM(1) * SCALAR(1))))
+#elif defined(OP_SCATTER)
+#define USMARR_MAP_BODY USMARR_STOREP(D0, p0, x0 + USMARR_NORM(1) * SCALAR(1), CONVERT(2, 0, LOAD(2)))
+#elif defined(OP_CHECK)
+#define USMARR_MAP_BODY                                                                                     \
+    if (USMARR_IDX_BAD(LOAD(2), SCALAR(0))) {                                                               \
+        STORE(0, 1);                                                                                        \
+        STORE(1, LOAD(2));                                                                                  \
+    }
+#elif defined(OP_UNRAVEL)
+#define USMARR_MAP_BODY STORE(0, (LOAD(1) / SCALAR(0)) % SCALAR(1))
+#else
+#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK or -DOP_UNRAVEL"
+#endif
+
+#else /* custom mask kernels */
+
+#define USMARR_TRUE(p, e) (USMARR_CONVERT(COND, b, USMARR_LOADP(COND, p, e)) != 0)
+typedef USMARR_STORAGE(COND) usmarr_cond_t;
+typedef USMARR_STORAGE(ELEM) usmarr_elem_t;
+
+kernel void usmarr_mask_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+                              global long *counts)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long begin = c * chunk, end = min(begin + chunk, n), count = 0;
+    for (long e = begin; e < end; e++)
+        count += USMARR_TRUE(cond, e);
+    counts[c] = count;
+}
+
+kernel void usmarr_mask_scan(global long *counts, long nchunks)
+{
+    if (get_global_id(0) != 0)
+        return;
+    long sum = 0;
+    for (long c = 0; c < nchunks; c++) {
+        long v = counts[c];
+        counts[c] = sum;
+        sum += v;
+    }
+    counts[nchunks] = sum;
+}
+
+kernel void usmarr_mask_extract(global const usmarr_cond_t *cond, global const usmarr_elem_t *src, long n,
+                                long chunk, long nchunks, global const long *offsets, global usmarr_elem_t *dst)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long begin = c * chunk, end = min(begin + chunk, n);
+    global usmarr_elem_t *out = dst + offsets[c];
+    for (long e = begin; e < end; e++)
+        if (USMARR_TRUE(cond, e))
+            *out++ = src[e];
+}
+
+kernel void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+                                global const long *offsets, global long *dst)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long begin = c * chunk, end = min(begin + chunk, n);
+    global long *out = dst + offsets[c];
+    for (long e = begin; e < end; e++)
+        if (USMARR_TRUE(cond, e))
+            *out++ = e;
+}
+
+kernel void usmarr_mask_place(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+                              global const long *offsets, global usmarr_elem_t *dst,
+                              global const usmarr_elem_t *vals, long nvals)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long begin = c * chunk, end = min(begin + chunk, n);
+    long j = offsets[c] % nvals;
+    for (long e = begin; e < end; e++) {
+        if (USMARR_TRUE(cond, e)) {
+            dst[e] = vals[j];
+            if (++j == nvals)
+                j = 0;
+        }
+    }
+}
+
+#endif

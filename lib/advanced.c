@@ -1,0 +1,769 @@
+/* Advanced indexing: take / put / take_along_axis with integer index arrays (wrap, clip,
+ * raise), and boolean masks: extract, place, nonzero.  Kernels: cl/index.cl.
+ *
+ * take, take_along_axis and put are map programs of the engine: the source (or target)
+ * is an operand whose strides are zero on the index axes, so the engine's iteration
+ * space gives the address of element [.., 0, ..] and the body adds index*stride.  The
+ * raise mode first runs a check over the indices only and reads back one flag and one
+ * bad value, so an error names a real index and put writes nothing.
+ *
+ * The masks are flattened in C order and cut into chunks: count per chunk, an exclusive
+ * scan on the device, then each chunk writes its selections at its offset.  extract and
+ * nonzero do not know their output size until the scan ran: they allocate an upper bound
+ * from a pod block (pod.c, seed 002), let the kernels write into it, read the total once,
+ * resize and finalize it, and return arrays over the finalized block. */
+#include "engine.h"
+#include "view_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MASK_CHUNK 2048
+
+static int check_index_dtype(const usmarr_array_t *ind, const char *name)
+{
+    usmarr_kind_t kind = usmarr_dtype_kind(ind->dtype);
+    if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s has dtype %s; indices must be integers", name,
+                            usmarr_dtype_name(ind->dtype));
+    return 0;
+}
+
+static int check_mode(usmarr_index_mode_t mode)
+{
+    if (mode != USMARR_INDEX_MODE_RAISE && mode != USMARR_INDEX_MODE_WRAP && mode != USMARR_INDEX_MODE_CLIP)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "mode=%d is not raise (0), wrap (1) or clip (2)",
+                            (int)mode);
+    return 0;
+}
+
+static void *element_pointer(const usmarr_array_t *a)
+{
+    if (!a->memory->pointer)
+        return NULL; /* an empty block: nothing is ever accessed */
+    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
+}
+
+static void *block_at(const usmarr_memory_t *m, size_t byte_offset)
+{
+    return m->pointer ? (char *)m->pointer + byte_offset : NULL;
+}
+
+static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int dtype, int nd,
+                        const int64_t *strides)
+{
+    op->data = element_pointer(a);
+    op->dtype = dtype;
+    memcpy(op->strides, strides, sizeof(int64_t) * (size_t)nd);
+}
+
+static int int64_scalar(struct usmarr__scalar_arg *arg, int64_t v)
+{
+    usmarr_scalar_t s = usmarr_scalar_int(v);
+    return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
+}
+
+static bool is_unsigned(usmarr_dtype_t dtype) { return usmarr_dtype_kind(dtype) == USMARR_KIND_UINT; }
+
+/* Raise mode: runs OP_CHECK over `ind` and fails naming one bad index, if any. */
+static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    usmarr_context_t *ctx = ind->memory->context;
+    int64_t size = usmarr_array_size(ind);
+    if (size == 0)
+        return 0;
+    usmarr_memory_t *cells;
+    int rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, 16, 16, &cells);
+    if (rc)
+        return rc;
+    uint64_t zero[2] = {0, 0};
+    rc = usmarr_memory_copy_from_host(cells, 0, zero, sizeof zero);
+    if (!rc) {
+        char defines[64];
+        snprintf(defines, sizeof defines, "-DOP_CHECK -DMODE=2 -DIDX_UNSIGNED=%d", is_unsigned(ind->dtype));
+        struct usmarr__map m = usmarr__map_init("index", defines, 2, 1);
+        m.flags = USMARR__MAP_NO_TILE;
+        m.ndim = ind->ndim;
+        memcpy(m.shape, ind->shape, sizeof(int64_t) * (size_t)ind->ndim);
+        m.operands[0].data = cells->pointer;
+        m.operands[0].dtype = USMARR_INT64;
+        m.operands[1].data = (char *)cells->pointer + 8;
+        m.operands[1].dtype = ind->dtype;
+        set_operand(&m.operands[2], ind, ind->dtype, ind->ndim, ind->strides);
+        m.nscalars = 1;
+        rc = int64_scalar(&m.scalars[0], n);
+        if (!rc)
+            rc = usmarr__map_launch(ctx, &m);
+    }
+    unsigned char back[16];
+    if (!rc)
+        rc = usmarr_memory_copy_to_host(cells, 0, back, sizeof back); /* waits for the check */
+    usmarr_memory_release(cells);
+    if (rc)
+        return rc;
+    int64_t flag;
+    memcpy(&flag, back, 8);
+    if (!flag)
+        return 0;
+    /* The bad value, in the index dtype. */
+    char value[32];
+    size_t isz = usmarr_dtype_size(ind->dtype);
+    if (is_unsigned(ind->dtype)) {
+        uint64_t u = 0;
+        memcpy(&u, back + 8, isz); /* little-endian: the low bytes */
+        snprintf(value, sizeof value, "%llu", (unsigned long long)u);
+    } else {
+        int64_t v = 0;
+        if (isz == 1)
+            v = *(int8_t *)(back + 8);
+        else if (isz == 2) {
+            int16_t t;
+            memcpy(&t, back + 8, 2);
+            v = t;
+        } else if (isz == 4) {
+            int32_t t;
+            memcpy(&t, back + 8, 4);
+            v = t;
+        } else
+            memcpy(&v, back + 8, 8);
+        snprintf(value, sizeof value, "%lld", (long long)v);
+    }
+    return usmarr__fail(USMARR_ERROR_INDEX, "index %s is out of bounds for axis %d with size %lld (%s)", value, axis,
+                        (long long)n, what);
+}
+
+/* One gather/scatter map. */
+static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
+                            const usmarr_array_t *ind, int nd, const int64_t *shape, struct usmarr__operand *ops,
+                            int64_t n, int64_t stride)
+{
+    char defines[64];
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
+    snprintf(defines, sizeof defines, "-DOP_%s -DMODE=%d -DIDX_UNSIGNED=%d", op, m_mode, is_unsigned(ind->dtype));
+    struct usmarr__map m = usmarr__map_init("index", defines, 1, 2);
+    m.flags = USMARR__MAP_NO_TILE;
+    m.ndim = nd;
+    memcpy(m.shape, shape, sizeof(int64_t) * (size_t)nd);
+    memcpy(m.operands, ops, sizeof(struct usmarr__operand) * 3);
+    m.nscalars = 2;
+    int rc = int64_scalar(&m.scalars[0], n);
+    if (!rc)
+        rc = int64_scalar(&m.scalars[1], stride);
+    return rc ? rc : usmarr__map_launch(ctx, &m);
+}
+
+static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
+{
+    int64_t minus_one = -1;
+    return usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, flat);
+}
+
+static int shape_size(int nd, const int64_t *shape) /* 0 when empty */
+{
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return 0;
+    return 1;
+}
+
+/* ---- take ------------------------------------------------------------------------------ */
+
+int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
+                usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!a || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    if (!rc)
+        rc = check_mode(mode);
+    if (rc)
+        return rc;
+    if (axis == USMARR_AXIS_NONE) {
+        usmarr_array_t *flat;
+        if ((rc = flatten(a, &flat)))
+            return rc;
+        rc = usmarr_take(flat, indices, 0, mode, out, result);
+        usmarr_array_release(flat);
+        return rc;
+    }
+    int ax, nd = a->ndim, ni = indices->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    int rnd = nd - 1 + ni;
+    if (rnd > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the result would have %d dimensions, more than %d", rnd,
+                            USMARR_MAX_NDIM);
+    int64_t n = a->shape[ax];
+    if (n == 0 && usmarr_array_size(indices) > 0)
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take %lld elements from axis %d of size 0",
+                            (long long)usmarr_array_size(indices), ax);
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < rnd; k++) {
+        if (k < ax) {
+            shape[k] = a->shape[k];
+            ist[k] = 0;
+            ast[k] = a->strides[k];
+        } else if (k < ax + ni) {
+            shape[k] = indices->shape[k - ax];
+            ist[k] = indices->strides[k - ax];
+            ast[k] = 0;
+        } else {
+            shape[k] = a->shape[k - ni + 1];
+            ist[k] = 0;
+            ast[k] = a->strides[k - ni + 1];
+        }
+    }
+    usmarr_array_t *target;
+    if ((rc = usmarr__result_begin(a, a->dtype, rnd, shape, out, result, &target)))
+        return rc;
+    if (mode == USMARR_INDEX_MODE_RAISE)
+        rc = check_indices_on_device(indices, n, ax, "take");
+    if (!rc && shape_size(rnd, shape)) {
+        struct usmarr__operand ops[3];
+        int dt = target->dtype, st = a->dtype;
+        if (dt == st)
+            dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+        set_operand(&ops[0], target, dt, rnd, target->strides);
+        set_operand(&ops[1], indices, indices->dtype, rnd, ist);
+        set_operand(&ops[2], a, st, rnd, ast);
+        rc = launch_index_map(a->memory->context, "GATHER", mode, indices, rnd, shape, ops, n, a->strides[ax]);
+    }
+    return usmarr__result_end(rc, target, result);
+}
+
+int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
+                           usmarr_array_t *out, usmarr_array_t **result)
+{
+    int64_t *host = malloc((size_t)(total ? total : 1) * sizeof *host);
+    if (!host)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%lld repeat indices", (long long)total);
+    int64_t j = 0;
+    for (int64_t i = 0; i < a->shape[axis]; i++)
+        for (int64_t r = 0; r < repeats[i]; r++)
+            host[j++] = i;
+    usmarr_array_t *ind;
+    int rc = usmarr_array_from_host(a->memory->context, 1, &total, USMARR_INT64, host, NULL, USMARR_USM_DEVICE, &ind);
+    free(host);
+    if (rc)
+        return rc;
+    rc = usmarr_take(a, ind, axis, USMARR_INDEX_MODE_WRAP, out, result);
+    usmarr_array_release(ind);
+    return rc;
+}
+
+/* ---- take_along_axis -------------------------------------------------------------------- */
+
+int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices, int axis,
+                           usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!a || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    if (!rc)
+        rc = check_mode(mode);
+    if (rc)
+        return rc;
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    if (axis == USMARR_AXIS_NONE) {
+        if (indices->ndim != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
+                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
+        usmarr_array_t *flat;
+        if ((rc = flatten(a, &flat)))
+            return rc;
+        rc = usmarr_take_along_axis(flat, indices, 0, mode, out, result);
+        usmarr_array_release(flat);
+        return rc;
+    }
+    int ax, nd = a->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    if (indices->ndim != nd)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "indices of shape %s and a of shape %s must have the same number of dimensions",
+                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < nd; k++) {
+        int64_t na = a->shape[k], ni = indices->shape[k];
+        if (k == ax) {
+            shape[k] = ni;
+            ist[k] = indices->strides[k];
+            ast[k] = 0;
+            continue;
+        }
+        if (na != ni && na != 1 && ni != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
+                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
+                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
+        shape[k] = na == 1 ? ni : na;
+        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
+        ast[k] = na == shape[k] ? a->strides[k] : 0;
+    }
+    int64_t n = a->shape[ax];
+    if (n == 0 && shape[ax] > 0 && shape_size(nd, shape))
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
+    usmarr_array_t *target;
+    if ((rc = usmarr__result_begin(a, a->dtype, nd, shape, out, result, &target)))
+        return rc;
+    if (mode == USMARR_INDEX_MODE_RAISE)
+        rc = check_indices_on_device(indices, n, ax, "take_along_axis");
+    if (!rc && shape_size(nd, shape)) {
+        struct usmarr__operand ops[3];
+        int dt = target->dtype, st = a->dtype;
+        if (dt == st)
+            dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+        set_operand(&ops[0], target, dt, nd, target->strides);
+        set_operand(&ops[1], indices, indices->dtype, nd, ist);
+        set_operand(&ops[2], a, st, nd, ast);
+        rc = launch_index_map(a->memory->context, "GATHER", mode, indices, nd, shape, ops, n, a->strides[ax]);
+    }
+    return usmarr__result_end(rc, target, result);
+}
+
+/* ---- put ------------------------------------------------------------------------------ */
+
+static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
+}
+
+/* NumPy's flat put: indices and values flattened, values repeated to the indices' length. */
+static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                    usmarr_index_mode_t mode)
+{
+    usmarr_array_t *flat_a = NULL, *tmp = NULL, *flat_i = NULL, *flat_v = NULL, *vals = NULL;
+    int64_t ni = usmarr_array_size(indices), nv = usmarr_array_size(values);
+    int rc = flatten(indices, &flat_i);
+    if (!rc)
+        rc = flatten(values, &flat_v);
+    if (rc || ni == 0 || nv == 0) /* NumPy: nothing to put */
+        goto done;
+    if (nv == ni) {
+        vals = usmarr_array_retain(flat_v);
+    } else {
+        int64_t reps = (ni + nv - 1) / nv, stop = ni;
+        usmarr_array_t *tiled;
+        rc = usmarr_tile(flat_v, 1, &reps, NULL, &tiled);
+        if (!rc) {
+            usmarr_index_item_t item = usmarr_index_slice(NULL, &stop, NULL);
+            rc = usmarr_array_index(tiled, &item, 1, &vals);
+            usmarr_array_release(tiled);
+        }
+    }
+    if (!rc && (a->flags & USMARR_FLAG_C_CONTIGUOUS)) {
+        rc = flatten(a, &flat_a);
+    } else if (!rc) {
+        rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &tmp);
+        if (!rc)
+            rc = flatten(tmp, &flat_a);
+    }
+    if (!rc)
+        rc = usmarr_put(flat_a, flat_i, vals, 0, mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_WRAP : mode);
+    if (!rc && tmp)
+        rc = usmarr_array_copy_into(a, tmp);
+done:
+    usmarr_array_release(flat_a);
+    usmarr_array_release(tmp);
+    usmarr_array_release(flat_i);
+    usmarr_array_release(flat_v);
+    usmarr_array_release(vals);
+    return rc;
+}
+
+int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+               usmarr_index_mode_t mode)
+{
+    usmarr__clear_error();
+    if (!a || !indices || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    if (!rc)
+        rc = usmarr__check_writable(a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    if (!rc)
+        rc = check_mode(mode);
+    if (rc)
+        return rc;
+    if (axis == USMARR_AXIS_NONE) {
+        int64_t size;
+        if ((rc = usmarr__shape_size(a->ndim, a->shape, &size)))
+            return rc;
+        if (mode == USMARR_INDEX_MODE_RAISE && (rc = check_indices_on_device(indices, size, 0, "put: nothing was "
+                                                                                                 "written")))
+            return rc;
+        return put_flat(a, indices, values, mode);
+    }
+    int ax, nd = a->ndim, ni = indices->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    int rnd = nd - 1 + ni;
+    if (rnd > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the indexed shape would have %d dimensions, more than %d",
+                            rnd, USMARR_MAX_NDIM);
+    int64_t n = a->shape[ax];
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < rnd; k++) {
+        if (k < ax) {
+            shape[k] = a->shape[k];
+            ist[k] = 0;
+            ast[k] = a->strides[k];
+        } else if (k < ax + ni) {
+            shape[k] = indices->shape[k - ax];
+            ist[k] = indices->strides[k - ax];
+            ast[k] = 0;
+        } else {
+            shape[k] = a->shape[k - ni + 1];
+            ist[k] = 0;
+            ast[k] = a->strides[k - ni + 1];
+        }
+    }
+    struct usmarr__operand ops[3];
+    rc = usmarr__operand_from_array(values, rnd, shape, &ops[2]); /* values must broadcast */
+    if (rc) {
+        char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the indexed shape %s",
+                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                            usmarr__format_shape(rnd, shape, s2, sizeof s2));
+    }
+    if (n == 0 && usmarr_array_size(indices) > 0 && shape_size(rnd, shape))
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put into axis %d of size 0", ax);
+    if (mode == USMARR_INDEX_MODE_RAISE && (rc = check_indices_on_device(indices, n, ax, "put: nothing was written")))
+        return rc;
+    if (!shape_size(rnd, shape))
+        return 0;
+    /* Inputs sharing a's block are read completely first. */
+    usmarr_array_t *vcopy = NULL, *icopy = NULL;
+    if (same_block(values, a))
+        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc && same_block(indices, a))
+        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
+    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
+    if (!rc)
+        rc = usmarr__operand_from_array(vals, rnd, shape, &ops[2]);
+    if (!rc) {
+        for (int k = 0; k < rnd; k++)
+            if (k >= ax && k < ax + ni)
+                ist[k] = ind->strides[k - ax];
+        int dt = a->dtype;
+        if (a->dtype == vals->dtype)
+            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+        set_operand(&ops[0], a, dt, rnd, ast);
+        set_operand(&ops[1], ind, ind->dtype, rnd, ist);
+        rc = launch_index_map(a->memory->context, "SCATTER",
+                              mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_RAISE : mode, ind, rnd, shape, ops,
+                              n, a->strides[ax]);
+    }
+    usmarr_array_release(vcopy); /* waits for the scatter that reads it */
+    usmarr_array_release(icopy);
+    return rc;
+}
+
+/* ---- boolean masks --------------------------------------------------------------------- */
+
+struct mask_run {
+    usmarr_context_t *ctx;
+    const usmarr_array_t *cond; /* C-contiguous */
+    int64_t n, nchunks;
+    char defines[64];
+    usmarr_memory_t *counts; /* nchunks + 1 int64: offsets after the scan, then the total */
+};
+
+static int mask_kernel(struct mask_run *r, const char *name, usmarr__kernel_t **k)
+{
+    return usmarr__kernel_get(r->ctx, "index", r->defines, name, k);
+}
+
+static int enqueue_chunks(struct mask_run *r, usmarr__kernel_t *k, size_t items)
+{
+    size_t local = 64, global = (items + local - 1) / local * local;
+    return usmarr__kernel_enqueue(r->ctx, k, 1, &global, &local);
+}
+
+/* Count + scan: offsets of every chunk, on the device. */
+static int mask_prepare(struct mask_run *r, const usmarr_array_t *cond, usmarr_dtype_t elem_dtype)
+{
+    r->ctx = cond->memory->context;
+    r->cond = cond;
+    r->n = usmarr_array_size(cond);
+    r->nchunks = (r->n + MASK_CHUNK - 1) / MASK_CHUNK;
+    snprintf(r->defines, sizeof r->defines, "-DCOND=%s -DELEM=%s", usmarr__dtype_tag(cond->dtype),
+             usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(elem_dtype))));
+    int rc = usmarr_memory_create(r->ctx, USMARR_USM_DEVICE, (size_t)(r->nchunks + 1) * 8, 0, &r->counts);
+    if (rc)
+        return rc;
+    if (r->n == 0) {
+        int64_t zero = 0;
+        return usmarr_memory_copy_from_host(r->counts, 0, &zero, 8);
+    }
+    usmarr__kernel_t *count, *scan;
+    if ((rc = mask_kernel(r, "usmarr_mask_count", &count)) || (rc = mask_kernel(r, "usmarr_mask_scan", &scan)))
+        return rc;
+    cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks;
+    usmarr__queue_lock(r->ctx);
+    rc = usmarr__kernel_arg_pointer(r->ctx, count, 0, element_pointer(cond));
+    if (!rc)
+        rc = usmarr__kernel_arg(count, 1, sizeof n, &n);
+    if (!rc)
+        rc = usmarr__kernel_arg(count, 2, sizeof chunk, &chunk);
+    if (!rc)
+        rc = usmarr__kernel_arg(count, 3, sizeof nchunks, &nchunks);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(r->ctx, count, 4, r->counts->pointer);
+    if (!rc)
+        rc = enqueue_chunks(r, count, (size_t)r->nchunks);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(r->ctx, scan, 0, r->counts->pointer);
+    if (!rc)
+        rc = usmarr__kernel_arg(scan, 1, sizeof nchunks, &nchunks);
+    size_t one = 1;
+    if (!rc)
+        rc = usmarr__kernel_enqueue(r->ctx, scan, 1, &one, &one);
+    usmarr__queue_unlock(r->ctx);
+    return rc;
+}
+
+static int mask_total(struct mask_run *r, int64_t *total)
+{
+    return usmarr_memory_copy_to_host(r->counts, (size_t)r->nchunks * 8, total, 8); /* waits */
+}
+
+/* Enqueues a chunk kernel whose first arguments are (cond, [src,] n, chunk, nchunks, offsets, ...). */
+static int mask_launch(struct mask_run *r, const char *name, const void *src, void *dst, const void *vals,
+                       int64_t nvals)
+{
+    if (r->n == 0)
+        return 0;
+    usmarr__kernel_t *k;
+    int rc = mask_kernel(r, name, &k);
+    if (rc)
+        return rc;
+    cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks, nv = nvals;
+    cl_uint arg = 0;
+    usmarr__queue_lock(r->ctx);
+    rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, element_pointer(r->cond));
+    if (!rc && src)
+        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, src);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, arg++, sizeof chunk, &chunk);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, arg++, sizeof nchunks, &nchunks);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, r->counts->pointer);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, dst);
+    if (!rc && vals) {
+        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, vals);
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof nv, &nv);
+    }
+    if (!rc)
+        rc = enqueue_chunks(r, k, (size_t)r->nchunks);
+    usmarr__queue_unlock(r->ctx);
+    return rc;
+}
+
+/* `a` itself when C-contiguous, else a C-ordered copy. */
+static int c_contiguous(const usmarr_array_t *a, usmarr_array_t **out)
+{
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS) {
+        *out = usmarr_array_retain((usmarr_array_t *)a);
+        return 0;
+    }
+    return usmarr_array_copy(a, USMARR_ORDER_C, NULL, out);
+}
+
+static int check_same_shape(const usmarr_array_t *mask, const char *mname, const usmarr_array_t *a)
+{
+    bool same = mask->ndim == a->ndim;
+    for (int k = 0; same && k < a->ndim; k++)
+        same = mask->shape[k] == a->shape[k];
+    if (same)
+        return 0;
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s of shape %s and a of shape %s must have the same shape", mname,
+                        usmarr__format_shape(mask->ndim, mask->shape, s1, sizeof s1),
+                        usmarr__format_shape(a->ndim, a->shape, s2, sizeof s2));
+}
+
+static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
+{
+    return a->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : a->memory->kind;
+}
+
+int usmarr_extract(const usmarr_array_t *condition, const usmarr_array_t *a, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!condition || !a || !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !condition ? "condition" : !a ? "a" : "result");
+    int rc = usmarr__same_context(condition, "condition", a, "a");
+    if (!rc)
+        rc = check_same_shape(condition, "condition", a);
+    if (rc)
+        return rc;
+    usmarr_array_t *cond = NULL, *src = NULL;
+    usmarr_memory_t *pod = NULL;
+    struct mask_run r = {0};
+    size_t itemsize = usmarr_dtype_size(a->dtype), begin = 0, end = 0;
+    int64_t total = 0;
+    if ((rc = c_contiguous(condition, &cond)) || (rc = c_contiguous(a, &src)))
+        goto done;
+    /* The upper bound: every element selected. */
+    rc = usmarr_memory_create_pod(a->memory->context, kind_of(a), 0, &pod);
+    if (!rc)
+        rc = usmarr_memory_pod_allocate(pod, (size_t)usmarr_array_size(a) * itemsize, itemsize, &begin, &end);
+    if (!rc)
+        rc = mask_prepare(&r, cond, a->dtype);
+    if (!rc)
+        rc = mask_launch(&r, "usmarr_mask_extract", element_pointer(src), block_at(pod, begin), NULL, 0);
+    if (!rc)
+        rc = mask_total(&r, &total);
+    if (!rc)
+        rc = usmarr_memory_pod_resize(pod, (size_t)total * itemsize, &begin, &end);
+    if (!rc)
+        rc = usmarr_memory_pod_finalize(pod);
+    if (!rc)
+        rc = usmarr__array_new(pod, a->dtype, 1, &total, NULL, (int64_t)(begin / itemsize), USMARR_FLAG_WRITABLE,
+                               result);
+done:
+    usmarr_memory_release(r.counts);
+    usmarr_memory_release(pod);
+    usmarr_array_release(cond);
+    usmarr_array_release(src);
+    return rc;
+}
+
+int usmarr_nonzero(const usmarr_array_t *a, usmarr_array_t **indices)
+{
+    usmarr__clear_error();
+    if (!a || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
+    if (a->ndim == 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "a is 0-d: nonzero needs at least one dimension");
+    int nd = a->ndim, rc;
+    usmarr_array_t *cond = NULL;
+    usmarr_memory_t *pod = NULL;
+    struct mask_run r = {0};
+    size_t begin = 0, end = 0;
+    int64_t total = 0, n = usmarr_array_size(a);
+    if ((rc = c_contiguous(a, &cond)))
+        goto done;
+    rc = usmarr_memory_create_pod(a->memory->context, kind_of(a), 0, &pod);
+    if (!rc)
+        rc = usmarr_memory_pod_allocate(pod, (size_t)n * 8, 8, &begin, &end); /* flat indices, upper bound */
+    if (!rc)
+        rc = mask_prepare(&r, cond, USMARR_INT64);
+    if (!rc)
+        rc = mask_launch(&r, "usmarr_mask_nonzero", NULL, block_at(pod, begin), NULL, 0);
+    if (!rc)
+        rc = mask_total(&r, &total);
+    /* Shrink to the flat indices, then grow to one row per dimension (may move). */
+    if (!rc)
+        rc = usmarr_memory_pod_resize(pod, (size_t)total * 8, &begin, &end);
+    if (!rc && nd > 1)
+        rc = usmarr_memory_pod_resize(pod, (size_t)total * 8 * (size_t)nd, &begin, &end);
+    if (!rc && nd > 1 && total > 0) {
+        /* Row k = (flat / prod(shape[k+1:])) % shape[k]; row 0 (the flat indices) last. */
+        int64_t div[USMARR_MAX_NDIM], d = 1;
+        for (int k = nd - 1; k >= 0; k--) {
+            div[k] = d;
+            d *= a->shape[k];
+        }
+        int64_t *base = block_at(pod, begin);
+        for (int k = nd - 1; k >= 0 && !rc; k--) {
+            struct usmarr__map m = usmarr__map_init("index", "-DOP_UNRAVEL -DMODE=2 -DIDX_UNSIGNED=0", 1, 1);
+            m.flags = USMARR__MAP_NO_TILE;
+            m.ndim = 1;
+            m.shape[0] = total;
+            m.operands[0].data = base + (int64_t)k * total;
+            m.operands[0].dtype = USMARR_INT64;
+            m.operands[0].strides[0] = 1;
+            m.operands[1].data = base;
+            m.operands[1].dtype = USMARR_INT64;
+            m.operands[1].strides[0] = 1;
+            m.nscalars = 2;
+            rc = int64_scalar(&m.scalars[0], div[k]);
+            if (!rc)
+                rc = int64_scalar(&m.scalars[1], a->shape[k]);
+            if (!rc)
+                rc = usmarr__map_launch(r.ctx, &m);
+        }
+    }
+    if (!rc)
+        rc = usmarr_memory_pod_finalize(pod);
+    for (int k = 0; k < nd && !rc; k++) {
+        int64_t one = 1;
+        rc = usmarr__array_new(pod, USMARR_INT64, 1, &total, &one, (int64_t)(begin / 8) + k * total,
+                               USMARR_FLAG_WRITABLE, &indices[k]);
+        if (rc)
+            while (k-- > 0) {
+                usmarr_array_release(indices[k]);
+                indices[k] = NULL;
+            }
+    }
+done:
+    usmarr_memory_release(r.counts);
+    usmarr_memory_release(pod);
+    usmarr_array_release(cond);
+    return rc;
+}
+
+int usmarr_place(usmarr_array_t *a, const usmarr_array_t *mask, const usmarr_array_t *values)
+{
+    usmarr__clear_error();
+    if (!a || !mask || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !mask ? "mask" : "values");
+    int rc = usmarr__same_context(mask, "mask", a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    if (!rc)
+        rc = usmarr__check_writable(a, "a");
+    if (!rc)
+        rc = check_same_shape(mask, "mask", a);
+    if (rc)
+        return rc;
+    usmarr_array_t *cond = NULL, *dst = NULL, *vals = NULL, *flat_v = NULL;
+    struct mask_run r = {0};
+    int64_t nv = usmarr_array_size(values), total = 0;
+    if ((rc = c_contiguous(mask, &cond)))
+        goto done;
+    if ((rc = mask_prepare(&r, cond, a->dtype)))
+        goto done;
+    if (nv == 0) { /* NumPy: fine when nothing is selected, an error otherwise */
+        if (!(rc = mask_total(&r, &total)) && total > 0)
+            rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "values is empty but the mask selects %lld elements",
+                              (long long)total);
+        goto done;
+    }
+    /* values: flattened, converted to a's dtype, never sharing a's memory. */
+    if ((rc = flatten(values, &flat_v)) || (rc = usmarr_array_astype(flat_v, a->dtype, USMARR_ORDER_C, NULL, &vals)))
+        goto done;
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
+        dst = usmarr_array_retain(a);
+    else if ((rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &dst)))
+        goto done;
+    rc = mask_launch(&r, "usmarr_mask_place", NULL, element_pointer(dst), element_pointer(vals), nv);
+    if (!rc && dst != a)
+        rc = usmarr_array_copy_into(a, dst);
+done:
+    usmarr_memory_release(r.counts);
+    usmarr_array_release(cond);
+    usmarr_array_release(dst);
+    usmarr_array_release(vals);
+    usmarr_array_release(flat_v);
+    return rc;
+}
