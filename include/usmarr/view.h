@@ -329,6 +329,8 @@ USMARR_API USMARR_NODISCARD int usmarr_tile(const usmarr_array_t *a, int nreps, 
  *   axis 0 with size 5").  This mode waits for the check.
  * - ::USMARR_INDEX_MODE_WRAP: i mod n (Python's modulo: -1 is the last element).
  * - ::USMARR_INDEX_MODE_CLIP: below 0 becomes 0, n and above become n-1.
+ * Results follow the result convention of the copies above; @p out must not share
+ * memory with the inputs.
  * Masks are any dtype (non-zero is true) and are read in C order.  extract() and
  * nonzero() allocate their variable-size results from a pod block (usmarr/pod.h): an
  * upper bound, filled on the device, resized once the count is known, then finalized.
