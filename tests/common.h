@@ -6,6 +6,13 @@
 #include <string.h>
 #include <usmarr.h>
 
+#include "suites.h"
+
+/* Each tests/test_<module>.c defines suite_<module>(). */
+#define TEST_DECLARE_SUITE_(name) Suite *suite_##name(void);
+TEST_SUITES(TEST_DECLARE_SUITE_)
+#undef TEST_DECLARE_SUITE_
+
 /* Selector of the device the runner is currently testing ("opencl:cpu:0", ...). */
 extern const char *test_selector;
 

@@ -18,9 +18,6 @@ usmarr_context_t *test_context(void)
     return ctx;
 }
 
-#define DECLARE_(name) Suite *suite_##name(void);
-TEST_SUITES(DECLARE_)
-#undef DECLARE_
 
 int main(void)
 {
