@@ -1025,6 +1025,98 @@ START_TEST(test_cache_public_prewarm_fills_the_directory)
 }
 END_TEST
 
+/* ---- the engine on the library's copy ---------------------------------------------- */
+
+/* A fresh context (so an empty in-memory program cache) casts int32 to float32 through
+ * the engine; the result is checked against the host. */
+static void engine_round(int round)
+{
+    enum { N = 999 };
+    usmarr_context_t *c = test_context();
+    int32_t host[N];
+    float out[N];
+    for (int i = 0; i < N; i++)
+        host[i] = i * 3 - 500 + round;
+    int64_t shape = N;
+    usmarr_array_t *a = NULL, *b = NULL;
+    ck_assert_ok(usmarr_array_from_host(c, 1, &shape, USMARR_INT32, host, NULL, USMARR_USM_DEVICE, &a));
+    ck_assert_ok(usmarr_array_astype(a, USMARR_FLOAT32, USMARR_ORDER_C, NULL, &b));
+    ck_assert_ok(usmarr_array_copy_to_host(b, out, NULL));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(out[i] == (float)host[i], "round %d: out[%d] = %g, expected %d", round, i, out[i], host[i]);
+    usmarr_array_release(b);
+    usmarr_array_release(a);
+    usmarr_context_release(c);
+}
+
+/* Applies `damage` to every entry in the test's cache directory; returns how many. */
+static int damage_entries(void (*damage)(const char *path))
+{
+    int n = 0;
+    DIR *h = opendir(dir);
+    ck_assert_ptr_nonnull(h);
+    struct dirent *e;
+    while ((e = readdir(h))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 6, ".clbin"))
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        damage(path);
+        n++;
+    }
+    closedir(h);
+    return n;
+}
+
+static void flip_middle(const char *path)
+{
+    size_t size;
+    unsigned char *data = read_file(path, &size);
+    data[size / 2] ^= 0x40;
+    write_file(path, data, size);
+    free(data);
+}
+
+static void cut_in_half(const char *path) { ck_assert_int_eq(truncate(path, size_of(path) / 2), 0); }
+
+START_TEST(test_cache_engine_warm_starts_from_the_library_cache_and_survives_corruption)
+{
+    usmarr_cache_stats_t s0, s1, s2, s3;
+    ck_assert_ok(usmarr_cache_get_stats(&s0));
+    ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
+    ck_assert_ok(usmarr_cache_set_directory(dir));
+    engine_round(0); /* cold: compiled, stored after the first launch */
+    ck_assert_ok(usmarr_cache_get_stats(&s1));
+    ck_assert_uint_gt(s1.stores, s0.stores);
+    ck_assert_uint_ge(s1.entries, 1);
+    engine_round(1); /* warm: loaded from disk */
+    ck_assert_ok(usmarr_cache_get_stats(&s2));
+    ck_assert_uint_gt(s2.hits, s1.hits);
+    ck_assert_uint_eq(s2.stores, s1.stores);
+
+    ck_assert_int_eq(damage_entries(flip_middle), (int)s1.entries);
+    engine_round(2); /* every entry fails its checksum: deleted, compiled, stored again */
+    ck_assert_ok(usmarr_cache_get_stats(&s3));
+    ck_assert_uint_ge(s3.discards, s2.discards + 1);
+    ck_assert_uint_gt(s3.stores, s2.stores);
+    ck_assert_uint_eq(s3.entries, s1.entries);
+
+    ck_assert_int_eq(damage_entries(cut_in_half), (int)s1.entries);
+    engine_round(3);
+    ck_assert_ok(usmarr_cache_get_stats(&s2));
+    ck_assert_uint_gt(s2.discards, s3.discards);
+    ck_assert_uint_eq(s2.entries, s1.entries);
+    engine_round(4);
+    ck_assert_ok(usmarr_cache_get_stats(&s3));
+    ck_assert_uint_gt(s3.hits, s2.hits);
+    ck_assert(!s3.disabled);
+
+    ck_assert_ok(usmarr_cache_set_directory(NULL));
+    ck_assert_ok(usmarr_cache_set_mode(s0.mode));
+}
+END_TEST
+
 Suite *suite_cache(void);
 Suite *suite_cache(void)
 {
@@ -1054,6 +1146,7 @@ Suite *suite_cache(void)
     tcase_add_test(tc, test_cache_public_stats_and_clear_see_the_directory);
     tcase_add_test(tc, test_cache_public_functions_reject_bad_arguments);
     tcase_add_test(tc, test_cache_public_prewarm_fills_the_directory);
+    tcase_add_test(tc, test_cache_engine_warm_starts_from_the_library_cache_and_survives_corruption);
     suite_add_tcase(s, tc);
     return s;
 }
