@@ -62,8 +62,147 @@ def promotion():
         out.write("weakonly %s %s %s\n" % (kind, text, r))
 
 
+# ---- elementwise ---------------------------------------------------------------------------
+N = 16
+NAN, INF = float("nan"), float("inf")
+FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 3.75, -7.25, 0.1, 100.0, NAN, INF, -INF, 1e-3]
+COMPLEX = [0j, 1 + 0.5j, -1 + 0.2j, 0.5j, -0.5j, 0.5 + 0.25j, -1.5 + 2j, 2 - 0.5j, -0.75 - 1.25j, 3 + 1j,
+           0.1 + 0.2j, -2 - 2j, 1 + 1j, -0.3 + 0.6j, 2.5 + 0.1j, 2.5j]
+BOOLS = [False, True, True, False, True, False, False, True, False, True, False, True, True, True, False, False]
+
+
+def values(dt):
+    d = np.dtype(dt)
+    if d.kind == "b":
+        return np.array(BOOLS, d)
+    if d.kind == "i":
+        info = np.iinfo(d)
+        return np.array([0, 1, -1, 2, -2, 3, 7, -7, 5, 100, info.max, info.min, info.max - 1, info.min + 1, 13, -13], d)
+    if d.kind == "u":
+        info = np.iinfo(d)
+        return np.array([0, 1, 2, 3, 7, 5, 100, info.max, info.max - 1, 13, 64, 8, 9, 31, 32, 200], d)
+    if d.kind == "f":
+        return np.array(FLOATS, d)
+    return np.array(COMPLEX, d)
+
+
+def operand(dt, k):
+    return np.roll(values(dt), -5 * k)
+
+
+def fmt(v, d):
+    d = np.dtype(d)
+    if d.kind == "b":
+        return "1" if v else "0"
+    if d.kind in "iu":
+        return str(int(v))
+    if d.kind == "f":
+        return float(v).hex()
+    return "%s:%s" % (float(v.real).hex(), float(v.imag).hex())
+
+
+UNARY = {"negative": "negative", "positive": "positive", "abs": "absolute", "sign": "sign",
+         "reciprocal": "reciprocal", "square": "square", "sqrt": "sqrt", "cbrt": "cbrt", "exp": "exp",
+         "exp2": "exp2", "expm1": "expm1", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
+         "sin": "sin", "cos": "cos", "tan": "tan", "asin": "arcsin", "acos": "arccos", "atan": "arctan",
+         "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "arcsinh", "acosh": "arccosh",
+         "atanh": "arctanh", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "round": "rint",
+         "conj": "conjugate", "real": None, "imag": None, "isnan": "isnan", "isinf": "isinf",
+         "isfinite": "isfinite", "signbit": "signbit", "logical_not": "logical_not", "bitwise_invert": "invert"}
+BINARY = {"add": "add", "subtract": "subtract", "multiply": "multiply", "divide": "true_divide",
+          "floor_divide": "floor_divide", "remainder": "remainder", "pow": "power", "maximum": "maximum",
+          "minimum": "minimum", "fmax": "fmax", "fmin": "fmin", "atan2": "arctan2", "hypot": "hypot",
+          "copysign": "copysign", "logaddexp": "logaddexp", "equal": "equal", "not_equal": "not_equal",
+          "less": "less", "less_equal": "less_equal", "greater": "greater", "greater_equal": "greater_equal",
+          "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
+          "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
+          "left_shift": "left_shift", "right_shift": "right_shift"}
+
+
+def unary(name, x):
+    """NumPy, with the library's documented departures (doc/elementwise.md)."""
+    k = x.dtype.kind
+    if name in ("floor", "ceil", "trunc", "round") and k in "biu":
+        return x.copy()  # array API: integers and bool unchanged
+    if name == "real":
+        return np.real(x).copy()
+    if name == "imag":
+        return np.imag(x).copy() if k == "c" else np.zeros_like(x)
+    if name == "reciprocal" and k in "iu":
+        # NumPy computes 1.0/x and casts: 1/0 is an undefined float->int cast (INT_MIN on x86
+        # for int32/int64, 0 for narrower types); the library returns 0 throughout
+        with np.errstate(all="ignore"):
+            r = getattr(np, "reciprocal")(x)
+        return np.where(x == 0, 0, r).astype(x.dtype)
+    if name == "sign" and k == "c":
+        a = np.abs(x)
+        return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
+    return getattr(np, UNARY[name])(x)
+
+
+def int_power(a, b):
+    """Integer power with the library's rule for negative exponents (NumPy raises)."""
+    out = np.empty_like(np.asarray(a + b))
+    for i in range(out.size):
+        x, y = a[i], b[i]
+        if y < 0:
+            out[i] = 1 if x == 1 else ((-1 if y % 2 else 1) if x == -1 else 0)
+        else:
+            out[i] = np.power(x, y)
+    return out
+
+
+def binary(name, x, y):
+    if name == "pow":
+        try:
+            return np.power(x, y)
+        except ValueError:
+            r = np.result_type(x, y)
+            return int_power(x.astype(r), y.astype(r))
+    return getattr(np, BINARY[name])(x, y)
+
+
+def emit(op, ins, fn):
+    head = "ew %s %d %s" % (op, len(ins), " ".join(i.dtype.name for i in ins))
+    try:
+        r = np.asarray(fn(*ins))
+    except (TypeError, np.core._exceptions._UFuncNoLoopError if hasattr(np.core, "_exceptions") else TypeError):
+        out.write(head + " error\n")
+        return
+    out.write("%s %s %d %s\n" % (head, r.dtype.name, r.size, " ".join(fmt(v, r.dtype) for v in r.ravel())))
+
+
+def elementwise():
+    for dt in DTYPES:
+        v = values(dt)
+        out.write("values %s %d %s\n" % (dt, N, " ".join(fmt(x, dt) for x in v)))
+    for name in UNARY:
+        for dt in DTYPES:
+            emit(name, [operand(dt, 0)], lambda x, n=name: unary(n, x))
+    for name in BINARY:
+        for dt in DTYPES:
+            emit(name, [operand(dt, 0), operand(dt, 1)], lambda x, y, n=name: binary(n, x, y))
+    # promotion pairs: every mixed pair for one function of each result rule
+    for name in ("add", "less"):
+        for a in DTYPES:
+            for b in DTYPES:
+                if a != b:
+                    emit(name, [operand(a, 0), operand(b, 1)], lambda x, y, n=name: binary(n, x, y))
+    for name in ("divide", "maximum", "floor_divide", "left_shift", "copysign", "logical_and"):
+        for a, b in (("int8", "uint8"), ("int16", "float32"), ("uint64", "int64"), ("float16", "int8"),
+                     ("bool", "int32"), ("uint8", "float16"), ("float32", "complex64"), ("int32", "float64")):
+            emit(name, [operand(a, 0), operand(b, 1)], lambda x, y, n=name: binary(n, x, y))
+    for c in ("bool", "float32", "int64", "complex64"):
+        for dt in ("float32", "int8", "complex128", "bool", "uint16", "float16"):
+            emit("where", [operand(c, 0), operand(dt, 1), operand(dt, 2)], lambda c_, x, y: np.where(c_, x, y))
+    for dt in ("float32", "int16", "uint8", "float64", "bool", "int64"):
+        emit("clip", [operand(dt, 0), operand(dt, 1), operand(dt, 2)],
+             lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi))
+
+
 def main():
     promotion()
+    elementwise()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "common.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 FILE *ops_cases_open(void)
@@ -35,4 +36,142 @@ int ops_cases_dtype(const char *name)
         if (!strcmp(names[i], name))
             return i;
     return -1;
+}
+
+double ops_cases_half_to_double(uint16_t h)
+{
+    int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+    double v;
+    if (e == 0)
+        v = ldexp(m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(m + 1024, e - 25);
+    return s ? -v : v;
+}
+
+uint16_t ops_cases_half_from_double(double x)
+{
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    if (isnan(x))
+        return 0x7e00;
+    if (a >= 65520.0)
+        return sign | 0x7c00;
+    if (a < ldexp(1, -25))
+        return a > ldexp(1, -25) ? (sign | 1) : sign; /* exactly half the smallest rounds to even 0 */
+    int e;
+    frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+    int exp = e - 1;  /* a in [2^exp, 2^(exp+1)) */
+    if (exp < -14)
+        exp = -14; /* subnormal: fixed quantum 2^-24 */
+    double q = ldexp(1, exp - 10);
+    double m = nearbyint(a / q); /* round half to even in the default mode */
+    if (m >= 2048) {
+        m /= 2;
+        exp++;
+    }
+    if (exp > 15)
+        return sign | 0x7c00;
+    if (m < 1024)
+        return sign | (uint16_t)m;
+    return sign | (uint16_t)(((exp + 15) << 10) | ((int)m - 1024));
+}
+
+void ops_cases_parse_value(const char *text, usmarr_dtype_t dtype, void *dst)
+{
+    switch (dtype) {
+    case USMARR_BOOL: *(uint8_t *)dst = (uint8_t)(atoi(text) != 0); break;
+    case USMARR_INT8: *(int8_t *)dst = (int8_t)strtoll(text, NULL, 10); break;
+    case USMARR_INT16: *(int16_t *)dst = (int16_t)strtoll(text, NULL, 10); break;
+    case USMARR_INT32: *(int32_t *)dst = (int32_t)strtoll(text, NULL, 10); break;
+    case USMARR_INT64: *(int64_t *)dst = strtoll(text, NULL, 10); break;
+    case USMARR_UINT8: *(uint8_t *)dst = (uint8_t)strtoull(text, NULL, 10); break;
+    case USMARR_UINT16: *(uint16_t *)dst = (uint16_t)strtoull(text, NULL, 10); break;
+    case USMARR_UINT32: *(uint32_t *)dst = (uint32_t)strtoull(text, NULL, 10); break;
+    case USMARR_UINT64: *(uint64_t *)dst = strtoull(text, NULL, 10); break;
+    case USMARR_FLOAT16: *(uint16_t *)dst = ops_cases_half_from_double(strtod(text, NULL)); break;
+    case USMARR_FLOAT32: *(float *)dst = (float)strtod(text, NULL); break;
+    case USMARR_FLOAT64: *(double *)dst = strtod(text, NULL); break;
+    case USMARR_COMPLEX64: {
+        char *end;
+        ((float *)dst)[0] = (float)strtod(text, &end);
+        ((float *)dst)[1] = (float)strtod(end + 1, NULL);
+        break;
+    }
+    default: {
+        char *end;
+        ((double *)dst)[0] = strtod(text, &end);
+        ((double *)dst)[1] = strtod(end + 1, NULL);
+        break;
+    }
+    }
+}
+
+void ops_cases_load(usmarr_dtype_t dtype, const void *src, double *re, double *im)
+{
+    *im = 0;
+    switch (dtype) {
+    case USMARR_BOOL: *re = *(const uint8_t *)src; break;
+    case USMARR_INT8: *re = *(const int8_t *)src; break;
+    case USMARR_INT16: *re = *(const int16_t *)src; break;
+    case USMARR_INT32: *re = *(const int32_t *)src; break;
+    case USMARR_INT64: *re = (double)*(const int64_t *)src; break;
+    case USMARR_UINT8: *re = *(const uint8_t *)src; break;
+    case USMARR_UINT16: *re = *(const uint16_t *)src; break;
+    case USMARR_UINT32: *re = *(const uint32_t *)src; break;
+    case USMARR_UINT64: *re = (double)*(const uint64_t *)src; break;
+    case USMARR_FLOAT16: *re = ops_cases_half_to_double(*(const uint16_t *)src); break;
+    case USMARR_FLOAT32: *re = *(const float *)src; break;
+    case USMARR_FLOAT64: *re = *(const double *)src; break;
+    case USMARR_COMPLEX64: *re = ((const float *)src)[0]; *im = ((const float *)src)[1]; break;
+    default: *re = ((const double *)src)[0]; *im = ((const double *)src)[1]; break;
+    }
+}
+
+static double ulp_of(usmarr_dtype_t dtype, double v)
+{
+    int mant = dtype == USMARR_FLOAT16 ? 10 : (dtype == USMARR_FLOAT32 || dtype == USMARR_COMPLEX64) ? 23 : 52;
+    int emin = dtype == USMARR_FLOAT16 ? -14 : (dtype == USMARR_FLOAT32 || dtype == USMARR_COMPLEX64) ? -126 : -1022;
+    int e;
+    frexp(fabs(v), &e);
+    e -= 1;
+    if (e < emin || v == 0)
+        e = emin;
+    return ldexp(1, e - mant);
+}
+
+static bool real_close(usmarr_dtype_t dtype, double g, double w, double ulps)
+{
+    if (isnan(w) || isnan(g))
+        return isnan(w) && isnan(g);
+    if (isinf(w) || isinf(g))
+        return g == w;
+    return fabs(g - w) <= ulps * ulp_of(dtype, w);
+}
+
+bool ops_cases_close(usmarr_dtype_t dtype, const void *got, const void *want, double ulps)
+{
+    double gr, gi, wr, wi;
+    ops_cases_load(dtype, got, &gr, &gi);
+    ops_cases_load(dtype, want, &wr, &wi);
+    switch (usmarr_dtype_kind(dtype)) {
+    case USMARR_KIND_BOOL:
+    case USMARR_KIND_INT:
+    case USMARR_KIND_UINT:
+        return memcmp(got, want, usmarr_dtype_size(dtype)) == 0;
+    case USMARR_KIND_FLOAT:
+        return real_close(dtype, gr, wr, ulps);
+    default: {
+        if (isnan(wr) || isnan(wi) || isnan(gr) || isnan(gi))
+            return (isnan(wr) || isnan(wi)) == (isnan(gr) || isnan(gi));
+        if (isinf(wr) || isinf(wi) || isinf(gr) || isinf(gi))
+            return real_close(dtype, gr, wr, ulps) && real_close(dtype, gi, wi, ulps);
+        /* complex: the error relative to the magnitude */
+        double mag = hypot(wr, wi);
+        double err = hypot(gr - wr, gi - wi);
+        return err <= ulps * ulp_of(dtype, mag) * 2;
+    }
+    }
 }

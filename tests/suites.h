@@ -9,6 +9,7 @@
     X(index)           \
     X(manip)           \
     X(promote)         \
+    X(elementwise)     \
     X(memory)          \
     X(cache)           \
     X(dtype)           \

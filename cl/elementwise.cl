@@ -1,0 +1,642 @@
+/* elementwise.cl: every elementwise function, as one table, and the map body that applies
+ * one of them (lib/engine.h, section 2).  lib/elementwise.c includes this file with
+ * USMARR_ELEMENTWISE_TABLE_ONLY defined to read the same table (names, arities, type
+ * rules), so the C dispatcher and the kernels cannot disagree.
+ *
+ * X(ID, name, arity, loops, out, flags, vec, expr, vexpr)
+ *   arity  1, 2, 3, or W (where: a bool condition, then two values)
+ *   loops  the dtypes the function is computed in (NumPy's "loops"); the dispatcher picks
+ *          the first one, in promotion order, that the promoted input dtype casts to safely:
+ *            ALL   every dtype          NUM   all but bool     INEX  float and complex
+ *            FLT   float16/32/64        RB    all but complex  REAL  integers and floats
+ *            BINT  bool and integers    INT   integers
+ *   out    SAME (the loop dtype), BOOL, or REAL (the real dtype of a complex loop dtype)
+ *   flags  F_NONE, F_NOBOOL (a bool input is an error, as NumPy's `-True`),
+ *          F_DIVIDE (bool and integer inputs compute in float64, as NumPy's true_divide)
+ *   vec    V when vexpr works on 16-vectors of every non-bool, non-complex loop dtype, else N
+ *          (sin, cos and tan are N: PoCL 6.0's 16-lane versions return wrong values for
+ *          small arguments when another lane holds an infinity or NaN)
+ *   expr   the value of one element from `a` (`b`, `c`) of the loop dtype's compute type
+ *          (uchar 0/1 for bool, float for float16, float2/double2 for complex)
+ *   vexpr  the same on 16-vectors (ignored for N)
+ * The per-kind helpers (EW_*) are defined below for the loop dtype's kind only; the
+ * integer/float special cases (division by zero, shifts past the width, ...) are
+ * documented in doc/elementwise.md.
+ */
+#define USMARR_ELEMENTWISE_OPS(X)                                                                        \
+    X(NEGATIVE, negative, 1, NUM, SAME, F_NOBOOL, V, EW_NEG(a), (-(a)))                                  \
+    X(POSITIVE, positive, 1, NUM, SAME, F_NOBOOL, V, (a), (a))                                           \
+    X(ABS, abs, 1, ALL, REAL, F_NONE, V, EW_ABS(a), EW_VABS(a))                                          \
+    X(SIGN, sign, 1, NUM, SAME, F_NOBOOL, N, EW_SIGN(a), _)                                              \
+    X(RECIPROCAL, reciprocal, 1, NUM, SAME, F_NONE, N, EW_RECIP(a), _)                                   \
+    X(SQUARE, square, 1, NUM, SAME, F_NONE, V, EW_MUL(a, a), ((a) * (a)))                                \
+    X(SQRT, sqrt, 1, INEX, SAME, F_NONE, V, EW_F1(sqrt, a), sqrt(a))                                     \
+    X(CBRT, cbrt, 1, FLT, SAME, F_NONE, V, cbrt(a), cbrt(a))                                             \
+    X(EXP, exp, 1, INEX, SAME, F_NONE, V, EW_F1(exp, a), exp(a))                                         \
+    X(EXP2, exp2, 1, INEX, SAME, F_NONE, V, EW_F1(exp2, a), exp2(a))                                     \
+    X(EXPM1, expm1, 1, INEX, SAME, F_NONE, V, EW_F1(expm1, a), expm1(a))                                 \
+    X(LOG, log, 1, INEX, SAME, F_NONE, V, EW_F1(log, a), log(a))                                         \
+    X(LOG2, log2, 1, INEX, SAME, F_NONE, V, EW_F1(log2, a), log2(a))                                     \
+    X(LOG10, log10, 1, INEX, SAME, F_NONE, V, EW_F1(log10, a), log10(a))                                 \
+    X(LOG1P, log1p, 1, INEX, SAME, F_NONE, V, EW_F1(log1p, a), log1p(a))                                 \
+    X(SIN, sin, 1, INEX, SAME, F_NONE, N, EW_F1(sin, a), _)                                         \
+    X(COS, cos, 1, INEX, SAME, F_NONE, N, EW_F1(cos, a), _)                                         \
+    X(TAN, tan, 1, INEX, SAME, F_NONE, N, EW_F1(tan, a), _)                                         \
+    X(ASIN, asin, 1, INEX, SAME, F_NONE, V, EW_F1(asin, a), asin(a))                                     \
+    X(ACOS, acos, 1, INEX, SAME, F_NONE, V, EW_F1(acos, a), acos(a))                                     \
+    X(ATAN, atan, 1, INEX, SAME, F_NONE, V, EW_F1(atan, a), atan(a))                                     \
+    X(SINH, sinh, 1, INEX, SAME, F_NONE, V, EW_F1(sinh, a), sinh(a))                                     \
+    X(COSH, cosh, 1, INEX, SAME, F_NONE, V, EW_F1(cosh, a), cosh(a))                                     \
+    X(TANH, tanh, 1, INEX, SAME, F_NONE, V, EW_F1(tanh, a), tanh(a))                                     \
+    X(ASINH, asinh, 1, INEX, SAME, F_NONE, V, EW_F1(asinh, a), asinh(a))                                 \
+    X(ACOSH, acosh, 1, INEX, SAME, F_NONE, V, EW_F1(acosh, a), acosh(a))                                 \
+    X(ATANH, atanh, 1, INEX, SAME, F_NONE, V, EW_F1(atanh, a), atanh(a))                                 \
+    X(FLOOR, floor, 1, RB, SAME, F_NONE, V, EW_ROUNDING(floor, a), EW_VROUNDING(floor, a))               \
+    X(CEIL, ceil, 1, RB, SAME, F_NONE, V, EW_ROUNDING(ceil, a), EW_VROUNDING(ceil, a))                   \
+    X(TRUNC, trunc, 1, RB, SAME, F_NONE, V, EW_ROUNDING(trunc, a), EW_VROUNDING(trunc, a))               \
+    X(ROUND, round, 1, ALL, SAME, F_NONE, V, EW_ROUNDING(rint, a), EW_VROUNDING(rint, a))                \
+    X(CONJ, conj, 1, NUM, SAME, F_NONE, V, EW_CONJ(a), (a))                                              \
+    X(REAL, real, 1, ALL, REAL, F_NONE, V, EW_REALPART(a), (a))                                          \
+    X(IMAG, imag, 1, ALL, REAL, F_NONE, V, EW_IMAGPART(a), ((EW_VCT)0))                                  \
+    X(ISNAN, isnan, 1, ALL, BOOL, F_NONE, N, EW_ISNAN(a), _)                                             \
+    X(ISINF, isinf, 1, ALL, BOOL, F_NONE, N, EW_ISINF(a), _)                                             \
+    X(ISFINITE, isfinite, 1, ALL, BOOL, F_NONE, N, EW_ISFINITE(a), _)                                    \
+    X(SIGNBIT, signbit, 1, FLT, BOOL, F_NONE, N, (signbit(a) != 0), _)                                   \
+    X(LOGICAL_NOT, logical_not, 1, ALL, BOOL, F_NONE, N, (!EW_TRUTH(a)), _)                              \
+    X(BITWISE_INVERT, bitwise_invert, 1, BINT, SAME, F_NONE, V, EW_INVERT(a), (~(a)))                    \
+    X(ADD, add, 2, ALL, SAME, F_NONE, V, EW_ADD(a, b), ((a) + (b)))                                      \
+    X(SUBTRACT, subtract, 2, NUM, SAME, F_NOBOOL, V, ((a) - (b)), ((a) - (b)))                           \
+    X(MULTIPLY, multiply, 2, ALL, SAME, F_NONE, V, EW_MUL(a, b), ((a) * (b)))                            \
+    X(DIVIDE, divide, 2, INEX, SAME, F_DIVIDE, V, EW_DIV(a, b), ((a) / (b)))                             \
+    X(FLOOR_DIVIDE, floor_divide, 2, REAL, SAME, F_NONE, N, EW_FLOORDIV(a, b), _)                        \
+    X(REMAINDER, remainder, 2, REAL, SAME, F_NONE, N, EW_REMAINDER(a, b), _)                             \
+    X(POW, pow, 2, NUM, SAME, F_NONE, N, EW_POW(a, b), _)                                                \
+    X(MAXIMUM, maximum, 2, ALL, SAME, F_NONE, V, EW_MAXIMUM(a, b), EW_VMAXIMUM(a, b))                    \
+    X(MINIMUM, minimum, 2, ALL, SAME, F_NONE, V, EW_MINIMUM(a, b), EW_VMINIMUM(a, b))                    \
+    X(FMAX, fmax, 2, ALL, SAME, F_NONE, V, EW_FMAX(a, b), EW_VFMAX(a, b))                                \
+    X(FMIN, fmin, 2, ALL, SAME, F_NONE, V, EW_FMIN(a, b), EW_VFMIN(a, b))                                \
+    X(ATAN2, atan2, 2, FLT, SAME, F_NONE, V, atan2(a, b), atan2(a, b))                                   \
+    X(HYPOT, hypot, 2, FLT, SAME, F_NONE, V, hypot(a, b), hypot(a, b))                                   \
+    X(COPYSIGN, copysign, 2, FLT, SAME, F_NONE, V, copysign(a, b), copysign(a, b))                       \
+    X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, N, ew_logaddexp(a, b), _)                              \
+    X(EQUAL, equal, 2, ALL, BOOL, F_NONE, N, EW_EQ(a, b), _)                                             \
+    X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, N, (!EW_EQ(a, b)), _)                                  \
+    X(LESS, less, 2, ALL, BOOL, F_NONE, N, EW_LT(a, b), _)                                               \
+    X(LESS_EQUAL, less_equal, 2, ALL, BOOL, F_NONE, N, EW_LE(a, b), _)                                   \
+    X(GREATER, greater, 2, ALL, BOOL, F_NONE, N, EW_LT(b, a), _)                                         \
+    X(GREATER_EQUAL, greater_equal, 2, ALL, BOOL, F_NONE, N, EW_LE(b, a), _)                             \
+    X(LOGICAL_AND, logical_and, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) && EW_TRUTH(b)), _)                \
+    X(LOGICAL_OR, logical_or, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) || EW_TRUTH(b)), _)                  \
+    X(LOGICAL_XOR, logical_xor, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) != EW_TRUTH(b)), _)                \
+    X(BITWISE_AND, bitwise_and, 2, BINT, SAME, F_NONE, V, ((a) & (b)), ((a) & (b)))                      \
+    X(BITWISE_OR, bitwise_or, 2, BINT, SAME, F_NONE, V, ((a) | (b)), ((a) | (b)))                        \
+    X(BITWISE_XOR, bitwise_xor, 2, BINT, SAME, F_NONE, V, ((a) ^ (b)), ((a) ^ (b)))                      \
+    X(LEFT_SHIFT, left_shift, 2, INT, SAME, F_NONE, N, EW_SHL(a, b), _)                                  \
+    X(RIGHT_SHIFT, right_shift, 2, INT, SAME, F_NONE, N, EW_SHR(a, b), _)                                \
+    X(WHERE, where, W, ALL, SAME, F_NONE, N, ((a) ? (b) : (c)), _)                                       \
+    X(CLIP, clip, 3, ALL, SAME, F_NONE, N, EW_MINIMUM(EW_MAXIMUM(a, b), c), _)
+
+#ifndef USMARR_ELEMENTWISE_TABLE_ONLY
+
+/* ---- complex helpers: OpenCL C has no complex type --------------------------------------- */
+#define USMARR_OVL __attribute__((overloadable))
+#define USMARR_COMPLEX_FUNCTIONS(C, R)                                                          \
+    static inline USMARR_OVL R c_abs(C a) { return hypot(a.x, a.y); }                            \
+    static inline USMARR_OVL C c_mul(C a, C b)                                                   \
+    {                                                                                            \
+        return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);                                \
+    }                                                                                            \
+    /* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */                        \
+    static inline USMARR_OVL C c_div(C a, C b)                                                   \
+    {                                                                                            \
+        R br = fabs(b.x), bi = fabs(b.y);                                                        \
+        if (br >= bi) {                                                                          \
+            if (br == (R)0 && bi == (R)0)                                                        \
+                return (C)(a.x / br, a.y / br);                                                  \
+            R rat = b.y / b.x, scl = (R)1 / (b.x + b.y * rat);                                   \
+            return (C)((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);                        \
+        }                                                                                        \
+        R rat = b.x / b.y, scl = (R)1 / (b.y + b.x * rat);                                       \
+        return (C)((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);                            \
+    }                                                                                            \
+    /* NumPy's lexicographic order with its NaN rules (CLT, CLE, CGE of npy_math) */             \
+    static inline USMARR_OVL int c_lt(C a, C b)                                                  \
+    {                                                                                            \
+        return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y < b.y);             \
+    }                                                                                            \
+    static inline USMARR_OVL int c_le(C a, C b)                                                  \
+    {                                                                                            \
+        return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y <= b.y);           \
+    }                                                                                            \
+    static inline USMARR_OVL int c_ge(C a, C b)                                                  \
+    {                                                                                            \
+        return (a.x > b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y >= b.y);           \
+    }                                                                                            \
+    static inline USMARR_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }               \
+    static inline USMARR_OVL C c_scale(C a, R s) { return (C)(a.x * s, a.y * s); }               \
+    static inline USMARR_OVL C c_sqrt(C a)                                                       \
+    {                                                                                            \
+        R x = a.x, y = a.y;                                                                      \
+        if (x == (R)0 && y == (R)0)                                                              \
+            return (C)((R)0, y);                                                                 \
+        if (isinf(y))                                                                            \
+            return (C)((R)INFINITY, y);                                                          \
+        if (isnan(x))                                                                            \
+            return (C)(x, x);                                                                    \
+        if (isinf(x)) {                                                                          \
+            if (x > (R)0)                                                                        \
+                return (C)(x, isnan(y) ? y : copysign((R)0, y));                                 \
+            return (C)(isnan(y) ? y : (R)0, copysign(-x, y));                                    \
+        }                                                                                        \
+        R t = sqrt((R)0.5 * fabs(x) + (R)0.5 * hypot(x, y));                                     \
+        if (x >= (R)0)                                                                           \
+            return (C)(t, y / (2 * t));                                                          \
+        return (C)(fabs(y) / (2 * t), copysign(t, y));                                           \
+    }                                                                                            \
+    static inline USMARR_OVL C c_exp(C a)                                                        \
+    {                                                                                            \
+        if (a.y == (R)0)                                                                         \
+            return (C)(exp(a.x), a.y);                                                           \
+        R e = exp(a.x);                                                                          \
+        return (C)(e * cos(a.y), e * sin(a.y));                                                  \
+    }                                                                                            \
+    static inline USMARR_OVL C c_log(C a) { return (C)(log(hypot(a.x, a.y)), atan2(a.y, a.x)); }  \
+    /* NumPy's nc_expm1 and nc_log1p */                                                          \
+    static inline USMARR_OVL C c_expm1(C a)                                                      \
+    {                                                                                            \
+        R s = sin(a.y * (R)0.5);                                                                 \
+        return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));                   \
+    }                                                                                            \
+    static inline USMARR_OVL C c_log1p(C a)                                                      \
+    {                                                                                            \
+        return (C)(log(hypot(a.x + (R)1, a.y)), atan2(a.y, a.x + (R)1));                         \
+    }                                                                                            \
+    static inline USMARR_OVL C c_exp2(C a) { return c_exp(c_scale(a, (R)M_LN2)); }               \
+    static inline USMARR_OVL C c_log2(C a) { return c_scale(c_log(a), (R)M_LOG2E); }             \
+    static inline USMARR_OVL C c_log10(C a) { return c_scale(c_log(a), (R)M_LOG10E); }           \
+    /* NumPy's nc_pow: repeated multiplication for small integral real exponents */             \
+    static inline USMARR_OVL C c_pow(C a, C b)                                                   \
+    {                                                                                            \
+        if (b.x == (R)0 && b.y == (R)0)                                                          \
+            return (C)((R)1, (R)0);                                                              \
+        if (a.x == (R)0 && a.y == (R)0) {                                                        \
+            if (b.x > (R)0 && b.y == (R)0)                                                       \
+                return (C)((R)0, (R)0);                                                          \
+            return (C)((R)NAN, (R)NAN);                                                          \
+        }                                                                                        \
+        if (b.y == (R)0 && b.x == floor(b.x) && fabs(b.x) < (R)100) {                            \
+            long n = (long)b.x, m = n < 0 ? -n : n;                                              \
+            C r = (C)((R)1, (R)0), p = a;                                                        \
+            for (long bit = 1; bit <= m; bit <<= 1) {                                            \
+                if (m & bit)                                                                     \
+                    r = c_mul(r, p);                                                             \
+                p = c_mul(p, p);                                                                 \
+            }                                                                                    \
+            return n < 0 ? c_div((C)((R)1, (R)0), r) : r;                                        \
+        }                                                                                        \
+        return c_exp(c_mul(b, c_log(a)));                                                        \
+    }                                                                                            \
+    static inline USMARR_OVL C c_sin(C a) { return (C)(sin(a.x) * cosh(a.y), cos(a.x) * sinh(a.y)); } \
+    static inline USMARR_OVL C c_cos(C a) { return (C)(cos(a.x) * cosh(a.y), -sin(a.x) * sinh(a.y)); } \
+    static inline USMARR_OVL C c_sinh(C a) { return (C)(sinh(a.x) * cos(a.y), cosh(a.x) * sin(a.y)); } \
+    static inline USMARR_OVL C c_cosh(C a) { return (C)(cosh(a.x) * cos(a.y), sinh(a.x) * sin(a.y)); } \
+    static inline USMARR_OVL C c_tanh(C a)                                                       \
+    {                                                                                            \
+        if (fabs(a.x) > (R)20) /* cosh(2x) overflows long before tanh leaves +-1 */             \
+            return (C)(copysign((R)1, a.x), (R)4 * sin(a.y) * cos(a.y) * exp((R)-2 * fabs(a.x))); \
+        R d = cosh((R)2 * a.x) + cos((R)2 * a.y);                                                \
+        return (C)(sinh((R)2 * a.x) / d, sin((R)2 * a.y) / d);                                   \
+    }                                                                                            \
+    /* tan z = -i tanh(iz) */                                                                    \
+    static inline USMARR_OVL C c_tan(C a)                                                        \
+    {                                                                                            \
+        C t = c_tanh((C)(-a.y, a.x));                                                            \
+        return (C)(t.y, -t.x);                                                                   \
+    }                                                                                            \
+    /* asinh z = log(z + sqrt(z^2 + 1)), in the right half-plane (asinh is odd) */               \
+    static inline USMARR_OVL C c_asinh(C a)                                                      \
+    {                                                                                            \
+        bool neg = a.x < (R)0 || (a.x == (R)0 && a.y < (R)0);                                    \
+        C z = neg ? -a : a;                                                                      \
+        C w = c_log(z + c_sqrt(c_mul(z, z) + (C)((R)1, (R)0)));                                  \
+        return neg ? -w : w;                                                                     \
+    }                                                                                            \
+    /* asin z = -i asinh(iz) */                                                                  \
+    static inline USMARR_OVL C c_asin(C a)                                                       \
+    {                                                                                            \
+        C w = c_asinh((C)(-a.y, a.x));                                                           \
+        return (C)(w.y, -w.x);                                                                   \
+    }                                                                                            \
+    static inline USMARR_OVL C c_acos(C a)                                                       \
+    {                                                                                            \
+        C s = c_asin(a);                                                                         \
+        return (C)((R)M_PI_2 - s.x, -s.y);                                                       \
+    }                                                                                            \
+    /* acosh z = log(z + sqrt(z + 1) sqrt(z - 1)) */                                             \
+    static inline USMARR_OVL C c_acosh(C a)                                                      \
+    {                                                                                            \
+        C one = (C)((R)1, (R)0);                                                                 \
+        return c_log(a + c_mul(c_sqrt(a + one), c_sqrt(a - one)));                               \
+    }                                                                                            \
+    /* atanh z = (log(1 + z) - log(1 - z)) / 2 */                                                \
+    static inline USMARR_OVL C c_atanh(C a)                                                      \
+    {                                                                                            \
+        C one = (C)((R)1, (R)0);                                                                 \
+        return c_scale(c_log(one + a) - c_log(one - a), (R)0.5);                                 \
+    }                                                                                            \
+    /* atan z = -i atanh(iz) */                                                                  \
+    static inline USMARR_OVL C c_atan(C a)                                                       \
+    {                                                                                            \
+        C w = c_atanh((C)(-a.y, a.x));                                                           \
+        return (C)(w.y, -w.x);                                                                   \
+    }
+
+#if EW_TK == 4
+#if EW_TBITS == 64
+USMARR_COMPLEX_FUNCTIONS(float2, float)
+#else
+USMARR_COMPLEX_FUNCTIONS(double2, double)
+#endif
+#endif
+
+/* ---- what the program computes ------------------------------------------------------------
+ * Defines from lib/elementwise.c: EW_T / EW_R (dtype tags of the loop and result dtypes),
+ * EW_TK (kind of the loop dtype: 0 bool, 1 signed, 2 unsigned, 3 float, 4 complex), EW_TBITS
+ * (its size in bits), EW_ARITY (1, 2, 3 or W), EW_OUT (SAME, BOOL or REAL), EW_IN1..3 (where
+ * each input comes from: a<k> = array operand k, s<j> = by-value scalar j), EW_VEC (1 when
+ * every operand has a 16-vector form), and either EW_OP (one function, by ID) or EW_OPSC
+ * (the index of the int scalar that selects the function at run time, so that every
+ * function of one (arity, out, dtypes) signature shares one program). */
+#define EW_CT USMARR_COMPUTE(EW_T)
+#define EW_VCT USMARR_VCOMPUTE(EW_T)
+#define EW_a1 LOAD(1)
+#define EW_a2 LOAD(2)
+#define EW_a3 LOAD(3)
+#define EW_s0 SCALAR(0)
+#define EW_s1 SCALAR(1)
+#define EW_s2 SCALAR(2)
+#define EW_Va1 VLOAD(1)
+#define EW_Va2 VLOAD(2)
+#define EW_Va3 VLOAD(3)
+#define EW_Vs0 ((EW_VCT)(SCALAR(0)))
+#define EW_Vs1 ((EW_VCT)(SCALAR(1)))
+#define EW_Vs2 ((EW_VCT)(SCALAR(2)))
+/* the condition of where(): converted to bool in the kernel (a scalar one on the host) */
+#define EW_Ca1 USMARR_CONVERT(D1, b, LOAD(1))
+#define EW_Cs0 SCALAR(0)
+#define EW_IN(src) EW_CATX(EW_, src)
+#define EW_VIN(src) EW_CATX(EW_V, src)
+#define EW_COND(src) EW_CATX(EW_C, src)
+
+#define EW_ARGS_1 EW_CT a = EW_IN(EW_IN1);
+#define EW_ARGS_2 EW_ARGS_1 EW_CT b = EW_IN(EW_IN2);
+#define EW_ARGS_3 EW_ARGS_2 EW_CT c = EW_IN(EW_IN3);
+#define EW_ARGS_W uchar a = EW_COND(EW_IN1); EW_CT b = EW_IN(EW_IN2); EW_CT c = EW_IN(EW_IN3);
+#define EW_VARGS_1 EW_VCT a = EW_VIN(EW_IN1);
+#define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_IN2);
+#define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_IN3);
+
+/* ---- case filters: a function appears in a program only when its arity, result rule and
+ *      loop dtypes match the program's.  The host passes -DEW_ARITY_<a> and -DEW_OUT_<o>. -- */
+#define EW_KEEP(x) x
+#define EW_DROP(x)
+#define EW_MATCH_0 EW_DROP
+#define EW_MATCH_1 EW_KEEP
+#ifdef EW_ARITY_1
+#define EW_AR_1 1
+#else
+#define EW_AR_1 0
+#endif
+#ifdef EW_ARITY_2
+#define EW_AR_2 1
+#else
+#define EW_AR_2 0
+#endif
+#ifdef EW_ARITY_3
+#define EW_AR_3 1
+#else
+#define EW_AR_3 0
+#endif
+#ifdef EW_ARITY_W
+#define EW_AR_W 1
+#else
+#define EW_AR_W 0
+#endif
+#ifdef EW_OUT_SAME
+#define EW_OU_SAME 1
+#else
+#define EW_OU_SAME 0
+#endif
+#ifdef EW_OUT_BOOL
+#define EW_OU_BOOL 1
+#else
+#define EW_OU_BOOL 0
+#endif
+#ifdef EW_OUT_REAL
+#define EW_OU_REAL 1
+#else
+#define EW_OU_REAL 0
+#endif
+/* each selector level pastes with its own macro: a macro is not re-expanded inside its own
+ * expansion, and the bodies use USMARR_CAT through the prelude */
+#define EW_CATA_(a, b) a##b
+#define EW_CATA(a, b) EW_CATA_(a, b)
+#define EW_CATO_(a, b) a##b
+#define EW_CATO(a, b) EW_CATO_(a, b)
+#define EW_CATL_(a, b) a##b
+#define EW_CATL(a, b) EW_CATL_(a, b)
+#define EW_CATV_(a, b) a##b
+#define EW_CATV(a, b) EW_CATV_(a, b)
+#define EW_CATX_(a, b) a##b
+#define EW_CATX(a, b) EW_CATX_(a, b)
+#define EW_AR_(x) EW_AR_##x
+#define EW_OU_(x) EW_OU_##x
+#define EW_IF_ARITY(x) EW_CATA(EW_MATCH_, EW_AR_(x))
+#define EW_IF_OUTR(x) EW_CATO(EW_MATCH_, EW_OU_(x))
+
+#if EW_TK == 0
+#define EW_IF_ALL EW_KEEP
+#define EW_IF_NUM EW_DROP
+#define EW_IF_INEX EW_DROP
+#define EW_IF_FLT EW_DROP
+#define EW_IF_RB EW_KEEP
+#define EW_IF_REAL EW_DROP
+#define EW_IF_BINT EW_KEEP
+#define EW_IF_INT EW_DROP
+#elif EW_TK == 1 || EW_TK == 2
+#define EW_IF_ALL EW_KEEP
+#define EW_IF_NUM EW_KEEP
+#define EW_IF_INEX EW_DROP
+#define EW_IF_FLT EW_DROP
+#define EW_IF_RB EW_KEEP
+#define EW_IF_REAL EW_KEEP
+#define EW_IF_BINT EW_KEEP
+#define EW_IF_INT EW_KEEP
+#elif EW_TK == 3
+#define EW_IF_ALL EW_KEEP
+#define EW_IF_NUM EW_KEEP
+#define EW_IF_INEX EW_KEEP
+#define EW_IF_FLT EW_KEEP
+#define EW_IF_RB EW_KEEP
+#define EW_IF_REAL EW_KEEP
+#define EW_IF_BINT EW_DROP
+#define EW_IF_INT EW_DROP
+#else
+#define EW_IF_ALL EW_KEEP
+#define EW_IF_NUM EW_KEEP
+#define EW_IF_INEX EW_KEEP
+#define EW_IF_FLT EW_DROP
+#define EW_IF_RB EW_DROP
+#define EW_IF_REAL EW_DROP
+#define EW_IF_BINT EW_DROP
+#define EW_IF_INT EW_DROP
+#endif
+
+/* ---- per-kind helpers ------------------------------------------------------------------- */
+#if EW_TK == 4 /* complex */
+#define EW_R_T USMARR_REAL(EW_T)
+#define EW_NEG(a) (-(a))
+#define EW_ABS(a) c_abs(a)
+#define EW_SIGN(a) (((a).x == 0 && (a).y == 0) ? (a) : c_scale((a), (EW_R_T)1 / c_abs(a)))
+#define EW_RECIP(a) c_div((EW_CT)((EW_R_T)1, (EW_R_T)0), (a))
+#define EW_MUL(a, b) c_mul((a), (b))
+#define EW_F1(f, a) c_##f(a)
+#define EW_ROUNDING(f, a) ((EW_CT)(f((a).x), f((a).y)))
+#define EW_CONJ(a) ((EW_CT)((a).x, -(a).y))
+#define EW_REALPART(a) ((a).x)
+#define EW_IMAGPART(a) ((a).y)
+#define EW_ISNAN(a) (isnan((a).x) || isnan((a).y))
+#define EW_ISINF(a) (isinf((a).x) || isinf((a).y))
+#define EW_ISFINITE(a) (isfinite((a).x) && isfinite((a).y))
+#define EW_TRUTH(a) ((a).x != 0 || (a).y != 0)
+#define EW_ADD(a, b) ((a) + (b))
+#define EW_DIV(a, b) c_div((a), (b))
+#define EW_POW(a, b) c_pow((a), (b))
+#define EW_MAXIMUM(a, b) ((c_isnan(a) || c_ge((a), (b))) ? (a) : (b))
+#define EW_MINIMUM(a, b) ((c_isnan(a) || c_le((a), (b))) ? (a) : (b))
+#define EW_FMAX(a, b) ((c_isnan(b) || c_ge((a), (b))) ? (a) : (b))
+#define EW_FMIN(a, b) ((c_isnan(b) || c_le((a), (b))) ? (a) : (b))
+#define EW_EQ(a, b) ((a).x == (b).x && (a).y == (b).y)
+#define EW_LT(a, b) c_lt((a), (b))
+#define EW_LE(a, b) c_le((a), (b))
+
+#elif EW_TK == 3 /* float16 (computed in float), float32, float64 */
+#define EW_NEG(a) (-(a))
+#define EW_ABS(a) fabs(a)
+#define EW_VABS(a) fabs(a)
+#define EW_SIGN(a) ((a) > 0 ? (EW_CT)1 : (a) < 0 ? (EW_CT)-1 : (a) == 0 ? (EW_CT)0 : (a))
+#define EW_RECIP(a) ((EW_CT)1 / (a))
+#define EW_MUL(a, b) ((a) * (b))
+#define EW_F1(f, a) f(a)
+#define EW_ROUNDING(f, a) f(a)
+#define EW_VROUNDING(f, a) f(a)
+#define EW_CONJ(a) (a)
+#define EW_REALPART(a) (a)
+#define EW_IMAGPART(a) ((EW_CT)0)
+#define EW_ISNAN(a) (isnan(a) != 0)
+#define EW_ISINF(a) (isinf(a) != 0)
+#define EW_ISFINITE(a) (isfinite(a) != 0)
+#define EW_TRUTH(a) ((a) != 0)
+#define EW_ADD(a, b) ((a) + (b))
+#define EW_DIV(a, b) ((a) / (b))
+#define EW_POW(a, b) pow((a), (b))
+#define EW_MAXIMUM(a, b) (((a) >= (b) || isnan(a)) ? (a) : (b))
+#define EW_MINIMUM(a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
+#define EW_FMAX(a, b) (((a) >= (b) || isnan(b)) ? (a) : (b))
+#define EW_FMIN(a, b) (((a) <= (b) || isnan(b)) ? (a) : (b))
+#define EW_VMAXIMUM(a, b) select((b), (a), ((a) >= (b)) | isnan(a))
+#define EW_VMINIMUM(a, b) select((b), (a), ((a) <= (b)) | isnan(a))
+#define EW_VFMAX(a, b) select((b), (a), ((a) >= (b)) | isnan(b))
+#define EW_VFMIN(a, b) select((b), (a), ((a) <= (b)) | isnan(b))
+#define EW_EQ(a, b) ((a) == (b))
+#define EW_LT(a, b) ((a) < (b))
+#define EW_LE(a, b) ((a) <= (b))
+/* NumPy's npy_divmod: the floor of the exact quotient, fixed up where fmod says so */
+static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
+{
+    if (b == 0)
+        return a / b;
+    EW_CT mod = fmod(a, b);
+    EW_CT div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0)))
+        div -= 1;
+    if (div != 0) {
+        EW_CT f = floor(div);
+        if (div - f > (EW_CT)0.5)
+            f += 1;
+        return f;
+    }
+    return copysign((EW_CT)0, a / b);
+}
+static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
+{
+    EW_CT mod = fmod(a, b);
+    if (b == 0)
+        return mod;
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0))
+            mod += b;
+        return mod;
+    }
+    return copysign((EW_CT)0, b);
+}
+/* NumPy's npy_logaddexp */
+static inline EW_CT ew_logaddexp(EW_CT x, EW_CT y)
+{
+    if (x == y)
+        return x + (EW_CT)M_LN2; /* handles infinities of the same sign */
+    EW_CT t = x - y;
+    if (t > 0)
+        return x + log1p(exp(-t));
+    if (t <= 0)
+        return y + log1p(exp(t));
+    return t; /* NaN */
+}
+#define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
+#define EW_REMAINDER(a, b) ew_remainder((a), (b))
+
+#else /* bool (uchar 0/1) and integers */
+#define EW_NEG(a) (-(a))
+#define EW_SIGN(a) ((EW_CT)(((a) > 0) - ((a) < 0)))
+#define EW_MUL(a, b) ((a) * (b))
+#define EW_F1(f, a) (a)
+#define EW_ROUNDING(f, a) (a)
+#define EW_VROUNDING(f, a) (a)
+#define EW_CONJ(a) (a)
+#define EW_REALPART(a) (a)
+#define EW_IMAGPART(a) ((EW_CT)0)
+#define EW_ISNAN(a) 0
+#define EW_ISINF(a) 0
+#define EW_ISFINITE(a) 1
+#define EW_TRUTH(a) ((a) != 0)
+#define EW_EQ(a, b) ((a) == (b))
+#define EW_LT(a, b) ((a) < (b))
+#define EW_LE(a, b) ((a) <= (b))
+#define EW_MAXIMUM(a, b) max((a), (b))
+#define EW_MINIMUM(a, b) min((a), (b))
+#define EW_FMAX(a, b) max((a), (b))
+#define EW_FMIN(a, b) min((a), (b))
+#define EW_VMAXIMUM(a, b) max((a), (b))
+#define EW_VMINIMUM(a, b) min((a), (b))
+#define EW_VFMAX(a, b) max((a), (b))
+#define EW_VFMIN(a, b) min((a), (b))
+#define EW_RECIP(a) ((a) == 0 ? (EW_CT)0 : (EW_CT)(1 / (a)))
+#define EW_DIV(a, b) ((a) / (b)) /* never instantiated: integers divide in float64 */
+#if EW_TK == 0
+#define EW_ABS(a) (a)
+#define EW_ADD(a, b) ((a) | (b))
+#define EW_INVERT(a) ((uchar)((a) ^ 1))
+#undef EW_MUL
+#define EW_MUL(a, b) ((a) & (b))
+#else
+#define EW_ADD(a, b) ((a) + (b))
+#define EW_INVERT(a) (~(a))
+#endif
+#if EW_TK == 1 /* signed: abs, division, shifts wrap or saturate as NumPy's loops do */
+#define EW_ABS(a) ((EW_CT)((a) < 0 ? -(a) : (a)))
+#define EW_VABS(a) select((a), -(a), (a) < (EW_VCT)0)
+static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
+{
+    if (b == 0)
+        return 0;
+    if (b == -1)
+        return (EW_CT)(-a); /* MIN / -1 wraps to MIN instead of trapping */
+    EW_CT q = a / b;
+    if (((a > 0) != (b > 0)) && (EW_CT)(q * b) != a)
+        q--;
+    return q;
+}
+static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
+{
+    if (b == 0 || b == -1)
+        return 0;
+    EW_CT r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    return r;
+}
+#define EW_SHR(a, b) ((ulong)(long)(b) < EW_TBITS ? (EW_CT)((a) >> (b)) : (EW_CT)((a) < 0 ? -1 : 0))
+#elif EW_TK == 2
+#define EW_ABS(a) (a)
+#define EW_VABS(a) (a)
+#define ew_floordiv(a, b) ((b) == 0 ? (EW_CT)0 : (EW_CT)((a) / (b)))
+#define ew_remainder(a, b) ((b) == 0 ? (EW_CT)0 : (EW_CT)((a) % (b)))
+#define EW_SHR(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) >> (b)) : (EW_CT)0)
+#endif
+#define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
+#define EW_REMAINDER(a, b) ew_remainder((a), (b))
+#if EW_TK == 1
+#define EW_SHL(a, b) ((ulong)(long)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
+#else
+#define EW_SHL(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
+#endif
+/* integer power by squaring; negative exponents: 1 and -1 keep their powers, all else
+ * gives 0 (NumPy raises instead; doc/elementwise.md) */
+#if EW_TK != 0
+static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
+{
+#if EW_TK == 1
+    if (b < 0)
+        return a == 1 ? (EW_CT)1 : a == -1 ? (EW_CT)((b & 1) ? -1 : 1) : (EW_CT)0;
+#endif
+    EW_CT r = 1;
+    while (b) {
+        if (b & 1)
+            r = (EW_CT)(r * a);
+        a = (EW_CT)(a * a);
+        b >>= 1;
+    }
+    return r;
+}
+#define EW_POW(a, b) ew_ipow((a), (b))
+#endif
+#endif
+
+/* ---- the map body ------------------------------------------------------------------------ */
+#define EW_FLT_(loops) EW_CATL(EW_IF_, loops)
+#define EW_CASE(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                    \
+    EW_IF_ARITY(arity)(EW_IF_OUTR(out)(EW_FLT_(loops)(case EW_ID_##ID: {                                 \
+        EW_ARGS_##arity STORE(0, expr);                                                      \
+    } break;)))
+#define EW_VCASE(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                   \
+    EW_IF_ARITY(arity)(EW_IF_OUTR(out)(EW_FLT_(loops)(EW_CATV(EW_VCASE_, vec)(ID, arity, expr, vexpr))))
+#define EW_VCASE_V(ID, arity, expr, vexpr)                                                               \
+    case EW_ID_##ID: {                                                                                   \
+        EW_VARGS_##arity VSTORE(0, vexpr);                                                   \
+    } break;
+/* functions without a vector form run their scalar body over the 16 elements (the names
+ * e and x<k> are map.cl's contiguous-kernel indexing) */
+#define EW_VCASE_N(ID, arity, expr, vexpr)                                                               \
+    case EW_ID_##ID:                                                                                     \
+        for (int ew_j = 0; ew_j < 16; ew_j++) {                                                          \
+            long e = vi * 16 + ew_j;                                                                     \
+            USMARR_FOR_OPS(USMARR_X_SAME)                                                                \
+            EW_ARGS_##arity STORE(0, expr);                                                  \
+        }                                                                                                \
+        break;
+
+#define EW_ENUM(ID, name, arity, loops, out, flags, vec, expr, vexpr) EW_ID_##ID,
+enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
+
+#ifdef EW_OP
+#define EW_SELECT EW_OP
+#else
+#define EW_SELECT EW_CATX(EW_s, EW_OPSC)
+#endif
+
+#define USMARR_MAP_BODY                                                                                  \
+    switch (EW_SELECT) {                                                                                 \
+        USMARR_ELEMENTWISE_OPS(EW_CASE)                                                                  \
+    default:                                                                                             \
+        break;                                                                                           \
+    }
+#if EW_VEC
+#define USMARR_MAP_VBODY                                                                                 \
+    switch (EW_SELECT) {                                                                                 \
+        USMARR_ELEMENTWISE_OPS(EW_VCASE)                                                                 \
+    default:                                                                                             \
+        break;                                                                                           \
+    }
+#endif
+
+#endif /* USMARR_ELEMENTWISE_TABLE_ONLY */

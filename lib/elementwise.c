@@ -1,0 +1,479 @@
+/* Elementwise functions: one table (cl/elementwise.cl), one dispatcher, thin wrappers.
+ *
+ * A call validates its operands, promotes their dtypes (promote.c) and picks the dtype
+ * the function is computed in (its "loop"), broadcasts, checks `out`, casts array inputs
+ * of another dtype to the loop dtype (so kernels only ever see one input dtype: few
+ * programs), and launches one map (engine.h) whose body is the table's expression. */
+#include "engine.h"
+#include "ops_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define USMARR_ELEMENTWISE_TABLE_ONLY
+#include "../cl/elementwise.cl"
+
+/* ---- the table, read on the host --------------------------------------------------------- */
+
+#define BIT(d) (1u << (d))
+#define LOOPS_FLT (BIT(USMARR_FLOAT16) | BIT(USMARR_FLOAT32) | BIT(USMARR_FLOAT64))
+#define LOOPS_CPLX (BIT(USMARR_COMPLEX64) | BIT(USMARR_COMPLEX128))
+#define LOOPS_INT                                                                                            \
+    (BIT(USMARR_INT8) | BIT(USMARR_INT16) | BIT(USMARR_INT32) | BIT(USMARR_INT64) | BIT(USMARR_UINT8) |      \
+     BIT(USMARR_UINT16) | BIT(USMARR_UINT32) | BIT(USMARR_UINT64))
+#define LOOPS_BINT (LOOPS_INT | BIT(USMARR_BOOL))
+#define LOOPS_REAL (LOOPS_INT | LOOPS_FLT)
+#define LOOPS_RB (LOOPS_REAL | BIT(USMARR_BOOL))
+#define LOOPS_INEX (LOOPS_FLT | LOOPS_CPLX)
+#define LOOPS_NUM (LOOPS_REAL | LOOPS_CPLX)
+#define LOOPS_ALL (LOOPS_NUM | BIT(USMARR_BOOL))
+
+enum out_rule { OUT_SAME, OUT_BOOL, OUT_REAL };
+static const char *const out_rule_name[] = {"SAME", "BOOL", "REAL"};
+#define F_NONE 0u
+#define F_NOBOOL 1u
+#define F_DIVIDE 2u
+#define ARITY_1 1
+#define ARITY_2 2
+#define ARITY_3 3
+#define ARITY_W 3
+#define WHERE_1 false
+#define WHERE_2 false
+#define WHERE_3 false
+#define WHERE_W true
+#define VEC_V true
+#define VEC_N false
+
+struct op_info {
+    const char *name;
+    const char *id;   /* the kernel's case label */
+    int arity;
+    bool where;       /* operand 0 is a condition of any dtype */
+    unsigned loops;   /* bit per usmarr_dtype_t */
+    enum out_rule out;
+    unsigned flags;
+    bool vec;
+};
+
+enum op_index {
+#define ENUM_(ID, name, arity, loops, out, flags, vec, expr, vexpr) OP_##ID,
+    USMARR_ELEMENTWISE_OPS(ENUM_)
+#undef ENUM_
+    OP_COUNT
+};
+
+static const struct op_info ops[OP_COUNT] = {
+#define ROW_(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                          \
+    {#name, "EW_ID_" #ID, ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec},
+    USMARR_ELEMENTWISE_OPS(ROW_)
+#undef ROW_
+};
+
+/* Loop candidates in NumPy's promotion order. */
+static const usmarr_dtype_t loop_order[USMARR_DTYPE_COUNT] = {
+    USMARR_BOOL,    USMARR_INT8,    USMARR_UINT8,   USMARR_INT16,     USMARR_UINT16,
+    USMARR_INT32,   USMARR_UINT32,  USMARR_INT64,   USMARR_UINT64,    USMARR_FLOAT16,
+    USMARR_FLOAT32, USMARR_FLOAT64, USMARR_COMPLEX64, USMARR_COMPLEX128,
+};
+
+static usmarr_dtype_t real_of(usmarr_dtype_t d)
+{
+    return d == USMARR_COMPLEX64 ? USMARR_FLOAT32 : d == USMARR_COMPLEX128 ? USMARR_FLOAT64 : d;
+}
+
+/* The kernel's kind code of a loop dtype (EW_TK). */
+static int kind_code(usmarr_dtype_t d)
+{
+    switch (usmarr_dtype_kind(d)) {
+    case USMARR_KIND_BOOL: return 0;
+    case USMARR_KIND_INT: return 1;
+    case USMARR_KIND_UINT: return 2;
+    case USMARR_KIND_FLOAT: return 3;
+    default: return 4;
+    }
+}
+
+/* Picks the loop dtype and the result dtype of `op`, as NumPy's type resolution does: the
+ * first loop dtype every strong input dtype casts to safely (so copysign(int8, uint8) runs
+ * in float16, although int8 and uint8 promote to int16).  `p` is the promoted dtype of all
+ * operands (weak scalars included), which decides the bool and true-division rules. */
+static int resolve(const struct op_info *op, const usmarr_dtype_t *strong, size_t nstrong, usmarr_dtype_t p,
+                   usmarr_dtype_t *loop, usmarr_dtype_t *res)
+{
+    usmarr_kind_t k = usmarr_dtype_kind(p);
+    if ((op->flags & F_NOBOOL) && k == USMARR_KIND_BOOL)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s is not defined for bool inputs (NumPy refuses it too)",
+                            op->name);
+    usmarr_dtype_t floor = USMARR_BOOL; /* a dtype the loop must also accept */
+    if ((op->flags & F_DIVIDE) && (k == USMARR_KIND_BOOL || k == USMARR_KIND_INT || k == USMARR_KIND_UINT))
+        floor = USMARR_FLOAT64;
+    for (int i = 0; i < USMARR_DTYPE_COUNT; i++) {
+        usmarr_dtype_t t = loop_order[i];
+        if (!(op->loops & BIT(t)) || !usmarr_can_cast(floor, t, USMARR_CASTING_SAFE))
+            continue;
+        bool all = true;
+        for (size_t j = 0; j < nstrong && all; j++)
+            all = usmarr_can_cast(strong[j], t, USMARR_CASTING_SAFE);
+        if (all) {
+            *loop = t;
+            *res = op->out == OUT_BOOL ? USMARR_BOOL : op->out == OUT_REAL ? real_of(t) : t;
+            return 0;
+        }
+    }
+    return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s is not defined for %s inputs", op->name, usmarr_dtype_name(p));
+}
+
+/* The category of a kind for weak scalars: bool < integers < float < complex. */
+static int category(usmarr_kind_t k)
+{
+    return k == USMARR_KIND_BOOL ? 0 : k == USMARR_KIND_INT || k == USMARR_KIND_UINT ? 1 : k == USMARR_KIND_FLOAT ? 2 : 3;
+}
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+/* Element byte range [lo, hi) of an array; false for no elements. */
+static bool byte_range(const usmarr_array_t *a, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t dmin, dmax;
+    if (!a->memory->pointer || !usmarr__array_span(a, &dmin, &dmax))
+        return false;
+    int64_t isz = (int64_t)usmarr_dtype_size(a->dtype);
+    uintptr_t base = (uintptr_t)a->memory->pointer;
+    *lo = base + (uintptr_t)((a->offset + dmin) * isz);
+    *hi = base + (uintptr_t)((a->offset + dmax + 1) * isz);
+    return true;
+}
+
+static bool ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    uintptr_t alo, ahi, blo, bhi;
+    if (a->memory != b->memory || !byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi))
+        return false;
+    return alo < bhi && blo < ahi;
+}
+
+/* `in`, broadcast to `shape`, visits exactly the elements of `out` in the same order, so
+ * reading element i before writing element i is safe in place. */
+static bool exact_alias(const usmarr_array_t *in, const usmarr_array_t *out)
+{
+    struct usmarr__operand o;
+    if (usmarr_dtype_size(in->dtype) != usmarr_dtype_size(out->dtype) ||
+        usmarr__operand_from_array(in, out->ndim, out->shape, &o))
+        return false;
+    if ((char *)in->memory->pointer + in->offset * (int64_t)usmarr_dtype_size(in->dtype) !=
+        (char *)out->memory->pointer + out->offset * (int64_t)usmarr_dtype_size(out->dtype))
+        return false;
+    for (int d = 0; d < out->ndim; d++)
+        if (out->shape[d] > 1 && o.strides[d] != out->strides[d])
+            return false;
+    return true;
+}
+
+/* A new writable array of `dtype` and `shape` on the same kind of USM as `like`. */
+static int new_array(usmarr_context_t *ctx, const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim,
+                     const int64_t *shape, usmarr_order_t order, usmarr_array_t **out)
+{
+    usmarr_usm_kind_t kind = like && like->memory->kind != USMARR_USM_UNKNOWN ? like->memory->kind : USMARR_USM_DEVICE;
+    return usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind, out);
+}
+
+/* dst[...] = src converted (no overlap between them). */
+static int cast_into(usmarr_context_t *ctx, usmarr_array_t *dst, const usmarr_array_t *src)
+{
+    struct usmarr__map m = usmarr__map_init("cast", NULL, 1, 1);
+    m.ndim = dst->ndim;
+    memcpy(m.shape, dst->shape, sizeof(int64_t) * (size_t)dst->ndim);
+    int rc = usmarr__operand_from_array(dst, m.ndim, m.shape, &m.operands[0]);
+    if (!rc)
+        rc = usmarr__operand_from_array(src, m.ndim, m.shape, &m.operands[1]);
+    if (!rc)
+        rc = usmarr__map_launch(ctx, &m);
+    return rc;
+}
+
+static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
+
+/* Use one program per (arity, result rule, dtypes) with a run-time switch over the
+ * functions, unless USMARR_ELEMENTWISE_SPECIALIZE=1 asks for one program per function. */
+static bool specialize(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *e = getenv("USMARR_ELEMENTWISE_SPECIALIZE");
+        cached = e && *e == '1';
+    }
+    return cached != 0;
+}
+
+/* ---- the dispatcher ------------------------------------------------------------------------ */
+
+static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                    usmarr_array_t **result)
+{
+    const struct op_info *op = &ops[opi];
+    int n = op->arity;
+    if (!operands)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: operands is NULL", op->name);
+    if (noperands != (size_t)n)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s takes %d operands, noperands=%zu", op->name, n,
+                            noperands);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", op->name);
+
+    /* context, scalars */
+    usmarr_context_t *ctx = out ? out->memory->context : NULL;
+    const usmarr_array_t *first = NULL;
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        if (a) {
+            if (!first)
+                first = a;
+            if (!ctx)
+                ctx = a->memory->context;
+            else if (a->memory->context != ctx)
+                return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: %s belongs to another context than %s",
+                                    op->name, operand_names[i], out ? "out" : "the first array operand");
+        } else {
+            int rc = usmarr__scalar_check(&operands[i].scalar, operand_names[i]);
+            if (rc)
+                return rc;
+        }
+    }
+    if (!ctx)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: no operand is an array and there is no out",
+                            op->name);
+
+    /* promotion (where(): the condition stays out of it) */
+    usmarr_dtype_t dts[8];
+    const usmarr_scalar_t *scs[3];
+    size_t nd = 0, ns = 0;
+    for (int i = op->where ? 1 : 0; i < n; i++) {
+        if (operands[i].array)
+            dts[nd++] = operands[i].array->dtype;
+        else
+            scs[ns++] = &operands[i].scalar;
+    }
+    usmarr_dtype_t promoted, loop = USMARR_BOOL, res = USMARR_BOOL;
+    int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
+    if (rc)
+        return rc;
+    /* typed scalars count as strong; a weak scalar of a higher kind than every strong
+     * operand brings the promoted dtype in (int8 + 1.5 runs in float64) */
+    int top = -1;
+    for (size_t j = 0; j < nd; j++)
+        top = category(usmarr_dtype_kind(dts[j])) > top ? category(usmarr_dtype_kind(dts[j])) : top;
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype >= 0) {
+            usmarr_dtype_t d = (usmarr_dtype_t)scs[j]->dtype;
+            top = category(usmarr_dtype_kind(d)) > top ? category(usmarr_dtype_kind(d)) : top;
+            dts[nd++] = d;
+        }
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype < 0 && category(scs[j]->kind) > top) {
+            dts[nd++] = promoted;
+            break;
+        }
+    if ((rc = resolve(op, dts, nd, promoted, &loop, &res)))
+        return rc;
+    if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
+        (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
+        return rc;
+
+    /* broadcast shape: inputs, then out must be that shape (or one the inputs broadcast to) */
+    int ndim = 0;
+    int64_t shape[USMARR_MAX_NDIM];
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        if (!a)
+            continue;
+        if (a->ndim > ndim) {
+            memmove(shape + (a->ndim - ndim), shape, sizeof(int64_t) * (size_t)ndim);
+            for (int d = 0; d < a->ndim - ndim; d++)
+                shape[d] = 1;
+            ndim = a->ndim;
+        }
+        for (int d = 0; d < a->ndim; d++) {
+            int64_t *s = &shape[ndim - a->ndim + d], m = a->shape[d];
+            if (*s == 1)
+                *s = m;
+            else if (m != 1 && m != *s)
+                return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                    "%s: %s has shape[%d]=%lld where the other operands have %lld", op->name,
+                                    operand_names[i], d, (long long)m, (long long)*s);
+        }
+    }
+    if (out) {
+        if ((rc = usmarr__check_writable(out, "out")))
+            return rc;
+        bool fits = out->ndim >= ndim;
+        for (int d = 0; fits && d < ndim; d++) {
+            int64_t o = out->shape[out->ndim - ndim + d];
+            fits = shape[d] == o || shape[d] == 1;
+        }
+        if (!fits) {
+            char buf[64] = "";
+            int len = 0;
+            for (int d = 0; d < ndim && len < (int)sizeof buf - 24; d++)
+                len += snprintf(buf + len, sizeof buf - (size_t)len, d ? ",%lld" : "%lld", (long long)shape[d]);
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out of %d dims does not have the result shape (%s)",
+                                op->name, out->ndim, buf);
+        }
+        ndim = out->ndim;
+        memcpy(shape, out->shape, sizeof(int64_t) * (size_t)ndim);
+        if (!usmarr_can_cast(res, out->dtype, USMARR_CASTING_SAME_KIND))
+            return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)",
+                                op->name, usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
+    }
+
+    /* inputs: cast to the loop dtype where needed; scalars become kernel arguments */
+    struct usmarr__map m = usmarr__map_init("elementwise", NULL, 1, 0);
+    usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL};
+    usmarr_array_t *target = NULL;
+    char defines[384];
+    char srcs[3][8];
+    int nin = 0;
+    bool vec = usmarr_dtype_kind(loop) != USMARR_KIND_BOOL && usmarr_dtype_kind(loop) != USMARR_KIND_COMPLEX &&
+               res != USMARR_BOOL && usmarr_dtype_kind(res) != USMARR_KIND_COMPLEX;
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        bool cond = op->where && i == 0;
+        if (!a) {
+            usmarr_dtype_t sd = cond ? USMARR_BOOL : loop;
+            if ((rc = usmarr__weak_fits(&operands[i].scalar, sd, operand_names[i])) ||
+                (rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars], sd, &operands[i].scalar)))
+                goto done;
+            snprintf(srcs[i], sizeof srcs[i], "s%d", m.nscalars++ & 7);
+            continue;
+        }
+        if (!cond && a->dtype != loop) {
+            if ((rc = new_array(ctx, a, loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
+                (rc = cast_into(ctx, temps[i], a)))
+                goto done;
+            a = temps[i];
+        }
+        if (cond) /* the condition is read in its own dtype */
+            vec = vec && a->dtype != USMARR_BOOL && usmarr_dtype_kind(a->dtype) != USMARR_KIND_COMPLEX;
+        nin++;
+        if ((rc = usmarr__operand_from_array(a, ndim, shape, &m.operands[nin])))
+            goto done;
+        snprintf(srcs[i], sizeof srcs[i], "a%d", nin & 7);
+    }
+
+    /* output: out itself, unless it needs a cast or overlaps an input other than exactly */
+    bool direct = out && out->dtype == res;
+    for (int i = 0; direct && i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        /* a cast copy was taken before the kernel runs (in-order queue): no hazard */
+        if (a && !temps[i] && ranges_meet(a, out) && !exact_alias(a, out))
+            direct = false;
+    }
+    if (direct) {
+        target = usmarr_array_retain(out);
+    } else {
+        usmarr_order_t order = USMARR_ORDER_C;
+        if (!out && first && first->ndim == ndim && ndim > 1 && (first->flags & USMARR_FLAG_F_CONTIGUOUS) &&
+            !(first->flags & USMARR_FLAG_C_CONTIGUOUS))
+            order = USMARR_ORDER_F;
+        if ((rc = new_array(ctx, out ? out : first, res, ndim, shape, order, &target)))
+            goto done;
+    }
+    if ((rc = usmarr__operand_from_array(target, ndim, shape, &m.operands[0])))
+        goto done;
+
+    /* the program: loop dtype, arity, result rule, operand sources, function */
+    int len = snprintf(defines, sizeof defines,
+                       "-DEW_T=%s -DEW_TK=%d -DEW_TBITS=%d -DEW_ARITY_%s -DEW_OUT_%s -DEW_VEC=%d",
+                       usmarr__dtype_tag(loop), kind_code(loop), (int)usmarr_dtype_size(loop) * 8,
+                       op->where ? "W" : n == 1 ? "1" : n == 2 ? "2" : "3", out_rule_name[op->out], vec ? 1 : 0);
+    for (int i = 0; i < n; i++)
+        len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_IN%d=%s", i + 1, srcs[i]);
+    if (specialize()) {
+        snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_OP=%s", op->id);
+    } else {
+        snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_OPSC=%d", m.nscalars);
+        usmarr_scalar_t id = {.kind = USMARR_KIND_INT, .dtype = USMARR_INT32, .value.i = opi};
+        if ((rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars++], USMARR_INT32, &id)))
+            goto done;
+    }
+    m.defines = defines;
+    m.nin = nin;
+    m.ndim = ndim;
+    memcpy(m.shape, shape, sizeof(int64_t) * (size_t)ndim);
+    if ((rc = usmarr__map_launch(ctx, &m)))
+        goto done;
+
+    if (out && target != out) {
+        if ((rc = cast_into(ctx, out, target)))
+            goto done;
+    }
+    if (result)
+        *result = out ? usmarr_array_retain(out) : usmarr_array_retain(target);
+done:
+    usmarr_array_release(target);
+    for (int i = 0; i < 4; i++)
+        usmarr_array_release(temps[i]);
+    return rc;
+}
+
+/* ---- public entry points -------------------------------------------------------------------- */
+
+int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                       usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!name)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
+    for (int i = 0; i < OP_COUNT; i++)
+        if (!strcmp(ops[i].name, name))
+            return dispatch(i, operands, noperands, out, result);
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+}
+
+int usmarr_elementwise_arity(const char *name)
+{
+    if (name)
+        for (int i = 0; i < OP_COUNT; i++)
+            if (!strcmp(ops[i].name, name))
+                return ops[i].arity;
+    return -1;
+}
+
+const char *usmarr_elementwise_name(int index)
+{
+    return index >= 0 && index < OP_COUNT ? ops[index].name : NULL;
+}
+
+#define WRAP_1_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array_t **result)                \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x)                                                                                              \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": x is NULL");                         \
+        usmarr_operand_t o[1] = {{.array = x}};                                                              \
+        return dispatch(OP_##ID, o, 1, out, result);                                                         \
+    }
+#define WRAP_2_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out,             \
+                      usmarr_array_t **result)                                                               \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x1 || !x2)                                                                                      \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL", !x1 ? "x1" : "x2");     \
+        usmarr_operand_t o[2] = {{.array = x1}, {.array = x2}};                                              \
+        return dispatch(OP_##ID, o, 2, out, result);                                                         \
+    }
+#define WRAP_3_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, const usmarr_array_t *x3,        \
+                      usmarr_array_t *out, usmarr_array_t **result)                                          \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x1 || !x2 || !x3)                                                                               \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL",                         \
+                                !x1 ? "the first array" : !x2 ? "the second array" : "the third array");     \
+        usmarr_operand_t o[3] = {{.array = x1}, {.array = x2}, {.array = x3}};                               \
+        return dispatch(OP_##ID, o, 3, out, result);                                                         \
+    }
+#define WRAP_W_ WRAP_3_
+#define WRAP_(ID, name, arity, loops, out, flags, vec, expr, vexpr) WRAP_##arity##_(ID, name)
+USMARR_ELEMENTWISE_OPS(WRAP_)
+#undef WRAP_
