@@ -7,6 +7,8 @@
  *               S1 = stride of the axis (elements)
  *    OP_SCATTER put:  base0[x0 + norm(in1) * stride] = in2
  *               operands: out0 the target's element [.., 0, ..], in1 indices, in2 values
+ *               with -DCHECKED=1 (raise mode, new result): out1/out2 are OP_CHECK's cells,
+ *               in3 the indices, in4 the source; a bad index sets them and skips its element
  *    OP_CHECK   raise mode, before anything is read or written: for each index out of
  *               [-n, n) sets out0 (int64 flag, stride 0) to 1 and out1 (stride 0, the
  *               index dtype) to that index, so the host can name a bad value
@@ -24,7 +26,8 @@
  *      usmarr_mask_extract  dst[counts[c] + j] = src[e] for the j-th true e of chunk c
  *      usmarr_mask_nonzero  dst[counts[c] + j] = e
  *      usmarr_mask_place    dst[e] = vals[(counts[c] + j) % nvals]
- *    Order is preserved: chunk c's selections land after those of chunks < c. */
+ *    Order is preserved: chunk c's selections land after those of chunks < c.  The
+ *    scan's total at counts[nchunks] doubles as the end of the last chunk's range. */
 
 #ifdef USMARR_NOUT
 
@@ -60,7 +63,16 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 
 #define USMARR_NORM(k) usmarr_index_norm((long)LOAD(k), (ulong)LOAD(k), SCALAR(0))
 
-#if defined(OP_GATHER)
+#if defined(OP_GATHER) && CHECKED
+/* raise without a pre-pass: out1/out2 are the flag and value cells, in3 the indices */
+#define USMARR_MAP_BODY                                                                                     \
+    if (USMARR_IDX_BAD(LOAD(3), SCALAR(0))) {                                                               \
+        STORE(1, 1);                                                                                        \
+        STORE(2, LOAD(3));                                                                                  \
+    } else {                                                                                                \
+        STORE(0, CONVERT(4, 0, USMARR_LOADP(D4, p4, x4 + USMARR_NORM(3) * SCALAR(1))));                     \
+    }
+#elif defined(OP_GATHER)
 #define USMARR_MAP_BODY STORE(0, CONVERT(2, 0, USMARR_LOADP(D2, p2, x2 + USMARR_NORM(1) * SCALAR(1))))
 #elif defined(OP_SCATTER)
 #define USMARR_MAP_BODY USMARR_STOREP(D0, p0, x0 + USMARR_NORM(1) * SCALAR(1), CONVERT(2, 0, LOAD(2)))
@@ -79,6 +91,10 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #else /* custom mask kernels */
 
 #define USMARR_TRUE(p, e) (USMARR_CONVERT(COND, b, USMARR_LOADP(COND, p, e)) != 0)
+#define USMARR_BYTES_b 1
+#define USMARR_BYTES_i8 1
+#define USMARR_BYTES_u8 1
+#define USMARR_MASK_BYTES USMARR_CAT(USMARR_BYTES_, COND)
 typedef USMARR_STORAGE(COND) usmarr_cond_t;
 typedef USMARR_STORAGE(ELEM) usmarr_elem_t;
 
@@ -88,8 +104,19 @@ kernel void usmarr_mask_count(global const usmarr_cond_t *cond, long n, long chu
     long c = get_global_id(0);
     if (c >= nchunks)
         return;
-    long begin = c * chunk, end = min(begin + chunk, n), count = 0;
-    for (long e = begin; e < end; e++)
+    long begin = c * chunk, end = min(begin + chunk, n), count = 0, e = begin;
+#if USMARR_MASK_BYTES
+    /* One-byte masks: 16 at a time (chunk is a multiple of 16). */
+    for (; e + 16 <= end; e += 16) {
+        uchar16 v = as_uchar16(vload16(0, (global const uchar *)cond + e));
+        uchar16 t = select((uchar16)(0), (uchar16)(1), v != (uchar16)(0));
+        uchar8 s8 = t.lo + t.hi;
+        uchar4 s4 = s8.lo + s8.hi;
+        uchar2 s2 = s4.lo + s4.hi;
+        count += s2.x + s2.y;
+    }
+#endif
+    for (; e < end; e++)
         count += USMARR_TRUE(cond, e);
     counts[c] = count;
 }
@@ -114,10 +141,15 @@ kernel void usmarr_mask_extract(global const usmarr_cond_t *cond, global const u
     if (c >= nchunks)
         return;
     long begin = c * chunk, end = min(begin + chunk, n);
-    global usmarr_elem_t *out = dst + offsets[c];
-    for (long e = begin; e < end; e++)
-        if (USMARR_TRUE(cond, e))
-            *out++ = src[e];
+    global usmarr_elem_t *out = dst + offsets[c], *stop = dst + offsets[c + 1];
+    /* Branch-free (a random mask defeats branch prediction): always store, advance on
+     * true.  A store for a false element lands where the next true one goes, so it is
+     * overwritten; stopping after the chunk's last true element keeps every store
+     * inside this chunk's range of the output. */
+    for (long e = begin; e < end && out < stop; e++) {
+        *out = src[e];
+        out += USMARR_TRUE(cond, e);
+    }
 }
 
 kernel void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
@@ -127,10 +159,11 @@ kernel void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long c
     if (c >= nchunks)
         return;
     long begin = c * chunk, end = min(begin + chunk, n);
-    global long *out = dst + offsets[c];
-    for (long e = begin; e < end; e++)
-        if (USMARR_TRUE(cond, e))
-            *out++ = e;
+    global long *out = dst + offsets[c], *stop = dst + offsets[c + 1];
+    for (long e = begin; e < end && out < stop; e++) { /* branch-free, as in extract */
+        *out = e;
+        out += USMARR_TRUE(cond, e);
+    }
 }
 
 kernel void usmarr_mask_place(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,

@@ -66,47 +66,48 @@ static int int64_scalar(struct usmarr__scalar_arg *arg, int64_t v)
 
 static bool is_unsigned(usmarr_dtype_t dtype) { return usmarr_dtype_kind(dtype) == USMARR_KIND_UINT; }
 
-/* Raise mode: runs OP_CHECK over `ind` and fails naming one bad index, if any. */
-static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+static int shape_size(int nd, const int64_t *shape) /* 0 when empty */
 {
-    usmarr_context_t *ctx = ind->memory->context;
-    int64_t size = usmarr_array_size(ind);
-    if (size == 0)
-        return 0;
-    usmarr_memory_t *cells;
-    int rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, 16, 16, &cells);
-    if (rc)
-        return rc;
-    uint64_t zero[2] = {0, 0};
-    rc = usmarr_memory_copy_from_host(cells, 0, zero, sizeof zero);
-    if (!rc) {
-        char defines[64];
-        snprintf(defines, sizeof defines, "-DOP_CHECK -DMODE=2 -DIDX_UNSIGNED=%d", is_unsigned(ind->dtype));
-        struct usmarr__map m = usmarr__map_init("index", defines, 2, 1);
-        m.flags = USMARR__MAP_NO_TILE;
-        m.ndim = ind->ndim;
-        memcpy(m.shape, ind->shape, sizeof(int64_t) * (size_t)ind->ndim);
-        m.operands[0].data = cells->pointer;
-        m.operands[0].dtype = USMARR_INT64;
-        m.operands[1].data = (char *)cells->pointer + 8;
-        m.operands[1].dtype = ind->dtype;
-        set_operand(&m.operands[2], ind, ind->dtype, ind->ndim, ind->strides);
-        m.nscalars = 1;
-        rc = int64_scalar(&m.scalars[0], n);
-        if (!rc)
-            rc = usmarr__map_launch(ctx, &m);
-    }
-    unsigned char back[16];
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return 0;
+    return 1;
+}
+
+/* Raise mode.  Two 8-byte cells in host USM, zeroed by the host: a flag and the bad value
+ * (in the index dtype).  Kernels set them for any out-of-range index; the host waits once
+ * and reads them. */
+static int cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells)
+{
+    int rc = usmarr_memory_create(ctx, USMARR_USM_HOST, 16, 16, cells);
     if (!rc)
-        rc = usmarr_memory_copy_to_host(cells, 0, back, sizeof back); /* waits for the check */
-    usmarr_memory_release(cells);
+        memset((*cells)->pointer, 0, 16); /* nothing is enqueued on it yet */
+    return rc;
+}
+
+static void cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind, struct usmarr__operand *flag,
+                           struct usmarr__operand *value)
+{
+    memset(flag, 0, sizeof *flag); /* stride 0 everywhere */
+    memset(value, 0, sizeof *value);
+    flag->data = cells->pointer;
+    flag->dtype = USMARR_INT64;
+    value->data = (char *)cells->pointer + 8;
+    value->dtype = ind->dtype;
+}
+
+/* Waits for the kernels that use the cells, then fails naming the bad index, if any. */
+static int cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    int rc = usmarr_context_finish(cells->context);
     if (rc)
         return rc;
+    unsigned char back[16];
+    memcpy(back, cells->pointer, sizeof back);
     int64_t flag;
     memcpy(&flag, back, 8);
     if (!flag)
         return 0;
-    /* The bad value, in the index dtype. */
     char value[32];
     size_t isz = usmarr_dtype_size(ind->dtype);
     if (is_unsigned(ind->dtype)) {
@@ -115,9 +116,9 @@ static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axi
         snprintf(value, sizeof value, "%llu", (unsigned long long)u);
     } else {
         int64_t v = 0;
-        if (isz == 1)
+        if (isz == 1) {
             v = *(int8_t *)(back + 8);
-        else if (isz == 2) {
+        } else if (isz == 2) {
             int16_t t;
             memcpy(&t, back + 8, 2);
             v = t;
@@ -125,27 +126,66 @@ static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axi
             int32_t t;
             memcpy(&t, back + 8, 4);
             v = t;
-        } else
+        } else {
             memcpy(&v, back + 8, 8);
+        }
         snprintf(value, sizeof value, "%lld", (long long)v);
     }
     return usmarr__fail(USMARR_ERROR_INDEX, "index %s is out of bounds for axis %d with size %lld (%s)", value, axis,
                         (long long)n, what);
 }
 
-/* One gather/scatter map. */
+/* Raise mode before anything is written: OP_CHECK over `ind` alone. */
+static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    usmarr_context_t *ctx = ind->memory->context;
+    if (usmarr_array_size(ind) == 0)
+        return 0;
+    usmarr_memory_t *cells;
+    int rc = cells_new(ctx, &cells);
+    if (rc)
+        return rc;
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DOP_CHECK -DMODE=2 -DIDX_UNSIGNED=%d", is_unsigned(ind->dtype));
+    struct usmarr__map m = usmarr__map_init("index", defines, 2, 1);
+    m.flags = USMARR__MAP_NO_TILE;
+    m.ndim = ind->ndim;
+    memcpy(m.shape, ind->shape, sizeof(int64_t) * (size_t)ind->ndim);
+    cells_operands(cells, ind, &m.operands[0], &m.operands[1]);
+    set_operand(&m.operands[2], ind, ind->dtype, ind->ndim, ind->strides);
+    m.nscalars = 1;
+    rc = int64_scalar(&m.scalars[0], n);
+    if (!rc)
+        rc = usmarr__map_launch(ctx, &m);
+    if (!rc)
+        rc = cells_verdict(cells, ind, n, axis, what);
+    usmarr_memory_release(cells);
+    return rc;
+}
+
+/* One gather/scatter map: ops[0] written, ops[1] the indices, ops[2] read.  With `cells`
+ * (a gather in raise mode) the same pass also checks: bad indices set the cells and skip
+ * their element. */
 static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
                             const usmarr_array_t *ind, int nd, const int64_t *shape, struct usmarr__operand *ops,
-                            int64_t n, int64_t stride)
+                            int64_t n, int64_t stride, usmarr_memory_t *cells)
 {
-    char defines[64];
+    char defines[80];
     int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
-    snprintf(defines, sizeof defines, "-DOP_%s -DMODE=%d -DIDX_UNSIGNED=%d", op, m_mode, is_unsigned(ind->dtype));
-    struct usmarr__map m = usmarr__map_init("index", defines, 1, 2);
+    snprintf(defines, sizeof defines, "-DOP_%s -DMODE=%d -DIDX_UNSIGNED=%d%s", op, m_mode, is_unsigned(ind->dtype),
+             cells ? " -DCHECKED=1" : "");
+    struct usmarr__map m = usmarr__map_init("index", defines, cells ? 3 : 1, 2);
     m.flags = USMARR__MAP_NO_TILE;
     m.ndim = nd;
     memcpy(m.shape, shape, sizeof(int64_t) * (size_t)nd);
-    memcpy(m.operands, ops, sizeof(struct usmarr__operand) * 3);
+    m.operands[0] = ops[0];
+    int k = 1;
+    if (cells) {
+        cells_operands(cells, ind, &m.operands[1], &m.operands[2]);
+        k = 3;
+    }
+    m.operands[k] = ops[1];
+    m.operands[k + 1] = ops[2];
     m.nscalars = 2;
     int rc = int64_scalar(&m.scalars[0], n);
     if (!rc)
@@ -153,18 +193,32 @@ static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_
     return rc ? rc : usmarr__map_launch(ctx, &m);
 }
 
+/* take and take_along_axis: the gather, checked in the same pass when the result is new
+ * (a failure then only discards it), checked first when writing into the caller's out. */
+static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_index_mode_t mode, bool into_out,
+                  int nd, const int64_t *shape, struct usmarr__operand *ops, int64_t n, int axis, const char *what)
+{
+    usmarr_context_t *ctx = a->memory->context;
+    int rc = 0;
+    bool fused = mode == USMARR_INDEX_MODE_RAISE && !into_out && usmarr_array_size(indices) > 0;
+    if (mode == USMARR_INDEX_MODE_RAISE && !fused)
+        rc = check_indices_on_device(indices, n, axis, what);
+    if (rc || !shape_size(nd, shape))
+        return rc;
+    usmarr_memory_t *cells = NULL;
+    if (fused && (rc = cells_new(ctx, &cells)))
+        return rc;
+    rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, n, a->strides[axis], cells);
+    if (!rc && cells)
+        rc = cells_verdict(cells, indices, n, axis, what);
+    usmarr_memory_release(cells);
+    return rc;
+}
+
 static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
 {
     int64_t minus_one = -1;
     return usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, flat);
-}
-
-static int shape_size(int nd, const int64_t *shape) /* 0 when empty */
-{
-    for (int k = 0; k < nd; k++)
-        if (shape[k] == 0)
-            return 0;
-    return 1;
 }
 
 /* ---- take ------------------------------------------------------------------------------ */
@@ -220,18 +274,14 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
     usmarr_array_t *target;
     if ((rc = usmarr__result_begin(a, a->dtype, rnd, shape, out, result, &target)))
         return rc;
-    if (mode == USMARR_INDEX_MODE_RAISE)
-        rc = check_indices_on_device(indices, n, ax, "take");
-    if (!rc && shape_size(rnd, shape)) {
-        struct usmarr__operand ops[3];
-        int dt = target->dtype, st = a->dtype;
-        if (dt == st)
-            dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
-        set_operand(&ops[0], target, dt, rnd, target->strides);
-        set_operand(&ops[1], indices, indices->dtype, rnd, ist);
-        set_operand(&ops[2], a, st, rnd, ast);
-        rc = launch_index_map(a->memory->context, "GATHER", mode, indices, rnd, shape, ops, n, a->strides[ax]);
-    }
+    struct usmarr__operand ops[3];
+    int dt = target->dtype, st = a->dtype;
+    if (dt == st)
+        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+    set_operand(&ops[0], target, dt, rnd, target->strides);
+    set_operand(&ops[1], indices, indices->dtype, rnd, ist);
+    set_operand(&ops[2], a, st, rnd, ast);
+    rc = gather(a, indices, mode, out != NULL, rnd, shape, ops, n, ax, "take");
     return usmarr__result_end(rc, target, result);
 }
 
@@ -315,18 +365,14 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
     usmarr_array_t *target;
     if ((rc = usmarr__result_begin(a, a->dtype, nd, shape, out, result, &target)))
         return rc;
-    if (mode == USMARR_INDEX_MODE_RAISE)
-        rc = check_indices_on_device(indices, n, ax, "take_along_axis");
-    if (!rc && shape_size(nd, shape)) {
-        struct usmarr__operand ops[3];
-        int dt = target->dtype, st = a->dtype;
-        if (dt == st)
-            dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
-        set_operand(&ops[0], target, dt, nd, target->strides);
-        set_operand(&ops[1], indices, indices->dtype, nd, ist);
-        set_operand(&ops[2], a, st, nd, ast);
-        rc = launch_index_map(a->memory->context, "GATHER", mode, indices, nd, shape, ops, n, a->strides[ax]);
-    }
+    struct usmarr__operand ops[3];
+    int dt = target->dtype, st = a->dtype;
+    if (dt == st)
+        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+    set_operand(&ops[0], target, dt, nd, target->strides);
+    set_operand(&ops[1], indices, indices->dtype, nd, ist);
+    set_operand(&ops[2], a, st, nd, ast);
+    rc = gather(a, indices, mode, out != NULL, nd, shape, ops, n, ax, "take_along_axis");
     return usmarr__result_end(rc, target, result);
 }
 
@@ -464,7 +510,7 @@ int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
         set_operand(&ops[1], ind, ind->dtype, rnd, ist);
         rc = launch_index_map(a->memory->context, "SCATTER",
                               mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_RAISE : mode, ind, rnd, shape, ops,
-                              n, a->strides[ax]);
+                              n, a->strides[ax], NULL);
     }
     usmarr_array_release(vcopy); /* waits for the scatter that reads it */
     usmarr_array_release(icopy);

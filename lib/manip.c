@@ -33,8 +33,12 @@ int usmarr__result_begin(const usmarr_array_t *like, usmarr_dtype_t dtype, int n
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "result is NULL (and out is NULL)");
     if (!out) {
         usmarr_usm_kind_t kind = like->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : like->memory->kind;
-        return usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind,
-                                               target);
+        int rc = usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind,
+                                                 target);
+        if (!rc)
+            usmarr__advise_huge_pages((*target)->memory->context, (*target)->memory->pointer,
+                                      (*target)->memory->size);
+        return rc;
     }
     int rc = usmarr__same_context(out, "out", like, "the input");
     if (!rc)

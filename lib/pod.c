@@ -3,10 +3,13 @@
  * A pod block keeps one USM allocation of `pod_capacity` bytes at `pointer`; `size` is the
  * end of the most recent allocation.  Growing moves everything to a bigger allocation
  * (USM cannot grow in place), which is why allocations are byte offsets, not pointers. */
-#include "internal.h"
+#include "view_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* PoCL 6.0 ignores USM alignments above 128 bytes (checked: 256 is missed 7 times in 20). */
 #define POD_MAX_ALIGNMENT 128
@@ -23,6 +26,29 @@ static void *usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t siz
         return ctx->usm.host_alloc(ctx->cl, NULL, size, (cl_uint)alignment, err);
     }
 }
+
+/* On a CPU device every kind of USM is this process's virtual memory: pages cost nothing
+ * until touched, and can be handed back without moving anything. */
+static bool host_backed(const usmarr_memory_t *m) { return (m->context->info.type & CL_DEVICE_TYPE_CPU) != 0; }
+
+/* The whole pages inside [begin, end), or false when there are none. */
+static bool inner_pages(void *begin, void *end, uintptr_t *first, uintptr_t *last)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    *first = ((uintptr_t)begin + page - 1) / page * page;
+    *last = (uintptr_t)end / page * page;
+    return *last > *first;
+}
+
+void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size)
+{
+    uintptr_t first, last;
+    if ((context->info.type & CL_DEVICE_TYPE_CPU) && pointer && size >= ((size_t)4 << 20) &&
+        inner_pages(pointer, (char *)pointer + size, &first, &last))
+        (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
+}
+
+static void advise_huge(usmarr_memory_t *m) { usmarr__advise_huge_pages(m->context, m->pointer, m->pod_capacity); }
 
 /* A new allocation of `capacity` bytes holding the first `keep` bytes of the old one. */
 static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t keep)
@@ -60,6 +86,7 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
     m->pointer = fresh;
     m->pod_capacity = capacity;
     m->pod_alignment = alignment;
+    advise_huge(m);
     return 0;
 }
 
@@ -184,7 +211,15 @@ int usmarr_memory_pod_finalize(usmarr_memory_t *memory)
     int rc = check_pod(memory, "pod finalize");
     if (rc)
         return rc;
-    if (memory->size < memory->pod_capacity) {
+    const char *how = getenv("USMARR_POD_TRIM"); /* "move" forces the device path (tests) */
+    if (memory->size < memory->pod_capacity && host_backed(memory) && !(how && !strcmp(how, "move"))) {
+        /* Hand the slack's whole pages back to the system: no copy, no new allocation.
+         * The pages are this allocation's own; a later touch would read zeros. */
+        uintptr_t first, last;
+        if (memory->pointer && inner_pages((char *)memory->pointer + memory->size,
+                                           (char *)memory->pointer + memory->pod_capacity, &first, &last))
+            (void)madvise((void *)first, last - first, MADV_DONTNEED);
+    } else if (memory->size < memory->pod_capacity) {
         /* Best effort, like realloc: a failed trim keeps the larger allocation. */
         if (move_to(memory, memory->size, memory->pod_alignment, memory->size))
             usmarr__clear_error();

@@ -41,4 +41,8 @@ USMARR_INTERNAL int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_ar
 USMARR_INTERNAL int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
                                            usmarr_array_t *out, usmarr_array_t **result);
 
+/* On a CPU device, advises transparent huge pages for a large fresh USM range (>= 4 MiB),
+ * as NumPy does for large arrays: first touches then fault 2 MiB at a time (pod.c). */
+USMARR_INTERNAL void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size);
+
 #endif

@@ -350,6 +350,21 @@ START_TEST(test_manip_raise_is_found_on_device_and_put_writes_nothing)
     ck_assert_fails_with(usmarr_take(a, ind, 0, USMARR_INDEX_MODE_RAISE, NULL, &r), USMARR_ERROR_INDEX,
                          "index 42 is out of bounds for axis 0 with size 6 (take)");
     ck_assert_ptr_null(r);
+    /* Into the caller's out, raise checks first: out keeps its values. */
+    usmarr_array_t *out5 = host_i32(ctx, 1, s5, newvals);
+    ck_assert_fails_with(usmarr_take(a, ind, 0, USMARR_INDEX_MODE_RAISE, out5, NULL), USMARR_ERROR_INDEX,
+                         "index 42 is out of bounds");
+    int32_t o5[5];
+    ck_assert_ok(usmarr_array_copy_to_host(out5, o5, NULL));
+    ck_assert_mem_eq(o5, newvals, sizeof newvals);
+    idx[3] = -1;
+    usmarr_array_t *ind_ok = host_i64(ctx, 5, idx);
+    ck_assert_ok(usmarr_take(a, ind_ok, 0, USMARR_INDEX_MODE_RAISE, out5, NULL));
+    ck_assert_ok(usmarr_array_copy_to_host(out5, o5, NULL));
+    const int32_t want5[5] = {10, 15, 10, 15, 11};
+    ck_assert_mem_eq(o5, want5, sizeof want5);
+    usmarr_array_release(ind_ok);
+    usmarr_array_release(out5);
     /* Unsigned indices above INT64_MAX stay large. */
     uint64_t uidx[2] = {1, UINT64_MAX};
     int64_t two = 2;

@@ -4,6 +4,8 @@
 #include <CL/cl_ext.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static const usmarr_usm_kind_t kinds[] = {USMARR_USM_DEVICE, USMARR_USM_SHARED, USMARR_USM_HOST};
 
@@ -109,14 +111,17 @@ START_TEST(test_pod_several_allocations_keep_offsets_alignment_and_data)
 }
 END_TEST
 
+/* Loop index: kind = _i % 3; _i / 3 == 1 forces the moving trim (non-CPU devices' way). */
 START_TEST(test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation)
 {
     usmarr_context_t *ctx = test_context();
+    bool move = _i / 3 == 1, cpu = (usmarr_context_info(ctx)->type & CL_DEVICE_TYPE_CPU) != 0;
     usmarr_memory_t *m;
-    ck_assert_ok(usmarr_memory_create_pod(ctx, kinds[_i], 0, &m));
-    size_t begin, end;
-    ck_assert_ok(usmarr_memory_pod_allocate(m, 1 << 16, 16, &begin, &end)); /* the upper bound */
-    ck_assert_uint_ge(driver_alloc_size(ctx, usmarr_memory_pointer(m)), 1 << 16);
+    ck_assert_ok(usmarr_memory_create_pod(ctx, kinds[_i % 3], 0, &m));
+    size_t begin, end, bound = (size_t)1 << 20;
+    ck_assert_ok(usmarr_memory_pod_allocate(m, bound, 16, &begin, &end)); /* the upper bound */
+    ck_assert_uint_ge(driver_alloc_size(ctx, usmarr_memory_pointer(m)), bound);
+    put_bytes(m, begin, bound, 7); /* touch every page of it */
     put_bytes(m, begin, 1000, 42);
     void *before = usmarr_memory_pointer(m);
     ck_assert_ok(usmarr_memory_pod_resize(m, 1000, &begin, &end)); /* what was needed */
@@ -124,9 +129,27 @@ START_TEST(test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation)
     ck_assert_ptr_eq(usmarr_memory_pointer(m), before); /* shrinking never moves */
     ck_assert_uint_eq(usmarr_memory_size(m), 1000);
     check_bytes(m, 0, 1000, 42);
+    if (move)
+        setenv("USMARR_POD_TRIM", "move", 1);
     ck_assert_ok(usmarr_memory_pod_finalize(m));
+    unsetenv("USMARR_POD_TRIM");
     ck_assert_uint_eq(usmarr_memory_size(m), 1000);
-    ck_assert_uint_eq(driver_alloc_size(ctx, usmarr_memory_pointer(m)), 1000);
+    if (move || !cpu) {
+        ck_assert_uint_eq(driver_alloc_size(ctx, usmarr_memory_pointer(m)), 1000);
+    } else {
+        /* In place: same pointer, and the slack's pages are no longer resident. */
+        ck_assert_ptr_eq(usmarr_memory_pointer(m), before);
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        uintptr_t first = ((uintptr_t)before + 1000 + page - 1) / page * page;
+        uintptr_t last = ((uintptr_t)before + bound) / page * page;
+        size_t npages = (last - first) / page, resident = 0;
+        unsigned char *vec = malloc(npages);
+        ck_assert_int_eq(mincore((void *)first, last - first, vec), 0);
+        for (size_t i = 0; i < npages; i++)
+            resident += vec[i] & 1;
+        free(vec);
+        ck_assert_msg(resident == 0, "%zu of %zu slack pages still resident after finalize", resident, npages);
+    }
     check_bytes(m, 0, 1000, 42);
     /* A finalized block is an ordinary block for copies. */
     usmarr_memory_t *plain;
@@ -147,6 +170,13 @@ START_TEST(test_pod_finalize_of_an_empty_block_gives_null_and_zero)
     ck_assert_ptr_nonnull(usmarr_memory_pointer(m));
     ck_assert_uint_eq(usmarr_memory_size(m), 0);
     ck_assert_ok(usmarr_memory_pod_finalize(m));
+    ck_assert_uint_eq(usmarr_memory_size(m), 0);
+    usmarr_memory_release(m);
+    /* The moving trim ends with no allocation at all. */
+    ck_assert_ok(usmarr_memory_create_pod(ctx, USMARR_USM_SHARED, 4096, &m));
+    setenv("USMARR_POD_TRIM", "move", 1);
+    ck_assert_ok(usmarr_memory_pod_finalize(m));
+    unsetenv("USMARR_POD_TRIM");
     ck_assert_ptr_null(usmarr_memory_pointer(m));
     ck_assert_uint_eq(usmarr_memory_size(m), 0);
     usmarr_memory_release(m);
@@ -307,7 +337,7 @@ Suite *suite_pod(void)
     TCase *tc = tcase_create("allocator");
     tcase_add_loop_test(tc, test_pod_growth_keeps_data_and_moves_the_block, 0, 3);
     tcase_add_test(tc, test_pod_several_allocations_keep_offsets_alignment_and_data);
-    tcase_add_loop_test(tc, test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation, 0, 3);
+    tcase_add_loop_test(tc, test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation, 0, 6);
     tcase_add_test(tc, test_pod_finalize_of_an_empty_block_gives_null_and_zero);
     tcase_add_test(tc, test_pod_seed_api_table_typical_sequence);
     tcase_add_test(tc, test_pod_use_after_finalize_is_rejected);

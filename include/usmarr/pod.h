@@ -104,10 +104,18 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_pod_resize(usmarr_memory_t *memory
 
 /** @brief Trims the block to the bytes in use and freezes it.
  *
- * When the capacity exceeds the bytes in use, the bytes move to an allocation of exactly
- * that size (USM has no realloc); should that allocation fail, the block keeps its larger
- * allocation and is frozen anyway.  A block with no bytes in use ends with a NULL pointer
- * and size 0, like usmarr_memory_create() of 0 bytes.
+ * Afterwards usmarr_memory_size() is the end of the last allocation.  How the unused
+ * capacity is given back depends on the device:
+ * - on a CPU device, where USM is this process's virtual memory, the slack's whole pages
+ *   are returned to the system in place (`madvise(MADV_DONTNEED)`): no copy, the pointer
+ *   stays (setting the environment variable `USMARR_POD_TRIM=move` forces the other way);
+ * - elsewhere the bytes move to an allocation of exactly that size (USM has no realloc);
+ *   should that allocation fail, the block keeps its larger allocation and is frozen
+ *   anyway.  A block with no bytes in use then ends with a NULL pointer and size 0, like
+ *   usmarr_memory_create() of 0 bytes.
+ *
+ * On CPU devices large capacities are also advised to use transparent huge pages, as NumPy
+ * does for its large arrays, so that filling an upper bound faults 2 MiB at a time.
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL or not a pod block
  * @retval USMARR_ERROR_BAD_STATE already finalized, or shared */
