@@ -272,7 +272,8 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
         }
     }
     usmarr_array_t *target;
-    if ((rc = usmarr__result_begin(a, a->dtype, rnd, shape, out, result, &target)))
+    const usmarr_array_t *inputs[2] = {a, indices};
+    if ((rc = usmarr__result_begin(a, inputs, 2, a->dtype, rnd, shape, out, result, &target)))
         return rc;
     struct usmarr__operand ops[3];
     int dt = target->dtype, st = a->dtype;
@@ -281,8 +282,8 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
     set_operand(&ops[0], target, dt, rnd, target->strides);
     set_operand(&ops[1], indices, indices->dtype, rnd, ist);
     set_operand(&ops[2], a, st, rnd, ast);
-    rc = gather(a, indices, mode, out != NULL, rnd, shape, ops, n, ax, "take");
-    return usmarr__result_end(rc, target, result);
+    rc = gather(a, indices, mode, target == out, rnd, shape, ops, n, ax, "take");
+    return usmarr__result_end(rc, target, out, result);
 }
 
 int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
@@ -363,7 +364,8 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
     if (n == 0 && shape[ax] > 0 && shape_size(nd, shape))
         return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
     usmarr_array_t *target;
-    if ((rc = usmarr__result_begin(a, a->dtype, nd, shape, out, result, &target)))
+    const usmarr_array_t *inputs[2] = {a, indices};
+    if ((rc = usmarr__result_begin(a, inputs, 2, a->dtype, nd, shape, out, result, &target)))
         return rc;
     struct usmarr__operand ops[3];
     int dt = target->dtype, st = a->dtype;
@@ -372,8 +374,8 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
     set_operand(&ops[0], target, dt, nd, target->strides);
     set_operand(&ops[1], indices, indices->dtype, nd, ist);
     set_operand(&ops[2], a, st, nd, ast);
-    rc = gather(a, indices, mode, out != NULL, nd, shape, ops, n, ax, "take_along_axis");
-    return usmarr__result_end(rc, target, result);
+    rc = gather(a, indices, mode, target == out, nd, shape, ops, n, ax, "take_along_axis");
+    return usmarr__result_end(rc, target, out, result);
 }
 
 /* ---- put ------------------------------------------------------------------------------ */

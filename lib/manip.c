@@ -25,21 +25,30 @@ int usmarr__same_context(const usmarr_array_t *a, const char *aname, const usmar
     return 0;
 }
 
-int usmarr__result_begin(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
-                         usmarr_array_t *out, usmarr_array_t **result, usmarr_array_t **target)
+static bool shares_block(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
+}
+
+static int new_result(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                      usmarr_array_t **target)
+{
+    usmarr_usm_kind_t kind = like->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : like->memory->kind;
+    int rc = usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind, target);
+    if (!rc)
+        usmarr__advise_huge_pages((*target)->memory->context, (*target)->memory->pointer, (*target)->memory->size);
+    return rc;
+}
+
+int usmarr__result_begin(const usmarr_array_t *like, const usmarr_array_t *const *inputs, int ninputs,
+                         usmarr_dtype_t dtype, int ndim, const int64_t *shape, usmarr_array_t *out,
+                         usmarr_array_t **result, usmarr_array_t **target)
 {
     *target = NULL;
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "result is NULL (and out is NULL)");
-    if (!out) {
-        usmarr_usm_kind_t kind = like->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : like->memory->kind;
-        int rc = usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind,
-                                                 target);
-        if (!rc)
-            usmarr__advise_huge_pages((*target)->memory->context, (*target)->memory->pointer,
-                                      (*target)->memory->size);
-        return rc;
-    }
+    if (!out)
+        return new_result(like, dtype, ndim, shape, target);
     int rc = usmarr__same_context(out, "out", like, "the input");
     if (!rc)
         rc = usmarr__check_writable(out, "out");
@@ -57,12 +66,22 @@ int usmarr__result_begin(const usmarr_array_t *like, usmarr_dtype_t dtype, int n
     if (!usmarr_can_cast(dtype, out->dtype, USMARR_CASTING_SAME_KIND))
         return usmarr__fail(USMARR_ERROR_CASTING, "out has dtype %s; the %s result does not cast to it (same_kind)",
                             usmarr_dtype_name(out->dtype), usmarr_dtype_name(dtype));
+    /* An out that shares memory with an input: compute into a temporary, as if every
+     * input were read completely first (doc/engine.md), then copy. */
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i] && shares_block(out, inputs[i]))
+            return new_result(like, out->dtype, ndim, shape, target);
     *target = usmarr_array_retain(out);
     return 0;
 }
 
-int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_array_t **result)
+int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_array_t *out, usmarr_array_t **result)
 {
+    if (!rc && out && target != out) {
+        rc = usmarr_array_copy_into(out, target);
+        usmarr_array_release(target);
+        target = rc ? NULL : usmarr_array_retain(out);
+    }
     if (rc || !result)
         usmarr_array_release(target);
     else
@@ -179,7 +198,7 @@ static int concat_axis(int count, const usmarr_array_t *const *arrays, int axis,
     rc = common_dtype(count, arrays, &dtype);
     usmarr_array_t *target;
     if (!rc)
-        rc = usmarr__result_begin(a0, dtype, nd, shape, out, result, &target);
+        rc = usmarr__result_begin(a0, arrays, count, dtype, nd, shape, out, result, &target);
     if (rc)
         return rc;
     int64_t start = 0;
@@ -188,7 +207,7 @@ static int concat_axis(int count, const usmarr_array_t *const *arrays, int axis,
                         arrays[i]->ndim, arrays[i]->shape, arrays[i]->strides, 0);
         start += arrays[i]->shape[ax];
     }
-    return usmarr__result_end(rc, target, result);
+    return usmarr__result_end(rc, target, out, result);
 }
 
 int usmarr_concat(int count, const usmarr_array_t *const *arrays, int axis, usmarr_array_t *out,
@@ -249,7 +268,7 @@ int usmarr_stack(int count, const usmarr_array_t *const *arrays, int axis, usmar
     rc = common_dtype(count, arrays, &dtype);
     usmarr_array_t *target;
     if (!rc)
-        rc = usmarr__result_begin(a0, dtype, nd + 1, shape, out, result, &target);
+        rc = usmarr__result_begin(a0, arrays, count, dtype, nd + 1, shape, out, result, &target);
     if (rc)
         return rc;
     int64_t strides[USMARR_MAX_NDIM];
@@ -259,7 +278,7 @@ int usmarr_stack(int count, const usmarr_array_t *const *arrays, int axis, usmar
     for (int i = 0; i < count && !rc; i++)
         rc = copy_piece(target, nd, a0->shape, strides, i * target->strides[ax], arrays[i], nd, arrays[i]->shape,
                         arrays[i]->strides, 0);
-    return usmarr__result_end(rc, target, result);
+    return usmarr__result_end(rc, target, out, result);
 }
 
 /* ---- roll ---------------------------------------------------------------------------------- */
@@ -317,9 +336,9 @@ int usmarr_roll(const usmarr_array_t *a, int count, const int64_t *shifts, const
             /* NumPy adds the shifts of a repeated axis. */
             shift[ax] = positive_mod(shift[ax] + positive_mod(shifts[i], a->shape[ax]), a->shape[ax]);
         }
-        if ((rc = usmarr__result_begin(a, a->dtype, nd, a->shape, out, result, &target)))
+        if ((rc = usmarr__result_begin(a, &a, 1, a->dtype, nd, a->shape, out, result, &target)))
             return rc;
-        return usmarr__result_end(roll_into(target, a, shift), target, result);
+        return usmarr__result_end(roll_into(target, a, shift), target, out, result);
     }
     /* Flattened: roll the C-order sequence, then give it back a's shape. */
     int64_t size;
@@ -327,7 +346,7 @@ int usmarr_roll(const usmarr_array_t *a, int count, const int64_t *shifts, const
         return rc;
     for (int i = 0; i < count; i++)
         shift[0] = positive_mod(shift[0] + positive_mod(shifts[i], size), size);
-    if ((rc = usmarr__result_begin(a, a->dtype, nd, a->shape, out, result, &target)))
+    if ((rc = usmarr__result_begin(a, &a, 1, a->dtype, nd, a->shape, out, result, &target)))
         return rc;
     usmarr_array_t *src = NULL, *dst = NULL, *tmp = NULL;
     rc = flatten(a, &src);
@@ -349,7 +368,7 @@ int usmarr_roll(const usmarr_array_t *a, int count, const int64_t *shifts, const
     usmarr_array_release(src);
     usmarr_array_release(dst);
     usmarr_array_release(tmp);
-    return usmarr__result_end(rc, target, result);
+    return usmarr__result_end(rc, target, out, result);
 }
 
 /* ---- repeat and tile --------------------------------------------------------------------------- */
@@ -394,11 +413,11 @@ int usmarr_repeat(const usmarr_array_t *a, int64_t nrepeats, const int64_t *repe
     memcpy(shape, a->shape, sizeof(int64_t) * (size_t)nd);
     shape[ax] = total;
     usmarr_array_t *target;
-    if ((rc = usmarr__result_begin(a, a->dtype, nd, shape, out, result, &target)))
+    if ((rc = usmarr__result_begin(a, &a, 1, a->dtype, nd, shape, out, result, &target)))
         return rc;
     if (nd + 1 > USMARR_MAX_NDIM) {
         rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "repeat on a %d-d array needs %d dimensions", nd, nd + 1);
-        return usmarr__result_end(rc, target, result);
+        return usmarr__result_end(rc, target, out, result);
     }
     /* target axis ax split as (n, r); the source gets a broadcast axis of 1 after ax. */
     int64_t dshape[USMARR_MAX_NDIM], dstrides[USMARR_MAX_NDIM], sshape[USMARR_MAX_NDIM], sstrides[USMARR_MAX_NDIM];
@@ -417,7 +436,7 @@ int usmarr_repeat(const usmarr_array_t *a, int64_t nrepeats, const int64_t *repe
         sstrides[j++] = 0;
     }
     rc = copy_piece(target, nd + 1, dshape, dstrides, 0, a, nd + 1, sshape, sstrides, 0);
-    return usmarr__result_end(rc, target, result);
+    return usmarr__result_end(rc, target, out, result);
 }
 
 int usmarr_tile(const usmarr_array_t *a, int nreps, const int64_t *reps, usmarr_array_t *out,
@@ -444,7 +463,7 @@ int usmarr_tile(const usmarr_array_t *a, int nreps, const int64_t *reps, usmarr_
                                 (long long)r[k], (long long)s[k]);
     }
     usmarr_array_t *target;
-    int rc = usmarr__result_begin(a, a->dtype, nd, shape, out, result, &target);
+    int rc = usmarr__result_begin(a, &a, 1, a->dtype, nd, shape, out, result, &target);
     if (rc)
         return rc;
     int64_t dshape[USMARR_MAX_NDIM], dstrides[USMARR_MAX_NDIM], sshape[USMARR_MAX_NDIM], sstrides[USMARR_MAX_NDIM];
@@ -467,5 +486,5 @@ int usmarr_tile(const usmarr_array_t *a, int nreps, const int64_t *reps, usmarr_
     }
     if (!rc)
         rc = copy_piece(target, m, dshape, dstrides, 0, a, m, sshape, sstrides, 0);
-    return usmarr__result_end(rc, target, result);
+    return usmarr__result_end(rc, target, out, result);
 }

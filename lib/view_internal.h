@@ -28,14 +28,16 @@ USMARR_INTERNAL int usmarr__copy_in_order(const usmarr_array_t *a, usmarr_order_
 USMARR_INTERNAL int usmarr__same_context(const usmarr_array_t *a, const char *aname, const usmarr_array_t *b,
                                          const char *bname);
 
-/* The result convention (usmarr/copy.h): `target` is `out` (checked: context, writable,
+/* The result convention (doc/engine.md): `target` is `out` (checked: context, writable,
  * shape, dtype castable same_kind) retained, or a new C-ordered array of `like`'s USM
- * kind.  usmarr__result_end() hands it to `result` on success and releases it otherwise;
- * it returns `rc`. */
-USMARR_INTERNAL int usmarr__result_begin(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim,
-                                         const int64_t *shape, usmarr_array_t *out, usmarr_array_t **result,
-                                         usmarr_array_t **target);
-USMARR_INTERNAL int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_array_t **result);
+ * kind.  When `out` shares memory with one of the `ninputs` inputs, `target` is a
+ * temporary that usmarr__result_end() copies into `out` (inputs are then read completely
+ * before `out` is written).  usmarr__result_end() hands the result to `result` on success,
+ * releases what is not handed over, and returns `rc` (or the final copy's error). */
+USMARR_INTERNAL int usmarr__result_begin(const usmarr_array_t *like, const usmarr_array_t *const *inputs, int ninputs,
+                                         usmarr_dtype_t dtype, int ndim, const int64_t *shape, usmarr_array_t *out,
+                                         usmarr_array_t **result, usmarr_array_t **target);
+USMARR_INTERNAL int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_array_t *out, usmarr_array_t **result);
 
 /* repeat with one count per element: a take() with host-built indices (advanced.c). */
 USMARR_INTERNAL int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,

@@ -501,6 +501,47 @@ START_TEST(test_manip_out_arrays_and_argument_errors)
 }
 END_TEST
 
+START_TEST(test_manip_out_sharing_memory_with_inputs_reads_inputs_first)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t s8[1] = {8};
+    int32_t v[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    usmarr_array_t *b = host_i32(ctx, 1, s8, v), *x, *y, *rev;
+    ck_assert_ok(usmarr_array_index_text(b, ":4", &x));
+    ck_assert_ok(usmarr_array_index_text(b, "4:", &y));
+    ck_assert_ok(usmarr_array_index_text(b, "::-1", &rev));
+    const usmarr_array_t *xy[2] = {x, y};
+    /* NumPy: np.concatenate([b[:4], b[4:]], out=b[::-1]) leaves b == [7, 6, ..., 0] */
+    ck_assert_ok(usmarr_concat(2, xy, 0, rev, NULL));
+    int32_t got[8];
+    ck_assert_ok(usmarr_array_copy_to_host(b, got, NULL));
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(got[i], 7 - i);
+    /* In-place roll: np.roll(b, 3) written back into b. */
+    int64_t shift = 3;
+    usmarr_array_t *r = NULL;
+    ck_assert_ok(usmarr_roll(b, 1, &shift, NULL, b, &r));
+    ck_assert_ptr_eq(r, b);
+    usmarr_array_release(r);
+    ck_assert_ok(usmarr_array_copy_to_host(b, got, NULL));
+    const int32_t rolled[8] = {2, 1, 0, 7, 6, 5, 4, 3};
+    ck_assert_mem_eq(got, rolled, sizeof rolled);
+    /* take into its own source: b[:] = b.take([7, 6, ..., 0]) */
+    int64_t idx[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+    usmarr_array_t *ind = host_i64(ctx, 8, idx);
+    ck_assert_ok(usmarr_take(b, ind, 0, USMARR_INDEX_MODE_RAISE, b, NULL));
+    ck_assert_ok(usmarr_array_copy_to_host(b, got, NULL));
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(got[i], rolled[7 - i]);
+    usmarr_array_release(ind);
+    usmarr_array_release(x);
+    usmarr_array_release(y);
+    usmarr_array_release(rev);
+    usmarr_array_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_manip_other_context_is_rejected)
 {
     usmarr_context_t *c1 = test_context(), *c2 = test_context();
@@ -605,6 +646,7 @@ Suite *suite_manip(void)
     tc = tcase_create("behaviour");
     tcase_add_test(tc, test_manip_raise_is_found_on_device_and_put_writes_nothing);
     tcase_add_test(tc, test_manip_out_arrays_and_argument_errors);
+    tcase_add_test(tc, test_manip_out_sharing_memory_with_inputs_reads_inputs_first);
     tcase_add_test(tc, test_manip_other_context_is_rejected);
     tcase_add_test(tc, test_manip_extract_and_nonzero_results_live_in_finalized_pod_blocks);
     tcase_add_test(tc, test_manip_complex128_and_float16_move_bit_exact);

@@ -243,7 +243,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_imag(const usmarr_array_t *array, u
  * `(inputs..., parameters..., usmarr_array_t *out, usmarr_array_t **result)` with @p out
  * NULL for a new C-ordered array (USM of the first input's kind), or @p out a writable
  * array of the result's shape and a dtype the result casts to under same_kind; @p result
- * may then be NULL.  @p out must not share memory with the inputs.  Each operation is a
+ * may then be NULL.  An @p out that shares memory with an input gets the result through a
+ * temporary, as if the inputs were read completely first.  Each operation is a
  * handful of strided copies on the engine (tile and scalar repeat: exactly one).
  * Operations are enqueued and return without waiting (see usmarr/copy.h, Completion).
  * @{ */
@@ -329,8 +330,8 @@ USMARR_API USMARR_NODISCARD int usmarr_tile(const usmarr_array_t *a, int nreps, 
  *   axis 0 with size 5").  This mode waits for the check.
  * - ::USMARR_INDEX_MODE_WRAP: i mod n (Python's modulo: -1 is the last element).
  * - ::USMARR_INDEX_MODE_CLIP: below 0 becomes 0, n and above become n-1.
- * Results follow the result convention of the copies above; @p out must not share
- * memory with the inputs.
+ * Results follow the result convention of the copies above (including @p out sharing
+ * memory with an input).
  * Masks are any dtype (non-zero is true) and are read in C order.  extract() and
  * nonzero() allocate their variable-size results from a pod block (usmarr/pod.h): an
  * upper bound, filled on the device, resized once the count is known, then finalized.
