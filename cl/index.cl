@@ -1,14 +1,15 @@
 /* index.cl: advanced indexing (lib/advanced.c).  Two kinds of program from one family:
  *
- * 1. Map programs (lib/engine.h, section 2; USMARR_NOUT is defined), one per -DOP=...:
+ * 1. Map programs (lib/engine.h, section 2; USMARR_NOUT is defined), one per -DOP_...:
  *    OP_GATHER  take / take_along_axis:  out0 = base2[x2 + norm(in1) * stride]
  *               operands: out0 result, in1 indices, in2 the source's element [.., 0, ..]
  *               (zero strides on the index axes); scalars: S0 = n (axis length),
- *               S1 = stride of the axis (elements)
+ *               S1 = stride of the axis (elements).
+ *               With -DCHECKED=1 (raise mode, new result): out1/out2 are OP_CHECK's
+ *               cells, in3 the indices, in4 the source; a bad index sets the cells and
+ *               skips its element.
  *    OP_SCATTER put:  base0[x0 + norm(in1) * stride] = in2
  *               operands: out0 the target's element [.., 0, ..], in1 indices, in2 values
- *               with -DCHECKED=1 (raise mode, new result): out1/out2 are OP_CHECK's cells,
- *               in3 the indices, in4 the source; a bad index sets them and skips its element
  *    OP_CHECK   raise mode, before anything is read or written: for each index out of
  *               [-n, n) sets out0 (int64 flag, stride 0) to 1 and out1 (stride 0, the
  *               index dtype) to that index, so the host can name a bad value
@@ -17,9 +18,12 @@
  *    negative values count from the end (the raise mode after OP_CHECK passed).
  *    IDX_UNSIGNED=1 when the index dtype is unsigned (values above LONG_MAX stay large).
  *
- * 2. Custom kernels for boolean masks (no USMARR_NOUT), built with -DCOND=<tag of the
- *    mask> -DELEM=<bit-copy tag of the elements>.  The flat (C-order) range [0, n) is cut
- *    into chunks of `chunk` elements, one work-item each:
+ * 2. Custom kernels (no USMARR_NOUT):
+ *    usmarr_take_flat (-DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE -DIDX_UNSIGNED
+ *    [-DCHECKED=1]): take from a 1-d source with contiguous indices into a contiguous
+ *    result, one element per work-item, cells as in OP_GATHER's CHECKED form.
+ *    Boolean masks (-DCOND=<tag of the mask> -DELEM=<bit-copy tag of the elements>): the
+ *    flat (C-order) range [0, n) is cut into chunks of `chunk` elements, one work-item each:
  *      usmarr_mask_count    counts[c] = number of true mask elements in chunk c
  *      usmarr_mask_scan     exclusive prefix sum of counts[0, nchunks) in place, the
  *                           total in counts[nchunks] (one work-item: nchunks is small)
@@ -29,8 +33,7 @@
  *    Order is preserved: chunk c's selections land after those of chunks < c.  The
  *    scan's total at counts[nchunks] doubles as the end of the last chunk's range. */
 
-#ifdef USMARR_NOUT
-
+#ifdef MODE /* index normalisation, for the map programs and usmarr_take_flat */
 #if IDX_UNSIGNED
 #define USMARR_IDX_BAD(v, n) ((ulong)(v) >= (ulong)(n))
 #else
@@ -61,6 +64,10 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #endif
 }
 
+#endif
+
+#ifdef USMARR_NOUT
+
 #define USMARR_NORM(k) usmarr_index_norm((long)LOAD(k), (ulong)LOAD(k), SCALAR(0))
 
 #if defined(OP_GATHER) && CHECKED
@@ -88,8 +95,33 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK or -DOP_UNRAVEL"
 #endif
 
-#else /* custom mask kernels */
+#else /* custom kernels */
 
+#ifdef IDX
+/* take from a 1-d source (any stride) with contiguous indices into a contiguous result,
+ * one element per work-item: the common case without the map's generality.  Built with
+ * -DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE=... -DIDX_UNSIGNED=... [-DCHECKED=1]. */
+typedef USMARR_STORAGE(IDX) usmarr_idx_t;
+typedef USMARR_STORAGE(ELEM) usmarr_item_t;
+kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_t *ind,
+                             global const usmarr_item_t *src, long m, long n, long stride, global long *cells)
+{
+    long e = get_global_id(0);
+    if (e >= m)
+        return;
+    usmarr_idx_t raw = ind[e];
+#if CHECKED
+    if (USMARR_IDX_BAD(raw, n)) {
+        cells[0] = 1;
+        *(global usmarr_idx_t *)(cells + 1) = raw;
+        return;
+    }
+#endif
+    out[e] = src[usmarr_index_norm((long)raw, (ulong)raw, n) * stride];
+}
+#endif
+
+#ifdef COND
 #define USMARR_TRUE(p, e) (USMARR_CONVERT(COND, b, USMARR_LOADP(COND, p, e)) != 0)
 #define USMARR_BYTES_b 1
 #define USMARR_BYTES_i8 1
@@ -183,5 +215,6 @@ kernel void usmarr_mask_place(global const usmarr_cond_t *cond, long n, long chu
         }
     }
 }
+#endif /* COND */
 
 #endif

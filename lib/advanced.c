@@ -193,10 +193,54 @@ static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_
     return rc ? rc : usmarr__map_launch(ctx, &m);
 }
 
+/* usmarr_take_flat: a 1-d source, contiguous indices, a contiguous result of the source's
+ * dtype.  The map program handles everything else. */
+static bool flat_take_fits(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *target)
+{
+    return a->ndim == 1 && (indices->flags & USMARR_FLAG_C_CONTIGUOUS) &&
+           (target->flags & USMARR_FLAG_C_CONTIGUOUS) && target->dtype == a->dtype;
+}
+
+static int launch_flat_take(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
+                            usmarr_index_mode_t mode, usmarr_memory_t *cells)
+{
+    usmarr_context_t *ctx = a->memory->context;
+    char defines[96];
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
+             usmarr__dtype_tag(indices->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(a->dtype))),
+             m_mode, is_unsigned(indices->dtype), cells != NULL);
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_flat", &k);
+    if (rc)
+        return rc;
+    cl_long m = usmarr_array_size(indices), n = a->shape[0], stride = a->strides[0];
+    size_t local = 256, global = ((size_t)m + local - 1) / local * local;
+    usmarr__queue_lock(ctx);
+    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element_pointer(target));
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 1, element_pointer(indices));
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 2, element_pointer(a));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 3, sizeof m, &m);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 4, sizeof n, &n);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 5, sizeof stride, &stride);
+    if (!rc) /* unused without CHECKED, but every argument must be set */
+        rc = cells ? usmarr__kernel_arg_pointer(ctx, k, 6, cells->pointer) : usmarr__kernel_arg(k, 6, sizeof(void *), NULL);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
 /* take and take_along_axis: the gather, checked in the same pass when the result is new
  * (a failure then only discards it), checked first when writing into the caller's out. */
-static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_index_mode_t mode, bool into_out,
-                  int nd, const int64_t *shape, struct usmarr__operand *ops, int64_t n, int axis, const char *what)
+static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
+                  usmarr_index_mode_t mode, bool into_out, int nd, const int64_t *shape, struct usmarr__operand *ops,
+                  int64_t n, int axis, const char *what)
 {
     usmarr_context_t *ctx = a->memory->context;
     int rc = 0;
@@ -208,7 +252,10 @@ static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr
     usmarr_memory_t *cells = NULL;
     if (fused && (rc = cells_new(ctx, &cells)))
         return rc;
-    rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, n, a->strides[axis], cells);
+    if (flat_take_fits(a, indices, target))
+        rc = launch_flat_take(a, indices, target, mode, cells);
+    else
+        rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, n, a->strides[axis], cells);
     if (!rc && cells)
         rc = cells_verdict(cells, indices, n, axis, what);
     usmarr_memory_release(cells);
@@ -282,7 +329,7 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
     set_operand(&ops[0], target, dt, rnd, target->strides);
     set_operand(&ops[1], indices, indices->dtype, rnd, ist);
     set_operand(&ops[2], a, st, rnd, ast);
-    rc = gather(a, indices, mode, target == out, rnd, shape, ops, n, ax, "take");
+    rc = gather(a, indices, target, mode, target == out, rnd, shape, ops, n, ax, "take");
     return usmarr__result_end(rc, target, out, result);
 }
 
@@ -374,7 +421,7 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
     set_operand(&ops[0], target, dt, nd, target->strides);
     set_operand(&ops[1], indices, indices->dtype, nd, ist);
     set_operand(&ops[2], a, st, nd, ast);
-    rc = gather(a, indices, mode, target == out, nd, shape, ops, n, ax, "take_along_axis");
+    rc = gather(a, indices, target, mode, target == out, nd, shape, ops, n, ax, "take_along_axis");
     return usmarr__result_end(rc, target, out, result);
 }
 
