@@ -200,9 +200,86 @@ def elementwise():
              lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi))
 
 
+# ---- reductions ------------------------------------------------------------------------------
+RSHAPES = [(), (5,), (3, 4), (2, 3, 4), (2, 3, 2, 3)]
+RDTYPES = ["bool", "int8", "int32", "uint16", "uint64", "float16", "float32", "float64", "complex64"]
+REDUCTIONS = ["sum", "prod", "mean", "min", "max", "argmin", "argmax", "all", "any", "count_nonzero"]
+
+
+def rdata(dt, n):
+    i = np.arange(n)
+    d = np.dtype(dt)
+    if d.kind == "b":
+        return (i % 3 == 0)
+    if d.kind == "i":
+        return ((i * 7) % 11 - 5).astype(d)
+    if d.kind == "u":
+        return ((i * 7) % 11).astype(d)
+    if d.kind == "f":
+        return (((i * 3) % 8) * 0.125 + 0.5).astype(d)
+    return ((((i * 3) % 8) * 0.125 + 0.5) + 1j * (((i * 5) % 4) * 0.25 - 0.25)).astype(d)
+
+
+def arg_over(fn, x, axes, keepdims):
+    kept = [a for a in range(x.ndim) if a not in axes]
+    y = np.transpose(x, kept + list(axes)).reshape([x.shape[a] for a in kept] + [-1])
+    r = fn(y, axis=-1)
+    if keepdims:
+        r = r.reshape([1 if a in axes else x.shape[a] for a in range(x.ndim)])
+    return r
+
+
+def reduction(op, x, axes, keepdims):
+    if op in ("argmin", "argmax"):
+        return arg_over(getattr(np, op), x, axes, keepdims)
+    if op == "count_nonzero":
+        r = np.count_nonzero(x, axis=axes, keepdims=keepdims)
+        return np.asarray(r, np.int64)
+    if op in ("min", "max"):
+        return (np.amin if op == "min" else np.amax)(x, axis=axes, keepdims=keepdims)
+    return getattr(np, op)(x, axis=axes, keepdims=keepdims)
+
+
+def reductions():
+    rid = 0
+    for dt in RDTYPES:
+        for shape in RSHAPES:
+            n = int(np.prod(shape))
+            x = rdata(dt, n).reshape(shape)
+            out.write("rin %d %s %d %s %d %s\n" % (rid, dt, len(shape), " ".join(map(str, shape)), n,
+                                                   " ".join(fmt(v, dt) for v in x.ravel())))
+            nd = len(shape)
+            for op in REDUCTIONS:
+                for mask in range(1 << nd):
+                    axes = tuple(a for a in range(nd) if mask >> a & 1)
+                    keepdims = bool(mask % 2) if nd else False
+                    with np.errstate(all="ignore"):
+                        r = np.asarray(reduction(op, x, axes, keepdims))
+                    out.write("red %d %s %d %s %d %s %d %s\n" % (
+                        rid, op, len(axes), " ".join(map(str, axes)), int(keepdims), r.dtype.name, r.size,
+                        " ".join(fmt(v, r.dtype) for v in r.ravel())))
+            rid += 1
+    # NaN propagation and first occurrence
+    x = np.array([[1.0, np.nan, 0.5, np.nan], [2.0, 0.25, 0.25, 3.0], [3.0, 3.0, -1.0, -1.0]], np.float32)
+    out.write("rin %d float32 2 3 4 12 %s\n" % (rid, " ".join(fmt(v, "float32") for v in x.ravel())))
+    for op in ("min", "max", "argmin", "argmax", "sum"):
+        for axes in ((), (0,), (1,), (0, 1)):
+            r = np.asarray(reduction(op, x, axes, False))
+            out.write("red %d %s %d %s 0 %s %d %s\n" % (rid, op, len(axes), " ".join(map(str, axes)), r.dtype.name,
+                                                        r.size, " ".join(fmt(v, r.dtype) for v in r.ravel())))
+    # cumulative sums
+    for dt in ("bool", "int8", "uint32", "float32", "float64", "complex64"):
+        x = rdata(dt, 24).reshape(2, 3, 4)
+        for axis in (None, 0, 1, 2, -1):
+            r = np.cumsum(x, axis=axis)
+            out.write("cumsum %s %s %s %d %s\n" % (dt, "none" if axis is None else axis, r.dtype.name, r.size,
+                                                   " ".join(fmt(v, r.dtype) for v in r.ravel())))
+
+
 def main():
     promotion()
     elementwise()
+    reductions()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
     X(manip)           \
     X(promote)         \
     X(elementwise)     \
+    X(reduce)          \
     X(memory)          \
     X(cache)           \
     X(dtype)           \

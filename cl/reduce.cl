@@ -1,0 +1,239 @@
+/* reduce.cl: reductions and the cumulative sum, as custom kernels (lib/engine.h, section 3).
+ *
+ * One program per input dtype (-DD1=<tag>) holds every reduction as its own kernel, so a
+ * dtype costs one compile whatever is reduced.  The host (lib/reduce.c) reduces any axis
+ * set to at most two kept dims (an NDRange of outputs) and at most two reduced dims (a
+ * loop), merging dims that are jointly contiguous; everything else is first copied into
+ * (kept, reduced) order.  One work-item makes one output, so every shape class maps to
+ * whole-machine parallelism: an inner contiguous reduced axis is a contiguous loop (16 lanes
+ * at a time for float sums), an outer axis has neighbouring work-items reading neighbouring
+ * addresses, a short axis (4M x 3) is 4M work-items of 3 loads, and "all axes" (few
+ * outputs) splits the outer reduced dim into `parts` partial results that a second launch
+ * combines.  Accumulation dtypes follow NumPy (sum of int32 is int64, of bool int64).
+ *
+ * Kernel arguments, every reduction:
+ *   out, in      element [0,...] of the output (or partials) and of the input
+ *   ks, ko, ki   kept shape (s0 outer, s1 inner) and the output's / input's strides
+ *   rs, ri       reduced shape and the input's strides
+ *   chunk, po    outer reduced elements per part, and the output stride between parts
+ *   count        the number of elements a mean divides by
+ */
+#define R_T D1
+#define R_CT USMARR_COMPUTE(D1)
+#define R_K USMARR_KIND(D1)
+
+/* NumPy's accumulation/result dtypes by input kind */
+#define R_SUMTAG_(k) R_SUMTAG__(k)
+#define R_SUMTAG__(k) R_SUMTAG_##k
+#define R_SUMTAG_B i64
+#define R_SUMTAG_H f16
+#define R_SUMTAG_F D1
+#define R_SUMTAG_C D1
+#ifdef R_UNSIGNED
+#define R_SUMTAG_I u64
+#else
+#define R_SUMTAG_I i64
+#endif
+#define R_SUMTAG R_SUMTAG_(R_K)
+#define R_SUM_CT USMARR_COMPUTE(R_SUMTAG)
+/* mean: integers and bool in float64, floats and complex in their own type */
+#define R_MEANTAG_B f64
+#define R_MEANTAG_I f64
+#define R_MEANTAG_H f16
+#define R_MEANTAG_F D1
+#define R_MEANTAG_C D1
+#define R_MEANTAG_(k) R_MEANTAG__(k)
+#define R_MEANTAG__(k) R_MEANTAG_##k
+#define R_MEANTAG R_MEANTAG_(R_K)
+#define R_MEAN_CT USMARR_COMPUTE(R_MEANTAG)
+
+#define R_LOAD(i) USMARR_LOADP(D1, in, (i))
+#define R_IS_CPLX_C 1
+#define R_IS_CPLX_B 0
+#define R_IS_CPLX_I 0
+#define R_IS_CPLX_H 0
+#define R_IS_CPLX_F 0
+#define R_CPLX_(k) R_CPLX__(k)
+#define R_CPLX__(k) R_IS_CPLX_##k
+#define R_CPLX R_CPLX_(R_K)
+#define R_IS_FLT_H 1
+#define R_IS_FLT_F 1
+#define R_IS_FLT_B 0
+#define R_IS_FLT_I 0
+#define R_IS_FLT_C 0
+#define R_FLT_(k) R_FLT__(k)
+#define R_FLT__(k) R_IS_FLT_##k
+#define R_FLT R_FLT_(R_K)
+
+#if R_CPLX
+/* complex product and NumPy's lexicographic order (the elementwise family has the full set) */
+#define R_CMUL(a, b) ((R_CT)((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+#define R_NAN(a) (isnan((a).x) || isnan((a).y))
+#define R_LT(a, b) (((a).x < (b).x && (a).y == (a).y && (b).y == (b).y) || ((a).x == (b).x && (a).y < (b).y))
+#define R_TRUTH(a) ((a).x != 0 || (a).y != 0)
+#elif R_FLT
+#define R_NAN(a) isnan(a)
+#define R_LT(a, b) ((a) < (b))
+#define R_TRUTH(a) ((a) != 0)
+#else
+#define R_NAN(a) 0
+#define R_LT(a, b) ((a) < (b))
+#define R_TRUTH(a) ((a) != 0)
+#endif
+
+/* A work-item reduces the flat reduced range [js, je) (C order over the reduced dims; the
+ * whole range unless the host split it into parts).  `j` is the flat index (argmin). */
+#define R_HEAD                                                                                        \
+    long k1 = get_global_id(0), k0 = get_global_id(1), part = get_global_id(2);                       \
+    if (k1 >= ks.s1 || k0 >= ks.s0)                                                                   \
+        return;                                                                                       \
+    long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1 + part * po;                     \
+    long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                      \
+    long r0_ = js / rs.s1, r1_ = js - r0_ * rs.s1;                                                     \
+    long first = ib + r0_ * ri.s0 + r1_ * ri.s1;
+#define R_LOOP(STEP)                                                                                  \
+    {                                                                                                 \
+        long r0 = r0_, r1s = r1_;                                                                     \
+        for (long j = js; j < je; r0++, r1s = 0) {                                                    \
+            long p = ib + r0 * ri.s0, run = min(rs.s1 - r1s, je - j);                                 \
+            for (long r1 = r1s; r1 < r1s + run; r1++, j++) {                                          \
+                R_CT v = R_LOAD(p + r1 * ri.s1);                                                      \
+                STEP;                                                                                 \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#define R_PARAMS(OUTTAG)                                                                              \
+    global USMARR_STORAGE(OUTTAG) *out, global const USMARR_STORAGE(D1) *in, long2 ks, long2 ko,      \
+        long2 ki, long2 rs, long2 ri, long chunk, long po, long count
+
+/* sum: float32/float64 inner contiguous loops run 16 lanes of partial sums (also more
+ * accurate than one running sum) */
+kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
+{
+    R_HEAD
+    R_SUM_CT acc = 0;
+#if R_FLT && USMARR_VECTOR_OK(D1)
+    if (ri.s1 == 1 && rs.s1 >= 32) {
+        USMARR_VCOMPUTE(D1) vacc = 0;
+        long r0 = r0_, r1s = r1_;
+        for (long j = js; j < je; r0++, r1s = 0) {
+            global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1s;
+            long run = min(rs.s1 - r1s, je - j), n16 = run / 16;
+            for (long v = 0; v < n16; v++)
+                vacc += USMARR_VLOADP(D1, p, v);
+            for (long r1 = n16 * 16; r1 < run; r1++)
+                acc += USMARR_LOADP(D1, p, r1);
+            j += run;
+        }
+        acc += ((vacc.lo.lo.lo.x + vacc.lo.lo.lo.y) + (vacc.lo.lo.hi.x + vacc.lo.lo.hi.y)) +
+               ((vacc.lo.hi.lo.x + vacc.lo.hi.lo.y) + (vacc.lo.hi.hi.x + vacc.lo.hi.hi.y)) +
+               ((vacc.hi.lo.lo.x + vacc.hi.lo.lo.y) + (vacc.hi.lo.hi.x + vacc.hi.lo.hi.y)) +
+               ((vacc.hi.hi.lo.x + vacc.hi.hi.lo.y) + (vacc.hi.hi.hi.x + vacc.hi.hi.hi.y));
+        USMARR_STOREP(R_SUMTAG, out, ob, acc);
+        return;
+    }
+#endif
+    R_LOOP(acc += USMARR_CONVERT(D1, R_SUMTAG, v))
+    USMARR_STOREP(R_SUMTAG, out, ob, acc);
+}
+
+kernel void usmarr_reduce_prod(R_PARAMS(R_SUMTAG))
+{
+    R_HEAD
+#if R_CPLX
+    R_SUM_CT acc = (R_SUM_CT)(1, 0);
+    R_LOOP(acc = R_CMUL(acc, v))
+#else
+    R_SUM_CT acc = 1;
+    R_LOOP(acc *= USMARR_CONVERT(D1, R_SUMTAG, v))
+#endif
+    USMARR_STOREP(R_SUMTAG, out, ob, acc);
+}
+
+kernel void usmarr_reduce_mean(R_PARAMS(R_MEANTAG))
+{
+    R_HEAD
+    R_MEAN_CT acc = 0;
+    R_LOOP(acc += USMARR_CONVERT(D1, R_MEANTAG, v))
+#if R_CPLX
+    USMARR_STOREP(R_MEANTAG, out, ob, acc / (USMARR_REAL(D1))count);
+#else
+    USMARR_STOREP(R_MEANTAG, out, ob, acc / (R_MEAN_CT)count);
+#endif
+}
+
+/* min/max: NaN wins and stays (NumPy propagates it); the host rejects empty reductions */
+kernel void usmarr_reduce_min(R_PARAMS(D1))
+{
+    R_HEAD
+    R_CT acc = R_LOAD(first);
+    R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(v, acc))) acc = v)
+    USMARR_STOREP(D1, out, ob, acc);
+}
+
+kernel void usmarr_reduce_max(R_PARAMS(D1))
+{
+    R_HEAD
+    R_CT acc = R_LOAD(first);
+    R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(acc, v))) acc = v)
+    USMARR_STOREP(D1, out, ob, acc);
+}
+
+/* argmin/argmax: the first occurrence (strictly better values only), the first NaN */
+kernel void usmarr_reduce_argmin(R_PARAMS(i64))
+{
+    R_HEAD
+    R_CT best = R_LOAD(first);
+    long at = js;
+    R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(v, best))) { best = v; at = j; })
+    out[ob] = at;
+}
+
+kernel void usmarr_reduce_argmax(R_PARAMS(i64))
+{
+    R_HEAD
+    R_CT best = R_LOAD(first);
+    long at = js;
+    R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(best, v))) { best = v; at = j; })
+    out[ob] = at;
+}
+
+kernel void usmarr_reduce_all(R_PARAMS(b))
+{
+    R_HEAD
+    uchar acc = 1;
+    R_LOOP(acc &= (uchar)R_TRUTH(v))
+    out[ob] = acc;
+}
+
+kernel void usmarr_reduce_any(R_PARAMS(b))
+{
+    R_HEAD
+    uchar acc = 0;
+    R_LOOP(acc |= (uchar)R_TRUTH(v))
+    out[ob] = acc;
+}
+
+kernel void usmarr_reduce_count_nonzero(R_PARAMS(i64))
+{
+    R_HEAD
+    long acc = 0;
+    R_LOOP(acc += R_TRUTH(v) ? 1 : 0)
+    out[ob] = acc;
+}
+
+/* cumulative sum along one axis: one work-item per line, `rs.s1` elements of stride
+ * ri.s1 in, ko.s1... (the output's stride along the axis is passed in `po`) */
+kernel void usmarr_reduce_cumulative_sum(R_PARAMS(R_SUMTAG))
+{
+    long k1 = get_global_id(0), k0 = get_global_id(1);
+    if (k1 >= ks.s1 || k0 >= ks.s0)
+        return;
+    long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1;
+    R_SUM_CT acc = 0;
+    for (long r1 = 0; r1 < rs.s1; r1++) {
+        R_CT v = R_LOAD(ib + r1 * ri.s1);
+        acc += USMARR_CONVERT(D1, R_SUMTAG, v);
+        USMARR_STOREP(R_SUMTAG, out, ob + r1 * po, acc);
+    }
+}
