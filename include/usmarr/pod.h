@@ -33,9 +33,12 @@
 
 /** Seed 002's table of three functions; see the individual functions below. */
 typedef struct usmarr_pod_allocator_api {
+    /** usmarr_memory_pod_allocate() */
     int (*allocate)(usmarr_memory_t *self, size_t size_bytes, size_t alignment, size_t *out_begin,
                     size_t *out_end);
+    /** usmarr_memory_pod_resize() */
     int (*resize)(usmarr_memory_t *self, size_t size_bytes, size_t *inout_begin, size_t *inout_end);
+    /** usmarr_memory_pod_finalize() */
     int (*finalize)(usmarr_memory_t *self);
 } usmarr_pod_allocator_api_t;
 
@@ -59,11 +62,14 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_create_pod(usmarr_context_t *conte
                                                          size_t capacity, usmarr_memory_t **memory);
 
 /** @brief Seed 002's accessor: the allocator table of a pod block.
+ *  @param memory a pod block (borrowed)
  *  @return the table (static, never freed), or NULL when @p memory is NULL or not a pod
  *          block (the detail then says why). */
 USMARR_API const usmarr_pod_allocator_api_t *usmarr_memory_pod_allocator_api(const usmarr_memory_t *memory);
 
-/** @brief The pod state of a block; ::USMARR_POD_NONE for NULL or ordinary blocks. */
+/** @brief The pod state of a block; ::USMARR_POD_NONE for NULL or ordinary blocks.
+ *  @param memory any block, or NULL
+ */
 USMARR_API usmarr_pod_state_t usmarr_memory_pod_state(const usmarr_memory_t *memory);
 
 /** @brief Allocates @p size_bytes after the block's previous allocations.
@@ -116,6 +122,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_pod_resize(usmarr_memory_t *memory
  *
  * On CPU devices large capacities are also advised to use transparent huge pages, as NumPy
  * does for its large arrays, so that filling an upper bound faults 2 MiB at a time.
+ *  @param memory an unfinished pod block, not shared
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL or not a pod block
  * @retval USMARR_ERROR_BAD_STATE already finalized, or shared */

@@ -24,21 +24,29 @@ typedef enum usmarr_index_kind {
 /** One item of an index.  Make items with usmarr_index_integer(), usmarr_index_slice(),
  *  usmarr_index_newaxis() and usmarr_index_ellipsis(), or by parsing text. */
 typedef struct usmarr_index_item {
-    usmarr_index_kind_t kind;
+    usmarr_index_kind_t kind; /**< what the item is; the fields below that apply to it */
     int64_t index; /**< ::USMARR_INDEX_INTEGER: the position; negative counts from the end */
     int64_t start; /**< ::USMARR_INDEX_SLICE: first position (when @c has_start) */
     int64_t stop;  /**< ::USMARR_INDEX_SLICE: end position, excluded (when @c has_stop) */
     int64_t step;  /**< ::USMARR_INDEX_SLICE: non-zero step (when @c has_step; else 1) */
-    bool has_start, has_stop, has_step; /**< false means omitted, like Python's None */
+    bool has_start; /**< false: start omitted (Python's None) */
+    bool has_stop;  /**< false: stop omitted */
+    bool has_step;  /**< false: step omitted (1) */
 } usmarr_index_item_t;
 
 /** The most items usmarr_index_parse() and usmarr_array_index() accept. */
 #define USMARR_MAX_INDEX_ITEMS (2 * USMARR_MAX_NDIM + 1)
 
-/** @brief An integer index item. */
+/** @brief An integer index item.
+ *  @param index the position; negative counts from the end
+ */
 USMARR_API usmarr_index_item_t usmarr_index_integer(int64_t index);
 /** @brief A slice item; each of @p start, @p stop, @p step may be NULL for "omitted"
- *  (`::-1` is `usmarr_index_slice(NULL, NULL, &minus_one)`).  The values are copied. */
+ *  (`::-1` is `usmarr_index_slice(NULL, NULL, &minus_one)`).  The values are copied.
+ *  @param start first position, or NULL (omitted)
+ *  @param stop end position (excluded), or NULL
+ *  @param step non-zero step, or NULL (1)
+ */
 USMARR_API usmarr_index_item_t usmarr_index_slice(const int64_t *start, const int64_t *stop, const int64_t *step);
 /** @brief A new-axis item (`None`). */
 USMARR_API usmarr_index_item_t usmarr_index_newaxis(void);
@@ -87,6 +95,9 @@ USMARR_API USMARR_NODISCARD int usmarr_array_index(const usmarr_array_t *array, 
                                                    size_t count, usmarr_array_t **view);
 
 /** @brief Basic indexing with NumPy text: usmarr_index_parse() then usmarr_array_index().
+ *  @param array the array (borrowed)
+ *  @param text NUL-terminated index text (usmarr_index_parse())
+ *  @param[out] view the view, with one reference
  * @return 0 on success
  * @retval USMARR_ERROR_PARSE malformed text (the detail points at the column)
  * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_INDEX as for usmarr_array_index() */
@@ -135,6 +146,7 @@ USMARR_API USMARR_NODISCARD int usmarr_array_reshape(const usmarr_array_t *array
                                                      usmarr_array_t **result);
 
 /** @brief Reorders the axes: axis k of the view is axis @p axes[k] of @p array.
+ *  @param array the array (borrowed)
  *  @param axes a permutation of the ndim axes (negative values allowed), or NULL to
  *         reverse them
  *  @param[out] view the view, with one reference
@@ -145,11 +157,17 @@ USMARR_API USMARR_NODISCARD int usmarr_array_permute_dims(const usmarr_array_t *
                                                           usmarr_array_t **view);
 
 /** @brief The transpose (`.T`): the axes reversed.
+ *  @param array the array (borrowed)
+ *  @param[out] view the view, with one reference
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view */
 USMARR_API USMARR_NODISCARD int usmarr_array_transpose(const usmarr_array_t *array, usmarr_array_t **view);
 
 /** @brief Exchanges two axes.
+ *  @param array the array (borrowed)
+ *  @param axis1 one axis (negative counts from the end)
+ *  @param axis2 the other axis
+ *  @param[out] view the view, with one reference
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, an axis out of range */
 USMARR_API USMARR_NODISCARD int usmarr_array_swapaxes(const usmarr_array_t *array, int axis1, int axis2,
@@ -157,6 +175,10 @@ USMARR_API USMARR_NODISCARD int usmarr_array_swapaxes(const usmarr_array_t *arra
 
 /** @brief Moves axes @p source[i] to positions @p destination[i]; the others keep their
  *  relative order (NumPy's moveaxis).
+ *  @param array the array (borrowed)
+ *  @param source @p count distinct axes to move
+ *  @param destination @p count distinct positions in the view
+ *  @param[out] view the view, with one reference
  *  @param count number of axes moved, 0 to ndim
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad count, an axis out of range, a
@@ -165,6 +187,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_moveaxis(const usmarr_array_t *arra
                                                       const int *destination, usmarr_array_t **view);
 
 /** @brief Inserts axes of extent 1 at positions @p axes of the result (NumPy's expand_dims).
+ *  @param array the array (borrowed)
+ *  @param[out] view the view, with one reference
  *  @param count number of new axes; ndim + count at most ::USMARR_MAX_NDIM
  *  @param axes positions in the result, negative counting from the result's end
  *  @return 0 on success
@@ -174,6 +198,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_expand_dims(const usmarr_array_t *a
                                                          usmarr_array_t **view);
 
 /** @brief Removes axes of extent 1.
+ *  @param array the array (borrowed)
+ *  @param[out] view the view, with one reference
  *  @param count number of entries in @p axes
  *  @param axes the axes to remove, each of extent 1; NULL removes every axis of extent 1
  *  @return 0 on success
@@ -183,6 +209,9 @@ USMARR_API USMARR_NODISCARD int usmarr_array_squeeze(const usmarr_array_t *array
                                                      usmarr_array_t **view);
 
 /** @brief Reverses the order of the elements along @p axes (NumPy's flip).
+ *  @param array the array (borrowed)
+ *  @param count number of entries in @p axes
+ *  @param[out] view the view, with one reference
  *  @param axes the axes to reverse; NULL reverses every axis
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, bad count, an axis out of
@@ -193,6 +222,10 @@ USMARR_API USMARR_NODISCARD int usmarr_array_flip(const usmarr_array_t *array, i
 /** @brief A read-only view of @p array broadcast to @p shape (NumPy's rules: align on the
  *  right; each axis of the array equals the target's or is 1; new and stretched axes get
  *  stride 0).  Always read-only, like NumPy's broadcast_to.
+ *  @param array the array (borrowed)
+ *  @param ndim number of dimensions of @p shape, at least the array's
+ *  @param shape the target shape
+ *  @param[out] view the read-only view, with one reference
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad ndim, a negative extent
  *  @retval USMARR_ERROR_SHAPE_MISMATCH the shapes do not broadcast; the detail names both */
@@ -200,6 +233,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_broadcast_to(const usmarr_array_t *
                                                           const int64_t *shape, usmarr_array_t **view);
 
 /** @brief The shape @p count arrays broadcast to.
+ *  @param count number of arrays, at least 1
+ *  @param arrays the arrays (borrowed)
  *  @param[out] ndim its number of dimensions
  *  @param[out] shape its extents (room for ::USMARR_MAX_NDIM)
  *  @return 0 on success
@@ -212,6 +247,8 @@ USMARR_API USMARR_NODISCARD int usmarr_broadcast_shapes(int count, const usmarr_
 /** @brief Views of @p count arrays broadcast to their common shape.  A view in which some
  *  element appears more than once (an axis was added or stretched) is read-only; the
  *  others inherit their array's access.
+ *  @param count number of arrays, at least 1
+ *  @param arrays the arrays (borrowed)
  *  @param[out] views @p count new views, each with one reference; untouched on failure
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH as for
@@ -222,6 +259,8 @@ USMARR_API USMARR_NODISCARD int usmarr_broadcast_arrays(int count, const usmarr_
 /** @brief The real part: for complex64/complex128 a float32/float64 view whose strides
  *  and offset are doubled (they count elements of the real dtype); for other dtypes a
  *  view of the array itself.
+ *  @param array the array (borrowed)
+ *  @param[out] view the view, with one reference
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view
  *  @retval USMARR_ERROR_OVERFLOW doubled strides or offset overflow */
@@ -229,6 +268,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_real(const usmarr_array_t *array, u
 
 /** @brief The imaginary part: for complex dtypes a view like usmarr_array_real() one
  *  element further; for other dtypes a new read-only array of zeros (as NumPy).
+ *  @param array the array (borrowed)
+ *  @param[out] view the view or the zeros, with one reference
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view
  *  @retval USMARR_ERROR_OVERFLOW doubled strides or offset overflow
@@ -253,6 +294,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_imag(const usmarr_array_t *array, u
 #define USMARR_AXIS_NONE (-0x7fffffff - 1)
 
 /** @brief Joins arrays along an existing axis (NumPy's concatenate).
+ *  @param out NULL, or the array to write (result convention above)
+ *  @param[out] result the result, with one reference (out retained); may be NULL with @p out
  *  @param count number of arrays, at least 1
  *  @param arrays the arrays; same ndim (at least 1) and equal extents except on @p axis;
  *         the result dtype is their usmarr_result_type()
@@ -269,6 +312,10 @@ USMARR_API USMARR_NODISCARD int usmarr_concat(int count, const usmarr_array_t *c
                                               usmarr_array_t *out, usmarr_array_t **result);
 
 /** @brief Joins same-shape arrays along a new axis (NumPy's stack).
+ *  @param count number of arrays, at least 1
+ *  @param arrays the arrays, all of one shape; the result dtype is their usmarr_result_type()
+ *  @param out NULL, or the array to write
+ *  @param[out] result the result, with one reference; may be NULL with @p out
  *  @param axis position of the new axis in the result, in [-(ndim+1), ndim]
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT count < 1, a NULL array, axis out of range
@@ -279,6 +326,9 @@ USMARR_API USMARR_NODISCARD int usmarr_stack(int count, const usmarr_array_t *co
                                              usmarr_array_t *out, usmarr_array_t **result);
 
 /** @brief Rolls elements along axes (NumPy's roll): element i moves to i + shift (mod n).
+ *  @param a the array (borrowed)
+ *  @param out NULL, or the array to write (may be @p a itself)
+ *  @param[out] result the result, with one reference; may be NULL with @p out
  *  @param count number of shifts (and axes), 1 to ::USMARR_MAX_NDIM
  *  @param shifts the shifts, any sign or size; shifts of a repeated axis add up
  *  @param axes the axes, or NULL to roll the flattened array by the sum of @p shifts and
@@ -292,6 +342,9 @@ USMARR_API USMARR_NODISCARD int usmarr_roll(const usmarr_array_t *a, int count, 
                                             const int *axes, usmarr_array_t *out, usmarr_array_t **result);
 
 /** @brief Repeats each element along an axis (NumPy's repeat).
+ *  @param a the array (borrowed)
+ *  @param out NULL, or the array to write
+ *  @param[out] result the result, with one reference; may be NULL with @p out
  *  @param nrepeats 1 (every element @p repeats[0] times) or the axis' extent (element i
  *         @p repeats[i] times)
  *  @param repeats the counts, none negative
@@ -308,6 +361,10 @@ USMARR_API USMARR_NODISCARD int usmarr_repeat(const usmarr_array_t *a, int64_t n
 
 /** @brief Tiles @p a @p reps times along each axis (NumPy's tile): the shorter of @p reps
  *  and a's shape is padded with leading 1s.
+ *  @param a the array (borrowed)
+ *  @param reps the repetitions per axis, none negative
+ *  @param out NULL, or the array to write
+ *  @param[out] result the result, with one reference; may be NULL with @p out
  *  @param nreps number of entries in @p reps, 0 to ::USMARR_MAX_NDIM
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL a (or reps with nreps > 0), bad nreps, a
@@ -370,6 +427,11 @@ USMARR_API USMARR_NODISCARD int usmarr_take(const usmarr_array_t *a, const usmar
  * C order and the flattened @p values are repeated to the number of indices.  Values are
  * converted to a's dtype.  Where an index repeats, which of its values lands is
  * unspecified.  Inputs sharing @p a's memory are read completely first.
+ *  @param a the target, writable
+ *  @param indices integer indices into axis @p axis (or into the flattened @p a)
+ *  @param values the values (borrowed)
+ *  @param axis the axis, or ::USMARR_AXIS_NONE
+ *  @param mode raise, wrap or clip
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad mode, axis out of range
  * @retval USMARR_ERROR_READ_ONLY @p a is read-only
@@ -383,6 +445,11 @@ USMARR_API USMARR_NODISCARD int usmarr_put(usmarr_array_t *a, const usmarr_array
 
 /** @brief NumPy's take_along_axis: `result[.., i, ..] = a[.., indices[.., i, ..], ..]` on
  *  @p axis, the other axes of @p a and @p indices broadcast together.
+ *  @param a the source (borrowed)
+ *  @param axis the axis, or ::USMARR_AXIS_NONE
+ *  @param mode raise, wrap or clip
+ *  @param out NULL or a writable array of the result shape
+ *  @param[out] result the result; may be NULL with @p out
  *  @param indices integer indices with a's number of dimensions (1-d with
  *         ::USMARR_AXIS_NONE, which indexes the flattened @p a)
  *  @return 0 on success
@@ -399,6 +466,7 @@ USMARR_API USMARR_NODISCARD int usmarr_take_along_axis(const usmarr_array_t *a, 
 /** @brief The elements of @p a where @p condition is true, in C order, as a new 1-d array
  *  (NumPy's extract).  The result lives in a finalized pod block (usmarr/pod.h).  This
  *  call waits for the count.
+ *  @param a the array whose elements are selected (borrowed)
  *  @param condition a mask of a's shape, any dtype (non-zero is true)
  *  @param[out] result the new 1-d array, with one reference
  *  @return 0 on success
