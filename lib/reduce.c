@@ -149,6 +149,8 @@ struct launch {
     cl_long chunk, po;
     cl_long count;
     size_t parts;
+    size_t per_item; /* outputs per work-item along kept dim 1 (128 for the columns kernel) */
+    bool serial;     /* one work-item per work-group: no cross-work-item vectorisation */
 };
 
 static int launch(usmarr_context_t *ctx, const struct launch *l)
@@ -161,7 +163,9 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     int rc = usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
     if (rc)
         return rc;
-    size_t global[3] = {(size_t)l->ks.s[1], (size_t)l->ks.s[0], l->parts};
+    size_t per = l->per_item ? l->per_item : 1;
+    size_t global[3] = {((size_t)l->ks.s[1] + per - 1) / per, (size_t)l->ks.s[0], l->parts};
+    size_t serial_local[3] = {1, 1, 1};
     if (!global[0] || !global[1] || !global[2])
         return 0;
     usmarr__queue_lock(ctx);
@@ -173,7 +177,7 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->chunk, &l->chunk)) &&
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->po, &l->po)) &&
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->count, &l->count)))
-        rc = usmarr__kernel_enqueue(ctx, k, 3, global, NULL);
+        rc = usmarr__kernel_enqueue(ctx, k, 3, global, l->serial ? serial_local : NULL);
     usmarr__queue_unlock(ctx);
     return rc;
 }
@@ -309,6 +313,15 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         }
         usmarr_array_release(partial); /* waits for the launches */
         goto done;
+    }
+    /* an outer reduced axis under contiguous outputs: 16 outputs per work-item */
+    if (ri_ == RED_sum && usmarr_dtype_kind(x->dtype) == USMARR_KIND_FLOAT && x->dtype != USMARR_FLOAT16 &&
+        l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
+        l.kernel = "sum_cols";
+        l.per_item = 128;
+        l.serial = true;
+    } else if (l.ri.s[1] == 1 && l.rs.s[1] >= 16) {
+        l.serial = true; /* an inner contiguous loop per work-item */
     }
     rc = launch(ctx, &l);
 done:
