@@ -194,15 +194,12 @@ static int cast_into(usmarr_context_t *ctx, usmarr_array_t *dst, const usmarr_ar
 static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
 
 /* Use one program per (arity, result rule, dtypes) with a run-time switch over the
- * functions, unless USMARR_ELEMENTWISE_SPECIALIZE=1 asks for one program per function. */
+ * functions, unless USMARR_ELEMENTWISE_SPECIALIZE=1 asks for one program per function
+ * (read at every call: cheap, and tests switch it). */
 static bool specialize(void)
 {
-    static int cached = -1;
-    if (cached < 0) {
-        const char *e = getenv("USMARR_ELEMENTWISE_SPECIALIZE");
-        cached = e && *e == '1';
-    }
-    return cached != 0;
+    const char *e = getenv("USMARR_ELEMENTWISE_SPECIALIZE");
+    return e && *e == '1';
 }
 
 /* ---- the dispatcher ------------------------------------------------------------------------ */

@@ -265,6 +265,271 @@ START_TEST(test_elementwise_where_and_clip_match_numpy)
 }
 END_TEST
 
+/* ---- scalars, layouts, out, failures: against host loops ------------------------------------ */
+
+static usmarr_array_t *from_host(usmarr_context_t *ctx, usmarr_dtype_t d, int ndim, const int64_t *shape,
+                                 const void *host)
+{
+    usmarr_array_t *a;
+    ck_assert_ok(usmarr_array_from_host(ctx, ndim, shape, d, host, NULL, USMARR_USM_DEVICE, &a));
+    return a;
+}
+
+START_TEST(test_elementwise_weak_scalars_keep_the_array_dtype)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t n = 6;
+    int8_t i8[6] = {-128, -1, 0, 1, 100, 127}, gi8[6];
+    usmarr_array_t *a = from_host(ctx, USMARR_INT8, 1, &n, i8), *r;
+    /* int8 + 1 stays int8 and wraps */
+    usmarr_operand_t o[3] = {{.array = a}, {.scalar = usmarr_scalar_int(1)}};
+    ck_assert_ok(usmarr_elementwise("add", o, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_INT8);
+    ck_assert_ok(usmarr_array_copy_to_host(r, gi8, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(gi8[i], (int8_t)(i8[i] + 1));
+    usmarr_array_release(r);
+    /* 3 - x with the scalar first */
+    usmarr_operand_t o2[2] = {{.scalar = usmarr_scalar_int(3)}, {.array = a}};
+    ck_assert_ok(usmarr_elementwise("subtract", o2, 2, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, gi8, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(gi8[i], (int8_t)(3 - i8[i]));
+    usmarr_array_release(r);
+    /* int8 + 1.5 is float64 */
+    o[1].scalar = usmarr_scalar_float(1.5);
+    ck_assert_ok(usmarr_elementwise("add", o, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_FLOAT64);
+    double f64[6];
+    ck_assert_ok(usmarr_array_copy_to_host(r, f64, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert(f64[i] == i8[i] + 1.5);
+    usmarr_array_release(r);
+    /* int8 + 300 overflows like NumPy 2 */
+    o[1].scalar = usmarr_scalar_int(300);
+    ck_assert_fails_with(usmarr_elementwise("add", o, 2, NULL, &r), USMARR_ERROR_OVERFLOW, "300");
+    /* clip(x, -5, 5) with weak bounds stays int8 */
+    usmarr_operand_t o3[3] = {{.array = a}, {.scalar = usmarr_scalar_int(-5)}, {.scalar = usmarr_scalar_int(5)}};
+    ck_assert_ok(usmarr_elementwise("clip", o3, 3, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_INT8);
+    ck_assert_ok(usmarr_array_copy_to_host(r, gi8, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(gi8[i], i8[i] < -5 ? -5 : i8[i] > 5 ? 5 : i8[i]);
+    usmarr_array_release(r);
+    /* float32 * 2.5 stays float32; float32 + 1j is complex64 */
+    float f[6] = {0.5f, -1, 2, 3.25f, -0.0f, 1e3f}, gf[6], gc[12];
+    usmarr_array_t *b = from_host(ctx, USMARR_FLOAT32, 1, &n, f);
+    usmarr_operand_t o4[2] = {{.array = b}, {.scalar = usmarr_scalar_float(2.5)}};
+    ck_assert_ok(usmarr_elementwise("multiply", o4, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_FLOAT32);
+    ck_assert_ok(usmarr_array_copy_to_host(r, gf, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert(gf[i] == f[i] * 2.5f);
+    usmarr_array_release(r);
+    o4[1].scalar = usmarr_scalar_complex(0, 1);
+    ck_assert_ok(usmarr_elementwise("add", o4, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_COMPLEX64);
+    ck_assert_ok(usmarr_array_copy_to_host(r, gc, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert(gc[2 * i] == f[i] && gc[2 * i + 1] == 1);
+    usmarr_array_release(r);
+    /* where(x > 1, x, 0.0): a weak value keeps float32 */
+    usmarr_array_t *cond;
+    usmarr_operand_t o5[2] = {{.array = b}, {.scalar = usmarr_scalar_int(1)}};
+    ck_assert_ok(usmarr_elementwise("greater", o5, 2, NULL, &cond));
+    usmarr_operand_t o6[3] = {{.array = cond}, {.array = b}, {.scalar = usmarr_scalar_float(0)}};
+    ck_assert_ok(usmarr_elementwise("where", o6, 3, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_FLOAT32);
+    ck_assert_ok(usmarr_array_copy_to_host(r, gf, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert(gf[i] == (f[i] > 1 ? f[i] : 0));
+    usmarr_array_release(r);
+    usmarr_array_release(cond);
+    /* a typed float64 scalar promotes like an array */
+    usmarr_scalar_t t64 = {.kind = USMARR_KIND_FLOAT, .dtype = USMARR_FLOAT64, .value.f = 0.25};
+    o4[1].scalar = t64;
+    ck_assert_ok(usmarr_elementwise("add", o4, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_dtype(r), USMARR_FLOAT64);
+    usmarr_array_release(r);
+    usmarr_array_release(b);
+    usmarr_array_release(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+START_TEST(test_elementwise_broadcasting_0d_and_zero_size)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t s41[2] = {4, 1}, s13[2] = {1, 3}, s0[2] = {0, 3}, three = 3, s243[3] = {2, 4, 3};
+    int32_t col[4] = {1, 2, 3, 4}, row[3] = {10, 20, 30}, got[24];
+    usmarr_array_t *a = from_host(ctx, USMARR_INT32, 2, s41, col), *b = from_host(ctx, USMARR_INT32, 2, s13, row), *r;
+    ck_assert_ok(usmarr_multiply(a, b, NULL, &r));
+    ck_assert_int_eq(usmarr_array_ndim(r), 2);
+    ck_assert_int_eq(usmarr_array_shape(r)[0], 4);
+    ck_assert_int_eq(usmarr_array_shape(r)[1], 3);
+    ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++)
+            ck_assert_int_eq(got[i * 3 + j], col[i] * row[j]);
+    usmarr_array_release(r);
+    /* into an out of a larger shape the inputs broadcast to */
+    usmarr_array_t *o;
+    ck_assert_ok(usmarr_array_zeros(ctx, 3, s243, USMARR_INT32, USMARR_ORDER_F, USMARR_USM_DEVICE, &o));
+    ck_assert_ok(usmarr_add(a, b, o, NULL));
+    ck_assert_ok(usmarr_array_copy_to_host(o, got, NULL));
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++)
+                ck_assert_int_eq(got[k * 12 + i * 3 + j], col[i] + row[j]);
+    usmarr_array_release(o);
+    /* 0-d with 0-d, and 0-d with an array */
+    int32_t seven = 7, g0;
+    usmarr_array_t *z = from_host(ctx, USMARR_INT32, 0, NULL, &seven);
+    ck_assert_ok(usmarr_square(z, NULL, &r));
+    ck_assert_int_eq(usmarr_array_ndim(r), 0);
+    ck_assert_ok(usmarr_array_copy_to_host(r, &g0, NULL));
+    ck_assert_int_eq(g0, 49);
+    usmarr_array_release(r);
+    ck_assert_ok(usmarr_subtract(z, a, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(got[i], 7 - col[i]);
+    usmarr_array_release(r);
+    /* zero-size: (0, 3) + (3,) is (0, 3) and launches nothing */
+    usmarr_array_t *e, *v = from_host(ctx, USMARR_INT32, 1, &three, row);
+    ck_assert_ok(usmarr_array_empty(ctx, 2, s0, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &e));
+    ck_assert_ok(usmarr_add(e, v, NULL, &r));
+    ck_assert_int_eq(usmarr_array_size(r), 0);
+    ck_assert_int_eq(usmarr_array_shape(r)[1], 3);
+    usmarr_array_release(r);
+    ck_assert_fails_with(usmarr_add(e, a, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "shape");
+    usmarr_array_release(e);
+    usmarr_array_release(v);
+    usmarr_array_release(z);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+START_TEST(test_elementwise_out_in_place_overlap_and_casts)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t n = 17;
+    float h[17], hb[17], got[17];
+    for (int i = 0; i < 17; i++) {
+        h[i] = (float)i;
+        hb[i] = 100.0f * (float)i;
+    }
+    usmarr_array_t *a = from_host(ctx, USMARR_FLOAT32, 1, &n, h), *b = from_host(ctx, USMARR_FLOAT32, 1, &n, hb);
+    /* in place: out is an input */
+    ck_assert_ok(usmarr_add(a, b, a, NULL));
+    ck_assert_ok(usmarr_array_copy_to_host(a, got, NULL));
+    for (int i = 0; i < 17; i++)
+        ck_assert(got[i] == h[i] + hb[i]);
+    ck_assert_ok(usmarr_array_copy_from_host(a, h, NULL));
+    /* partial overlap: out = a[1:], inputs a[:-1] and b[:-1]: the inputs are read first */
+    usmarr_array_t *head, *tail, *bh;
+    ck_assert_ok(usmarr_array_index_text(a, ":-1", &head));
+    ck_assert_ok(usmarr_array_index_text(a, "1:", &tail));
+    ck_assert_ok(usmarr_array_index_text(b, ":-1", &bh));
+    usmarr_array_t *res = NULL;
+    ck_assert_ok(usmarr_add(head, bh, tail, &res));
+    ck_assert_ptr_eq(res, tail);
+    usmarr_array_release(res);
+    ck_assert_ok(usmarr_array_copy_to_host(a, got, NULL));
+    ck_assert(got[0] == h[0]);
+    for (int i = 1; i < 17; i++)
+        ck_assert_msg(got[i] == h[i - 1] + hb[i - 1], "[%d] %g", i, got[i]);
+    ck_assert_ok(usmarr_array_copy_from_host(a, h, NULL));
+    /* reversed onto itself: out = a[::-1], input a */
+    usmarr_array_t *rev;
+    ck_assert_ok(usmarr_array_index_text(a, "::-1", &rev));
+    ck_assert_ok(usmarr_negative(a, rev, NULL));
+    ck_assert_ok(usmarr_array_copy_to_host(a, got, NULL));
+    for (int i = 0; i < 17; i++)
+        ck_assert(got[i] == -h[16 - i]);
+    /* a float64 out for a float32 result casts; an int32 out is not same_kind */
+    usmarr_array_t *o64, *o32;
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_FLOAT64, USMARR_ORDER_C, USMARR_USM_DEVICE, &o64));
+    ck_assert_ok(usmarr_multiply(b, b, o64, NULL));
+    double g64[17];
+    ck_assert_ok(usmarr_array_copy_to_host(o64, g64, NULL));
+    for (int i = 0; i < 17; i++)
+        ck_assert(g64[i] == (double)(hb[i] * hb[i]));
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &o32));
+    ck_assert_fails_with(usmarr_multiply(b, b, o32, NULL), USMARR_ERROR_CASTING, "same_kind");
+    /* the one-program-per-function mode gives the same results */
+    setenv("USMARR_ELEMENTWISE_SPECIALIZE", "1", 1);
+    ck_assert_ok(usmarr_subtract(b, b, o64, NULL));
+    ck_assert_ok(usmarr_less(b, a, o32, NULL));
+    unsetenv("USMARR_ELEMENTWISE_SPECIALIZE");
+    ck_assert_ok(usmarr_array_copy_to_host(o64, g64, NULL));
+    int32_t g32[17];
+    ck_assert_ok(usmarr_array_copy_to_host(o32, g32, NULL));
+    for (int i = 0; i < 17; i++)
+        ck_assert(g64[i] == 0 && g32[i] == (hb[i] < -h[16 - i]));
+    usmarr_array_release(o64);
+    usmarr_array_release(o32);
+    usmarr_array_release(rev);
+    usmarr_array_release(head);
+    usmarr_array_release(tail);
+    usmarr_array_release(bh);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+START_TEST(test_elementwise_every_function_rejects_bad_arguments)
+{
+    usmarr_context_t *ctx = test_context(), *ctx2 = test_context();
+    int64_t n = 4, m = 5;
+    usmarr_array_t *a, *b, *other, *r = NULL;
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &a));
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &m, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &b));
+    ck_assert_ok(usmarr_array_zeros(ctx2, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &other));
+    usmarr_array_t *nul[3] = {NULL, NULL, NULL}, *ok[3] = {a, a, a};
+    for (size_t i = 0; i < NWRAPPERS; i++) {
+        const struct wrapper *w = &wrappers[i];
+        ck_assert_int_eq(usmarr_elementwise_arity(w->name), w->arity);
+        ck_assert_str_eq(usmarr_elementwise_name((int)i), w->name);
+        ck_assert_fails_with(call(w, nul, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "NULL");
+        ck_assert_fails_with(call(w, ok, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT, "result is NULL");
+    }
+    ck_assert_ptr_null(usmarr_elementwise_name((int)NWRAPPERS));
+    ck_assert_int_eq(usmarr_elementwise_arity("nope"), -1);
+    usmarr_operand_t o[2] = {{.array = a}, {.array = b}};
+    ck_assert_fails_with(usmarr_elementwise("nope", o, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "nope");
+    ck_assert_fails_with(usmarr_elementwise(NULL, o, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "name");
+    ck_assert_fails_with(usmarr_elementwise("add", o, 1, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "noperands=1");
+    ck_assert_fails_with(usmarr_elementwise("add", NULL, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "operands");
+    ck_assert_fails_with(usmarr_add(a, b, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "shape");
+    ck_assert_fails_with(usmarr_add(a, other, NULL, &r), USMARR_ERROR_CONTEXT_MISMATCH, "context");
+    ck_assert_fails_with(usmarr_add(a, a, other, NULL), USMARR_ERROR_CONTEXT_MISMATCH, "context");
+    ck_assert_fails_with(usmarr_add(a, a, b, NULL), USMARR_ERROR_SHAPE_MISMATCH, "out");
+    ck_assert_fails_with(usmarr_bitwise_and(a, a, NULL, &r), USMARR_ERROR_BAD_DTYPE, "bitwise_and");
+    usmarr_array_t *cplx;
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_COMPLEX64, USMARR_ORDER_C, USMARR_USM_DEVICE, &cplx));
+    ck_assert_fails_with(usmarr_cbrt(cplx, NULL, &r), USMARR_ERROR_BAD_DTYPE, "cbrt is not defined for complex64");
+    usmarr_array_release(cplx);
+    usmarr_operand_t s2[2] = {{.scalar = usmarr_scalar_int(1)}, {.scalar = usmarr_scalar_int(2)}};
+    ck_assert_fails_with(usmarr_elementwise("add", s2, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "no operand is an array");
+    usmarr_scalar_t bad = {.kind = (usmarr_kind_t)9, .dtype = -1};
+    usmarr_operand_t s3[2] = {{.array = a}, {.scalar = bad}};
+    ck_assert_fails_with(usmarr_elementwise("add", s3, 2, NULL, &r), USMARR_ERROR_BAD_DTYPE, "operands[1].kind=9");
+    usmarr_array_t *bools;
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_BOOL, USMARR_ORDER_C, USMARR_USM_DEVICE, &bools));
+    ck_assert_fails_with(usmarr_negative(bools, NULL, &r), USMARR_ERROR_BAD_DTYPE, "bool");
+    usmarr_array_release(bools);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_array_release(other);
+    usmarr_context_release(ctx);
+    usmarr_context_release(ctx2);
+}
+END_TEST
+
 Suite *suite_elementwise(void);
 Suite *suite_elementwise(void)
 {
@@ -277,6 +542,10 @@ Suite *suite_elementwise(void)
         {"unary", test_elementwise_unary_functions_match_numpy_on_every_dtype_and_layout},
         {"binary", test_elementwise_binary_functions_match_numpy_on_every_dtype_pair_and_layout},
         {"ternary", test_elementwise_where_and_clip_match_numpy},
+        {"scalars", test_elementwise_weak_scalars_keep_the_array_dtype},
+        {"layouts", test_elementwise_broadcasting_0d_and_zero_size},
+        {"out", test_elementwise_out_in_place_overlap_and_casts},
+        {"failures", test_elementwise_every_function_rejects_bad_arguments},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         TCase *tc = tcase_create(tests[i].name);
