@@ -79,54 +79,86 @@ uint16_t ops_cases_half_from_double(double x)
     return sign | (uint16_t)(((exp + 15) << 10) | ((int)m - 1024));
 }
 
+/* Elements are copied with memcpy: test buffers are byte arrays without alignment. */
+#define PUT_(T, v)                                                                                 \
+    do {                                                                                           \
+        T t_ = (T)(v);                                                                             \
+        memcpy(dst, &t_, sizeof t_);                                                               \
+    } while (0)
+
 void ops_cases_parse_value(const char *text, usmarr_dtype_t dtype, void *dst)
 {
+    char *end;
     switch (dtype) {
-    case USMARR_BOOL: *(uint8_t *)dst = (uint8_t)(atoi(text) != 0); break;
-    case USMARR_INT8: *(int8_t *)dst = (int8_t)strtoll(text, NULL, 10); break;
-    case USMARR_INT16: *(int16_t *)dst = (int16_t)strtoll(text, NULL, 10); break;
-    case USMARR_INT32: *(int32_t *)dst = (int32_t)strtoll(text, NULL, 10); break;
-    case USMARR_INT64: *(int64_t *)dst = strtoll(text, NULL, 10); break;
-    case USMARR_UINT8: *(uint8_t *)dst = (uint8_t)strtoull(text, NULL, 10); break;
-    case USMARR_UINT16: *(uint16_t *)dst = (uint16_t)strtoull(text, NULL, 10); break;
-    case USMARR_UINT32: *(uint32_t *)dst = (uint32_t)strtoull(text, NULL, 10); break;
-    case USMARR_UINT64: *(uint64_t *)dst = strtoull(text, NULL, 10); break;
-    case USMARR_FLOAT16: *(uint16_t *)dst = ops_cases_half_from_double(strtod(text, NULL)); break;
-    case USMARR_FLOAT32: *(float *)dst = (float)strtod(text, NULL); break;
-    case USMARR_FLOAT64: *(double *)dst = strtod(text, NULL); break;
+    case USMARR_BOOL: PUT_(uint8_t, atoi(text) != 0); break;
+    case USMARR_INT8: PUT_(int8_t, strtoll(text, NULL, 10)); break;
+    case USMARR_INT16: PUT_(int16_t, strtoll(text, NULL, 10)); break;
+    case USMARR_INT32: PUT_(int32_t, strtoll(text, NULL, 10)); break;
+    case USMARR_INT64: PUT_(int64_t, strtoll(text, NULL, 10)); break;
+    case USMARR_UINT8: PUT_(uint8_t, strtoull(text, NULL, 10)); break;
+    case USMARR_UINT16: PUT_(uint16_t, strtoull(text, NULL, 10)); break;
+    case USMARR_UINT32: PUT_(uint32_t, strtoull(text, NULL, 10)); break;
+    case USMARR_UINT64: PUT_(uint64_t, strtoull(text, NULL, 10)); break;
+    case USMARR_FLOAT16: PUT_(uint16_t, ops_cases_half_from_double(strtod(text, NULL))); break;
+    case USMARR_FLOAT32: PUT_(float, strtod(text, NULL)); break;
+    case USMARR_FLOAT64: PUT_(double, strtod(text, NULL)); break;
     case USMARR_COMPLEX64: {
-        char *end;
-        ((float *)dst)[0] = (float)strtod(text, &end);
-        ((float *)dst)[1] = (float)strtod(end + 1, NULL);
+        float c[2] = {(float)strtod(text, &end), 0};
+        c[1] = (float)strtod(end + 1, NULL);
+        memcpy(dst, c, sizeof c);
         break;
     }
     default: {
-        char *end;
-        ((double *)dst)[0] = strtod(text, &end);
-        ((double *)dst)[1] = strtod(end + 1, NULL);
+        double c[2] = {strtod(text, &end), 0};
+        c[1] = strtod(end + 1, NULL);
+        memcpy(dst, c, sizeof c);
         break;
     }
     }
 }
 
+#define GET_(T)                                                                                    \
+    do {                                                                                           \
+        T t_;                                                                                      \
+        memcpy(&t_, src, sizeof t_);                                                               \
+        *re = (double)t_;                                                                          \
+    } while (0)
+
 void ops_cases_load(usmarr_dtype_t dtype, const void *src, double *re, double *im)
 {
     *im = 0;
     switch (dtype) {
-    case USMARR_BOOL: *re = *(const uint8_t *)src; break;
-    case USMARR_INT8: *re = *(const int8_t *)src; break;
-    case USMARR_INT16: *re = *(const int16_t *)src; break;
-    case USMARR_INT32: *re = *(const int32_t *)src; break;
-    case USMARR_INT64: *re = (double)*(const int64_t *)src; break;
-    case USMARR_UINT8: *re = *(const uint8_t *)src; break;
-    case USMARR_UINT16: *re = *(const uint16_t *)src; break;
-    case USMARR_UINT32: *re = *(const uint32_t *)src; break;
-    case USMARR_UINT64: *re = (double)*(const uint64_t *)src; break;
-    case USMARR_FLOAT16: *re = ops_cases_half_to_double(*(const uint16_t *)src); break;
-    case USMARR_FLOAT32: *re = *(const float *)src; break;
-    case USMARR_FLOAT64: *re = *(const double *)src; break;
-    case USMARR_COMPLEX64: *re = ((const float *)src)[0]; *im = ((const float *)src)[1]; break;
-    default: *re = ((const double *)src)[0]; *im = ((const double *)src)[1]; break;
+    case USMARR_BOOL: GET_(uint8_t); break;
+    case USMARR_INT8: GET_(int8_t); break;
+    case USMARR_INT16: GET_(int16_t); break;
+    case USMARR_INT32: GET_(int32_t); break;
+    case USMARR_INT64: GET_(int64_t); break;
+    case USMARR_UINT8: GET_(uint8_t); break;
+    case USMARR_UINT16: GET_(uint16_t); break;
+    case USMARR_UINT32: GET_(uint32_t); break;
+    case USMARR_UINT64: GET_(uint64_t); break;
+    case USMARR_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, src, sizeof h);
+        *re = ops_cases_half_to_double(h);
+        break;
+    }
+    case USMARR_FLOAT32: GET_(float); break;
+    case USMARR_FLOAT64: GET_(double); break;
+    case USMARR_COMPLEX64: {
+        float c[2];
+        memcpy(c, src, sizeof c);
+        *re = c[0];
+        *im = c[1];
+        break;
+    }
+    default: {
+        double c[2];
+        memcpy(c, src, sizeof c);
+        *re = c[0];
+        *im = c[1];
+        break;
+    }
     }
 }
 
