@@ -1,6 +1,7 @@
 /* map.cl: appended after a map family's file.  Every loop and all indexing of the map
  * launcher (lib/engine.h, section 2); the family only supplies USMARR_MAP_BODY (and
- * optionally USMARR_MAP_VBODY).  One program holds every layout class. */
+ * optionally USMARR_MAP_VBODY).  A program holds one layout class (-DUSMARR_CLASS=s2),
+ * since PoCL compiles every kernel of a program when its binary is taken. */
 #ifndef USMARR_MAP_BODY
 #error "a map family must define USMARR_MAP_BODY"
 #endif
@@ -17,6 +18,13 @@
 #define VLOAD(k) USMARR_VLOADP(D##k, p##k, vi)
 #define VSTORE(k, v) USMARR_VSTOREP(D##k, p##k, vi, v)
 #define VCONVERT(a, b, x) USMARR_VCONVERT(D##a, D##b, x)
+
+/* ---- kernel names: usmarr_map_<class>[_<variant tag>] ------------------------------- */
+#ifdef USMARR_VARIANT
+#define USMARR_KNAME(c) USMARR_CAT3(usmarr_map_, c, USMARR_CAT(_, USMARR_VARIANT))
+#else
+#define USMARR_KNAME(c) USMARR_CAT(usmarr_map_, c)
+#endif
 
 /* ---- parameter lists ----------------------------------------------------------------- */
 #define USMARR_PTR(k) global USMARR_STORAGE(D##k) *p##k
@@ -57,9 +65,21 @@
 #error "USMARR_NSCALAR must be 0..4"
 #endif
 
+/* ---- one program per layout class: USMARR_CLASS selects the kernel ---------------------- */
+#define USMARR_CLASS_contig 1
+#define USMARR_CLASS_tile 2
+#define USMARR_CLASS_s1 3
+#define USMARR_CLASS_s2 4
+#define USMARR_CLASS_s3 5
+#define USMARR_CLASS_s8 6
+#define USMARR_CLASS_s16 7
+#define USMARR_CLASS_sbig 8
+#define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
+
 /* ---- contiguous: 16 elements per work-item ------------------------------------------- */
+#if USMARR_IS_CLASS(contig)
 #define USMARR_X_SAME(k) long x##k = e;
-kernel void usmarr_map_contig(USMARR_PTRS, long n USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
 {
     long vi = get_global_id(0);
     long base = vi * 16;
@@ -80,11 +100,13 @@ kernel void usmarr_map_contig(USMARR_PTRS, long n USMARR_SCALARS)
         }
     }
 }
+#endif
 
 /* ---- strided 1-D, 2-D, 3-D: one element per work-item, no div/mod -------------------- */
+#if USMARR_IS_CLASS(s1)
 #define USMARR_T1(k) , long t##k
 #define USMARR_X1(k) long x##k = i * t##k;
-kernel void usmarr_map_s1(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_SCALARS)
 {
     long i = get_global_id(0);
     if (i >= n)
@@ -92,10 +114,12 @@ kernel void usmarr_map_s1(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_S
     USMARR_FOR_OPS(USMARR_X1)
     USMARR_MAP_BODY;
 }
+#endif
 
+#if USMARR_IS_CLASS(s2)
 #define USMARR_T2(k) , long2 t##k
 #define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1;
-kernel void usmarr_map_s2(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s2)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
 {
     long i1 = get_global_id(0), i0 = get_global_id(1);
     if (i1 >= sh.s1 || i0 >= sh.s0)
@@ -103,10 +127,12 @@ kernel void usmarr_map_s2(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR
     USMARR_FOR_OPS(USMARR_X2)
     USMARR_MAP_BODY;
 }
+#endif
 
+#if USMARR_IS_CLASS(s3)
 #define USMARR_T3(k) , long4 t##k
 #define USMARR_X3(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1 + i2 * t##k.s2;
-kernel void usmarr_map_s3(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR_SCALARS)
 {
     long i2 = get_global_id(0), i1 = get_global_id(1), i0 = get_global_id(2);
     if (i2 >= sh.s2 || i1 >= sh.s1 || i0 >= sh.s0)
@@ -114,6 +140,7 @@ kernel void usmarr_map_s3(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR
     USMARR_FOR_OPS(USMARR_X3)
     USMARR_MAP_BODY;
 }
+#endif
 
 /* ---- 4..16 dims: the two innermost on NDRange axes 0 and 1, the rest flattened on axis 2
  *      and decoded with div/mod (once per work-item, outer dims only) -------------------- */
@@ -121,9 +148,10 @@ kernel void usmarr_map_s3(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR
 #define USMARR_XN_ADD(k) x##k += id * t##k[d];
 #define USMARR_TARR(k, W) long t##k[W]; vstore##W(tv##k, 0, t##k);
 
+#if USMARR_IS_CLASS(s8)
 #define USMARR_TV8(k) , long8 tv##k
 #define USMARR_TA8(k) USMARR_TARR(k, 8)
-kernel void usmarr_map_s8(USMARR_PTRS, int nd, long8 shv USMARR_FOR_OPS(USMARR_TV8) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s8)(USMARR_PTRS, int nd, long8 shv USMARR_FOR_OPS(USMARR_TV8) USMARR_SCALARS)
 {
     long sh[8];
     vstore8(shv, 0, sh);
@@ -141,10 +169,12 @@ kernel void usmarr_map_s8(USMARR_PTRS, int nd, long8 shv USMARR_FOR_OPS(USMARR_T
     }
     USMARR_MAP_BODY;
 }
+#endif
 
+#if USMARR_IS_CLASS(s16)
 #define USMARR_TV16(k) , long16 tv##k
 #define USMARR_TA16(k) USMARR_TARR(k, 16)
-kernel void usmarr_map_s16(USMARR_PTRS, int nd, long16 shv USMARR_FOR_OPS(USMARR_TV16) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s16)(USMARR_PTRS, int nd, long16 shv USMARR_FOR_OPS(USMARR_TV16) USMARR_SCALARS)
 {
     long sh[16];
     vstore16(shv, 0, sh);
@@ -162,11 +192,13 @@ kernel void usmarr_map_s16(USMARR_PTRS, int nd, long16 shv USMARR_FOR_OPS(USMARR
     }
     USMARR_MAP_BODY;
 }
+#endif
 
 /* ---- 17..64 dims: shape then each operand's strides in a USM block ---------------------- */
+#if USMARR_IS_CLASS(sbig)
 #define USMARR_XB_INIT(k) global const long *t##k = meta + (long)nd * (1 + k); \
     long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
-kernel void usmarr_map_sbig(USMARR_PTRS, int nd, global const long *meta USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(USMARR_PTRS, int nd, global const long *meta USMARR_SCALARS)
 {
     global const long *sh = meta;
     long iin = get_global_id(0), imid = get_global_id(1);
@@ -182,14 +214,15 @@ kernel void usmarr_map_sbig(USMARR_PTRS, int nd, global const long *meta USMARR_
     }
     USMARR_MAP_BODY;
 }
+#endif
 
 /* ---- tiled 2-D for one output and one input with different fastest axes --------------
  * The input is read along axis 0 (its fast axis) into a 32x32 tile, the output written
  * along axis 1.  Work-group 32x8, each work-item moves 4 rows each way. */
-#if USMARR_NOUT == 1 && USMARR_NIN == 1
+#if USMARR_IS_CLASS(tile) && USMARR_NOUT == 1 && USMARR_NIN == 1
 #define USMARR_TILE 32
 kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
-usmarr_map_tile(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
+USMARR_KNAME(tile)(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
 {
     local USMARR_COMPUTE(D1) tile[USMARR_TILE][USMARR_TILE + 1];
     long b0 = get_group_id(1) * USMARR_TILE, b1 = get_group_id(0) * USMARR_TILE;

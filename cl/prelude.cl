@@ -195,7 +195,10 @@
 #define USMARR_CVT_IC(f, t, x) ((USMARR_COMPUTE(t))((USMARR_REAL(t))(x), (USMARR_REAL(t))0))
 
 #define USMARR_CVT_FB(f, t, x) ((uchar)((x) != 0))
-#define USMARR_CVT_FI(f, t, x) USMARR_CAT3(convert_, USMARR_COMPUTE(t), _sat_rtz)(x)
+/* NaN is mapped to 0 before the saturating conversion: the spec already says NaN -> 0,
+ * but Intel's CPU runtime gives UINT_MAX for convert_uint_sat_rtz(NaN). */
+#define USMARR_NONAN(x) (isnan(x) ? 0 : (x))
+#define USMARR_CVT_FI(f, t, x) USMARR_CAT3(convert_, USMARR_COMPUTE(t), _sat_rtz)(USMARR_NONAN(x))
 #define USMARR_CVT_FH(f, t, x) (x)
 #define USMARR_CVT_FF(f, t, x) ((USMARR_COMPUTE(t))(x))
 #define USMARR_CVT_FC(f, t, x) ((USMARR_COMPUTE(t))((USMARR_REAL(t))(x), (USMARR_REAL(t))0))
@@ -207,7 +210,7 @@
 #define USMARR_CVT_HC USMARR_CVT_FC
 
 #define USMARR_CVT_CB(f, t, x) ((uchar)(((x).s0 != 0) | ((x).s1 != 0)))
-#define USMARR_CVT_CI(f, t, x) USMARR_CAT3(convert_, USMARR_COMPUTE(t), _sat_rtz)((x).s0)
+#define USMARR_CVT_CI(f, t, x) USMARR_CAT3(convert_, USMARR_COMPUTE(t), _sat_rtz)(USMARR_NONAN((x).s0))
 #define USMARR_CVT_CH(f, t, x) ((x).s0)
 #define USMARR_CVT_CF(f, t, x) ((USMARR_COMPUTE(t))((x).s0))
 #define USMARR_CVT_CC(f, t, x) USMARR_CAT(convert_, USMARR_COMPUTE(t))(x)
@@ -221,7 +224,7 @@
 #define USMARR_VCVT_II(f, t, x) USMARR_CAT(convert_, USMARR_VCOMPUTE(t))(x)
 #define USMARR_VCVT_IF USMARR_VCVT_II
 #define USMARR_VCVT_IH(f, t, x) USMARR_CAT3(convert_, USMARR_HWIDE(f), 16)(x)
-#define USMARR_VCVT_FI(f, t, x) USMARR_CAT3(convert_, USMARR_VCOMPUTE(t), _sat_rtz)(x)
+#define USMARR_VCVT_FI(f, t, x) USMARR_CAT3(convert_, USMARR_VCOMPUTE(t), _sat_rtz)(select((x), (USMARR_VCOMPUTE(f))(0), isnan(x)))
 #define USMARR_VCVT_FF USMARR_VCVT_II
 #define USMARR_VCVT_FH(f, t, x) (x)
 #define USMARR_VCVT_HI USMARR_VCVT_FI

@@ -263,16 +263,73 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
     return 0;
 }
 
-/* The program for (family, map?, options), single-flight.  Returns it READY or an error. */
-static int program_get(usmarr_context_t *ctx, const char *family, bool map, const char *options,
-                       struct program **out)
+/* What a program is made of: prelude + family [+ map], and for grouped maps one
+ * instantiation per dtype of `vary_dtypes` given to the operands of `vary_mask`. */
+struct recipe {
+    const char *family;
+    bool map;
+    const char *options;
+    unsigned vary_mask;
+    uint32_t vary_dtypes;
+};
+
+static int append_text(char **buf, size_t *len, const char *text)
 {
-    size_t klen = strlen(family) + strlen(options) + 8;
+    size_t n = strlen(text);
+    char *grown = realloc(*buf, *len + n + 1);
+    if (!grown)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel source");
+    memcpy(grown + *len, text, n + 1);
+    *len += n;
+    *buf = grown;
+    return 0;
+}
+
+static int make_source(const struct recipe *r, char **source)
+{
+    size_t len = 0;
+    int rc = append_source(source, &len, "prelude");
+    if (rc || !r->vary_mask) {
+        if (!rc)
+            rc = append_source(source, &len, r->family);
+        if (!rc && r->map)
+            rc = append_source(source, &len, "map");
+        return rc;
+    }
+    for (int d = 0; d <= USMARR__BITS128 && !rc; d++) {
+        if (!(r->vary_dtypes & (1u << d)))
+            continue;
+        char defs[512];
+        int n = snprintf(defs, sizeof defs, "#define USMARR_VARIANT %s\n", usmarr__dtype_tag(d));
+        for (int k = 0; k < USMARR__MAX_OPERANDS; k++)
+            if (r->vary_mask & (1u << k))
+                n += snprintf(defs + n, sizeof defs - (size_t)n, "#define D%d %s\n", k, usmarr__dtype_tag(d));
+        rc = append_text(source, &len, defs);
+        if (!rc)
+            rc = append_source(source, &len, r->family);
+        if (!rc)
+            rc = append_source(source, &len, "map");
+        n = snprintf(defs, sizeof defs, "#undef USMARR_VARIANT\n#undef USMARR_MAP_BODY\n#undef USMARR_MAP_VBODY\n");
+        for (int k = 0; k < USMARR__MAX_OPERANDS; k++)
+            if (r->vary_mask & (1u << k))
+                n += snprintf(defs + n, sizeof defs - (size_t)n, "#undef D%d\n", k);
+        if (!rc)
+            rc = append_text(source, &len, defs);
+    }
+    return rc;
+}
+
+/* The program of a recipe, single-flight.  Returns it READY or an error. */
+static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct program **out)
+{
+    const char *family = r->family, *options = r->options;
+    size_t klen = strlen(family) + strlen(options) + 40;
     char stack_key[512];
     char *key = klen <= sizeof stack_key ? stack_key : malloc(klen);
     if (!key)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel key");
-    snprintf(key, klen, "%s\001%s\001%s", family, map ? "map" : "", options);
+    snprintf(key, klen, "%s\001%s\001%s\001%x:%x", family, r->map ? "map" : "", options, r->vary_mask,
+             (unsigned)r->vary_dtypes);
     uint64_t h = hash_string(key);
     int rc = 0;
     mtx_lock(&ctx->kernels_lock);
@@ -309,12 +366,7 @@ static int program_get(usmarr_context_t *ctx, const char *family, bool map, cons
     *bucket = p;
     mtx_unlock(&ctx->kernels_lock);
 
-    size_t len = 0;
-    rc = append_source(&p->source, &len, "prelude");
-    if (!rc)
-        rc = append_source(&p->source, &len, family);
-    if (!rc && map)
-        rc = append_source(&p->source, &len, "map");
+    rc = make_source(r, &p->source);
     if (!rc && !(p->options = strdup(options)))
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "build options");
     bool loaded = false;
@@ -379,11 +431,10 @@ unlock:
     return rc;
 }
 
-static int kernel_get(usmarr_context_t *ctx, const char *family, bool map, const char *options, const char *name,
-                      usmarr__kernel_t **out)
+static int kernel_get(usmarr_context_t *ctx, const struct recipe *r, const char *name, usmarr__kernel_t **out)
 {
     struct program *p;
-    int rc = program_get(ctx, family, map, options, &p);
+    int rc = program_get(ctx, r, &p);
     return rc ? rc : kernel_of(ctx, p, name, out);
 }
 
@@ -392,7 +443,8 @@ int usmarr__kernel_get(usmarr_context_t *ctx, const char *family, const char *de
 {
     if (!ctx || !family || !kernel_name || !out)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "usmarr__kernel_get: NULL argument");
-    return kernel_get(ctx, family, false, defines ? defines : "", kernel_name, out);
+    struct recipe r = {family, false, defines ? defines : "", 0, 0};
+    return kernel_get(ctx, &r, kernel_name, out);
 }
 
 cl_kernel usmarr__kernel_cl(const usmarr__kernel_t *k) { return k->kernel; }
@@ -421,7 +473,9 @@ int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_ui
 /* Stores the binary of a program compiled from source, once, after its first launch. */
 static void store_binary(usmarr_context_t *ctx, struct program *p)
 {
-    if (clFinish(ctx->queue) != CL_SUCCESS)
+    /* Taking the binary makes PoCL compile every kernel of the program: only when it is
+     * going to be stored. */
+    if (usmarr__diskcache_mode() != USMARR_CACHE_ON || clFinish(ctx->queue) != CL_SUCCESS)
         return;
     size_t size = 0;
     if (clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
@@ -546,7 +600,7 @@ static enum map_class choose_class(const struct usmarr__map *m, const struct usm
     if (it->ndim == 2) {
         /* Transposes: the input's fastest axis is the output's slower one. */
         if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && it->shape[0] >= 16 &&
-            it->shape[1] >= 16 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
+            it->shape[1] >= 16 && it->strides[1][0] != 0 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
             return CLASS_TILE;
         return CLASS_S2;
     }
@@ -577,6 +631,23 @@ static int check_map(const struct usmarr__map *m)
     for (int j = 0; j < m->nscalars; j++)
         if (!usmarr__dtype_tag(m->scalars[j].dtype))
             return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "map scalar %d: dtype=%d", j, m->scalars[j].dtype);
+    if (m->vary_mask) {
+        int first = -1;
+        for (int k = 0; k < m->nout + m->nin; k++) {
+            if (!(m->vary_mask & (1u << k)))
+                continue;
+            if (first < 0)
+                first = k;
+            if (m->operands[k].dtype != m->operands[first].dtype || !(m->vary_dtypes & (1u << m->operands[k].dtype)))
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                    "map vary_mask=%#x: operand %d has dtype %d, not operand %d's or outside "
+                                    "vary_dtypes=%#x",
+                                    m->vary_mask, k, m->operands[k].dtype, first, (unsigned)m->vary_dtypes);
+        }
+        if (first < 0 || (m->vary_mask >> (m->nout + m->nin)))
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map vary_mask=%#x names no or missing operands",
+                                m->vary_mask);
+    }
     return 0;
 }
 
@@ -601,12 +672,13 @@ const char *usmarr__map_class(const struct usmarr__map *m)
     return class_kernel[choose_class(m, &it)];
 }
 
-static size_t pow2_at_least(int64_t n, size_t cap)
+/* Work-group sizes are fixed per class (reqd_work_group_size in cl/map.cl): PoCL compiles
+ * a work-group function per local size (~0.1-0.2 s each), so sizes that followed the
+ * shape would cost a compile for every new shape. */
+static void wg16x16(size_t *local)
 {
-    size_t p = 1;
-    while (p < cap && (int64_t)p < n)
-        p <<= 1;
-    return p;
+    local[0] = 16;
+    local[1] = 16;
 }
 
 static size_t round_up(int64_t n, size_t m) { return ((size_t)n + m - 1) / m * m; }
@@ -649,14 +721,19 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             return 0;
     enum map_class cls = choose_class(m, &it);
 
-    /* The key: family and its defines, counts and dtype tags.  Class and bucket pick the
-     * kernel inside the program. */
+    /* The key: family and its defines, counts and dtype tags (of the operands that do not
+     * vary within the program).  Class, bucket and variant pick the kernel inside it. */
     char options[1024];
-    int len = snprintf(options, sizeof options, "-DUSMARR_NOUT=%d -DUSMARR_NIN=%d -DUSMARR_NSCALAR=%d", m->nout,
-                       m->nin, m->nscalars);
-    for (int k = 0; k < nops; k++)
-        len += snprintf(options + len, sizeof options - (size_t)len, " -DD%d=%s", k,
-                        usmarr__dtype_tag(m->operands[k].dtype));
+    int len = snprintf(options, sizeof options, "-DUSMARR_CLASS=%s -DUSMARR_NOUT=%d -DUSMARR_NIN=%d -DUSMARR_NSCALAR=%d",
+                       class_kernel[cls] + strlen("usmarr_map_"), m->nout, m->nin, m->nscalars);
+    int varying = -1;
+    for (int k = 0; k < nops; k++) {
+        if (m->vary_mask & (1u << k))
+            varying = k;
+        else
+            len += snprintf(options + len, sizeof options - (size_t)len, " -DD%d=%s", k,
+                            usmarr__dtype_tag(m->operands[k].dtype));
+    }
     for (int j = 0; j < m->nscalars; j++)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DS%d=%s", j,
                         usmarr__dtype_tag(m->scalars[j].dtype));
@@ -665,8 +742,14 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     if (len >= (int)sizeof options)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map defines too long (%d bytes, limit %zu)", len,
                             sizeof options - 1);
+    char name[64];
+    if (varying >= 0)
+        snprintf(name, sizeof name, "%s_%s", class_kernel[cls], usmarr__dtype_tag(m->operands[varying].dtype));
+    else
+        snprintf(name, sizeof name, "%s", class_kernel[cls]);
+    struct recipe recipe = {m->family, true, options, m->vary_mask, m->vary_dtypes};
     usmarr__kernel_t *k;
-    rc = kernel_get(ctx, m->family, true, options, class_kernel[cls], &k);
+    rc = kernel_get(ctx, &recipe, name, &k);
     if (rc)
         return rc;
 
@@ -679,13 +762,10 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
     cl_uint work_dim = 1;
     void *meta = NULL;
-    if (cls == CLASS_SBIG) {
-        rc = scratch_reserve(ctx, sizeof(int64_t) * (size_t)it.ndim * (size_t)(nops + 1), &meta);
-        if (rc)
-            return rc;
-    }
-
     usmarr__queue_lock(ctx);
+    /* Reserved under the queue lock: another thread may grow (free) the block otherwise. */
+    if (cls == CLASS_SBIG)
+        rc = scratch_reserve(ctx, sizeof(int64_t) * (size_t)it.ndim * (size_t)(nops + 1), &meta);
     cl_uint arg = 0;
     for (int i = 0; i < nops && !rc; i++)
         rc = usmarr__kernel_arg_pointer(ctx, k, arg++, ptrs[i]);
@@ -694,9 +774,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         cl_long n = it.ndim == 0 ? 1 : it.shape[0];
         if (!rc)
             rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
-        int64_t items = (n + 15) / 16;
-        local[0] = pow2_at_least(items, 64);
-        global[0] = round_up(items, local[0]);
+        local[0] = 64;
+        global[0] = round_up((n + 15) / 16, local[0]);
         break;
     }
     case CLASS_S1: {
@@ -707,7 +786,7 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             cl_long t = it.strides[i][0];
             rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
         }
-        local[0] = pow2_at_least(n, 256);
+        local[0] = 256;
         global[0] = round_up(n, local[0]);
         break;
     }
@@ -727,8 +806,7 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             global[0] = round_up(it.shape[1], 32);
             global[1] = round_up(it.shape[0], 32) / 4;
         } else {
-            local[0] = pow2_at_least(it.shape[1], 256);
-            local[1] = pow2_at_least(it.shape[0], 256 / local[0]);
+            wg16x16(local);
             global[0] = round_up(it.shape[1], local[0]);
             global[1] = round_up(it.shape[0], local[1]);
         }
@@ -743,9 +821,9 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
         }
         work_dim = 3;
-        local[0] = pow2_at_least(it.shape[2], 256);
-        local[1] = pow2_at_least(it.shape[1], 256 / local[0]);
-        local[2] = pow2_at_least(it.shape[0], 256 / (local[0] * local[1]));
+        local[0] = 16;
+        local[1] = 4;
+        local[2] = 4;
         global[0] = round_up(it.shape[2], local[0]);
         global[1] = round_up(it.shape[1], local[1]);
         global[2] = round_up(it.shape[0], local[2]);
@@ -759,9 +837,9 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             rc = usmarr__kernel_arg(k, arg++, sizeof nd, &nd);
         if (cls == CLASS_SBIG) {
             int64_t *meta64 = meta;
-            memcpy(meta64, it.shape, sizeof(int64_t) * (size_t)nd);
-            for (int i = 0; i < nops; i++)
-                memcpy(meta64 + (size_t)nd * (size_t)(i + 1), it.strides[i], sizeof(int64_t) * (size_t)nd);
+            for (int i = -1; i < nops && meta64; i++)
+                memcpy(meta64 + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
+                       sizeof(int64_t) * (size_t)nd);
             if (!rc)
                 rc = usmarr__kernel_arg_pointer(ctx, k, arg++, meta);
         } else {
@@ -781,8 +859,7 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         for (int d = 0; d < nd - 2; d++)
             outer *= it.shape[d];
         work_dim = 3;
-        local[0] = pow2_at_least(it.shape[nd - 1], 256);
-        local[1] = pow2_at_least(it.shape[nd - 2], 256 / local[0]);
+        wg16x16(local);
         local[2] = 1;
         global[0] = round_up(it.shape[nd - 1], local[0]);
         global[1] = round_up(it.shape[nd - 2], local[1]);

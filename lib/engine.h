@@ -102,8 +102,14 @@
  *                          3-D NDRange over the two innermost dims and the rest flattened
  *      usmarr_map_sbig     17..64 dims: shape and strides in a per-context USM scratch block
  *                          (allocated once, reused; the launch finishes before returning)
- * All classes of one (family, defines, dtypes) live in ONE program, so a new layout never
- * costs a compile.  No per-call device allocation except the 17+-dim class's first use.
+ * Each class is its own program (-DUSMARR_CLASS=<class> selects the kernel): taking a
+ * program's binary for the disk cache makes PoCL compile every kernel in it (~0.1-0.2 s
+ * each), so a program holds only kernels that are likely to run.  To cut the number of
+ * programs instead, a map can group dtype variants (vary_mask/vary_dtypes below): casts
+ * hold the 14 destination dtypes of one source dtype in one program per class.
+ * Work-group sizes are fixed per class (reqd_work_group_size), so PoCL never compiles a
+ * second work-group function for another shape.  No per-call device allocation except
+ * the 17+-dim class's first use.
  * Never grid-stride loops (20x slower on PoCL).
  *
  * Launches are asynchronous on the context's in-order queue: usmarr__map_launch() returns
@@ -227,6 +233,15 @@ struct usmarr__map {
     int nscalars;
     struct usmarr__scalar_arg scalars[USMARR__MAX_SCALARS];
     unsigned flags; /* USMARR__MAP_* */
+    /* Grouping, to cut cold compile cost (optional, 0 = one program per dtype combination).
+     * The program then holds one instantiation of the family for every dtype in
+     * vary_dtypes (a bit set over usmarr_dtype_t and USMARR__BITS128), given to all the
+     * operands in vary_mask (bit k = operand k) at once; those operands must have one dtype
+     * from the set.  E.g. casts vary the output over all 14 dtypes: 14 programs (one per
+     * source dtype) instead of 196.  Family files are then included once per variant:
+     * guard anything that is not a macro (helper functions) with an include guard. */
+    unsigned vary_mask;
+    uint32_t vary_dtypes;
 };
 
 /* Flags of a map. */

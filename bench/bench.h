@@ -1,0 +1,74 @@
+/* The benchmark harness (bench/bench.c): `make bench` builds and runs bench/bench.
+ *
+ * Adding benchmarks: write bench/bench_<name>.c defining
+ *
+ *     const struct bench_case bench_<name>[] = {
+ *         {"my-case", "what it measures", 2.0, BENCH_AT_LEAST, run_my_case},
+ *         {NULL},
+ *     };
+ *
+ * add X(<name>) to BENCH_FILES below and the file to bench_bench_SOURCES in Makefile.am.
+ * A case's run function fills result->ratio (and result->detail, one human-readable line
+ * with the raw figures) and returns 0, or returns non-zero on failure (printed, counted,
+ * the run goes on).  The harness prints, per case,
+ *
+ *     bench: <case> ratio=<x> bar=<y> met|missed
+ *
+ * where bar is ">= y" (BENCH_AT_LEAST) or "<= y" (BENCH_AT_MOST); scripts read that line.
+ * NumPy references are measured in the same run with bench_numpy() (bench/numpy_ref.py). */
+#ifndef USMARR_BENCH_H
+#define USMARR_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <usmarr.h>
+
+#define BENCH_FILES(X) X(copy)
+
+enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
+
+struct bench_env {
+    usmarr_context_t *ctx; /* on the device under test (--device, default opencl:cpu:0) */
+    const char *srcdir;    /* the source tree (for bench/numpy_ref.py) */
+    const char *self;      /* path of the bench executable (for child processes) */
+    int repeat;            /* suggested repetitions for medians (--repeat, default 15) */
+};
+
+struct bench_result {
+    double ratio;
+    char detail[512];
+};
+
+struct bench_case {
+    const char *name;
+    const char *description;
+    double bar;
+    enum bench_bar bar_kind;
+    int (*run)(const struct bench_env *env, struct bench_result *result);
+};
+
+#define BENCH_DECLARE_(name) extern const struct bench_case bench_##name[];
+BENCH_FILES(BENCH_DECLARE_)
+#undef BENCH_DECLARE_
+
+/* `bench --child ARGS...` runs this instead of the cases (bench_copy.c: the warm-start
+ * measurement runs in fresh processes). */
+int bench_child_main(int argc, char **argv);
+
+/* Monotonic clock in seconds. */
+double bench_now(void);
+/* Median of `n` samples (sorts them). */
+double bench_median(double *samples, int n);
+/* Runs `python3 bench/numpy_ref.py <args>` (OPENBLAS_CORETYPE unset for that command
+ * only) and returns the median seconds it prints; negative when NumPy is unavailable. */
+double bench_numpy(const struct bench_env *env, const char *args);
+/* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
+int bench_fail(int rc, const char *what);
+#define BENCH_OK(call)                                                                             \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        if (rc_)                                                                                   \
+            return bench_fail(rc_, #call);                                                         \
+    } while (0)
+
+#endif
