@@ -26,7 +26,10 @@ typedef enum usmarr_casting {
 } usmarr_casting_t;
 
 /** @brief Whether NumPy's `can_cast(from, to, casting)` holds.
- *  @return false for invalid dtypes or an invalid policy. */
+ *  @param from the source dtype
+ *  @param to the target dtype
+ *  @param casting the policy
+ *  @return true when allowed; false when not, and for invalid dtypes or an invalid policy */
 USMARR_API bool usmarr_can_cast(usmarr_dtype_t from, usmarr_dtype_t to, usmarr_casting_t casting);
 
 /** @brief NumPy's `promote_types(a, b)`: the smallest dtype both cast to safely
