@@ -95,7 +95,8 @@
  *      usmarr_map_contig   1-D, every operand stride 1 (or one element): 16 elements per
  *                          work-item, vload16/vstore16 when USMARR_MAP_VBODY is defined
  *      usmarr_map_tile     2-D, one output + one input whose fastest axes differ
- *                          (transposes, C<->F): 32x32 tiles through local memory
+ *                          (transposes, C<->F): 32x32 tiles through local memory; not on
+ *                          PoCL, where s2's 16x16 work-groups are faster (measured)
  *      usmarr_map_s1/s2/s3 1/2/3-D strided, one element per work-item, 1/2/3-D NDRange
  *                          (no div/mod)
  *      usmarr_map_s8/s16   4..8 / 9..16 dims: long8/long16 shape and strides by value,
@@ -267,6 +268,6 @@ USMARR_INTERNAL int usmarr__map_launch(usmarr_context_t *ctx, const struct usmar
 
 /* Which layout class the map would use (kernel name, e.g. "usmarr_map_s2"), after
  * simplification; for tests and benchmarks. */
-USMARR_INTERNAL const char *usmarr__map_class(const struct usmarr__map *map);
+USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struct usmarr__map *map);
 
 #endif
