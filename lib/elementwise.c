@@ -177,19 +177,9 @@ static int new_array(usmarr_context_t *ctx, const usmarr_array_t *like, usmarr_d
     return usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind, out);
 }
 
-/* dst[...] = src converted (no overlap between them). */
-static int cast_into(usmarr_context_t *ctx, usmarr_array_t *dst, const usmarr_array_t *src)
-{
-    struct usmarr__map m = usmarr__map_init("cast", NULL, 1, 1);
-    m.ndim = dst->ndim;
-    memcpy(m.shape, dst->shape, sizeof(int64_t) * (size_t)dst->ndim);
-    int rc = usmarr__operand_from_array(dst, m.ndim, m.shape, &m.operands[0]);
-    if (!rc)
-        rc = usmarr__operand_from_array(src, m.ndim, m.shape, &m.operands[1]);
-    if (!rc)
-        rc = usmarr__map_launch(ctx, &m);
-    return rc;
-}
+/* dst[...] = src converted: the engine's copy (its cast programs group all target dtypes
+ * of one source dtype, which keeps the number of programs small). */
+static int cast_into(usmarr_array_t *dst, const usmarr_array_t *src) { return usmarr_array_copy_into(dst, src); }
 
 static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
 
@@ -344,7 +334,7 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
         }
         if (!cond && a->dtype != loop) {
             if ((rc = new_array(ctx, a, loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
-                (rc = cast_into(ctx, temps[i], a)))
+                (rc = cast_into(temps[i], a)))
                 goto done;
             a = temps[i];
         }
@@ -400,7 +390,7 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
         goto done;
 
     if (out && target != out) {
-        if ((rc = cast_into(ctx, out, target)))
+        if ((rc = cast_into(out, target)))
             goto done;
     }
     if (result)
