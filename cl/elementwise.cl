@@ -251,6 +251,45 @@
         return (C)(w.y, -w.x);                                                                   \
     }
 
+/* kind code (0 bool, 1 signed, 2 unsigned, 3 float, 4 complex) and bits of the loop dtype */
+#define EW_TK_OF_b 0
+#define EW_TK_OF_i8 1
+#define EW_TK_OF_i16 1
+#define EW_TK_OF_i32 1
+#define EW_TK_OF_i64 1
+#define EW_TK_OF_u8 2
+#define EW_TK_OF_u16 2
+#define EW_TK_OF_u32 2
+#define EW_TK_OF_u64 2
+#define EW_TK_OF_f16 3
+#define EW_TK_OF_f32 3
+#define EW_TK_OF_f64 3
+#define EW_TK_OF_c64 4
+#define EW_TK_OF_c128 4
+#define EW_BITS_OF_b 8
+#define EW_BITS_OF_i8 8
+#define EW_BITS_OF_i16 16
+#define EW_BITS_OF_i32 32
+#define EW_BITS_OF_i64 64
+#define EW_BITS_OF_u8 8
+#define EW_BITS_OF_u16 16
+#define EW_BITS_OF_u32 32
+#define EW_BITS_OF_u64 64
+#define EW_BITS_OF_f16 16
+#define EW_BITS_OF_f32 32
+#define EW_BITS_OF_f64 64
+#define EW_BITS_OF_c64 64
+#define EW_BITS_OF_c128 128
+#define EW_PASTE_(a, b) a##b
+#define EW_PASTE(a, b) EW_PASTE_(a, b)
+#define EW_TK EW_PASTE(EW_TK_OF_, EW_T)
+#define EW_TBITS EW_PASTE(EW_BITS_OF_, EW_T)
+#ifdef EW_V1
+#define EW_VEC 1
+#else
+#define EW_VEC 0
+#endif
+
 #if EW_TK == 4
 #if EW_TBITS == 64
 USMARR_COMPLEX_FUNCTIONS(float2, float)
@@ -260,13 +299,12 @@ USMARR_COMPLEX_FUNCTIONS(double2, double)
 #endif
 
 /* ---- what the program computes ------------------------------------------------------------
- * Defines from lib/elementwise.c: EW_T / EW_R (dtype tags of the loop and result dtypes),
- * EW_TK (kind of the loop dtype: 0 bool, 1 signed, 2 unsigned, 3 float, 4 complex), EW_TBITS
- * (its size in bits), EW_ARITY (1, 2, 3 or W), EW_OUT (SAME, BOOL or REAL), EW_IN1..3 (where
- * each input comes from: a<k> = array operand k, s<j> = by-value scalar j), EW_VEC (1 when
- * every operand has a 16-vector form), and either EW_OP (one function, by ID) or EW_OPSC
- * (the index of the int scalar that selects the function at run time, so that every
- * function of one (arity, out, dtypes) signature shares one program). */
+ * Defines from lib/elementwise.c (short: the engine's launch fast path keys on them): EW_T
+ * (the loop dtype's tag), EW_N<a> (arity 1, 2, 3 or W), EW_O<rule> (SAME, BOOL or REAL),
+ * EW_I1..3 (where each input comes from: a<k> = array operand k, s<j> = by-value scalar j),
+ * EW_V1 (every operand has a 16-vector form), and either EW_OP (one function, by ID) or
+ * EW_SC (the index of the int scalar that selects the function at run time, so that every
+ * function of one (arity, rule, dtypes) signature shares one program). */
 #define EW_CT USMARR_COMPUTE(EW_T)
 #define EW_VCT USMARR_VCOMPUTE(EW_T)
 #define EW_a1 LOAD(1)
@@ -288,51 +326,51 @@ USMARR_COMPLEX_FUNCTIONS(double2, double)
 #define EW_VIN(src) EW_CATX(EW_V, src)
 #define EW_COND(src) EW_CATX(EW_C, src)
 
-#define EW_ARGS_1 EW_CT a = EW_IN(EW_IN1);
-#define EW_ARGS_2 EW_ARGS_1 EW_CT b = EW_IN(EW_IN2);
-#define EW_ARGS_3 EW_ARGS_2 EW_CT c = EW_IN(EW_IN3);
-#define EW_ARGS_W uchar a = EW_COND(EW_IN1); EW_CT b = EW_IN(EW_IN2); EW_CT c = EW_IN(EW_IN3);
-#define EW_VARGS_1 EW_VCT a = EW_VIN(EW_IN1);
-#define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_IN2);
-#define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_IN3);
+#define EW_ARGS_1 EW_CT a = EW_IN(EW_I1);
+#define EW_ARGS_2 EW_ARGS_1 EW_CT b = EW_IN(EW_I2);
+#define EW_ARGS_3 EW_ARGS_2 EW_CT c = EW_IN(EW_I3);
+#define EW_ARGS_W uchar a = EW_COND(EW_I1); EW_CT b = EW_IN(EW_I2); EW_CT c = EW_IN(EW_I3);
+#define EW_VARGS_1 EW_VCT a = EW_VIN(EW_I1);
+#define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_I2);
+#define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_I3);
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
- *      loop dtypes match the program's.  The host passes -DEW_ARITY_<a> and -DEW_OUT_<o>. -- */
+ *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
 #define EW_KEEP(x) x
 #define EW_DROP(x)
 #define EW_MATCH_0 EW_DROP
 #define EW_MATCH_1 EW_KEEP
-#ifdef EW_ARITY_1
+#ifdef EW_N1
 #define EW_AR_1 1
 #else
 #define EW_AR_1 0
 #endif
-#ifdef EW_ARITY_2
+#ifdef EW_N2
 #define EW_AR_2 1
 #else
 #define EW_AR_2 0
 #endif
-#ifdef EW_ARITY_3
+#ifdef EW_N3
 #define EW_AR_3 1
 #else
 #define EW_AR_3 0
 #endif
-#ifdef EW_ARITY_W
+#ifdef EW_NW
 #define EW_AR_W 1
 #else
 #define EW_AR_W 0
 #endif
-#ifdef EW_OUT_SAME
+#ifdef EW_OSAME
 #define EW_OU_SAME 1
 #else
 #define EW_OU_SAME 0
 #endif
-#ifdef EW_OUT_BOOL
+#ifdef EW_OBOOL
 #define EW_OU_BOOL 1
 #else
 #define EW_OU_BOOL 0
 #endif
-#ifdef EW_OUT_REAL
+#ifdef EW_OREAL
 #define EW_OU_REAL 1
 #else
 #define EW_OU_REAL 0
@@ -621,7 +659,7 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
 #ifdef EW_OP
 #define EW_SELECT EW_OP
 #else
-#define EW_SELECT EW_CATX(EW_s, EW_OPSC)
+#define EW_SELECT EW_CATX(EW_s, EW_SC)
 #endif
 
 #define USMARR_MAP_BODY                                                                                  \
