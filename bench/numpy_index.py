@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""NumPy reference timings for bench/bench_index.c (prints `seconds=<median>`).
+usage: numpy_index.py take|extract|concat [repeat]"""
+import sys
+import time
+
+import numpy as np
+
+
+def median_time(fn, repeat):
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    case = sys.argv[1]
+    repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 15
+    rng = np.random.default_rng(1)
+    if case == "take":
+        src = rng.random(16 << 20, dtype=np.float32)
+        idx = rng.integers(0, src.size, 1 << 20)
+        s = median_time(lambda: np.take(src, idx), repeat)
+    elif case == "extract":
+        src = rng.random(16 << 20, dtype=np.float32)
+        mask = rng.random(src.size) < 0.5
+        s = median_time(lambda: np.extract(mask, src), repeat)
+    elif case == "concat":
+        parts = [rng.random(4 << 20, dtype=np.float32) for _ in range(4)]
+        s = median_time(lambda: np.concatenate(parts), repeat)
+    else:
+        sys.exit("unknown case " + case)
+    print("seconds=%.6f" % s)
+
+
+if __name__ == "__main__":
+    main()
