@@ -98,6 +98,11 @@ struct usmarr_memory {
     size_t pod_last_begin;
 };
 
+/* Allocates USM of `kind` through the extension, checking that the driver honoured
+ * `alignment` (0 = default); on failure records the detail and returns the code. */
+USMARR_INTERNAL int usmarr__usm_alloc(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size,
+                                      size_t alignment, void **pointer);
+
 /* Checks that [pointer, pointer+size) is USM of `context` with clGetMemAllocInfoINTEL;
  * on success stores the allocation's kind. `what` names the argument in messages. */
 USMARR_INTERNAL int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size_t size,

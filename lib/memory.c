@@ -60,6 +60,38 @@ int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size
     return 0;
 }
 
+int usmarr__usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment, void **out)
+{
+    cl_int err = CL_SUCCESS;
+    cl_uint align = (cl_uint)alignment;
+    void *p;
+    switch (kind) {
+    case USMARR_USM_DEVICE:
+        p = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, size, align, &err);
+        break;
+    case USMARR_USM_SHARED:
+        p = ctx->usm.shared_alloc(ctx->cl, ctx->device, NULL, size, align, &err);
+        break;
+    default:
+        p = ctx->usm.host_alloc(ctx->cl, NULL, size, align, &err);
+        break;
+    }
+    if (!p || err != CL_SUCCESS)
+        return usmarr__fail(USMARR_ERROR_ALLOCATION, "%s USM of %zu bytes (alignment %zu): %s (%d)",
+                            usmarr_usm_kind_name(kind), size, alignment, usmarr_error_name(err), (int)err);
+    /* Some drivers (PoCL 6.0 above 128 bytes) accept an alignment and ignore it. */
+    if (alignment && (uintptr_t)p % alignment) {
+        size_t got = (size_t)1 << __builtin_ctzll((unsigned long long)(uintptr_t)p);
+        ctx->usm.blocking_free(ctx->cl, p);
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
+                            "alignment=%zu: the device returned %s USM aligned to only %zu bytes; this device "
+                            "honours alignments up to that",
+                            alignment, usmarr_usm_kind_name(kind), got);
+    }
+    *out = p;
+    return 0;
+}
+
 static int memory_new(usmarr_context_t *context, usmarr_memory_t **out)
 {
     usmarr_memory_t *m = calloc(1, sizeof *m);
@@ -95,24 +127,11 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
     m->kind = kind;
     m->size = size;
     if (size > 0) {
-        cl_int err = CL_SUCCESS;
-        cl_uint align = (cl_uint)alignment;
-        switch (kind) {
-        case USMARR_USM_DEVICE:
-            m->pointer = context->usm.device_alloc(context->cl, context->device, NULL, size, align, &err);
-            break;
-        case USMARR_USM_SHARED:
-            m->pointer = context->usm.shared_alloc(context->cl, context->device, NULL, size, align, &err);
-            break;
-        default:
-            m->pointer = context->usm.host_alloc(context->cl, NULL, size, align, &err);
-            break;
-        }
-        if (!m->pointer || err != CL_SUCCESS) {
+        rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        if (rc) {
             usmarr_context_release(context);
             free(m);
-            return usmarr__fail(USMARR_ERROR_ALLOCATION, "%s USM of %zu bytes (alignment %zu): %s (%d)",
-                                usmarr_usm_kind_name(kind), size, alignment, usmarr_error_name(err), (int)err);
+            return rc;
         }
     }
     *memory = m;

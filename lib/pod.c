@@ -15,18 +15,6 @@
 #define POD_MAX_ALIGNMENT 128
 #define POD_MIN_CAPACITY 256
 
-static void *usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment, cl_int *err)
-{
-    switch (kind) {
-    case USMARR_USM_DEVICE:
-        return ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, size, (cl_uint)alignment, err);
-    case USMARR_USM_SHARED:
-        return ctx->usm.shared_alloc(ctx->cl, ctx->device, NULL, size, (cl_uint)alignment, err);
-    default:
-        return ctx->usm.host_alloc(ctx->cl, NULL, size, (cl_uint)alignment, err);
-    }
-}
-
 /* On a CPU device every kind of USM is this process's virtual memory: pages cost nothing
  * until touched, and can be handed back without moving anything. */
 static bool host_backed(const usmarr_memory_t *m) { return (m->context->info.type & CL_DEVICE_TYPE_CPU) != 0; }
@@ -61,16 +49,9 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
                             capacity, (unsigned long long)ctx->info.max_alloc_size);
     void *fresh = NULL;
     if (capacity > 0) {
-        cl_int err = CL_SUCCESS;
-        fresh = usm_alloc(ctx, m->kind, capacity, alignment, &err);
-        if (!fresh || err != CL_SUCCESS)
-            return usmarr__fail(USMARR_ERROR_ALLOCATION, "%s USM of %zu bytes (alignment %zu) for a pod block: %s (%d)",
-                                usmarr_usm_kind_name(m->kind), capacity, alignment, usmarr_error_name(err), (int)err);
-    }
-    if (fresh && (uintptr_t)fresh % alignment) {
-        ctx->usm.blocking_free(ctx->cl, fresh);
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "the driver returned %p for a USM allocation aligned to %zu bytes",
-                            fresh, alignment);
+        int rc = usmarr__usm_alloc(ctx, m->kind, capacity, alignment, &fresh);
+        if (rc)
+            return rc;
     }
     if (keep > 0) {
         mtx_lock(&ctx->queue_lock);

@@ -211,6 +211,30 @@ START_TEST(test_memory_bad_arguments_fail_and_leak_nothing)
 }
 END_TEST
 
+START_TEST(test_memory_large_alignment_is_honoured_or_refused)
+{
+    usmarr_context_t *ctx = test_context();
+    for (size_t k = 0; k < 3; k++)
+        for (size_t alignment = 64; alignment <= 65536; alignment *= 4) {
+            usmarr_memory_t *m = NULL;
+            int rc = usmarr_memory_create(ctx, kinds[k], 1000, alignment, &m);
+            if (rc == 0) {
+                ck_assert_msg((uintptr_t)usmarr_memory_pointer(m) % alignment == 0, "%s USM at %p, alignment %zu",
+                              usmarr_usm_kind_name(kinds[k]), usmarr_memory_pointer(m), alignment);
+                usmarr_memory_release(m);
+            } else {
+                /* Never silently misaligned: a clear refusal that names the alignment. */
+                ck_assert_int_eq(rc, USMARR_ERROR_UNSUPPORTED);
+                ck_assert_ptr_null(m);
+                char needle[32];
+                snprintf(needle, sizeof needle, "alignment=%zu", alignment);
+                ck_assert_msg(strstr(usmarr_last_error_detail(), needle), "%s", usmarr_last_error_detail());
+            }
+        }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_memory(void)
 {
     Suite *s = suite_create("memory");
@@ -220,6 +244,7 @@ Suite *suite_memory(void)
     tcase_add_test(tc, test_memory_block_outlives_its_context_handle);
     tcase_add_test(tc, test_memory_wrap_validates_foreign_pointers);
     tcase_add_test(tc, test_memory_bad_arguments_fail_and_leak_nothing);
+    tcase_add_test(tc, test_memory_large_alignment_is_honoured_or_refused);
     suite_add_tcase(s, tc);
     return s;
 }
