@@ -119,7 +119,9 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 #if USMARR_IS_CLASS(s2)
 #define USMARR_T2(k) , long2 t##k
 #define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1;
-kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s2)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
+/* 128 x 2: long runs along the inner axis vectorise across work-items on CPU devices;
+ * the engine puts the longer axis on dimension 0. */
+kernel __attribute__((reqd_work_group_size(128, 2, 1))) void USMARR_KNAME(s2)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
 {
     long i1 = get_global_id(0), i0 = get_global_id(1);
     if (i1 >= sh.s1 || i0 >= sh.s0)

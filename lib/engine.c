@@ -833,6 +833,19 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         if (it.shape[d] == 0)
             return 0;
     enum map_class cls = choose_class(ctx, m, &it);
+    /* The 2-D kernel's work-groups are 128 wide along NDRange dimension 0 (the inner
+     * axis): a narrow inner axis would leave most of each group idle, and a map does not
+     * depend on visiting order, so let the longer axis run along dimension 0. */
+    if (cls == CLASS_S2 && it.shape[1] < 128 && it.shape[0] > it.shape[1]) {
+        int64_t t = it.shape[0];
+        it.shape[0] = it.shape[1];
+        it.shape[1] = t;
+        for (int i = 0; i < nops; i++) {
+            t = it.strides[i][0];
+            it.strides[i][0] = it.strides[i][1];
+            it.strides[i][1] = t;
+        }
+    }
 
     usmarr__kernel_t *k;
     rc = map_kernel(ctx, m, cls, nops, &k);
@@ -892,7 +905,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             global[0] = round_up(it.shape[1], 32);
             global[1] = round_up(it.shape[0], 32) / 4;
         } else {
-            wg16x16(local);
+            local[0] = 128; /* reqd_work_group_size of usmarr_map_s2 */
+            local[1] = 2;
             global[0] = round_up(it.shape[1], local[0]);
             global[1] = round_up(it.shape[0], local[1]);
         }

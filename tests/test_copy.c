@@ -242,6 +242,28 @@ START_TEST(test_copy_transposes_tiled)
 }
 END_TEST
 
+/* 2-D strided maps whose inner axis is narrow (the engine then runs the long axis along
+ * the NDRange's first dimension) or wide, with broadcast and negative strides. */
+START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
+{
+    usmarr_context_t *ctx = test_context();
+    static const int64_t shapes[][2] = {{700, 3}, {3, 700}, {129, 127}, {127, 129}, {1000, 1}, {2, 2}};
+    for (int i = 0; i < 6; i++) {
+        int64_t r = shapes[i][0], c = shapes[i][1];
+        /* Source: every other row, every third column, columns reversed. */
+        struct layout src = {.ndim = 2, .shape = {r, c}, .strides = {2 * 3 * c, -3}, .offset = 3 * (c - 1),
+                             .block = 2 * 3 * c * r};
+        struct layout dst = {.ndim = 2, .shape = {r, c}, .strides = {1, r + 1}, .offset = 0, .block = (r + 1) * c};
+        check_copy_into(ctx, USMARR_INT32, &src, USMARR_FLOAT32, &dst);
+        /* A broadcast row into a C-contiguous destination. */
+        struct layout row = {.ndim = 1, .shape = {c}, .strides = {2}, .offset = 0, .block = 2 * c};
+        struct layout cdst = contiguous(2, shapes[i], 'C');
+        check_copy_into(ctx, USMARR_INT16, &row, USMARR_INT16, &cdst);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* Random layouts up to 32 dims: permuted, flipped, sliced, broadcast. */
 static void random_layout(unsigned *seed, int ndim, const int64_t *shape, bool allow_broadcast, struct layout *l)
 {
@@ -629,6 +651,7 @@ Suite *suite_copy(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, test_copy_every_dtype_pair_across_layouts, 0, USMARR_DTYPE_COUNT);
     tcase_add_test(tc, test_copy_transposes_tiled);
+    tcase_add_test(tc, test_copy_2d_strided_narrow_and_wide_inner_axes);
     tcase_add_test(tc, test_copy_random_layouts_up_to_32_dims);
     tcase_add_test(tc, test_copy_overlapping_source_is_read_first);
     tcase_add_test(tc, test_copy_and_astype_orders_c_f_a_k);
