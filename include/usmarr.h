@@ -218,9 +218,11 @@ typedef struct usmarr_device_info {
 /** @brief Lists every OpenCL device of every platform, usable or not.
  *  @param[out] devices an array to free with usmarr_devices_free()
  *  @param[out] count its length
+ *  @return 0 on success, or an OpenCL error from clGetPlatformIDs
  *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL out-parameter */
 USMARR_API USMARR_NODISCARD int usmarr_devices_list(usmarr_device_info_t **devices, size_t *count);
-/** @brief Frees the list from usmarr_devices_list(). */
+/** @brief Frees the list from usmarr_devices_list().
+ *  @param devices the list, or NULL */
 USMARR_API void usmarr_devices_free(usmarr_device_info_t *devices);
 
 /** @brief Creates a context on the device a filter selector names.
@@ -232,6 +234,10 @@ USMARR_API void usmarr_devices_free(usmarr_device_info_t *devices);
  * NULL or "" takes the default: the environment variable `USMARR_DEVICE` (a selector)
  * when set, else the first usable GPU, then accelerator, then CPU.
  *
+ * @param selector a filter selector, or NULL for the default
+ * @param[out] context the new context
+ * @return 0 on success, or an OpenCL error from context or queue creation
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL
  * @retval USMARR_ERROR_BAD_SELECTOR malformed selector (the detail names the bad part)
  * @retval USMARR_ERROR_NO_DEVICE no usable device matches */
 USMARR_API USMARR_NODISCARD int usmarr_context_create(const char *selector, usmarr_context_t **context);
@@ -240,25 +246,41 @@ USMARR_API USMARR_NODISCARD int usmarr_context_create(const char *selector, usma
  *  @param cl_ctx   an existing context that contains @p device
  *  @param device   the device to use
  *  @param queue    an in-order queue of @p cl_ctx on @p device, or NULL to create one
+ *  @param[out] context the new context
+ *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT the device is not in the context, or the queue
  *          belongs elsewhere or is out-of-order
  *  @retval USMARR_ERROR_UNSUPPORTED the device lacks cl_intel_unified_shared_memory */
 USMARR_API USMARR_NODISCARD int usmarr_context_adopt(cl_context cl_ctx, cl_device_id device,
                                                      cl_command_queue queue, usmarr_context_t **context);
 
-/** @brief Adds a reference; returns its argument. */
+/** @brief Adds a reference.
+ *  @param context a context, or NULL
+ *  @return @p context */
 USMARR_API usmarr_context_t *usmarr_context_retain(usmarr_context_t *context);
-/** @brief Drops a reference; frees the context when none remain (memory blocks hold theirs). */
+/** @brief Drops a reference; frees the context when none remain (memory blocks hold theirs).
+ *  @param context a context, or NULL (no-op) */
 USMARR_API void usmarr_context_release(usmarr_context_t *context);
-/** @brief The underlying OpenCL context (borrowed). */
+/** @brief The underlying OpenCL context (borrowed).
+ *  @param context the context
+ *  @return its `cl_context`, NULL for a NULL context */
 USMARR_API cl_context usmarr_context_cl_context(const usmarr_context_t *context);
-/** @brief The device (borrowed). */
+/** @brief The device (borrowed).
+ *  @param context the context
+ *  @return its device, NULL for a NULL context */
 USMARR_API cl_device_id usmarr_context_device(const usmarr_context_t *context);
-/** @brief The in-order queue (borrowed). */
+/** @brief The in-order queue (borrowed).
+ *  @param context the context
+ *  @return its queue, NULL for a NULL context */
 USMARR_API cl_command_queue usmarr_context_queue(const usmarr_context_t *context);
-/** @brief The device's description and capabilities (borrowed; lives with the context). */
+/** @brief The device's description and capabilities (borrowed; lives with the context).
+ *  @param context the context
+ *  @return the description, NULL for a NULL context */
 USMARR_API const usmarr_device_info_t *usmarr_context_info(const usmarr_context_t *context);
-/** @brief Waits for all work enqueued on the context's queue. */
+/** @brief Waits for all work enqueued on the context's queue.
+ *  @param context the context
+ *  @return 0, or the OpenCL error of clFinish
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL */
 USMARR_API USMARR_NODISCARD int usmarr_context_finish(usmarr_context_t *context);
 
 /** @} */
@@ -279,11 +301,19 @@ typedef enum usmarr_usm_kind {
     USMARR_USM_HOST = 3
 } usmarr_usm_kind_t;
 
-/** Name of a USM kind: "device", "shared", "host", "unknown". */
+/** @brief Name of a USM kind.
+ *  @param kind a kind
+ *  @return "device", "shared", "host" or "unknown" */
 USMARR_API const char *usmarr_usm_kind_name(usmarr_usm_kind_t kind);
 
 /** @brief Allocates a block of @p size bytes of USM of @p kind.
+ *  @param context the context (the block retains it)
+ *  @param kind device, shared or host USM
+ *  @param size bytes; 0 gives a block with a NULL pointer
  *  @param alignment 0 for the default, else a power of two
+ *  @param[out] memory the new block
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_UNSUPPORTED the driver did not honour @p alignment
  *  @retval USMARR_ERROR_INVALID_ARGUMENT bad kind or alignment
  *  @retval USMARR_ERROR_ALLOCATION size beyond the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE,
  *          or the driver refused */
@@ -297,41 +327,92 @@ typedef void (*usmarr_release_fn)(void *pointer, void *user_data);
  *
  * The pointer is validated with clGetMemAllocInfoINTEL: it must be USM of this
  * context and [pointer, pointer+size) must lie inside its allocation.
+ * @param context the context the pointer must belong to (the block retains it)
+ * @param pointer the foreign USM pointer (start of the block)
+ * @param size bytes from @p pointer that the block covers
  * @param release called with (pointer, user_data) when the block dies; may be NULL.
  *        It is not called when this function fails.
+ * @param user_data passed to @p release
+ * @param[out] memory the new block
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p context or @p memory is NULL
  * @retval USMARR_ERROR_FOREIGN_POINTER not USM of this context
  * @retval USMARR_ERROR_OUT_OF_BOUNDS the range passes the end of the allocation */
 USMARR_API USMARR_NODISCARD int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size,
                                                    usmarr_release_fn release, void *user_data,
                                                    usmarr_memory_t **memory);
 
+/** @brief Adds a reference.
+ *  @param memory a block, or NULL
+ *  @return @p memory */
 USMARR_API usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory);
 /** @brief Drops a reference; the last one frees the USM with clMemBlockingFreeINTEL,
- *  which waits for queued work that uses it. */
+ *  which waits for queued work that uses it (a wrapped block waits for the queue, then
+ *  calls its release callback).
+ *  @param memory a block, or NULL (no-op) */
 USMARR_API void usmarr_memory_release(usmarr_memory_t *memory);
-/** @brief Base pointer (NULL for a zero-size block). */
+/** @brief Base pointer.
+ *  @param memory the block
+ *  @return the pointer, NULL for a zero-size or NULL block */
 USMARR_API void *usmarr_memory_pointer(const usmarr_memory_t *memory);
-/** @brief Size in bytes. */
+/** @brief Size in bytes.
+ *  @param memory the block
+ *  @return its size, 0 for NULL */
 USMARR_API size_t usmarr_memory_size(const usmarr_memory_t *memory);
-/** @brief USM kind. */
+/** @brief USM kind.
+ *  @param memory the block
+ *  @return its kind, ::USMARR_USM_UNKNOWN for NULL */
 USMARR_API usmarr_usm_kind_t usmarr_memory_kind(const usmarr_memory_t *memory);
-/** @brief The owning context (borrowed). */
+/** @brief The owning context (borrowed).
+ *  @param memory the block
+ *  @return its context, NULL for NULL */
 USMARR_API usmarr_context_t *usmarr_memory_context(const usmarr_memory_t *memory);
-/** @brief Current reference count (for diagnostics). */
+/** @brief Current reference count (for diagnostics).
+ *  @param memory the block
+ *  @return the count, 0 for NULL */
 USMARR_API int usmarr_memory_refcount(const usmarr_memory_t *memory);
 
-/** @brief Copies @p size bytes from host memory into the block at byte @p offset; blocking. */
+/** @brief Copies @p size bytes from host memory into the block at byte @p offset; blocking.
+ *  @param memory the destination block
+ *  @param offset byte offset in the block
+ *  @param source host memory (may be NULL when @p size is 0)
+ *  @param size bytes to copy
+ *  @return 0, or the OpenCL error of clEnqueueMemcpyINTEL
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument
+ *  @retval USMARR_ERROR_OUT_OF_BOUNDS the range passes the block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_copy_from_host(usmarr_memory_t *memory, size_t offset,
                                                              const void *source, size_t size);
-/** @brief Copies @p size bytes at byte @p offset of the block to host memory; blocking. */
+/** @brief Copies @p size bytes at byte @p offset of the block to host memory; blocking.
+ *  @param memory the source block
+ *  @param offset byte offset in the block
+ *  @param destination host memory (may be NULL when @p size is 0)
+ *  @param size bytes to copy
+ *  @return 0, or the OpenCL error of clEnqueueMemcpyINTEL
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument
+ *  @retval USMARR_ERROR_OUT_OF_BOUNDS the range passes the block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset,
                                                            void *destination, size_t size);
-/** @brief Copies between two blocks of one context; blocking.  Ranges may not overlap
- *  within one block. */
+/** @brief Copies between two blocks of one context; blocking.
+ *  @param destination the destination block
+ *  @param destination_offset byte offset in @p destination
+ *  @param source the source block
+ *  @param source_offset byte offset in @p source
+ *  @param size bytes to copy
+ *  @return 0, or the OpenCL error of clEnqueueMemcpyINTEL
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL block, or overlapping ranges in one block
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH the blocks belong to different contexts
+ *  @retval USMARR_ERROR_OUT_OF_BOUNDS a range passes its block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset,
                                                    usmarr_memory_t *source, size_t source_offset, size_t size);
 /** @brief Fills @p size bytes at byte @p offset with a repeated pattern; blocking.
- *  @param pattern_size a power of two up to 128; @p offset and @p size are multiples of it */
+ *  @param memory the block
+ *  @param offset byte offset, a multiple of @p pattern_size
+ *  @param pattern the pattern's bytes
+ *  @param pattern_size a power of two up to 128
+ *  @param size bytes to fill, a multiple of @p pattern_size
+ *  @return 0, or the OpenCL error of clEnqueueMemFillINTEL
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument or a bad pattern size or multiple
+ *  @retval USMARR_ERROR_OUT_OF_BOUNDS the range passes the block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *pattern,
                                                    size_t pattern_size, size_t size);
 
