@@ -74,6 +74,7 @@
 #define USMARR_CLASS_s8 6
 #define USMARR_CLASS_s16 7
 #define USMARR_CLASS_sbig 8
+#define USMARR_CLASS_s2w 9
 #define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
 
 /* ---- contiguous: 16 elements per work-item ------------------------------------------- */
@@ -116,12 +117,18 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 }
 #endif
 
+/* Two 2-D classes, one body: s2 runs 16x16 work-groups, which block the accesses of
+ * transposes and gathers; s2w runs 128x2, whose long runs along contiguous (or broadcast)
+ * rows vectorise across work-items on CPU devices.  The engine picks by the strides. */
+#if USMARR_IS_CLASS(s2) || USMARR_IS_CLASS(s2w)
 #if USMARR_IS_CLASS(s2)
+#define USMARR_S2_GROUP 16, 16, 1
+#else
+#define USMARR_S2_GROUP 128, 2, 1
+#endif
 #define USMARR_T2(k) , long2 t##k
 #define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1;
-/* 128 x 2: long runs along the inner axis vectorise across work-items on CPU devices;
- * the engine puts the longer axis on dimension 0. */
-kernel __attribute__((reqd_work_group_size(128, 2, 1))) void USMARR_KNAME(s2)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(USMARR_CLASS)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
 {
     long i1 = get_global_id(0), i0 = get_global_id(1);
     if (i1 >= sh.s1 || i0 >= sh.s0)

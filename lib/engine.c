@@ -593,10 +593,10 @@ int usmarr__scalar_arg_set(struct usmarr__scalar_arg *arg, int dtype, const usma
     return 0;
 }
 
-enum map_class { CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG };
+enum map_class { CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG, CLASS_S2W };
 static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile", "usmarr_map_s1",
                                            "usmarr_map_s2",     "usmarr_map_s3",   "usmarr_map_s8",
-                                           "usmarr_map_s16",    "usmarr_map_sbig"};
+                                           "usmarr_map_s16",    "usmarr_map_sbig", "usmarr_map_s2w"};
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -625,7 +625,11 @@ static enum map_class choose_class(const usmarr_context_t *ctx, const struct usm
         if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && tile_pays_off(ctx) && it->shape[0] >= 16 &&
             it->shape[1] >= 16 && it->strides[1][0] != 0 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
             return CLASS_TILE;
-        return CLASS_S2;
+        /* Long rows that every operand walks contiguously (or broadcasts): wide groups. */
+        bool rows = it->shape[1] >= 128;
+        for (int k = 0; k < nops; k++)
+            rows &= abs64(it->strides[k][1]) <= 1;
+        return rows ? CLASS_S2W : CLASS_S2;
     }
     if (it->ndim == 3)
         return CLASS_S3;
@@ -833,19 +837,6 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         if (it.shape[d] == 0)
             return 0;
     enum map_class cls = choose_class(ctx, m, &it);
-    /* The 2-D kernel's work-groups are 128 wide along NDRange dimension 0 (the inner
-     * axis): a narrow inner axis would leave most of each group idle, and a map does not
-     * depend on visiting order, so let the longer axis run along dimension 0. */
-    if (cls == CLASS_S2 && it.shape[1] < 128 && it.shape[0] > it.shape[1]) {
-        int64_t t = it.shape[0];
-        it.shape[0] = it.shape[1];
-        it.shape[1] = t;
-        for (int i = 0; i < nops; i++) {
-            t = it.strides[i][0];
-            it.strides[i][0] = it.strides[i][1];
-            it.strides[i][1] = t;
-        }
-    }
 
     usmarr__kernel_t *k;
     rc = map_kernel(ctx, m, cls, nops, &k);
@@ -890,6 +881,7 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         break;
     }
     case CLASS_S2:
+    case CLASS_S2W:
     case CLASS_TILE: {
         cl_long2 sh = {{it.shape[0], it.shape[1]}};
         if (!rc)
@@ -905,8 +897,12 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             global[0] = round_up(it.shape[1], 32);
             global[1] = round_up(it.shape[0], 32) / 4;
         } else {
-            local[0] = 128; /* reqd_work_group_size of usmarr_map_s2 */
-            local[1] = 2;
+            if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
+                local[0] = 128;
+                local[1] = 2;
+            } else {
+                wg16x16(local);
+            }
             global[0] = round_up(it.shape[1], local[0]);
             global[1] = round_up(it.shape[0], local[1]);
         }

@@ -242,8 +242,8 @@ START_TEST(test_copy_transposes_tiled)
 }
 END_TEST
 
-/* 2-D strided maps whose inner axis is narrow (the engine then runs the long axis along
- * the NDRange's first dimension) or wide, with broadcast and negative strides. */
+/* 2-D strided maps with narrow and wide inner axes, broadcast and negative strides: both
+ * 2-D kernel classes (16x16 groups, and 128x2 groups for long contiguous rows). */
 START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
 {
     usmarr_context_t *ctx = test_context();
@@ -255,10 +255,13 @@ START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
                              .block = 2 * 3 * c * r};
         struct layout dst = {.ndim = 2, .shape = {r, c}, .strides = {1, r + 1}, .offset = 0, .block = (r + 1) * c};
         check_copy_into(ctx, USMARR_INT32, &src, USMARR_FLOAT32, &dst);
-        /* A broadcast row into a C-contiguous destination. */
-        struct layout row = {.ndim = 1, .shape = {c}, .strides = {2}, .offset = 0, .block = 2 * c};
+        /* A broadcast row, contiguous (wide 2-D groups when long) or strided, into a
+         * C-contiguous destination. */
         struct layout cdst = contiguous(2, shapes[i], 'C');
-        check_copy_into(ctx, USMARR_INT16, &row, USMARR_INT16, &cdst);
+        for (int64_t step = 1; step <= 2; step++) {
+            struct layout row = {.ndim = 1, .shape = {c}, .strides = {step}, .offset = 0, .block = step * c};
+            check_copy_into(ctx, USMARR_INT16, &row, USMARR_INT16, &cdst);
+        }
     }
     usmarr_context_release(ctx);
 }
