@@ -270,6 +270,30 @@ static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
 
 /* ---- take ------------------------------------------------------------------------------ */
 
+/* The iteration space of take/put along axis `ax`: a's shape with axis `ax` replaced by
+ * the indices' shape.  `ist`/`ast` are the indices' and a's strides over it (a's axis `ax`
+ * is addressed by the index values, so it has no stride here). */
+static void indexed_space(const usmarr_array_t *a, const usmarr_array_t *indices, int ax, int64_t *shape,
+                          int64_t *ist, int64_t *ast)
+{
+    int ni = indices->ndim, rnd = a->ndim - 1 + ni;
+    for (int k = 0; k < rnd; k++) {
+        if (k < ax) {
+            shape[k] = a->shape[k];
+            ist[k] = 0;
+            ast[k] = a->strides[k];
+        } else if (k < ax + ni) {
+            shape[k] = indices->shape[k - ax];
+            ist[k] = indices->strides[k - ax];
+            ast[k] = 0;
+        } else {
+            shape[k] = a->shape[k - ni + 1];
+            ist[k] = 0;
+            ast[k] = a->strides[k - ni + 1];
+        }
+    }
+}
+
 int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
                 usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -303,21 +327,7 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
         return usmarr__fail(USMARR_ERROR_INDEX, "cannot take %lld elements from axis %d of size 0",
                             (long long)usmarr_array_size(indices), ax);
     int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    for (int k = 0; k < rnd; k++) {
-        if (k < ax) {
-            shape[k] = a->shape[k];
-            ist[k] = 0;
-            ast[k] = a->strides[k];
-        } else if (k < ax + ni) {
-            shape[k] = indices->shape[k - ax];
-            ist[k] = indices->strides[k - ax];
-            ast[k] = 0;
-        } else {
-            shape[k] = a->shape[k - ni + 1];
-            ist[k] = 0;
-            ast[k] = a->strides[k - ni + 1];
-        }
-    }
+    indexed_space(a, indices, ax, shape, ist, ast);
     usmarr_array_t *target;
     const usmarr_array_t *inputs[2] = {a, indices};
     if ((rc = usmarr__result_begin(a, inputs, 2, a->dtype, rnd, shape, out, result, &target)))
@@ -510,21 +520,7 @@ int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
                             rnd, USMARR_MAX_NDIM);
     int64_t n = a->shape[ax];
     int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    for (int k = 0; k < rnd; k++) {
-        if (k < ax) {
-            shape[k] = a->shape[k];
-            ist[k] = 0;
-            ast[k] = a->strides[k];
-        } else if (k < ax + ni) {
-            shape[k] = indices->shape[k - ax];
-            ist[k] = indices->strides[k - ax];
-            ast[k] = 0;
-        } else {
-            shape[k] = a->shape[k - ni + 1];
-            ist[k] = 0;
-            ast[k] = a->strides[k - ni + 1];
-        }
-    }
+    indexed_space(a, indices, ax, shape, ist, ast);
     struct usmarr__operand ops[3];
     rc = usmarr__operand_from_array(values, rnd, shape, &ops[2]); /* values must broadcast */
     if (rc) {
