@@ -90,57 +90,55 @@ static void format_real(double v, char *out, size_t size)
         strncat(out, ".", size - strlen(out) - 1);
 }
 
+/* An integer element of `size` bytes, widened (host byte order, any alignment). */
+static uint64_t load_unsigned(const unsigned char *p, size_t size)
+{
+    uint8_t v8;
+    uint16_t v16;
+    uint32_t v32;
+    uint64_t v64;
+    switch (size) {
+    case 1:
+        memcpy(&v8, p, 1);
+        return v8;
+    case 2:
+        memcpy(&v16, p, 2);
+        return v16;
+    case 4:
+        memcpy(&v32, p, 4);
+        return v32;
+    default:
+        memcpy(&v64, p, 8);
+        return v64;
+    }
+}
+
+static int64_t load_signed(const unsigned char *p, size_t size)
+{
+    uint64_t u = load_unsigned(p, size);
+    if (size < 8 && (u >> (8 * size - 1)) & 1)
+        u |= ~UINT64_C(0) << (8 * size); /* sign-extend from the element's width */
+    return (int64_t)u;
+}
+
 static void format_element(usmarr_dtype_t t, const unsigned char *p, char *out, size_t size)
 {
     switch (t) {
     case USMARR_BOOL:
         snprintf(out, size, "%s", *p ? "True" : "False");
         return;
-    case USMARR_INT8: {
-        int8_t v;
-        memcpy(&v, p, 1);
-        snprintf(out, size, "%d", v);
+    case USMARR_INT8:
+    case USMARR_INT16:
+    case USMARR_INT32:
+    case USMARR_INT64:
+        snprintf(out, size, "%" PRId64, load_signed(p, usmarr_dtype_size(t)));
         return;
-    }
-    case USMARR_INT16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        snprintf(out, size, "%d", v);
-        return;
-    }
-    case USMARR_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        snprintf(out, size, "%" PRId32, v);
-        return;
-    }
-    case USMARR_INT64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        snprintf(out, size, "%" PRId64, v);
-        return;
-    }
     case USMARR_UINT8:
-        snprintf(out, size, "%u", *p);
+    case USMARR_UINT16:
+    case USMARR_UINT32:
+    case USMARR_UINT64:
+        snprintf(out, size, "%" PRIu64, load_unsigned(p, usmarr_dtype_size(t)));
         return;
-    case USMARR_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        snprintf(out, size, "%u", v);
-        return;
-    }
-    case USMARR_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        snprintf(out, size, "%" PRIu32, v);
-        return;
-    }
-    case USMARR_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        snprintf(out, size, "%" PRIu64, v);
-        return;
-    }
     case USMARR_FLOAT16: {
         uint16_t h;
         memcpy(&h, p, 2);
