@@ -26,6 +26,47 @@ double bench_median(double *samples, int n)
     return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
 
+int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, double *lib, double *raw)
+{
+    cl_context clctx = usmarr_context_cl_context(env->ctx);
+    cl_device_id dev = usmarr_context_device(env->ctx);
+    cl_command_queue q = usmarr_context_queue(env->ctx);
+    const char *src = "kernel void trivial(global float *p) { p[get_global_id(0)] = 1.0f; }";
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(clctx, 1, &src, NULL, &err);
+    if (err || (err = clBuildProgram(prog, 1, &dev, "", NULL, NULL)))
+        return bench_fail(err, "trivial kernel build");
+    cl_kernel k = clCreateKernel(prog, "trivial", &err);
+    cl_mem buf = clCreateBuffer(clctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    clSetKernelArg(k, 0, sizeof buf, &buf);
+    size_t global = 16;
+    enum { N = 2000 };
+    static double tl[N], tr[N];
+    int rc = 0;
+    for (int i = -50; i < N && !rc; i++) {
+        double t0 = bench_now();
+        rc = op(arg);
+        if (!rc)
+            rc = usmarr_context_finish(env->ctx);
+        double t1 = bench_now();
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        clFinish(q);
+        double t2 = bench_now();
+        if (i >= 0) {
+            tl[i] = t1 - t0;
+            tr[i] = t2 - t1;
+        }
+    }
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    if (rc)
+        return bench_fail(rc, "the library operation");
+    *lib = bench_median(tl, N);
+    *raw = bench_median(tr, N);
+    return 0;
+}
+
 double bench_numpy(const struct bench_env *env, const char *args)
 {
     const char *python = getenv("PYTHON_NUMPY");

@@ -62,6 +62,10 @@ double bench_median(double *samples, int n);
 /* Runs `python3 bench/numpy_ref.py <args>` (OPENBLAS_CORETYPE unset for that command
  * only) and returns the median seconds it prints; negative when NumPy is unavailable. */
 double bench_numpy(const struct bench_env *env, const char *args);
+/* Median seconds of `op(arg)` + usmarr_context_finish and of a raw enqueue + clFinish of
+ * a trivial 16-work-item kernel on the same queue, interleaved over 2000 rounds (after 50
+ * warm-up rounds) so that drift hits both alike.  Non-zero on failure. */
+int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, double *lib, double *raw);
 /* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
 int bench_fail(int rc, const char *what);
 #define BENCH_OK(call)                                                                             \

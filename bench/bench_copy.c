@@ -157,49 +157,32 @@ static int run_transpose(const struct bench_env *env, struct bench_result *r) { 
 static int run_slice(const struct bench_env *env, struct bench_result *r) { return run_2d(env, r, false); }
 
 /* ---- tiny copy end to end vs a raw enqueue + finish ------------------------------------- */
+struct tiny_copy {
+    usmarr_array_t *dst, *src;
+};
+
+static int tiny_copy(void *arg)
+{
+    struct tiny_copy *t = arg;
+    return usmarr_array_copy_into(t->dst, t->src);
+}
+
 static int run_tiny(const struct bench_env *env, struct bench_result *r)
 {
     int64_t n = 16;
-    usmarr_array_t *a, *b;
-    BENCH_OK(empty(env->ctx, 1, &n, USMARR_FLOAT32, &a));
-    BENCH_OK(empty(env->ctx, 1, &n, USMARR_FLOAT32, &b));
-    BENCH_OK(usmarr_array_fill(a, usmarr_scalar_float(2)));
-    cl_context clctx = usmarr_context_cl_context(env->ctx);
-    cl_device_id dev = usmarr_context_device(env->ctx);
-    cl_command_queue q = usmarr_context_queue(env->ctx);
-    const char *src = "kernel void trivial(global float *p) { p[get_global_id(0)] = 1.0f; }";
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(clctx, 1, &src, NULL, &err);
-    if (err || (err = clBuildProgram(prog, 1, &dev, "", NULL, NULL)))
-        return bench_fail(err, "trivial kernel build");
-    cl_kernel k = clCreateKernel(prog, "trivial", &err);
-    cl_mem buf = clCreateBuffer(clctx, CL_MEM_READ_WRITE, 64, NULL, &err);
-    clSetKernelArg(k, 0, sizeof buf, &buf);
-    size_t global = 16;
-    enum { N = 2000 };
-    static double tl[N], tr[N];
-    for (int i = -50; i < N; i++) { /* interleaved so that drift hits both alike */
-        double t0 = bench_now();
-        BENCH_OK(usmarr_array_copy_into(b, a));
-        BENCH_OK(usmarr_context_finish(env->ctx));
-        double t1 = bench_now();
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
-        clFinish(q);
-        double t2 = bench_now();
-        if (i >= 0) {
-            tl[i] = t1 - t0;
-            tr[i] = t2 - t1;
-        }
-    }
-    clReleaseMemObject(buf);
-    clReleaseKernel(k);
-    clReleaseProgram(prog);
-    usmarr_array_release(a);
-    usmarr_array_release(b);
-    double lib = bench_median(tl, N), raw = bench_median(tr, N);
+    struct tiny_copy t;
+    BENCH_OK(empty(env->ctx, 1, &n, USMARR_FLOAT32, &t.src));
+    BENCH_OK(empty(env->ctx, 1, &n, USMARR_FLOAT32, &t.dst));
+    BENCH_OK(usmarr_array_fill(t.src, usmarr_scalar_float(2)));
+    double lib, raw;
+    int rc = bench_tiny_vs_raw(env, tiny_copy, &t, &lib, &raw);
+    usmarr_array_release(t.src);
+    usmarr_array_release(t.dst);
+    if (rc)
+        return rc;
     r->ratio = lib / raw;
-    snprintf(r->detail, sizeof r->detail, "median of %d: library copy_into + finish %.1f us, raw enqueue + clFinish %.1f us",
-             N, lib * 1e6, raw * 1e6);
+    snprintf(r->detail, sizeof r->detail, "median of 2000: library copy_into + finish %.1f us, raw enqueue + clFinish %.1f us",
+             lib * 1e6, raw * 1e6);
     return 0;
 }
 

@@ -227,6 +227,12 @@ static int run_sum_all(const struct bench_env *env, struct bench_result *r)
     return run_sum(env, r, 1, &n, -1, "16 << 20", "sum of all 16M float32 (all axes, split)");
 }
 
+static int tiny_add(void *arg)
+{
+    struct args *x = arg;
+    return usmarr_add(x->a, x->b, x->out, NULL);
+}
+
 static int run_tiny(const struct bench_env *env, struct bench_result *r)
 {
     int64_t n = 16;
@@ -236,41 +242,14 @@ static int run_tiny(const struct bench_env *env, struct bench_result *r)
     BENCH_OK(empty(env->ctx, 1, &n, &x.out));
     BENCH_OK(usmarr_array_fill(x.a, usmarr_scalar_float(2)));
     BENCH_OK(usmarr_array_fill(x.b, usmarr_scalar_float(3)));
-    cl_context clctx = usmarr_context_cl_context(env->ctx);
-    cl_device_id dev = usmarr_context_device(env->ctx);
-    cl_command_queue q = usmarr_context_queue(env->ctx);
-    const char *src = "kernel void trivial(global float *p) { p[get_global_id(0)] = 1.0f; }";
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(clctx, 1, &src, NULL, &err);
-    if (err || (err = clBuildProgram(prog, 1, &dev, "", NULL, NULL)))
-        return bench_fail(err, "trivial kernel build");
-    cl_kernel k = clCreateKernel(prog, "trivial", &err);
-    cl_mem buf = clCreateBuffer(clctx, CL_MEM_READ_WRITE, 64, NULL, &err);
-    clSetKernelArg(k, 0, sizeof buf, &buf);
-    size_t global = 16;
-    enum { N = 2000 };
-    static double tl[N], tr[N];
-    for (int i = -50; i < N; i++) { /* interleaved so that drift hits both alike */
-        double t0 = bench_now();
-        BENCH_OK(usmarr_add(x.a, x.b, x.out, NULL));
-        BENCH_OK(usmarr_context_finish(env->ctx));
-        double t1 = bench_now();
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
-        clFinish(q);
-        double t2 = bench_now();
-        if (i >= 0) {
-            tl[i] = t1 - t0;
-            tr[i] = t2 - t1;
-        }
-    }
-    clReleaseMemObject(buf);
-    clReleaseKernel(k);
-    clReleaseProgram(prog);
+    double lib, raw;
+    int rc = bench_tiny_vs_raw(env, tiny_add, &x, &lib, &raw);
     release(&x);
-    double lib = bench_median(tl, N), raw = bench_median(tr, N);
+    if (rc)
+        return rc;
     r->ratio = lib / raw;
-    snprintf(r->detail, sizeof r->detail, "median of %d: library add + finish %.1f us, raw enqueue + clFinish %.1f us",
-             N, lib * 1e6, raw * 1e6);
+    snprintf(r->detail, sizeof r->detail, "median of 2000: library add + finish %.1f us, raw enqueue + clFinish %.1f us",
+             lib * 1e6, raw * 1e6);
     return 0;
 }
 
