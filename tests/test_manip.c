@@ -5,53 +5,20 @@
  * raise, the pod-backed results. */
 #include "common.h"
 
+#include "case_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_CASES 256
-#define MAX_LINES 16
 
-struct mcase {
-    char *lines[MAX_LINES];
-    int nlines;
-    char name[64];
-};
-
-static struct mcase *cases;
+static struct case_entry *cases;
 static int ncases;
-
-static const char *cases_path(void)
-{
-    const char *path = getenv("USMARR_INDEX_CASES");
-    return path && *path ? path : "tests/index_cases.txt";
-}
 
 static void load_cases(void)
 {
-    if (cases)
-        return;
-    cases = calloc(MAX_CASES, sizeof *cases);
-    FILE *f = fopen(cases_path(), "r");
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    struct mcase *c = NULL;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "mcase ", 6)) {
-            if (ncases == MAX_CASES)
-                break;
-            c = &cases[ncases++];
-            snprintf(c->name, sizeof c->name, "%s", line + 6);
-        } else if (!strncmp(line, "case ", 5) || !strcmp(line, "end")) {
-            c = NULL;
-        } else if (c && c->nlines < MAX_LINES) {
-            c->lines[c->nlines++] = strdup(line);
-        }
-    }
-    free(line);
-    fclose(f);
+    if (!cases)
+        cases = case_file_load("mcase", MAX_CASES, &ncases);
 }
 
 static usmarr_dtype_t dtype_named(const char *name)
@@ -274,10 +241,10 @@ static void check_result(const char *cname, const usmarr_array_t *r, char *line)
 START_TEST(test_manip_numpy_cases)
 {
     load_cases();
-    ck_assert_msg(ncases > 0, "no mcase entries in %s (run tests/gen_index_cases.py)", cases_path());
+    ck_assert_msg(ncases > 0, "no mcase entries in %s (run tests/gen_index_cases.py)", case_file_path());
     if (_i >= ncases)
         return;
-    struct mcase *c = &cases[_i];
+    struct case_entry *c = &cases[_i];
     usmarr_context_t *ctx = test_context();
     usmarr_array_t *in[4] = {NULL}, *res[USMARR_MAX_NDIM] = {NULL};
     int nin = 0, nres = 0, line = 0, rc;

@@ -2,55 +2,22 @@
  * tests/gen_index_cases.py), plus the behaviours NumPy cannot express in that file. */
 #include "common.h"
 
+#include "case_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 /* ---- the NumPy cases ------------------------------------------------------------------ */
 
 #define MAX_CASES 1024
-#define MAX_LINES 16
 
-struct view_case {
-    char *lines[MAX_LINES]; /* "base ...", "op ...", ..., "expect ..." */
-    int nlines;
-    char name[64];
-};
-
-static struct view_case *cases;
+static struct case_entry *cases;
 static int ncases;
-
-static const char *cases_path(void)
-{
-    const char *path = getenv("USMARR_INDEX_CASES");
-    return path && *path ? path : "tests/index_cases.txt";
-}
 
 static void load_cases(void)
 {
-    if (cases)
-        return;
-    cases = calloc(MAX_CASES, sizeof *cases);
-    FILE *f = fopen(cases_path(), "r");
-    if (!f)
-        return; /* the test below fails with the path */
-    char *line = NULL;
-    size_t cap = 0;
-    struct view_case *c = NULL;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "case ", 5)) {
-            if (ncases == MAX_CASES)
-                break;
-            c = &cases[ncases++];
-            snprintf(c->name, sizeof c->name, "%s", line + 5);
-        } else if (!strcmp(line, "end")) {
-            c = NULL;
-        } else if (c && c->nlines < MAX_LINES) {
-            c->lines[c->nlines++] = strdup(line);
-        }
-    }
-    free(line);
-    fclose(f);
+    if (!cases)
+        cases = case_file_load("case", MAX_CASES, &ncases);
 }
 
 /* Reads n int64 from *p. */
@@ -162,10 +129,10 @@ static int32_t *gather(const usmarr_array_t *a, int64_t *count)
 START_TEST(test_view_numpy_cases)
 {
     load_cases();
-    ck_assert_msg(ncases > 0, "no cases read from %s (run tests/gen_index_cases.py)", cases_path());
+    ck_assert_msg(ncases > 0, "no cases read from %s (run tests/gen_index_cases.py)", case_file_path());
     if (_i >= ncases)
         return;
-    struct view_case *c = &cases[_i];
+    struct case_entry *c = &cases[_i];
     usmarr_context_t *ctx = test_context();
     char *p = c->lines[0];
     ck_assert_msg(!strncmp(p, "base ", 5), "%s: no base line", c->name);
