@@ -155,42 +155,25 @@ kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USM
  *      and decoded with div/mod (once per work-item, outer dims only) -------------------- */
 #define USMARR_XN_INIT(k) long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
 #define USMARR_XN_ADD(k) x##k += id * t##k[d];
-#define USMARR_TARR(k, W) long t##k[W]; vstore##W(tv##k, 0, t##k);
+#define USMARR_TARR(k, W) long t##k[W]; USMARR_CAT(vstore, W)(tv##k, 0, t##k);
 
+/* s8 and s16: one body, metadata vectors of 8 or 16 longs. */
+#if USMARR_IS_CLASS(s8) || USMARR_IS_CLASS(s16)
 #if USMARR_IS_CLASS(s8)
-#define USMARR_TV8(k) , long8 tv##k
-#define USMARR_TA8(k) USMARR_TARR(k, 8)
-kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s8)(USMARR_PTRS, int nd, long8 shv USMARR_FOR_OPS(USMARR_TV8) USMARR_SCALARS)
-{
-    long sh[8];
-    vstore8(shv, 0, sh);
-    long iin = get_global_id(0), imid = get_global_id(1);
-    if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
-        return;
-    USMARR_FOR_OPS(USMARR_TA8)
-    USMARR_FOR_OPS(USMARR_XN_INIT)
-    long r = get_global_id(2);
-    for (int d = nd - 3; d >= 0; d--) {
-        long q = r / sh[d];
-        long id = r - q * sh[d];
-        r = q;
-        USMARR_FOR_OPS(USMARR_XN_ADD)
-    }
-    USMARR_MAP_BODY;
-}
+#define USMARR_SN_W 8
+#else
+#define USMARR_SN_W 16
 #endif
-
-#if USMARR_IS_CLASS(s16)
-#define USMARR_TV16(k) , long16 tv##k
-#define USMARR_TA16(k) USMARR_TARR(k, 16)
-kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(s16)(USMARR_PTRS, int nd, long16 shv USMARR_FOR_OPS(USMARR_TV16) USMARR_SCALARS)
+#define USMARR_TVN(k) , USMARR_CAT(long, USMARR_SN_W) tv##k
+#define USMARR_TAN(k) USMARR_TARR(k, USMARR_SN_W)
+kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(USMARR_CLASS)(USMARR_PTRS, int nd, USMARR_CAT(long, USMARR_SN_W) shv USMARR_FOR_OPS(USMARR_TVN) USMARR_SCALARS)
 {
-    long sh[16];
-    vstore16(shv, 0, sh);
+    long sh[USMARR_SN_W];
+    USMARR_CAT(vstore, USMARR_SN_W)(shv, 0, sh);
     long iin = get_global_id(0), imid = get_global_id(1);
     if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
         return;
-    USMARR_FOR_OPS(USMARR_TA16)
+    USMARR_FOR_OPS(USMARR_TAN)
     USMARR_FOR_OPS(USMARR_XN_INIT)
     long r = get_global_id(2);
     for (int d = nd - 3; d >= 0; d--) {
