@@ -44,9 +44,11 @@ extern "C" {
 #if defined(__GNUC__)
 #define USMARR_NODISCARD __attribute__((warn_unused_result))
 #define USMARR_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#define USMARR_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
 #define USMARR_NODISCARD
 #define USMARR_NONNULL(...)
+#define USMARR_PRINTF(fmt, args)
 #endif
 
 #if defined(USMARR_BUILDING_LIBRARY) && defined(__GNUC__)
@@ -82,7 +84,8 @@ extern "C" {
     X(USMARR_ERROR_CASTING, -20017, "cast not allowed by the casting rule")                    \
     X(USMARR_ERROR_EMPTY, -20018, "reduction without identity over an empty array")            \
     X(USMARR_ERROR_FOREIGN_POINTER, -20019, "pointer is not USM of this context")              \
-    X(USMARR_ERROR_IO, -20020, "file system error")
+    X(USMARR_ERROR_IO, -20020, "file system error")                                            \
+    X(USMARR_ERROR_MPI, -20021, "MPI call failed or ranks disagree")
 
 /** Library error codes.  OpenCL's own `CL_*` codes are returned unchanged. */
 typedef enum usmarr_status {
@@ -103,6 +106,16 @@ USMARR_API const char *usmarr_error_name(int code);
  *  value, which limit.  Empty string if nothing failed yet.  Valid until the thread's
  *  next library call. */
 USMARR_API const char *usmarr_last_error_detail(void);
+
+/** @brief Records the calling thread's failure detail (printf-style) and returns @p code.
+ *
+ * For libraries layered on libusmarr (libusmarr-mpi) so that their failures are read
+ * through usmarr_last_error_detail() like the core's: `return usmarr_error_set(code,
+ * "halo=%lld exceeds %lld", ...)`.  The detail is truncated to 1023 bytes.
+ *  @param code the status to return
+ *  @param format a printf format (NULL clears the detail)
+ *  @return @p code */
+USMARR_API int usmarr_error_set(int code, const char *format, ...) USMARR_PRINTF(2, 3);
 
 /** @} */
 

@@ -110,6 +110,19 @@ const char *usmarr_last_error_detail(void) { return last_detail; }
 
 void usmarr__clear_error(void) { last_detail[0] = '\0'; }
 
+int usmarr_error_set(int code, const char *format, ...)
+{
+    if (!format) {
+        last_detail[0] = '\0';
+        return code;
+    }
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(last_detail, sizeof last_detail, format, ap);
+    va_end(ap);
+    return code;
+}
+
 int usmarr__fail(int code, const char *format, ...)
 {
     va_list ap;

@@ -59,6 +59,21 @@ START_TEST(test_error_detail_is_per_call_and_names_argument)
 }
 END_TEST
 
+START_TEST(test_error_set_records_detail_for_layered_libraries)
+{
+    ck_assert_int_eq(usmarr_error_set(USMARR_ERROR_MPI, "rank %d of %d", 3, 4), USMARR_ERROR_MPI);
+    ck_assert_str_eq(usmarr_last_error_detail(), "rank 3 of 4");
+    char long_text[3000];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    ck_assert_int_eq(usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "%s", long_text), USMARR_ERROR_INVALID_ARGUMENT);
+    ck_assert_uint_eq(strlen(usmarr_last_error_detail()), 1023);
+    ck_assert_int_eq(usmarr_error_set(0, NULL), 0);
+    ck_assert_str_eq(usmarr_last_error_detail(), "");
+    ck_assert_str_eq(usmarr_error_name(USMARR_ERROR_MPI), "USMARR_ERROR_MPI");
+}
+END_TEST
+
 Suite *suite_error(void)
 {
     Suite *s = suite_create("error");
@@ -67,6 +82,7 @@ Suite *suite_error(void)
     tcase_add_test(tc, test_error_opencl_codes_pass_through_with_their_names);
     tcase_add_test(tc, test_error_unknown_code_is_named_unknown);
     tcase_add_test(tc, test_error_detail_is_per_call_and_names_argument);
+    tcase_add_test(tc, test_error_set_records_detail_for_layered_libraries);
     suite_add_tcase(s, tc);
     return s;
 }
