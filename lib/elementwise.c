@@ -182,6 +182,45 @@ static bool specialize(void)
 
 /* ---- the dispatcher ------------------------------------------------------------------------ */
 
+/* The loop and result dtypes of `op` over `operands` (scalars already checked): promotion,
+ * then resolve().  Shared by the dispatcher and usmarr__elementwise_result_dtype(). */
+static int resolve_operands(const struct op_info *op, const usmarr_operand_t *operands, usmarr_dtype_t *loop,
+                            usmarr_dtype_t *res)
+{
+    int n = op->arity;
+    /* promotion (where(): the condition stays out of it) */
+    usmarr_dtype_t dts[8] = {USMARR_BOOL};
+    const usmarr_scalar_t *scs[3] = {NULL};
+    size_t nd = 0, ns = 0;
+    for (int i = op->where ? 1 : 0; i < n; i++) {
+        if (operands[i].array)
+            dts[nd++] = operands[i].array->dtype;
+        else
+            scs[ns++] = &operands[i].scalar;
+    }
+    usmarr_dtype_t promoted;
+    int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
+    if (rc)
+        return rc;
+    /* typed scalars count as strong; a weak scalar of a higher kind than every strong
+     * operand brings the promoted dtype in (int8 + 1.5 runs in float64) */
+    int top = -1;
+    for (size_t j = 0; j < nd; j++)
+        top = category(usmarr_dtype_kind(dts[j])) > top ? category(usmarr_dtype_kind(dts[j])) : top;
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype >= 0) {
+            usmarr_dtype_t d = (usmarr_dtype_t)scs[j]->dtype;
+            top = category(usmarr_dtype_kind(d)) > top ? category(usmarr_dtype_kind(d)) : top;
+            dts[nd++] = d;
+        }
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype < 0 && category(scs[j]->kind) > top) {
+            dts[nd++] = promoted;
+            break;
+        }
+    return resolve(op, dts, nd, promoted, loop, res);
+}
+
 static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
                     usmarr_array_t **result)
 {
@@ -218,37 +257,9 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: no operand is an array and there is no out",
                             op->name);
 
-    /* promotion (where(): the condition stays out of it) */
-    usmarr_dtype_t dts[8];
-    const usmarr_scalar_t *scs[3];
-    size_t nd = 0, ns = 0;
-    for (int i = op->where ? 1 : 0; i < n; i++) {
-        if (operands[i].array)
-            dts[nd++] = operands[i].array->dtype;
-        else
-            scs[ns++] = &operands[i].scalar;
-    }
-    usmarr_dtype_t promoted, loop = USMARR_BOOL, res = USMARR_BOOL;
-    int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
+    usmarr_dtype_t loop = USMARR_BOOL, res = USMARR_BOOL;
+    int rc = resolve_operands(op, operands, &loop, &res);
     if (rc)
-        return rc;
-    /* typed scalars count as strong; a weak scalar of a higher kind than every strong
-     * operand brings the promoted dtype in (int8 + 1.5 runs in float64) */
-    int top = -1;
-    for (size_t j = 0; j < nd; j++)
-        top = category(usmarr_dtype_kind(dts[j])) > top ? category(usmarr_dtype_kind(dts[j])) : top;
-    for (size_t j = 0; j < ns; j++)
-        if (scs[j]->dtype >= 0) {
-            usmarr_dtype_t d = (usmarr_dtype_t)scs[j]->dtype;
-            top = category(usmarr_dtype_kind(d)) > top ? category(usmarr_dtype_kind(d)) : top;
-            dts[nd++] = d;
-        }
-    for (size_t j = 0; j < ns; j++)
-        if (scs[j]->dtype < 0 && category(scs[j]->kind) > top) {
-            dts[nd++] = promoted;
-            break;
-        }
-    if ((rc = resolve(op, dts, nd, promoted, &loop, &res)))
         return rc;
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
@@ -420,6 +431,27 @@ int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_
         if (!strcmp(ops[i].name, name))
             return dispatch(i, operands, noperands, out, result);
     return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+}
+
+int usmarr__elementwise_result_dtype(const char *name, const usmarr_operand_t *operands, size_t noperands,
+                                     usmarr_dtype_t *result)
+{
+    int opi = 0;
+    while (opi < OP_COUNT && strcmp(ops[opi].name, name))
+        opi++;
+    if (opi == OP_COUNT)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+    const struct op_info *op = &ops[opi];
+    if (noperands != (size_t)op->arity)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s takes %d operands, noperands=%zu", op->name,
+                            op->arity, noperands);
+    for (int i = 0; i < op->arity; i++) {
+        int rc = operands[i].array ? 0 : usmarr__scalar_check(&operands[i].scalar, operand_names[i]);
+        if (rc)
+            return rc;
+    }
+    usmarr_dtype_t loop;
+    return resolve_operands(op, operands, &loop, result);
 }
 
 int usmarr_elementwise_arity(const char *name)

@@ -16,4 +16,13 @@ USMARR_INTERNAL int usmarr__result_type(const usmarr_dtype_t *dtypes, size_t ndt
                                         const usmarr_scalar_t *const *scalars, size_t nscalars,
                                         usmarr_dtype_t *result);
 
+/* ---- elementwise.c, reduce.c ------------------------------------------------------ */
+/* The dtype usmarr_elementwise(name, operands, noperands, NULL, ...) would give its
+ * result, without launching anything (name, arity and scalars are checked).  For callers
+ * that allocate the result themselves (the storage layer's aligned results). */
+USMARR_INTERNAL int usmarr__elementwise_result_dtype(const char *name, const usmarr_operand_t *operands,
+                                                     size_t noperands, usmarr_dtype_t *result);
+/* The dtype usmarr_reduce(name, x of `dtype`, ...) gives; an unknown name fails. */
+USMARR_INTERNAL int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result);
+
 #endif

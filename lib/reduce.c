@@ -506,6 +506,16 @@ int usmarr_reduce(const char *name, const usmarr_array_t *x, int naxes, const in
     return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
 }
 
+int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result)
+{
+    for (int i = 0; i < RED_COUNT; i++)
+        if (!strcmp(reductions[i].name, name)) {
+            *result = result_dtype(reductions[i].rule, dtype);
+            return 0;
+        }
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
+}
+
 #define WRAP_(name, rule, identity, split)                                                                  \
     int usmarr_##name(const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, usmarr_array_t *out, \
                       usmarr_array_t **result)                                                               \
