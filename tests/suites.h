@@ -16,4 +16,5 @@
     X(dtype)           \
     X(array)           \
     X(creation)        \
-    X(interface)
+    X(interface)       \
+    X(storage)

@@ -38,23 +38,6 @@ struct usmarr_storage {
     usmarr_sync_state_t *sync;
 };
 
-/* A storage view over `base`'s memory: new per-side arrays (taken: the new storage owns
- * the references passed in), axes and metadata; kind, dtype, alignment, layout and sync
- * state (retained, storages count incremented) come from `base`. */
-USMARR_INTERNAL int usmarr__storage_view_new(const usmarr_storage_t *base, const char *axes,
-                                             usmarr_array_t *host, usmarr_array_t *device,
-                                             const int64_t (*halo)[2], const int64_t *aligned_index,
-                                             usmarr_storage_t **out);
-
-/* Makes the device side current (pushes a host-dirty pair); no-op for other kinds. */
-USMARR_INTERNAL int usmarr__storage_sync_for_device(usmarr_storage_t *s);
-/* Makes the host side current (pulls a device-dirty pair); no-op for other kinds. */
-USMARR_INTERNAL int usmarr__storage_sync_for_host(usmarr_storage_t *s);
-
-/* Validates an axes string ("IJK" sub-sequence, any order, no duplicates); `what` names
- * the argument in the detail. */
-USMARR_INTERNAL int usmarr__storage_check_axes(const char *axes, const char *what);
-
 /* Fully resolved creation parameters (after preset, wrapped buffer and fallbacks). */
 struct usmarr__storage_params {
     usmarr_context_t *context;
@@ -69,8 +52,102 @@ struct usmarr__storage_params {
     usmarr_storage_kind_t kind;
 };
 
+/* What the second source of parameters says (seed 003's search order: explicit options,
+ * then the preset, then this, then the fallbacks): a `_like` prototype or the wrapped or
+ * copied buffers.  Unknown fields: NULL, -1 or 0. */
+struct usmarr__storage_source {
+    usmarr_context_t *context;
+    int dtype;                    /* -1 unknown */
+    const char *axes;             /* NULL unknown */
+    int ndim;                     /* -1 unknown */
+    const int64_t *shape;         /* ndim extents in axes order, or NULL */
+    const int64_t (*halo)[2];     /* ndim pairs, or NULL */
+    const int64_t *aligned_index; /* ndim entries, or NULL */
+    int64_t alignment;            /* bytes; 0 unknown */
+    const char *layout;           /* NULL unknown */
+    int device, managed;          /* as usmarr__storage_parse_device/_managed; 0 unknown */
+};
+
+/* ---- storage.c ------------------------------------------------------------------------ */
+
+/* A storage over the given sides (taken: released on failure too) with the metadata of
+ * `p` (its context and shape must be the arrays'); `sync` (borrowed, may be NULL) is
+ * attached: retained and its storages count incremented. */
+USMARR_INTERNAL int usmarr__storage_assemble(const struct usmarr__storage_params *p, usmarr_array_t *host,
+                                             usmarr_array_t *device, usmarr_sync_state_t *sync,
+                                             usmarr_storage_t **out);
+
+/* A storage view over `base`'s memory: new per-side arrays (taken: the new storage owns
+ * the references passed in; for a shared storage pass the same array twice with two
+ * references), axes and metadata; kind, dtype, alignment, layout and sync state
+ * (attached) come from `base`. */
+USMARR_INTERNAL int usmarr__storage_view_new(const usmarr_storage_t *base, const char *axes,
+                                             usmarr_array_t *host, usmarr_array_t *device,
+                                             const int64_t (*halo)[2], const int64_t *aligned_index,
+                                             usmarr_storage_t **out);
+
+/* ---- params.c ------------------------------------------------------------------------- */
+
+/* Resolves options against the preset, `source` (may be NULL) and the fallbacks, and
+ * validates the result (axes, shape, halo, aligned index, alignment against the itemsize,
+ * layout, kind, dtype on the context).  Details name "options.<field>". */
+USMARR_INTERNAL int usmarr__storage_resolve(const usmarr_storage_options_t *options,
+                                            const struct usmarr__storage_source *source,
+                                            struct usmarr__storage_params *params);
+
+/* Validates an axes string ("IJK" sub-sequence, any order, no duplicates); `what` names
+ * the argument in the detail. */
+USMARR_INTERNAL int usmarr__storage_check_axes(const char *axes, const char *what);
+/* Validates a layout: a length-3 permutation of "IJK". */
+USMARR_INTERNAL int usmarr__storage_check_layout(const char *layout, const char *what);
+/* The layout a preset's rule gives for `axes`: a permutation of "IJK" is itself; "C" is
+ * the axes in index order followed by the missing letters in "IJK" order (first index
+ * largest stride); "F" is the reverse of the "C" layout. */
+USMARR_INTERNAL void usmarr__storage_layout_from_rule(const char *rule, const char *axes, char layout[4]);
+/* The layout strides describe: the axes by decreasing |stride| (ties in index order),
+ * then the missing letters in "IJK" order. */
+USMARR_INTERNAL void usmarr__storage_layout_from_strides(const char *axes, const int64_t *strides, char layout[4]);
+/* USMARR_ERROR_INVALID_ARGUMENT unless the strides order the axes as `layout` says and
+ * no two elements alias: over the axes of extent > 1 in layout order, each |stride|
+ * exceeds what the later (smaller) axes reach.  `what` names the strides. */
+USMARR_INTERNAL int usmarr__storage_check_strides(const char *axes, const char *layout, const int64_t *shape,
+                                                  const int64_t *strides, const char *what);
+/* Position of `letter` in "IJK" (0, 1, 2), or -1. */
+static inline int usmarr__storage_letter(char letter)
+{
+    return letter == 'I' ? 0 : letter == 'J' ? 1 : letter == 'K' ? 2 : -1;
+}
+
+/* `device`: NULL -> 0 (unset), "gpu"/"device" -> 1.  `managed`: NULL -> 0 (unset),
+ * "none", "gt4py", "cuda"/"shared" -> the values below. */
+enum { USMARR__MANAGED_NONE = 1, USMARR__MANAGED_GT4PY = 2, USMARR__MANAGED_CUDA = 3 };
+USMARR_INTERNAL int usmarr__storage_parse_device(const char *device, const char *what, int *value);
+USMARR_INTERNAL int usmarr__storage_parse_managed(const char *managed, const char *what, int *value);
+
+/* ---- preset.c ------------------------------------------------------------------------- */
+
+/* Looks a preset up; on failure the detail names `what` and lists the known names. */
+USMARR_INTERNAL int usmarr__storage_preset_get(const char *name, usmarr_storage_preset_t *preset, const char *what);
+
+/* ---- alloc.c -------------------------------------------------------------------------- */
+
 /* Allocates a new storage for resolved parameters (aligned, padded, uninitialised; a
  * managed pair starts clean). */
 USMARR_INTERNAL int usmarr__storage_allocate(const struct usmarr__storage_params *p, usmarr_storage_t **out);
+
+/* ---- sync.c --------------------------------------------------------------------------- */
+
+/* A new sync state (one reference, no storage attached yet) over a pair's span. */
+USMARR_INTERNAL int usmarr__sync_state_new(usmarr_sync_t value, void *host_begin, void *device_begin,
+                                           size_t span_bytes, usmarr_sync_state_t **out);
+/* A storage starts or stops using a sync state (reference and storages count). */
+USMARR_INTERNAL void usmarr__sync_state_attach(usmarr_sync_state_t *state);
+USMARR_INTERNAL void usmarr__sync_state_detach(usmarr_sync_state_t *state);
+/* Sets a managed pair's state after the library wrote one side; no-op for other kinds. */
+USMARR_INTERNAL void usmarr__storage_mark(usmarr_storage_t *s, usmarr_sync_t value);
+/* Makes the device side current (pushes a host-dirty pair); no-op for other kinds. */
+USMARR_INTERNAL int usmarr__storage_sync_for_device(usmarr_storage_t *s);
+/* Makes the host side current (pulls a device-dirty pair); no-op for other kinds. */
+USMARR_INTERNAL int usmarr__storage_sync_for_host(usmarr_storage_t *s);
 
 #endif

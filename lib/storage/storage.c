@@ -1,0 +1,308 @@
+/* The storage object: creation (empty, zeros, ones, full and their _like forms), life
+ * cycle, accessors, the halo setter, and access to the sides. */
+#include "storage_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int usmarr__storage_assemble(const struct usmarr__storage_params *p, usmarr_array_t *host, usmarr_array_t *device,
+                             usmarr_sync_state_t *sync, usmarr_storage_t **out)
+{
+    usmarr_storage_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        usmarr_array_release(host);
+        usmarr_array_release(device);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "storage descriptor");
+    }
+    atomic_init(&s->refcount, 1);
+    s->ndim = p->ndim;
+    memcpy(s->axes, p->axes, sizeof s->axes);
+    memcpy(s->layout, p->layout, sizeof s->layout);
+    s->kind = p->kind;
+    s->dtype = p->dtype;
+    memcpy(s->halo, p->halo, sizeof s->halo);
+    memcpy(s->aligned_index, p->aligned_index, sizeof s->aligned_index);
+    s->alignment = p->alignment;
+    s->host = host;
+    s->device = device;
+    if (sync) {
+        usmarr__sync_state_attach(sync);
+        s->sync = sync;
+    }
+    *out = s;
+    return 0;
+}
+
+int usmarr__storage_view_new(const usmarr_storage_t *base, const char *axes, usmarr_array_t *host,
+                             usmarr_array_t *device, const int64_t (*halo)[2], const int64_t *aligned_index,
+                             usmarr_storage_t **out)
+{
+    struct usmarr__storage_params p = {.dtype = base->dtype, .alignment = base->alignment, .kind = base->kind};
+    p.ndim = (int)strlen(axes);
+    memcpy(p.axes, axes, (size_t)p.ndim + 1);
+    memcpy(p.layout, base->layout, sizeof p.layout);
+    memcpy(p.halo, halo, (size_t)p.ndim * sizeof *p.halo);
+    memcpy(p.aligned_index, aligned_index, (size_t)p.ndim * sizeof *p.aligned_index);
+    return usmarr__storage_assemble(&p, host, device, base->sync, out);
+}
+
+usmarr_storage_t *usmarr_storage_retain(usmarr_storage_t *storage)
+{
+    if (storage)
+        atomic_fetch_add_explicit(&storage->refcount, 1, memory_order_relaxed);
+    return storage;
+}
+
+void usmarr_storage_release(usmarr_storage_t *storage)
+{
+    if (!storage || atomic_fetch_sub_explicit(&storage->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    /* Detach first: once the last storage of a pair is gone its span is never touched. */
+    usmarr__sync_state_detach(storage->sync);
+    usmarr_array_release(storage->host);
+    usmarr_array_release(storage->device);
+    free(storage);
+}
+
+int usmarr_storage_refcount(const usmarr_storage_t *storage)
+{
+    return storage ? atomic_load_explicit(&((usmarr_storage_t *)storage)->refcount, memory_order_relaxed) : 0;
+}
+
+/* ---- accessors ------------------------------------------------------------------------- */
+
+static const usmarr_array_t *any_side(const usmarr_storage_t *s) { return s->host ? s->host : s->device; }
+
+int usmarr_storage_ndim(const usmarr_storage_t *s) { return s ? s->ndim : -1; }
+const char *usmarr_storage_axes(const usmarr_storage_t *s) { return s ? s->axes : NULL; }
+const int64_t *usmarr_storage_shape(const usmarr_storage_t *s) { return s ? any_side(s)->shape : NULL; }
+const int64_t *usmarr_storage_strides(const usmarr_storage_t *s) { return s ? any_side(s)->strides : NULL; }
+usmarr_dtype_t usmarr_storage_dtype(const usmarr_storage_t *s) { return s ? s->dtype : USMARR_DTYPE_COUNT; }
+int64_t usmarr_storage_nbytes(const usmarr_storage_t *s) { return s ? usmarr_array_nbytes(any_side(s)) : 0; }
+usmarr_storage_kind_t usmarr_storage_kind(const usmarr_storage_t *s) { return s ? s->kind : (usmarr_storage_kind_t)0; }
+usmarr_context_t *usmarr_storage_context(const usmarr_storage_t *s)
+{
+    return s ? any_side(s)->memory->context : NULL;
+}
+const int64_t (*usmarr_storage_halo(const usmarr_storage_t *s))[2] { return s ? (const int64_t (*)[2])s->halo : NULL; }
+const int64_t *usmarr_storage_aligned_index(const usmarr_storage_t *s) { return s ? s->aligned_index : NULL; }
+int64_t usmarr_storage_alignment(const usmarr_storage_t *s) { return s ? s->alignment : 0; }
+const char *usmarr_storage_layout(const usmarr_storage_t *s) { return s ? s->layout : NULL; }
+
+void usmarr_storage_halo_symmetric(usmarr_storage_options_t *options, int ndim, const int64_t *width)
+{
+    if (!options || ndim < 0 || ndim > USMARR_STORAGE_MAX_NDIM || (ndim && !width))
+        return;
+    options->nhalo = ndim;
+    for (int k = 0; k < ndim; k++)
+        options->halo[k][0] = options->halo[k][1] = width[k];
+}
+
+int usmarr_storage_set_halo(usmarr_storage_t *storage, int nhalo, const int64_t (*halo)[2])
+{
+    usmarr__clear_error();
+    if (!storage)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "storage is NULL");
+    if (nhalo != storage->ndim)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "nhalo=%d: the storage has %d axes (\"%s\")", nhalo,
+                            storage->ndim, storage->axes);
+    if (nhalo && !halo)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "halo is NULL with nhalo=%d", nhalo);
+    const int64_t *shape = usmarr_storage_shape(storage);
+    for (int k = 0; k < nhalo; k++) {
+        if (halo[k][0] < 0 || halo[k][1] < 0)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "halo[%d]=(%lld, %lld) is negative", k,
+                                (long long)halo[k][0], (long long)halo[k][1]);
+        if (halo[k][0] > shape[k] || halo[k][1] > shape[k] - halo[k][0])
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                "halo[%d]=(%lld, %lld) is larger than shape[%d]=%lld (axis %c)", k,
+                                (long long)halo[k][0], (long long)halo[k][1], k, (long long)shape[k],
+                                storage->axes[k]);
+    }
+    for (int k = 0; k < nhalo; k++) {
+        storage->halo[k][0] = halo[k][0];
+        storage->halo[k][1] = halo[k][1];
+    }
+    return 0;
+}
+
+/* ---- the sides ------------------------------------------------------------------------- */
+
+int usmarr_storage_host_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!storage || !array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "array");
+    if (!storage->host)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a device storage: it has no host side");
+    int rc = usmarr__storage_sync_for_host(storage);
+    /* Queued kernels may still write the host side: the caller may read it right away. */
+    if (!rc)
+        rc = usmarr_context_finish(storage->host->memory->context);
+    if (rc)
+        return rc;
+    if (write)
+        usmarr__storage_mark(storage, USMARR_SYNC_HOST_DIRTY);
+    *array = storage->host;
+    return 0;
+}
+
+int usmarr_storage_device_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!storage || !array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "array");
+    if (!storage->device)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a host storage: it has no device side");
+    int rc = usmarr__storage_sync_for_device(storage);
+    if (rc)
+        return rc;
+    if (write)
+        usmarr__storage_mark(storage, USMARR_SYNC_DEVICE_DIRTY);
+    *array = storage->device;
+    return 0;
+}
+
+int usmarr_storage_host_data(usmarr_storage_t *storage, bool write, void **data)
+{
+    usmarr__clear_error();
+    if (!data)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "data is NULL");
+    usmarr_array_t *a;
+    int rc = usmarr_storage_host_array(storage, write, &a);
+    if (!rc)
+        *data = usmarr_array_data(a);
+    return rc;
+}
+
+/* ---- creation -------------------------------------------------------------------------- */
+
+/* Fills every block of a new storage (padding and slack included: one fill per block). */
+static int fill_blocks(usmarr_storage_t *s, const unsigned char *pattern)
+{
+    size_t item = usmarr_dtype_size(s->dtype);
+    usmarr_memory_t *blocks[2] = {s->host ? s->host->memory : NULL, s->device ? s->device->memory : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!blocks[i] || (i == 1 && blocks[1] == blocks[0]) || !blocks[i]->size)
+            continue;
+        int rc = usmarr_memory_fill(blocks[i], 0, pattern, item, blocks[i]->size);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Every creation function: resolve, allocate, fill when `value` is given. */
+static int create(const usmarr_storage_options_t *o, const struct usmarr__storage_source *src,
+                  const usmarr_scalar_t *value, usmarr_storage_t **out)
+{
+    struct usmarr__storage_params p;
+    int rc = usmarr__storage_resolve(o, src, &p);
+    unsigned char pattern[16];
+    if (!rc && value) /* fail before allocating */
+        rc = usmarr__scalar_store(*value, p.dtype, pattern, "value");
+    usmarr_storage_t *s = NULL;
+    if (!rc)
+        rc = usmarr__storage_allocate(&p, &s);
+    if (!rc && value)
+        rc = fill_blocks(s, pattern);
+    if (rc) {
+        usmarr_storage_release(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+static int plain(const usmarr_storage_options_t *o, const usmarr_scalar_t *value, usmarr_storage_t **out)
+{
+    usmarr__clear_error();
+    if (!o || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !o ? "options" : "storage");
+    return create(o, NULL, value, out);
+}
+
+int usmarr_storage_empty(const usmarr_storage_options_t *options, usmarr_storage_t **storage)
+{
+    return plain(options, NULL, storage);
+}
+
+int usmarr_storage_zeros(const usmarr_storage_options_t *options, usmarr_storage_t **storage)
+{
+    usmarr_scalar_t zero = usmarr_scalar_bool(false);
+    return plain(options, &zero, storage);
+}
+
+int usmarr_storage_ones(const usmarr_storage_options_t *options, usmarr_storage_t **storage)
+{
+    usmarr_scalar_t one = usmarr_scalar_bool(true);
+    return plain(options, &one, storage);
+}
+
+int usmarr_storage_full(const usmarr_storage_options_t *options, usmarr_scalar_t value, usmarr_storage_t **storage)
+{
+    return plain(options, &value, storage);
+}
+
+static void kind_source(usmarr_storage_kind_t kind, int *device, int *managed)
+{
+    *device = kind == USMARR_STORAGE_HOST ? 0 : 1;
+    *managed = kind == USMARR_STORAGE_DEVICE   ? USMARR__MANAGED_NONE
+               : kind == USMARR_STORAGE_SHARED ? USMARR__MANAGED_CUDA
+                                               : USMARR__MANAGED_GT4PY;
+}
+
+/* The _like forms: the prototype is the second source of every parameter. */
+static int like(const usmarr_storage_t *proto, const usmarr_storage_options_t *overrides,
+                const usmarr_scalar_t *value, usmarr_storage_t **out)
+{
+    usmarr__clear_error();
+    if (!proto || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !proto ? "proto" : "storage");
+    usmarr_storage_options_t none = USMARR_STORAGE_OPTIONS_INIT;
+    if (!overrides)
+        overrides = &none;
+    if (overrides->nshape || overrides->axes)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "overrides.%s is set: a _like function takes the shape and axes of proto",
+                            overrides->nshape ? "shape" : "axes");
+    struct usmarr__storage_source src = {
+        .context = usmarr_storage_context(proto),
+        .dtype = (int)proto->dtype,
+        .axes = proto->axes,
+        .ndim = proto->ndim,
+        .shape = usmarr_storage_shape(proto),
+        .halo = (const int64_t (*)[2])proto->halo,
+        .aligned_index = proto->aligned_index,
+        .alignment = proto->alignment,
+        .layout = proto->layout,
+    };
+    kind_source(proto->kind, &src.device, &src.managed);
+    return create(overrides, &src, value, out);
+}
+
+int usmarr_storage_empty_like(const usmarr_storage_t *proto, const usmarr_storage_options_t *overrides,
+                              usmarr_storage_t **storage)
+{
+    return like(proto, overrides, NULL, storage);
+}
+
+int usmarr_storage_zeros_like(const usmarr_storage_t *proto, const usmarr_storage_options_t *overrides,
+                              usmarr_storage_t **storage)
+{
+    usmarr_scalar_t zero = usmarr_scalar_bool(false);
+    return like(proto, overrides, &zero, storage);
+}
+
+int usmarr_storage_ones_like(const usmarr_storage_t *proto, const usmarr_storage_options_t *overrides,
+                             usmarr_storage_t **storage)
+{
+    usmarr_scalar_t one = usmarr_scalar_bool(true);
+    return like(proto, overrides, &one, storage);
+}
+
+int usmarr_storage_full_like(const usmarr_storage_t *proto, const usmarr_storage_options_t *overrides,
+                             usmarr_scalar_t value, usmarr_storage_t **storage)
+{
+    return like(proto, overrides, &value, storage);
+}
