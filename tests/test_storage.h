@@ -2,6 +2,7 @@
 #ifndef USMARR_TESTS_TEST_STORAGE_H
 #define USMARR_TESTS_TEST_STORAGE_H
 
+#include <check.h>
 #include <usmarr.h>
 
 /* Options with the context, axes and `n` shape entries set, everything else unset. */
@@ -10,5 +11,11 @@ usmarr_storage_options_t storage_opts(usmarr_context_t *ctx, const char *axes, i
  * block: the oracle never goes through the library's gathers or the sync logic. */
 void storage_read_side(const usmarr_array_t *a, void *out);
 void storage_write_side(usmarr_array_t *a, const void *in);
+
+/* Each file of the suite adds its tests to a test case of suite_storage(). */
+void storage_add_param_tests(TCase *t);
+void storage_add_sync_tests(TCase *t);
+void storage_add_view_tests(TCase *t);
+void storage_add_wrap_tests(TCase *t);
 
 #endif

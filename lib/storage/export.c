@@ -1,0 +1,180 @@
+/* Export: the device side as the USM array interface (struct and JSON), the host side as
+ * NumPy's __array_interface__ (JSON), and the debug dump.  An exported writable side may
+ * be written by whoever receives it, so exporting marks a managed pair dirty on that
+ * side (after making it current). */
+#include "storage_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+int usmarr_storage_device_interface(usmarr_storage_t *storage, usmarr_interface_t *iface)
+{
+    usmarr__clear_error();
+    if (!storage || !iface)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "iface");
+    if (!storage->device)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a host storage: it has no device side (use "
+                                                      "usmarr_storage_host_json)");
+    usmarr_array_t *a;
+    bool writable = storage->device->flags & USMARR_FLAG_WRITABLE;
+    int rc = usmarr_storage_device_array(storage, writable, &a);
+    return rc ? rc : usmarr_interface_export(a, iface);
+}
+
+int usmarr_storage_device_json(usmarr_storage_t *storage, char **json)
+{
+    usmarr__clear_error();
+    if (!json)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "json is NULL");
+    usmarr_interface_t iface;
+    int rc = usmarr_storage_device_interface(storage, &iface);
+    return rc ? rc : usmarr_interface_to_json(&iface, json);
+}
+
+int usmarr_storage_host_json(usmarr_storage_t *storage, char **json)
+{
+    usmarr__clear_error();
+    if (!storage || !json)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "json");
+    if (!storage->host)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a device storage: it has no host side (use "
+                                                      "usmarr_storage_device_json)");
+    usmarr_array_t *a;
+    bool writable = storage->host->flags & USMARR_FLAG_WRITABLE;
+    int rc = usmarr_storage_host_array(storage, writable, &a);
+    if (rc)
+        return rc;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "JSON text");
+    /* NumPy's array interface (version 3): a pointer to element [0,...], strides in
+     * bytes, null strides for C-contiguous data. */
+    int64_t item = (int64_t)usmarr_dtype_size(a->dtype);
+    fputs("{\"shape\": [", f);
+    for (int k = 0; k < a->ndim; k++)
+        fprintf(f, "%s%" PRId64, k ? ", " : "", a->shape[k]);
+    fprintf(f, "], \"typestr\": \"%s\", \"data\": [%" PRIuPTR ", %s], \"strides\": ", usmarr_dtype_typestr(a->dtype),
+            (uintptr_t)usmarr_array_data(a), writable ? "false" : "true");
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS) {
+        fputs("null", f);
+    } else {
+        fputc('[', f);
+        for (int k = 0; k < a->ndim; k++)
+            fprintf(f, "%s%" PRId64, k ? ", " : "", a->strides[k] * item);
+        fputc(']', f);
+    }
+    fputs(", \"version\": 3}", f);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "JSON text");
+    }
+    *json = text;
+    return 0;
+}
+
+/* ---- debug dump ------------------------------------------------------------------------------- */
+
+static const char *kind_name(usmarr_storage_kind_t kind)
+{
+    switch (kind) {
+    case USMARR_STORAGE_HOST:
+        return "host (USM host)";
+    case USMARR_STORAGE_DEVICE:
+        return "device (USM device)";
+    case USMARR_STORAGE_SHARED:
+        return "shared (USM shared, synchronised by the driver)";
+    default:
+        return "managed (USM host + USM device, synchronised by the library)";
+    }
+}
+
+static const char *sync_name(int value)
+{
+    return value == USMARR_SYNC_CLEAN        ? "clean"
+           : value == USMARR_SYNC_HOST_DIRTY ? "host dirty"
+                                             : "device dirty";
+}
+
+static void put_tuple(FILE *f, int n, const int64_t *v)
+{
+    fputc('(', f);
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%s%" PRId64, k ? ", " : "", v[k]);
+    fputs(n == 1 ? ",)" : ")", f);
+}
+
+static int dump(const usmarr_storage_t *s, FILE *f)
+{
+    const usmarr_array_t *a = s->host ? s->host : s->device;
+    fputs("------ usmarr storage\n", f);
+    fprintf(f, " address: %p\n refcount: %d\n", (const void *)s, usmarr_storage_refcount(s));
+    fprintf(f, " kind: %s\n dtype: %s (itemsize %zu)\n axes: \"%s\"\n ndim: %d\n shape: ", kind_name(s->kind),
+            usmarr_dtype_name(s->dtype), usmarr_dtype_size(s->dtype), s->axes, s->ndim);
+    put_tuple(f, s->ndim, a->shape);
+    fputs("\n strides: ", f);
+    put_tuple(f, s->ndim, a->strides);
+    fputs(" elements\n halo: (", f);
+    for (int k = 0; k < s->ndim; k++)
+        fprintf(f, "%s(%" PRId64 ", %" PRId64 ")", k ? ", " : "", s->halo[k][0], s->halo[k][1]);
+    fputs(s->ndim == 1 ? ",)\n aligned_index: " : ")\n aligned_index: ", f);
+    put_tuple(f, s->ndim, s->aligned_index);
+    fprintf(f, "\n alignment: %" PRId64 " bytes\n layout: \"%s\" (largest stride first)\n nbytes: %" PRId64
+               " (padding excluded)\n",
+            s->alignment, s->layout, usmarr_storage_nbytes(s));
+    if (s->sync) {
+        usmarr_sync_state_t *st = s->sync;
+        fprintf(f, " sync state:\n  address: %p\n  state: %s\n  refcount: %d\n  storages of the pair: %d\n"
+                   "  span: %zu bytes (host %p, device %p)\n",
+                (void *)st, sync_name(atomic_load(&st->value)), atomic_load(&st->refcount),
+                atomic_load(&st->storages), st->span_bytes, (void *)st->host_begin, (void *)st->device_begin);
+    } else {
+        fputs(" sync state: none (only a managed pair has one)\n", f);
+    }
+    int rc = 0;
+    if (s->host) {
+        fputs(s->host == s->device ? " host and device side (one allocation):\n" : " host side:\n", f);
+        rc = usmarr_array_debug_print(s->host, f);
+    }
+    if (!rc && s->device && s->device != s->host) {
+        fputs(" device side:\n", f);
+        rc = usmarr_array_debug_print(s->device, f);
+    }
+    fputs("------\n", f);
+    return rc;
+}
+
+int usmarr_storage_debug_print(const usmarr_storage_t *storage, FILE *out)
+{
+    usmarr__clear_error();
+    if (!storage || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "out");
+    int rc = dump(storage, out);
+    if (!rc && ferror(out))
+        rc = usmarr__fail(USMARR_ERROR_IO, "writing the dump to out failed");
+    return rc;
+}
+
+int usmarr_storage_debug_string(const usmarr_storage_t *storage, char **text)
+{
+    usmarr__clear_error();
+    if (!storage || !text)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "text");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
+    int rc = dump(storage, f);
+    if (fclose(f) != 0 || !buf) {
+        free(buf);
+        return rc ? rc : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
+    }
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *text = buf;
+    return 0;
+}
