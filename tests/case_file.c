@@ -12,9 +12,14 @@ const char *case_file_path(void)
 
 struct case_entry *case_file_load(const char *keyword, int max, int *count)
 {
+    return case_file_load_from(case_file_path(), keyword, max, count);
+}
+
+struct case_entry *case_file_load_from(const char *path, const char *keyword, int max, int *count)
+{
     struct case_entry *cases = calloc((size_t)max, sizeof *cases);
     *count = 0;
-    FILE *f = fopen(case_file_path(), "r");
+    FILE *f = fopen(path, "r");
     if (!f || !cases)
         return cases;
     size_t klen = strlen(keyword);

@@ -1,5 +1,6 @@
-/* The NumPy case file written by tests/gen_index_cases.py: blocks of lines headed by
- * "<keyword> <name>" and closed by "end".  Shared by the view and manip suites. */
+/* The NumPy case files written by tests/gen_index_cases.py (and gen_storage_cases.py):
+ * blocks of lines headed by "<keyword> <name>" and closed by "end".  Shared by the view,
+ * manip and storage_ops suites. */
 #ifndef USMARR_TESTS_CASE_FILE_H
 #define USMARR_TESTS_CASE_FILE_H
 
@@ -18,5 +19,7 @@ const char *case_file_path(void);
  * array; blocks of other keywords are skipped.  An unreadable file gives no cases, so
  * that the caller's assertion names the path. */
 struct case_entry *case_file_load(const char *keyword, int max, int *count);
+/* The same from another case file in this format (tests/storage_cases.txt). */
+struct case_entry *case_file_load_from(const char *path, const char *keyword, int max, int *count);
 
 #endif

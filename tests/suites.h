@@ -17,4 +17,5 @@
     X(array)           \
     X(creation)        \
     X(interface)       \
-    X(storage)
+    X(storage)         \
+    X(storage_ops)
