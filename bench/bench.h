@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(index)
+#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
