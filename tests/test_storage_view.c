@@ -138,7 +138,7 @@ START_TEST(test_storage_seed_integer_index_removes_its_letter_slice_keeps_it)
     ck_assert_int_eq(usmarr_storage_halo(v)[0][1], 1);
     ck_assert_int_eq(usmarr_storage_halo(v)[1][0], 0); /* K 1:4 of 6 with halo (0, 2): k=4,5 left out */
     ck_assert_int_eq(usmarr_storage_halo(v)[1][1], 0);
-    double got[15];
+    double got[20];
     view_values(v, got);
     for (int j = 0; j < 5; j++)
         for (int k = 0; k < 3; k++)
@@ -468,6 +468,13 @@ START_TEST(test_storage_index_reinterpret_transpose_copy_fail_cleanly)
     ck_assert_ok(usmarr_storage_index_text(s, ":, 0", &plane));
     ck_assert_fails_with(usmarr_storage_transpose(plane, "KJ", &v), USMARR_ERROR_INVALID_ARGUMENT,
                          "not a permutation of \"IK\"");
+    usmarr_storage_t *point;
+    ck_assert_ok(usmarr_storage_index_text(s, "0, 0, 0", &point));
+    usmarr_array_t *none = NULL, *r = NULL;
+    ck_assert_fails_with(usmarr_storage_get_indices(point, (const usmarr_array_t *const *)&none, &r),
+                         USMARR_ERROR_INVALID_ARGUMENT, "storage is 0-d");
+    ck_assert_ptr_null(r);
+    usmarr_storage_release(point);
     ck_assert_fails_with(usmarr_storage_copy(NULL, &v), USMARR_ERROR_INVALID_ARGUMENT, "storage");
     ck_assert_fails_with(usmarr_storage_copy(s, NULL), USMARR_ERROR_INVALID_ARGUMENT, "copy");
     ck_assert_ptr_eq(v, untouched);

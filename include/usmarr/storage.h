@@ -53,7 +53,8 @@ typedef enum usmarr_sync {
 } usmarr_sync_t;
 
 /** A named preset of parameters (seed 003's `defaults`).  Every string is copied when the
- *  preset is registered. */
+ *  preset is registered.  Built in: "C" and "F" (alignment 1, host), "gtx86" (layout
+ *  "IJK", 64 bytes, host), "gtcuda" (layout "KJI", 256 bytes, device "gpu"). */
 typedef struct usmarr_storage_preset {
     const char *name;    /**< "C", "F", "gtx86", "gtcuda", or a user's name (at most 31 bytes) */
     /** The layout rule: a permutation of "IJK" fixes the layout by axis *meaning*
@@ -195,8 +196,10 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_wrap(const usmarr_storage_options
                                                     usmarr_storage_t **storage);
 /** @brief Seed 003's `storage`: with @p copy true allocates a new aligned storage and
  *  copies the elements of @p data (host memory of any kind, or USM) or @p device_data
- *  into it; with @p copy false it is usmarr_storage_wrap() (sync state new, clean), and
- *  with no buffer at all it is usmarr_storage_empty().
+ *  into it (arrays convert to the options' dtype); a managed pair takes @p data into its
+ *  host side and @p device_data into its device side, and given only one it is marked
+ *  dirty on that side.  With @p copy false it is usmarr_storage_wrap() (sync state new,
+ *  clean), and with no buffer at all it is usmarr_storage_empty().
  *  Errors as usmarr_storage_wrap() and usmarr_storage_empty(). */
 USMARR_API USMARR_NODISCARD int usmarr_storage_from(const usmarr_storage_options_t *options,
                                                     const usmarr_storage_buffer_t *data,
@@ -244,8 +247,10 @@ USMARR_API int64_t usmarr_storage_alignment(const usmarr_storage_t *storage);
 USMARR_API const char *usmarr_storage_layout(const usmarr_storage_t *storage);
 
 /** @brief The host side as an array (borrowed; lives as long as the storage), after pulling
- *  a device-dirty pair.  With @p write true the pair becomes host dirty: the caller is
- *  about to modify it through the array or its pointer.
+ *  a device-dirty pair and waiting for queued work (so its memory can be read at once).
+ *  With @p write true the pair becomes host dirty: the caller is about to modify it
+ *  through the array or its pointer (a write made later needs
+ *  usmarr_storage_set_host_modified()).
  *  @retval USMARR_ERROR_UNSUPPORTED a device storage (no host side) */
 USMARR_API USMARR_NODISCARD int usmarr_storage_host_array(usmarr_storage_t *storage, bool write,
                                                           usmarr_array_t **array);
@@ -264,7 +269,7 @@ USMARR_API usmarr_sync_state_t *usmarr_storage_sync_state(const usmarr_storage_t
 USMARR_API usmarr_sync_state_t *usmarr_sync_state_retain(usmarr_sync_state_t *state);
 /** @brief Drops a reference. */
 USMARR_API void usmarr_sync_state_release(usmarr_sync_state_t *state);
-/** @brief The current state.
+/** @brief The current state (the last one set, also after the pair was released).
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument */
 USMARR_API USMARR_NODISCARD int usmarr_sync_state_get(const usmarr_sync_state_t *state, usmarr_sync_t *value);
 /** @brief Sets the state directly (for buffers the user synchronised by hand).
@@ -279,9 +284,11 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_set_device_modified(usmarr_storag
 USMARR_API USMARR_NODISCARD int usmarr_storage_set_synchronized(usmarr_storage_t *storage);
 /** @brief Copies whichever side is dirty to the other; then clean. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_synchronize(usmarr_storage_t *storage);
-/** @brief Copies host to device when the host is dirty or @p force; then clean. */
+/** @brief Copies host to device when the host is dirty or @p force; then clean.  Unforced
+ *  on a device-dirty pair it copies nothing and keeps the state. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_host_to_device(usmarr_storage_t *storage, bool force);
-/** @brief Copies device to host when the device is dirty or @p force; then clean. */
+/** @brief Copies device to host when the device is dirty or @p force; then clean.  Unforced
+ *  on a host-dirty pair it copies nothing and keeps the state. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_device_to_host(usmarr_storage_t *storage, bool force);
 
 /** @brief The inner domain: a storage view without the halo, whose [0,0,0] is the first
@@ -362,7 +369,8 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_transpose(const usmarr_storage_t 
 USMARR_API USMARR_NODISCARD int usmarr_storage_copy(const usmarr_storage_t *storage, usmarr_storage_t **copy);
 
 /** @brief The device side as the USM array interface (seeds 001/004); pointers borrowed
- *  from the storage.  Pushes a host-dirty pair first.
+ *  from the storage.  Pushes a host-dirty pair first; a writable side handed out this
+ *  way marks the pair device dirty.
  *  @retval USMARR_ERROR_UNSUPPORTED a host storage */
 USMARR_API USMARR_NODISCARD int usmarr_storage_device_interface(usmarr_storage_t *storage,
                                                                 usmarr_interface_t *iface);
@@ -370,7 +378,8 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_device_interface(usmarr_storage_t
 USMARR_API USMARR_NODISCARD int usmarr_storage_device_json(usmarr_storage_t *storage, char **json);
 /** @brief The host side as NumPy's `__array_interface__` in JSON: `shape`, `typestr`,
  *  `data` = [pointer, readonly], `strides` in **bytes** (NumPy's unit) or null, `version`
- *  3.  Pulls a device-dirty pair first.  Free with usmarr_string_free().
+ *  3.  Pulls a device-dirty pair first; a writable side handed out this way marks the
+ *  pair host dirty.  Free with usmarr_string_free().
  *  @retval USMARR_ERROR_UNSUPPORTED a device storage */
 USMARR_API USMARR_NODISCARD int usmarr_storage_host_json(usmarr_storage_t *storage, char **json);
 
