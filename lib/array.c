@@ -236,7 +236,8 @@ int usmarr__array_empty_like_layout(usmarr_context_t *ctx, usmarr_dtype_t dtype,
 
 /* A freshly allocated layout must not alias: sorted by |stride|, each axis of extent > 1
  * steps past everything the smaller axes reach.  (Sufficient, not necessary, for
- * uniqueness; exactly the padded permutations of C/F layouts pass.) */
+ * uniqueness; exactly the padded permutations of C/F layouts pass.)  The caller checked that
+ * the span fits in 64 bits, which bounds every sum of |stride| * (extent - 1) here. */
 static int check_no_aliasing(int ndim, const int64_t *shape, const int64_t *strides)
 {
     int order[USMARR_MAX_NDIM], n = 0;
@@ -252,7 +253,7 @@ static int check_no_aliasing(int ndim, const int64_t *shape, const int64_t *stri
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    int64_t reach = 0; /* sum |stride|*(extent-1) of the axes so far; fits, the span was checked */
+    int64_t reach = 0; /* sum |stride|*(extent-1) of the axes so far: at most the span, which fits */
     for (int i = 0; i < n; i++) {
         int k = order[i];
         int64_t s = strides[k] < 0 ? -strides[k] : strides[k];
@@ -315,11 +316,16 @@ int usmarr_array_create(const usmarr_array_options_t *o, usmarr_array_t **out)
         if (o->alignment & (o->alignment - 1))
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu is not a power of two", o->alignment);
         rc = usmarr__check_dtype_supported(o->context, dtype, o->typestr ? "typestr" : "dtype");
-        if (!rc && o->strides)
-            rc = check_no_aliasing(o->ndim, o->shape, strides);
         if (rc)
             return rc;
-        int64_t elements = size > 0 ? hi - lo + 1 : 0, bytes;
+        /* lo and hi fit separately, but the span between them may not (strides of both signs). */
+        int64_t elements = 0, bytes;
+        if (size > 0 && (__builtin_sub_overflow(hi, lo, &elements) || usmarr__add_overflow(elements, 1, &elements)))
+            return usmarr__fail(USMARR_ERROR_OVERFLOW,
+                                "strides reach from element %lld to %lld, a span that overflows 64 bits", (long long)lo,
+                                (long long)hi);
+        if (o->strides && (rc = check_no_aliasing(o->ndim, o->shape, strides)))
+            return rc;
         if (usmarr__mul_overflow(elements, (int64_t)usmarr_dtype_size(dtype), &bytes))
             return usmarr__fail(USMARR_ERROR_OVERFLOW, "a span of %lld elements of %s overflows 64 bits of bytes",
                                 (long long)elements, usmarr_dtype_name(dtype));
@@ -349,9 +355,10 @@ int usmarr_array_create(const usmarr_array_options_t *o, usmarr_array_t **out)
         if (!o->array)
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL with buffer=USMARR_BUFFER_ARRAY");
         source = o->array->memory;
-        /* Reusing a read-only array's block must not grant write access. */
+        /* Reusing a read-only array's block must not grant write access; immutability,
+         * inherited or promised in the options, stays. */
         if (!o->copy && !(o->array->flags & USMARR_FLAG_WRITABLE))
-            access = o->array->flags & USMARR_FLAG_IMMUTABLE ? USMARR_FLAG_IMMUTABLE : 0u;
+            access = (access | o->array->flags) & USMARR_FLAG_IMMUTABLE;
     }
     if (o->context && o->context->cl != source->context->cl)
         return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "context and the %s's block belong to different OpenCL "

@@ -126,7 +126,7 @@ int usmarr_array_index(const usmarr_array_t *array, const usmarr_index_item_t *i
     if (count > USMARR_MAX_INDEX_ITEMS)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "count=%zu exceeds USMARR_MAX_INDEX_ITEMS=%d", count,
                             USMARR_MAX_INDEX_ITEMS);
-    int consumed = 0, newaxes = 0;
+    int consumed = 0;
     long ellipsis = -1;
     for (size_t i = 0; i < count; i++) {
         switch (items[i].kind) {
@@ -139,7 +139,6 @@ int usmarr_array_index(const usmarr_array_t *array, const usmarr_index_item_t *i
             consumed++;
             break;
         case USMARR_INDEX_NEWAXIS:
-            newaxes++;
             break;
         case USMARR_INDEX_ELLIPSIS:
             if (ellipsis >= 0)

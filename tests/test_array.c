@@ -510,6 +510,12 @@ START_TEST(test_array_read_only_and_immutable)
     o2.array = a;
     ck_assert_ok(usmarr_array_create(&o2, &b));
     ck_assert_uint_eq(usmarr_array_flags(b) & USMARR_FLAG_WRITABLE, 0);
+    /* ... and one promised immutable over it is immutable (found by fuzz/fuzz_create). */
+    o2.immutable = true;
+    ck_assert_ok(usmarr_array_create(&o2, &c));
+    ck_assert_uint_eq(usmarr_array_flags(c) & (USMARR_FLAG_WRITABLE | USMARR_FLAG_IMMUTABLE), USMARR_FLAG_IMMUTABLE);
+    usmarr_array_release(c);
+    o2.immutable = false;
     /* ... unless it copies the buffer. */
     o2.copy = true;
     ck_assert_ok(usmarr_array_create(&o2, &c));
@@ -599,6 +605,10 @@ START_TEST(test_array_bad_inputs_table)
          "overflows"},
         {"displacement overflows", 2, {3, 3}, true, {H, 1}, 0, F8, NULL, USMARR_BUFFER_MEMORY, CTX_NONE, 0, 0,
          USMARR_ERROR_OVERFLOW, "strides[0]"},
+        {"span overflows", 2, {3, 3}, true, {1, -H}, 0, F8, NULL, USMARR_BUFFER_DEVICE, CTX_OWN, 0, 0,
+         USMARR_ERROR_OVERFLOW, "span"}, /* found by fuzz/fuzz_create, as the next */
+        {"INT64_MIN stride", 2, {2, 2}, true, {INT64_MIN, 1}, 0, F8, NULL, USMARR_BUFFER_DEVICE, CTX_OWN, 0, 0,
+         USMARR_ERROR_OVERFLOW, "span"},
         {"offset overflows", 1, {2}, true, {1}, INT64_MAX, F8, NULL, USMARR_BUFFER_MEMORY, CTX_NONE, 0, 0,
          USMARR_ERROR_OVERFLOW, "offset="},
         {"too big to allocate", 1, {H / 16}, false, {0}, 0, F8, NULL, USMARR_BUFFER_SHARED, CTX_OWN, 0, 0,
