@@ -22,6 +22,8 @@ packages=(
   # PoCL build and run time: it calls clang and a linker for every kernel.
   cmake llvm-${LLVM_VERSION}-dev clang-${LLVM_VERSION} libclang-${LLVM_VERSION}-dev
   libclang-cpp${LLVM_VERSION}-dev libhwloc-dev
+  # The fuzz targets (doc/fuzzing.md): libFuzzer and the sanitizer runtimes of clang-15.
+  libclang-common-${LLVM_VERSION}-dev
 )
 missing=()
 for p in "${packages[@]}"; do
