@@ -435,6 +435,7 @@ def reductions():
     f8 = "float64"
     h = [(1, 0), (0, 1), (1, 1)]
     red("sum-over-k", "sum", Stor(f8, "IJK", (3, 4, 5), h, (1, 2, 3), alignment=32), "K")
+    red("sum-over-j-layout-kji-aligned", "sum", Stor(f8, "IJK", (3, 5, 6), h, alignment=64, layout="KJI"), "J")
     red("max-over-ik", "max", Stor(f8, "IJK", (3, 4, 5), h), "IK")
     red("sum-all-null", "sum", Stor("int32", "IJK", (2, 3, 4)), "-")
     red("mean-all-empty-string", "mean", Stor("float32", "KJ", (3, 4)), "=")
