@@ -257,8 +257,9 @@ START_TEST(test_storage_ops_seed_mixing_types_3d_array_with_size_1_dims_broadcas
     free(v);
     /* any other shape is refused, naming both */
     int64_t bad[2] = {4, 3};
+    double bad_host[12] = {0};
     usmarr_array_t *b;
-    ck_assert_ok(usmarr_array_from_host(ctx, 2, bad, USMARR_FLOAT64, host, NULL, USMARR_USM_DEVICE, &b));
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, bad, USMARR_FLOAT64, bad_host, NULL, USMARR_USM_DEVICE, &b));
     ops[0] = arr_op(b);
     usmarr_storage_t *none = NULL;
     ck_assert_fails_with(usmarr_storage_elementwise("subtract", ops, 2, NULL, &none), USMARR_ERROR_SHAPE_MISMATCH,
