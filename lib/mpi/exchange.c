@@ -1,0 +1,450 @@
+/* Halo exchange plans: which neighbours, which boxes of which storages, where in the
+ * staging buffers; start packs and posts, wait receives and unpacks. */
+#include "mpi_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DIRECTIONS 26
+#define STAGING_ALIGNMENT 64 /* bytes: every piece starts on a cache line (and any itemsize) */
+
+static const char axis_names[3] = {'I', 'J', 'K'};
+
+/* One storage's piece of one direction's messages: the box it is packed from (inner
+ * border layers), the box it is unpacked into (halo), and the staging views. */
+struct piece {
+    int64_t send_begin[3], send_extent[3];
+    int64_t recv_begin[3], recv_extent[3];
+    size_t send_offset, recv_offset; /* bytes in the staging blocks */
+    usmarr_array_t *send_stage, *recv_stage;
+    /* views of the storage's side, per side: 0 = where the storage lives (device side of
+     * a pair), 1 = the host side of a host-dirty managed pair */
+    usmarr_array_t *send_region[2], *recv_region[2];
+};
+
+struct direction {
+    int offset[3];
+    int neighbor;
+    int send_tag, recv_tag; /* a message is tagged with the direction its sender sent it in */
+    size_t send_offset, send_bytes, recv_offset, recv_bytes;
+};
+
+struct snapshot {
+    usmarr_dtype_t dtype;
+    int64_t halo[3][2];
+    int64_t domain[3];
+    int side; /* the side the running exchange works on */
+    bool views_built[2];
+};
+
+struct usmarr_mpi_exchange {
+    usmarr_mpi_grid_t *grid;
+    usmarr_context_t *context;
+    int count;
+    usmarr_storage_t **storages;
+    struct snapshot *snapshots;
+    int ndirections;
+    struct direction directions[MAX_DIRECTIONS];
+    struct piece *pieces; /* [direction * count + storage] */
+    usmarr_memory_t *send_memory, *recv_memory;
+    size_t send_size, recv_size;
+    void *send_bounce, *recv_bounce; /* host copies when staging is device USM */
+    MPI_Request requests[2 * MAX_DIRECTIONS];
+    int nrequests;
+    bool started;
+    int64_t bytes_sent;
+};
+
+static size_t round_up(size_t n) { return (n + STAGING_ALIGNMENT - 1) / STAGING_ALIGNMENT * STAGING_ALIGNMENT; }
+
+/* Checks one rank's arguments; fills the snapshots.  Nothing crosses ranks yet. */
+static int check_local(const usmarr_mpi_grid_t *grid, int count, usmarr_storage_t *const *storages, unsigned flags,
+                       struct snapshot *snap, usmarr_context_t **context)
+{
+    if (count < 1)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "count=%d is below 1", count);
+    if (!storages)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "storages is NULL");
+    if (flags & ~(unsigned)USMARR_MPI_CORNERS)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "flags=0x%x has unknown bits (known: 0x%x)", flags,
+                                (unsigned)USMARR_MPI_CORNERS);
+    for (int i = 0; i < count; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "storages[%d]", i);
+        int rc = usmarr__mpi_storage_describe(storages[i], what, snap[i].halo, snap[i].domain);
+        if (rc)
+            return rc;
+        snap[i].dtype = usmarr_storage_dtype(storages[i]);
+        if (i == 0)
+            *context = usmarr_storage_context(storages[0]);
+        else if (usmarr_storage_context(storages[i]) != *context)
+            return usmarr_error_set(USMARR_ERROR_CONTEXT_MISMATCH,
+                                    "storages[%d] belongs to another context than storages[0]", i);
+        for (int a = 0; a < 3; a++) {
+            if (snap[i].domain[a] != grid->local_shape[a])
+                return usmarr_error_set(USMARR_ERROR_SHAPE_MISMATCH,
+                                        "%s: domain (%lld,%lld,%lld) (I,J,K) differs from this rank's block "
+                                        "(%lld,%lld,%lld)",
+                                        what, (long long)snap[i].domain[0], (long long)snap[i].domain[1],
+                                        (long long)snap[i].domain[2], (long long)grid->local_shape[0],
+                                        (long long)grid->local_shape[1], (long long)grid->local_shape[2]);
+            for (int side = 0; side < 2; side++)
+                if (snap[i].halo[a][side] > grid->min_block[a])
+                    return usmarr_error_set(USMARR_ERROR_SHAPE_MISMATCH,
+                                            "%s: %s halo=%lld on axis %c is wider than the narrowest block "
+                                            "(%lld points)",
+                                            what, side ? "upper" : "lower", (long long)snap[i].halo[a][side],
+                                            axis_names[a], (long long)grid->min_block[a]);
+        }
+    }
+    return 0;
+}
+
+/* Count, flags, dtypes and halos must be equal on every rank. */
+static int compare_across_ranks(MPI_Comm comm, int count, unsigned flags, const struct snapshot *snap)
+{
+    int64_t header[2] = {count, flags}, min = 0, max = 0;
+    int i = usmarr__mpi_compare(comm, 2, header, &min, &max);
+    if (i == USMARR_MPI_COMPARE_FAILED)
+        return USMARR_ERROR_MPI;
+    if (i >= 0)
+        return usmarr_error_set(USMARR_ERROR_MPI, "%s differs between ranks (%lld to %lld)", i ? "flags" : "count",
+                                (long long)min, (long long)max);
+    int64_t *values = malloc(sizeof(int64_t) * 7 * (size_t)count);
+    int rc = 0;
+    if (!values)
+        return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%d storages", count);
+    for (int s = 0; s < count; s++) {
+        values[7 * s] = snap[s].dtype;
+        for (int a = 0; a < 3; a++) {
+            values[7 * s + 1 + 2 * a] = snap[s].halo[a][0];
+            values[7 * s + 2 + 2 * a] = snap[s].halo[a][1];
+        }
+    }
+    i = usmarr__mpi_compare(comm, 7 * count, values, &min, &max);
+    if (i == USMARR_MPI_COMPARE_FAILED)
+        rc = USMARR_ERROR_MPI;
+    else if (i >= 0 && i % 7 == 0)
+        rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] dtype differs between ranks (%s to %s)", i / 7,
+                              usmarr_dtype_name((usmarr_dtype_t)min), usmarr_dtype_name((usmarr_dtype_t)max));
+    else if (i >= 0)
+        rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] %s halo width on axis %c differs between ranks "
+                                                "(%lld to %lld)",
+                              i / 7, (i % 7 - 1) % 2 ? "upper" : "lower", axis_names[(i % 7 - 1) / 2],
+                              (long long)min, (long long)max);
+    free(values);
+    return rc;
+}
+
+/* The boxes of one storage for one direction.  Sending towards +1 on an axis fills the
+ * neighbour's lower halo from my last inner layers; receiving from +1 fills my upper halo. */
+static void layout_piece(const struct snapshot *s, const int offset[3], struct piece *p, size_t *send_bytes,
+                         size_t *recv_bytes)
+{
+    int64_t send = 1, recv = 1;
+    for (int a = 0; a < 3; a++) {
+        int64_t lo = s->halo[a][0], hi = s->halo[a][1], n = s->domain[a];
+        if (offset[a] == 0) {
+            p->send_begin[a] = p->recv_begin[a] = lo;
+            p->send_extent[a] = p->recv_extent[a] = n;
+        } else if (offset[a] > 0) {
+            p->send_begin[a] = lo + n - lo;
+            p->send_extent[a] = lo;
+            p->recv_begin[a] = lo + n;
+            p->recv_extent[a] = hi;
+        } else {
+            p->send_begin[a] = lo;
+            p->send_extent[a] = hi;
+            p->recv_begin[a] = 0;
+            p->recv_extent[a] = lo;
+        }
+        send *= p->send_extent[a];
+        recv *= p->recv_extent[a];
+    }
+    *send_bytes = (size_t)send * usmarr_dtype_size(s->dtype);
+    *recv_bytes = (size_t)recv * usmarr_dtype_size(s->dtype);
+}
+
+/* Neighbours, boxes and staging offsets of every direction; the message sizes. */
+static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
+{
+    size_t send_at = 0, recv_at = 0;
+    for (int d0 = -1; d0 <= 1; d0++)
+        for (int d1 = -1; d1 <= 1; d1++)
+            for (int d2 = -1; d2 <= 1; d2++) {
+                int offset[3] = {d0, d1, d2}, nonzero = (d0 != 0) + (d1 != 0) + (d2 != 0), neighbor;
+                if (nonzero == 0 || (nonzero > 1 && !(flags & USMARR_MPI_CORNERS)))
+                    continue;
+                if (usmarr_mpi_grid_neighbor(x->grid, offset, &neighbor) || neighbor == MPI_PROC_NULL)
+                    continue;
+                struct direction *d = &x->directions[x->ndirections];
+                struct piece *pieces = &x->pieces[x->ndirections * x->count];
+                memcpy(d->offset, offset, sizeof offset);
+                d->neighbor = neighbor;
+                d->send_tag = (d0 + 1) * 9 + (d1 + 1) * 3 + (d2 + 1);
+                d->recv_tag = 26 - d->send_tag;
+                d->send_offset = send_at;
+                d->recv_offset = recv_at;
+                for (int s = 0; s < x->count; s++) {
+                    size_t send_bytes, recv_bytes;
+                    layout_piece(&x->snapshots[s], offset, &pieces[s], &send_bytes, &recv_bytes);
+                    x->bytes_sent += (int64_t)send_bytes;
+                    pieces[s].send_offset = send_at;
+                    pieces[s].recv_offset = recv_at;
+                    send_at += round_up(send_bytes);
+                    recv_at += round_up(recv_bytes);
+                }
+                d->send_bytes = send_at - d->send_offset;
+                d->recv_bytes = recv_at - d->recv_offset;
+                if (d->send_bytes > INT_MAX || d->recv_bytes > INT_MAX)
+                    return usmarr_error_set(USMARR_ERROR_OVERFLOW,
+                                            "the message towards (%d,%d,%d) would be %zu bytes, above INT_MAX", d0,
+                                            d1, d2, d->send_bytes > d->recv_bytes ? d->send_bytes : d->recv_bytes);
+                x->ndirections++;
+            }
+    x->send_size = send_at;
+    x->recv_size = recv_at;
+    return 0;
+}
+
+/* Staging blocks and the contiguous views of every piece. */
+static int allocate_staging(usmarr_mpi_exchange_t *x)
+{
+    usmarr_usm_kind_t kind = usmarr__mpi_staging_kind(x->context);
+    int rc = usmarr_memory_create(x->context, kind, x->send_size, STAGING_ALIGNMENT, &x->send_memory);
+    if (!rc)
+        rc = usmarr_memory_create(x->context, kind, x->recv_size, STAGING_ALIGNMENT, &x->recv_memory);
+    if (!rc && kind == USMARR_USM_DEVICE) {
+        x->send_bounce = malloc(x->send_size ? x->send_size : 1);
+        x->recv_bounce = malloc(x->recv_size ? x->recv_size : 1);
+        if (!x->send_bounce || !x->recv_bounce)
+            rc = usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "host copies of %zu + %zu staging bytes",
+                                  x->send_size, x->recv_size);
+    }
+    for (int d = 0; !rc && d < x->ndirections; d++)
+        for (int s = 0; !rc && s < x->count; s++) {
+            struct piece *p = &x->pieces[d * x->count + s];
+            rc = usmarr__mpi_staging_view(x->send_memory, p->send_offset, x->snapshots[s].dtype, p->send_extent,
+                                          &p->send_stage);
+            if (!rc)
+                rc = usmarr__mpi_staging_view(x->recv_memory, p->recv_offset, x->snapshots[s].dtype, p->recv_extent,
+                                              &p->recv_stage);
+        }
+    return rc;
+}
+
+static void free_plan(usmarr_mpi_exchange_t *x)
+{
+    if (!x)
+        return;
+    for (int i = 0; x->pieces && i < MAX_DIRECTIONS * x->count; i++) {
+        struct piece *p = &x->pieces[i];
+        usmarr_array_release(p->send_stage);
+        usmarr_array_release(p->recv_stage);
+        for (int side = 0; side < 2; side++) {
+            usmarr_array_release(p->send_region[side]);
+            usmarr_array_release(p->recv_region[side]);
+        }
+    }
+    free(x->pieces);
+    usmarr_memory_release(x->send_memory);
+    usmarr_memory_release(x->recv_memory);
+    free(x->send_bounce);
+    free(x->recv_bounce);
+    for (int s = 0; x->storages && s < x->count; s++)
+        usmarr_storage_release(x->storages[s]);
+    free(x->storages);
+    free(x->snapshots);
+    usmarr_mpi_grid_release(x->grid);
+    free(x);
+}
+
+int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count, usmarr_storage_t *const *storages, unsigned flags,
+                               usmarr_mpi_exchange_t **exchange)
+{
+    usmarr_error_set(0, NULL);
+    if (!grid)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "grid is NULL");
+    if (exchange)
+        *exchange = NULL;
+    usmarr_mpi_exchange_t *x = calloc(1, sizeof *x);
+    struct snapshot *snap = count > 0 ? calloc((size_t)count, sizeof *snap) : NULL;
+    usmarr_context_t *context = NULL;
+    int rc;
+    if (!x || (count > 0 && !snap))
+        rc = usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "an exchange plan for %d storages", count);
+    else if (!exchange)
+        rc = usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    else
+        rc = check_local(grid, count, storages, flags, snap, &context);
+    if ((rc = usmarr__mpi_agree(grid->private, rc)) || (rc = compare_across_ranks(grid->private, count, flags, snap))) {
+        free(snap);
+        free(x);
+        return rc;
+    }
+    x->grid = usmarr_mpi_grid_retain(grid);
+    x->context = context;
+    x->count = count;
+    x->snapshots = snap;
+    x->storages = calloc((size_t)count, sizeof *x->storages);
+    x->pieces = calloc((size_t)(MAX_DIRECTIONS * count), sizeof *x->pieces);
+    if (!x->storages || !x->pieces)
+        rc = usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "an exchange plan for %d storages", count);
+    for (int s = 0; !rc && s < count; s++)
+        x->storages[s] = usmarr_storage_retain(storages[s]);
+    if (!rc)
+        rc = plan_directions(x, flags);
+    if (!rc)
+        rc = allocate_staging(x);
+    if ((rc = usmarr__mpi_agree(grid->private, rc))) {
+        free_plan(x);
+        return rc;
+    }
+    *exchange = x;
+    return 0;
+}
+
+/* The region views of one storage on one side, made the first time that side is used. */
+static int build_views(usmarr_mpi_exchange_t *x, int s, const struct usmarr__mpi_field *field, int side)
+{
+    int rc = 0;
+    for (int d = 0; !rc && d < x->ndirections; d++) {
+        struct piece *p = &x->pieces[d * x->count + s];
+        rc = usmarr__mpi_box_view(field->array, p->send_begin, p->send_extent, &p->send_region[side]);
+        if (!rc)
+            rc = usmarr__mpi_box_view(field->array, p->recv_begin, p->recv_extent, &p->recv_region[side]);
+    }
+    if (!rc)
+        x->snapshots[s].views_built[side] = true;
+    return rc;
+}
+
+/* Picks each storage's side (marking it written: the halo will change) and checks that
+ * its halo is still the plan's. */
+static int open_sides(usmarr_mpi_exchange_t *x)
+{
+    int rc = 0;
+    for (int s = 0; !rc && s < x->count; s++) {
+        struct snapshot *snap = &x->snapshots[s];
+        struct usmarr__mpi_field field;
+        char what[32];
+        snprintf(what, sizeof what, "storages[%d]", s);
+        rc = usmarr__mpi_field_open(x->storages[s], true, what, &field);
+        if (!rc && memcmp(field.halo, snap->halo, sizeof field.halo))
+            rc = usmarr_error_set(USMARR_ERROR_BAD_STATE, "%s: the halo changed since the exchange plan was made",
+                                  what);
+        if (!rc) {
+            snap->side = field.host_side ? 1 : 0;
+            if (!snap->views_built[snap->side])
+                rc = build_views(x, s, &field, snap->side);
+        }
+        usmarr__mpi_field_close(&field);
+    }
+    return rc;
+}
+
+/* Frees the request slots after a failure half-way through posting. */
+static void cancel_posted(usmarr_mpi_exchange_t *x)
+{
+    for (int i = 0; i < x->nrequests; i++) {
+        MPI_Cancel(&x->requests[i]);
+        MPI_Request_free(&x->requests[i]);
+    }
+    x->nrequests = 0;
+}
+
+int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
+{
+    usmarr_error_set(0, NULL);
+    if (!x)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    if (x->started)
+        return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is already started: wait for it first");
+    int rc = open_sides(x), err = MPI_SUCCESS;
+    MPI_Comm comm = x->grid->private;
+    char *recv_base = x->recv_bounce ? x->recv_bounce : usmarr_memory_pointer(x->recv_memory);
+    char *send_base = x->send_bounce ? x->send_bounce : usmarr_memory_pointer(x->send_memory);
+    x->nrequests = 0;
+    /* Receives first, so that a fast neighbour's message lands in place. */
+    for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++) {
+        const struct direction *dir = &x->directions[d];
+        if (dir->recv_bytes)
+            err = MPI_Irecv(recv_base + dir->recv_offset, (int)dir->recv_bytes, MPI_BYTE, dir->neighbor,
+                            dir->recv_tag, comm, &x->requests[x->nrequests++]);
+    }
+    for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++)
+        for (int s = 0; !rc && s < x->count; s++) {
+            const struct piece *p = &x->pieces[d * x->count + s];
+            if (usmarr_array_size(p->send_stage))
+                rc = usmarr_array_copy_into(p->send_stage, p->send_region[x->snapshots[s].side]);
+        }
+    /* MPI reads the staging from the host: the packing kernels must be done. */
+    if (!rc && err == MPI_SUCCESS)
+        rc = usmarr_context_finish(x->context);
+    if (!rc && err == MPI_SUCCESS && x->send_bounce)
+        rc = usmarr_memory_copy_to_host(x->send_memory, 0, x->send_bounce, x->send_size);
+    for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++) {
+        const struct direction *dir = &x->directions[d];
+        if (dir->send_bytes)
+            err = MPI_Isend(send_base + dir->send_offset, (int)dir->send_bytes, MPI_BYTE, dir->neighbor,
+                            dir->send_tag, comm, &x->requests[x->nrequests++]);
+    }
+    if (err != MPI_SUCCESS)
+        rc = usmarr__mpi_fail(err, "posting the halo messages");
+    if (rc) {
+        cancel_posted(x);
+        return rc;
+    }
+    x->started = true;
+    return 0;
+}
+
+int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
+{
+    usmarr_error_set(0, NULL);
+    if (!x)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    if (!x->started)
+        return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is not started");
+    int err = MPI_Waitall(x->nrequests, x->requests, MPI_STATUSES_IGNORE);
+    x->nrequests = 0;
+    x->started = false;
+    if (err != MPI_SUCCESS)
+        return usmarr__mpi_fail(err, "waiting for the halo messages (MPI_Waitall)");
+    int rc = 0;
+    if (x->recv_bounce)
+        rc = usmarr_memory_copy_from_host(x->recv_memory, 0, x->recv_bounce, x->recv_size);
+    for (int d = 0; !rc && d < x->ndirections; d++)
+        for (int s = 0; !rc && s < x->count; s++) {
+            const struct piece *p = &x->pieces[d * x->count + s];
+            if (usmarr_array_size(p->recv_stage))
+                rc = usmarr_array_copy_into(p->recv_region[x->snapshots[s].side], p->recv_stage);
+        }
+    if (!rc)
+        rc = usmarr_context_finish(x->context);
+    return rc;
+}
+
+void usmarr_mpi_exchange_release(usmarr_mpi_exchange_t *x)
+{
+    if (!x)
+        return;
+    if (x->started)
+        MPI_Waitall(x->nrequests, x->requests, MPI_STATUSES_IGNORE);
+    free_plan(x);
+}
+
+int64_t usmarr_mpi_exchange_bytes(const usmarr_mpi_exchange_t *x) { return x ? x->bytes_sent : 0; }
+
+int usmarr_mpi_halo_exchange(usmarr_mpi_grid_t *grid, int count, usmarr_storage_t *const *storages, unsigned flags)
+{
+    usmarr_mpi_exchange_t *x = NULL;
+    int rc = usmarr_mpi_exchange_create(grid, count, storages, flags, &x);
+    if (!rc)
+        rc = usmarr_mpi_exchange_start(x);
+    if (!rc)
+        rc = usmarr_mpi_exchange_wait(x);
+    usmarr_mpi_exchange_release(x);
+    return rc;
+}

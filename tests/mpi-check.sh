@@ -1,0 +1,46 @@
+#!/bin/sh
+# Runs the MPI test suites under mpirun: 4 ranks (the suites split them into
+# communicators of 1, 2 and 4 ranks), then 8 ranks for the stencil oracle.  With
+# --bench PROGRAM ARGS it launches that benchmark on 4 ranks instead.
+#
+# Without MPI (configure found none) the tests are skipped, or fail when
+# USMARR_REQUIRE_DEVICE=1 asks for a complete run, as missing devices do.
+if [ "${USMARR_HAVE_MPI:-yes}" != yes ] || [ -z "$USMARR_MPIRUN" ]; then
+  if [ "$USMARR_REQUIRE_DEVICE" = 1 ]; then
+    echo "mpi-check: USMARR_REQUIRE_DEVICE=1 but libusmarr-mpi was not built: configure found no MPI" \
+         "(Debian: apt-get install openmpi-bin libopenmpi-dev, then ./configure again)" >&2
+    exit 1
+  fi
+  echo "mpi-check: no MPI; skipping the distributed tests"
+  exit 77
+fi
+
+flags=""
+if "$USMARR_MPIRUN" --version 2>&1 | grep -q "Open MPI\|OpenRTE"; then
+  # More ranks than cores; no binding (the OpenCL runtime has its own threads); shared
+  # memory only, without the single-copy mechanism containers forbid (ptrace); ob1
+  # instead of probing for network libraries; ranks yield while they wait.
+  flags="--oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
+  flags="$flags --mca btl_vader_single_copy_mechanism none --mca mpi_yield_when_idle 1"
+  [ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
+fi
+
+# A rank that fails an assertion before a collective would leave the others waiting:
+# the time limit turns such a hang into a failure.
+run() {
+  np=$1
+  shift
+  echo "mpi-check: $USMARR_MPIRUN -np $np $*"
+  timeout "${USMARR_MPI_TIMEOUT:-300}" "$USMARR_MPIRUN" $flags -np "$np" "$@"
+}
+
+if [ "$1" = --bench ]; then
+  shift
+  run "${USMARR_BENCH_RANKS:-4}" "$@"
+  exit $?
+fi
+
+runner="${USMARR_TEST_BUILDDIR:-tests}/mpi_runner"
+run 4 "$runner" || exit 1
+run 8 "$runner" --ranks 8 || exit 1
+exit 0
