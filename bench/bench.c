@@ -1,11 +1,12 @@
-/* The benchmark harness: runs every case of every bench_<name>.c (bench/bench.h).
- * usage: bench [--device SEL] [--filter SUBSTRING] [--repeat N] [--srcdir DIR] */
+/* The benchmark harness: runs every case of every bench_<name>.c (bench/bench.h), for
+ * `usmarr bench` and bench/bench alike. */
 #include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double bench_now(void)
 {
@@ -67,14 +68,21 @@ int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *a
     return 0;
 }
 
-double bench_numpy(const struct bench_env *env, const char *args)
+double bench_numpy(const struct bench_env *env, const char *script, const char *args)
 {
+    if (!env->scripts) {
+        fprintf(stderr, "bench: no NumPy reference (%s): its scripts were not found; pass --srcdir DIR (a "
+                        "source tree) or set USMARR_BENCH_SCRIPTS\n",
+                script);
+        return -1;
+    }
     const char *python = getenv("PYTHON_NUMPY");
     if (!python || !*python)
         python = "/usr/bin/python3";
     char cmd[2048];
     /* OPENBLAS_CORETYPE is unset for this command only. */
-    snprintf(cmd, sizeof cmd, "env -u OPENBLAS_CORETYPE %s %s/bench/numpy_ref.py %s", python, env->srcdir, args);
+    snprintf(cmd, sizeof cmd, "env -u OPENBLAS_CORETYPE %s '%s/%s' %s %d", python, env->scripts, script, args,
+             env->repeat);
     FILE *p = popen(cmd, "r");
     if (!p)
         return -1;
@@ -93,13 +101,87 @@ int bench_fail(int rc, const char *what)
     return rc;
 }
 
-int main(int argc, char **argv)
+static bool has_scripts(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/numpy_ref.py", dir) >= (int)sizeof path)
+        return false;
+    return access(path, R_OK) == 0;
+}
+
+/* Where the NumPy reference scripts are: --srcdir's bench/, $USMARR_BENCH_SCRIPTS, the
+ * installed copy, then the source tree this build came from.  NULL (with a warning) when
+ * none has them; NULL and *bad when a directory named explicitly lacks them. */
+static const char *find_scripts(const char *srcdir, char *buf, size_t size, bool *bad)
+{
+    const char *env = getenv("USMARR_BENCH_SCRIPTS");
+    *bad = false;
+    if (srcdir || (env && *env)) {
+        if (srcdir)
+            snprintf(buf, size, "%s/bench", srcdir);
+        else
+            snprintf(buf, size, "%s", env);
+        if (has_scripts(buf))
+            return buf;
+        fprintf(stderr, "bench: %s has no numpy_ref.py (%s)\n", buf,
+                srcdir ? "--srcdir names a source tree" : "from USMARR_BENCH_SCRIPTS");
+        *bad = true;
+        return NULL;
+    }
+    static const char *const defaults[] = {USMARR_BENCH_SCRIPTS_DIR, USMARR_BENCH_SOURCE_DIR};
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        if (has_scripts(defaults[i]))
+            return defaults[i];
+    fprintf(stderr, "bench: the NumPy reference scripts are in neither %s nor %s; the cases against NumPy "
+                    "will fail (pass --srcdir DIR or set USMARR_BENCH_SCRIPTS)\n",
+            defaults[0], defaults[1]);
+    return NULL;
+}
+
+/* The shell command that runs this harness again: the running executable, quoted, then
+ * the words of `command` after its first ("usmarr bench" -> "'/usr/bin/usmarr' bench"). */
+static void self_command(const char *argv0, const char *command, char *out, size_t size)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    else
+        snprintf(exe, sizeof exe, "%s", argv0);
+    const char *rest = strchr(command, ' ');
+    snprintf(out, size, "'%s'%s", exe, rest ? rest : "");
+}
+
+static bool selected(const struct bench_case *c, const char *filter) { return !filter || strstr(c->name, filter); }
+
+static const struct bench_case *const bench_files[] = {
+#define BENCH_LIST_(name) bench_##name,
+    BENCH_FILES(BENCH_LIST_)
+#undef BENCH_LIST_
+};
+#define BENCH_NFILES (sizeof bench_files / sizeof bench_files[0])
+
+static void usage(FILE *out, const char *command)
+{
+    fprintf(out,
+            "usage: %s [--device SEL] [--filter SUBSTRING] [--repeat N] [--plot FILE.svg|FILE.png]\n"
+            "       %*s [--srcdir DIR] [--list]\n"
+            "  --device SEL     the device to measure (default: the library's default device)\n"
+            "  --filter S       only the cases whose name contains S (--list shows them)\n"
+            "  --repeat N       repetitions behind each median (default 15)\n"
+            "  --plot FILE      also draw the ratios into an SVG or PNG (gnuplot or matplotlib)\n"
+            "  --srcdir DIR     a source tree whose bench/ holds the NumPy reference scripts\n"
+            "                   (default: $USMARR_BENCH_SCRIPTS, else the installed copy)\n",
+            command, (int)strlen(command), "");
+}
+
+int bench_main(int argc, char **argv, const char *command)
 {
     if (argc > 1 && !strcmp(argv[1], "--child"))
         return bench_child_main(argc - 2, argv + 2);
-    const char *device = getenv("USMARR_DEVICE") ? getenv("USMARR_DEVICE") : "opencl:cpu:0";
-    const char *filter = NULL;
-    struct bench_env env = {.srcdir = ".", .self = argv[0], .repeat = 15};
+    const char *device = NULL, *filter = NULL, *srcdir = NULL, *plot = NULL;
+    bool list = false;
+    struct bench_env env = {.repeat = 15};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
@@ -108,46 +190,94 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             env.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--srcdir") && i + 1 < argc)
-            env.srcdir = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s [--device SEL] [--filter SUBSTRING] [--repeat N] [--srcdir DIR]\n", argv[0]);
+            srcdir = argv[++i];
+        else if (!strcmp(argv[i], "--plot") && i + 1 < argc)
+            plot = argv[++i];
+        else if (!strcmp(argv[i], "--list"))
+            list = true;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, command);
+            return 0;
+        } else {
+            usage(stderr, command);
             return 2;
         }
     }
+    if (env.repeat < 1) {
+        fprintf(stderr, "%s: --repeat must be at least 1\n", command);
+        return 2;
+    }
+    int total = 0;
+    for (size_t f = 0; f < BENCH_NFILES; f++)
+        for (const struct bench_case *c = bench_files[f]; c->name; c++)
+            if (selected(c, filter)) {
+                total++;
+                if (list)
+                    printf("%-30s %s %-5g %s\n", c->name, c->bar_kind == BENCH_AT_LEAST ? ">=" : "<=", c->bar,
+                           c->description);
+            }
+    if (list)
+        return 0;
+    if (total == 0) {
+        fprintf(stderr, "%s: no case name contains \"%s\" (--list shows them)\n", command, filter);
+        return 2;
+    }
+    if (plot && bench_plot_check(plot))
+        return 2;
+    char scripts[4096], self[4200];
+    bool bad;
+    env.scripts = find_scripts(srcdir, scripts, sizeof scripts, &bad);
+    if (bad)
+        return 2;
+    self_command(argv[0], command, self, sizeof self);
+    env.self = self;
     int rc = usmarr_context_create(device, &env.ctx);
     if (rc) {
-        fprintf(stderr, "bench: no context on \"%s\": %s: %s\n", device, usmarr_error_name(rc),
-                usmarr_last_error_detail());
+        fprintf(stderr, "bench: no context on \"%s\": %s: %s\n", device ? device : "(default)",
+                usmarr_error_name(rc), usmarr_last_error_detail());
         return 1;
     }
     const usmarr_device_info_t *info = usmarr_context_info(env.ctx);
     printf("bench: device %s / %s (%s)\n", info->platform_name, info->device_name, info->selector);
-    int failed = 0, missed = 0, run = 0;
-    const struct bench_case *files[] = {
-#define BENCH_LIST_(name) bench_##name,
-        BENCH_FILES(BENCH_LIST_)
-#undef BENCH_LIST_
-    };
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-        for (const struct bench_case *c = files[f]; c->name; c++) {
-            if (filter && !strstr(c->name, filter))
+    fflush(stdout);
+    struct bench_outcome *outcomes = calloc((size_t)total, sizeof *outcomes);
+    int failed = 0, missed = 0, run = 0, drawn = 0;
+    for (size_t f = 0; f < BENCH_NFILES; f++) {
+        for (const struct bench_case *c = bench_files[f]; c->name; c++) {
+            if (!selected(c, filter))
                 continue;
             struct bench_result r = {0};
             run++;
+            fprintf(stderr, "[%d/%d] %s: %s\n", run, total, c->name, c->description);
+            double t0 = bench_now();
             if (c->run(&env, &r)) {
                 printf("bench: %s FAILED\n", c->name);
+                fflush(stdout);
                 failed++;
                 continue;
             }
             bool met = c->bar_kind == BENCH_AT_LEAST ? r.ratio >= c->bar : r.ratio <= c->bar;
             missed += !met;
-            printf("  %s: %s\n  %s\n", c->name, c->description, r.detail);
+            printf("  %s: %s\n  %s (%.1f s)\n", c->name, c->description, r.detail, bench_now() - t0);
             printf("bench: %s ratio=%.3f bar=%s%.3g %s\n", c->name, r.ratio, c->bar_kind == BENCH_AT_LEAST ? ">=" : "<=",
                    c->bar, met ? "met" : "missed");
             fflush(stdout);
+            if (outcomes)
+                outcomes[drawn++] = (struct bench_outcome){c->name, r.ratio, c->bar, c->bar_kind, met};
         }
     }
     printf("bench: %d cases, %d met, %d missed, %d failed\n", run, run - missed - failed, missed, failed);
+    fflush(stdout);
+    int plot_failed = 0;
+    if (plot) {
+        char title[400];
+        snprintf(title, sizeof title, "libusmarr %s on %s (%s)", USMARR_VERSION_STRING, info->device_name,
+                 info->selector);
+        plot_failed = !outcomes || bench_plot(plot, title, outcomes, drawn) != 0;
+        if (!plot_failed)
+            printf("bench: plot written to %s\n", plot);
+    }
+    free(outcomes);
     usmarr_context_release(env.ctx);
-    return failed ? 1 : 0;
+    return failed || plot_failed ? 1 : 0;
 }

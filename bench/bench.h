@@ -1,4 +1,5 @@
-/* The benchmark harness (bench/bench.c): `make bench` builds and runs bench/bench.
+/* The benchmark harness (bench/bench.c), built into a convenience library that both
+ * `usmarr bench` (tools/usmarr.c) and bench/bench (`make bench`) run through bench_main().
  *
  * Adding benchmarks: write bench/bench_<name>.c defining
  *
@@ -7,15 +8,16 @@
  *         {NULL},
  *     };
  *
- * add X(<name>) to BENCH_FILES below and the file to bench_bench_SOURCES in Makefile.am.
- * A case's run function fills result->ratio (and result->detail, one human-readable line
- * with the raw figures) and returns 0, or returns non-zero on failure (printed, counted,
- * the run goes on).  The harness prints, per case,
+ * add X(<name>) to BENCH_FILES below and the file to bench_libusmarr_bench_la_SOURCES in
+ * Makefile.am.  A case's run function fills result->ratio (and result->detail, one
+ * human-readable line with the raw figures) and returns 0, or returns non-zero on failure
+ * (printed, counted, the run goes on).  The harness prints, per case,
  *
  *     bench: <case> ratio=<x> bar=<y> met|missed
  *
  * where bar is ">= y" (BENCH_AT_LEAST) or "<= y" (BENCH_AT_MOST); scripts read that line.
- * NumPy references are measured in the same run with bench_numpy() (bench/numpy_ref.py). */
+ * NumPy references are measured in the same run with bench_numpy() (bench/numpy_*.py,
+ * installed in $(pkgdatadir)/bench). */
 #ifndef USMARR_BENCH_H
 #define USMARR_BENCH_H
 
@@ -28,9 +30,9 @@
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
 struct bench_env {
-    usmarr_context_t *ctx; /* on the device under test (--device, default opencl:cpu:0) */
-    const char *srcdir;    /* the source tree (for bench/numpy_ref.py) */
-    const char *self;      /* path of the bench executable (for child processes) */
+    usmarr_context_t *ctx; /* on the device under test (--device, default: the library's default) */
+    const char *scripts;   /* the directory of numpy_ref.py and numpy_index.py, or NULL */
+    const char *self;      /* shell command that runs this harness again (for `--child`) */
     int repeat;            /* suggested repetitions for medians (--repeat, default 15) */
 };
 
@@ -51,6 +53,12 @@ struct bench_case {
 BENCH_FILES(BENCH_DECLARE_)
 #undef BENCH_DECLARE_
 
+/* The harness: `[--device SEL] [--filter S] [--repeat N] [--srcdir DIR] [--plot FILE]
+ * [--list]`, or `--child ARGS...`.  argv[0] is ignored; `command` names the harness in
+ * messages and in the command that re-runs it ("bench" for bench/bench, "usmarr bench" for
+ * the tool, whose first word is then replaced by the path of the running executable). */
+int bench_main(int argc, char **argv, const char *command);
+
 /* `bench --child ARGS...` runs this instead of the cases (bench_copy.c: the warm-start
  * measurement runs in fresh processes). */
 int bench_child_main(int argc, char **argv);
@@ -59,13 +67,27 @@ int bench_child_main(int argc, char **argv);
 double bench_now(void);
 /* Median of `n` samples (sorts them). */
 double bench_median(double *samples, int n);
-/* Runs `python3 bench/numpy_ref.py <args>` (OPENBLAS_CORETYPE unset for that command
- * only) and returns the median seconds it prints; negative when NumPy is unavailable. */
-double bench_numpy(const struct bench_env *env, const char *args);
+/* Runs `$PYTHON_NUMPY <scripts>/<script> <args> <repeat>` (OPENBLAS_CORETYPE unset for
+ * that command only) and returns the median seconds it prints; negative when the script
+ * or NumPy is unavailable. */
+double bench_numpy(const struct bench_env *env, const char *script, const char *args);
 /* Median seconds of `op(arg)` + usmarr_context_finish and of a raw enqueue + clFinish of
  * a trivial 16-work-item kernel on the same queue, interleaved over 2000 rounds (after 50
  * warm-up rounds) so that drift hits both alike.  Non-zero on failure. */
 int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, double *lib, double *raw);
+/* What a case measured, for the plot (bench/plot.c). */
+struct bench_outcome {
+    const char *name;
+    double ratio, bar;
+    enum bench_bar bar_kind;
+    bool met;
+};
+/* 0 when `file` ends in .svg or .png and a plotter is installed (gnuplot, else Python's
+ * matplotlib); otherwise prints why not to stderr and returns non-zero. */
+int bench_plot_check(const char *file);
+/* Draws each outcome's ratio as a bar, its bar as a mark, into `file` (log scale). */
+int bench_plot(const char *file, const char *title, const struct bench_outcome *outcomes, int n);
+
 /* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
 int bench_fail(int rc, const char *what);
 #define BENCH_OK(call)                                                                             \

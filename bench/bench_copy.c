@@ -103,7 +103,7 @@ static int run_cast(const struct bench_env *env, struct bench_result *r)
     }
     usmarr_array_release(a);
     double lib = bench_median(t, reps);
-    double np = bench_numpy(env, "astype");
+    double np = bench_numpy(env, "numpy_ref.py", "astype");
     if (np <= 0) {
         fprintf(stderr, "bench: NumPy reference unavailable\n");
         return 1;
@@ -141,7 +141,7 @@ static int run_2d(const struct bench_env *env, struct bench_result *r, bool tran
     usmarr_array_release(a);
     if (rc)
         return rc;
-    double np = bench_numpy(env, transpose ? "transpose" : "slice");
+    double np = bench_numpy(env, "numpy_ref.py", transpose ? "transpose" : "slice");
     if (np <= 0) {
         fprintf(stderr, "bench: NumPy reference unavailable\n");
         return 1;

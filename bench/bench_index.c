@@ -14,27 +14,6 @@
 #define N_IDX (1024 * 1024)
 #define N_PART (4 * 1024 * 1024)
 
-/* NumPy's median for one case of bench/numpy_index.py. */
-static double numpy_median(const struct bench_env *env, const char *name)
-{
-    const char *python = getenv("PYTHON_NUMPY");
-    if (!python || !*python)
-        python = "/usr/bin/python3";
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "env -u OPENBLAS_CORETYPE %s %s/bench/numpy_index.py %s %d", python, env->srcdir, name,
-             env->repeat);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    double seconds = -1;
-    char line[256];
-    while (fgets(line, sizeof line, p))
-        if (sscanf(line, "seconds=%lf", &seconds) == 1)
-            break;
-    pclose(p);
-    return seconds;
-}
-
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void)
 {
@@ -110,7 +89,7 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
     if (rc)
         return rc;
     static const char *const names[] = {"take", "extract", "concat"};
-    double np = numpy_median(env, names[w]);
+    double np = bench_numpy(env, "numpy_index.py", names[w]);
     if (np <= 0) {
         fprintf(stderr, "bench: NumPy reference for %s unavailable\n", names[w]);
         return -1;

@@ -1,5 +1,7 @@
-/* usmarr: list devices, run the demo, manage the kernel cache. */
+/* usmarr: list devices, run the demo, manage the kernel cache, run the benchmarks. */
 #include <usmarr.h>
+
+#include "bench.h"
 
 #include <CL/cl_ext.h>
 #include <stdio.h>
@@ -14,6 +16,8 @@ static void usage(FILE *out)
                  "  cache stats    the kernel cache's directory, mode, entries and size\n"
                  "  cache clear    delete every cached kernel\n"
                  "  cache prewarm [SEL]  compile the common kernels for a device and cache them\n"
+                 "  bench [--device SEL] [--filter S] [--plot FILE.svg|FILE.png]\n"
+                 "                 measure the library against NumPy and raw OpenCL (bench --help)\n"
                  "  --version      print the library version\n");
 }
 
@@ -220,6 +224,8 @@ int main(int argc, char **argv)
         return cmd_devices();
     if (!strcmp(argv[1], "cache"))
         return cmd_cache(argc, argv);
+    if (!strcmp(argv[1], "bench"))
+        return bench_main(argc - 1, argv + 1, "usmarr bench");
     if (!strcmp(argv[1], "demo"))
         return cmd_demo(argc > 2 ? argv[2] : NULL);
     fprintf(stderr, "usmarr: unknown command \"%s\"\n", argv[1]);
