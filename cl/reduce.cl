@@ -89,7 +89,7 @@
         return;                                                                                       \
     long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1 + part * po;                     \
     long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                      \
-    long r0_ = js / rs.s1, r1_ = js - r0_ * rs.s1;                                                     \
+    long r0_ = rs.s1 ? js / rs.s1 : 0, r1_ = js - r0_ * rs.s1; /* empty range: no division by 0 */   \
     long first = ib + r0_ * ri.s0 + r1_ * ri.s1;
 #define R_LOOP(STEP)                                                                                  \
     {                                                                                                 \

@@ -165,9 +165,15 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         return rc;
     size_t per = l->per_item ? l->per_item : 1;
     size_t global[3] = {((size_t)l->ks.s[1] + per - 1) / per, (size_t)l->ks.s[0], l->parts};
-    size_t serial_local[3] = {1, 1, 1};
+    /* A fixed family of work-group sizes (a power of two up to 64 along dimension 0):
+     * PoCL compiles a work-group function per distinct local size at first launch, so
+     * letting the driver pick one per global shape compiled anew for almost every shape. */
+    size_t local[3] = {1, 1, 1};
     if (!global[0] || !global[1] || !global[2])
         return 0;
+    if (!l->serial)
+        while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
+            local[0] *= 2;
     usmarr__queue_lock(ctx);
     cl_uint a = 0;
     if (!(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->out)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->in)) &&
@@ -177,7 +183,7 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->chunk, &l->chunk)) &&
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->po, &l->po)) &&
         !(rc = usmarr__kernel_arg(k, a++, sizeof l->count, &l->count)))
-        rc = usmarr__kernel_enqueue(ctx, k, 3, global, l->serial ? serial_local : NULL);
+        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
     usmarr__queue_unlock(ctx);
     return rc;
 }
