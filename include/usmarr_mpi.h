@@ -76,8 +76,9 @@ enum usmarr_mpi_exchange_flags {
 /** @brief Decomposes a global domain over the ranks of @p comm (collective).
  *
  * Every rank passes the same options (checked).  When @p comm has a three-dimensional
- * Cartesian topology the grid adopts its dims and periods: options that set other dims
- * or periods are an error on every rank ("comm is not this grid's communicator").  The
+ * Cartesian topology the grid adopts its dims and periods: options whose non-zero dims
+ * differ from the topology's, or that ask for a period the topology lacks, are an error
+ * on every rank ("comm is not this grid's communicator").  The
  * grid works on its own Cartesian communicator (usmarr_mpi_grid_comm()) plus a private
  * duplicate for its traffic, so user messages never mix with the library's.
  *
@@ -176,13 +177,16 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_grid_storage(const usmarr_mpi_grid_t 
  * the neighbours' inner points: the storage's own halo widths per side (equal on every
  * rank, at most the narrowest block) decide how many layers move.  Each storage must
  * have all three axes (any order) and a domain (shape minus halo) equal to the rank's
- * block; all storages of one plan share one context.
+ * block; its dtype, halo and layout must be the same on every rank; all storages of one
+ * plan share one context.
  *
  * Data moves through contiguous USM staging buffers, host USM where the device has it so
  * that MPI reads and writes them directly (else shared USM, else device USM plus a host
  * copy).  Halos are packed and unpacked on the device by the strided-copy engine
- * (usmarr_array_copy_into() from strided views), one launch per storage and direction.
- * All messages of one direction travel as one message.
+ * (usmarr_array_copy_into() from strided views), one launch per storage and direction;
+ * a piece is stored with its thin (halo-width) axes outermost and the storage's
+ * contiguous rows innermost.  All storages' pieces for one neighbour travel as one
+ * message.
  *
  * Storage kinds: host, device and shared storages are exchanged where they live.  A
  * managed host/device pair is exchanged on its device side (pushing a host-dirty pair
@@ -206,8 +210,9 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_grid_storage(const usmarr_mpi_grid_t 
  * @retval USMARR_ERROR_SHAPE_MISMATCH a storage's domain differs from the rank's block,
  *         or its halo is wider than the narrowest block on that axis
  * @retval USMARR_ERROR_CONTEXT_MISMATCH storages of different contexts
- * @retval USMARR_ERROR_MPI count, flags, a dtype or a halo width differs between ranks
- *         (the detail names the storage, the axis and the values), or an MPI call failed
+ * @retval USMARR_ERROR_MPI count, flags, a dtype, a halo width or a layout differs between
+ *         ranks (the detail names the storage, the axis and the values), or an MPI call
+ *         failed
  * @retval USMARR_ERROR_OVERFLOW one message would exceed INT_MAX bytes
  * @retval USMARR_ERROR_ALLOCATION the staging buffers could not be allocated */
 USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count,

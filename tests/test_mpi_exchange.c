@@ -385,6 +385,11 @@ START_TEST(test_mpi_exchange_mismatches_fail_on_every_rank)
         s = make_storage(ctx, grid, &typed);
         ck_assert_fails_all(MPI_COMM_WORLD, usmarr_mpi_exchange_create(grid, 1, &s, USMARR_MPI_CORNERS, &x),
                             USMARR_ERROR_MPI, "storages[0] dtype differs between ranks (float32 to float64)");
+        usmarr_storage_release(s);
+        struct field_spec laid = {.dtype = USMARR_FLOAT64, .layout = last ? "KJI" : "IJK"};
+        s = make_storage(ctx, grid, &laid);
+        ck_assert_fails_all(MPI_COMM_WORLD, usmarr_mpi_exchange_create(grid, 1, &s, USMARR_MPI_FACES, &x),
+                            USMARR_ERROR_MPI, "storages[0] layout differs between ranks");
         usmarr_storage_t *pair[2] = {s, s};
         ck_assert_fails_all(MPI_COMM_WORLD, usmarr_mpi_exchange_create(grid, last ? 2 : 1, pair, 0, &x),
                             USMARR_ERROR_MPI, "count differs between ranks (1 to 2)");

@@ -32,6 +32,7 @@ struct direction {
 
 struct snapshot {
     usmarr_dtype_t dtype;
+    int memory_order[3]; /* I, J, K axis numbers, outermost first */
     int64_t halo[3][2];
     int64_t domain[3];
     int side; /* the side the running exchange works on */
@@ -76,6 +77,7 @@ static int check_local(const usmarr_mpi_grid_t *grid, int count, usmarr_storage_
         if (rc)
             return rc;
         snap[i].dtype = usmarr_storage_dtype(storages[i]);
+        usmarr__mpi_memory_order(storages[i], snap[i].memory_order);
         if (i == 0)
             *context = usmarr_storage_context(storages[0]);
         else if (usmarr_storage_context(storages[i]) != *context)
@@ -101,7 +103,8 @@ static int check_local(const usmarr_mpi_grid_t *grid, int count, usmarr_storage_
     return 0;
 }
 
-/* Count, flags, dtypes and halos must be equal on every rank. */
+/* Count, flags, dtypes, halos and layouts must be equal on every rank (the layout orders
+ * the staging: sender and receiver must agree on it). */
 static int compare_across_ranks(MPI_Comm comm, int count, unsigned flags, const struct snapshot *snap)
 {
     int64_t header[2] = {count, flags}, min = 0, max = 0;
@@ -111,27 +114,31 @@ static int compare_across_ranks(MPI_Comm comm, int count, unsigned flags, const 
     if (i >= 0)
         return usmarr_error_set(USMARR_ERROR_MPI, "%s differs between ranks (%lld to %lld)", i ? "flags" : "count",
                                 (long long)min, (long long)max);
-    int64_t *values = malloc(sizeof(int64_t) * 7 * (size_t)count);
+    int64_t *values = malloc(sizeof(int64_t) * 8 * (size_t)count);
     int rc = 0;
     if (!values)
         return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%d storages", count);
     for (int s = 0; s < count; s++) {
-        values[7 * s] = snap[s].dtype;
+        int64_t *v = values + 8 * s;
+        v[0] = snap[s].dtype;
         for (int a = 0; a < 3; a++) {
-            values[7 * s + 1 + 2 * a] = snap[s].halo[a][0];
-            values[7 * s + 2 + 2 * a] = snap[s].halo[a][1];
+            v[1 + 2 * a] = snap[s].halo[a][0];
+            v[2 + 2 * a] = snap[s].halo[a][1];
         }
+        v[7] = snap[s].memory_order[0] * 9 + snap[s].memory_order[1] * 3 + snap[s].memory_order[2];
     }
-    i = usmarr__mpi_compare(comm, 7 * count, values, &min, &max);
+    i = usmarr__mpi_compare(comm, 8 * count, values, &min, &max);
     if (i == USMARR_MPI_COMPARE_FAILED)
         rc = USMARR_ERROR_MPI;
-    else if (i >= 0 && i % 7 == 0)
-        rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] dtype differs between ranks (%s to %s)", i / 7,
+    else if (i >= 0 && i % 8 == 0)
+        rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] dtype differs between ranks (%s to %s)", i / 8,
                               usmarr_dtype_name((usmarr_dtype_t)min), usmarr_dtype_name((usmarr_dtype_t)max));
+    else if (i >= 0 && i % 8 == 7)
+        rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] layout differs between ranks", i / 8);
     else if (i >= 0)
         rc = usmarr_error_set(USMARR_ERROR_MPI, "storages[%d] %s halo width on axis %c differs between ranks "
                                                 "(%lld to %lld)",
-                              i / 7, (i % 7 - 1) % 2 ? "upper" : "lower", axis_names[(i % 7 - 1) / 2],
+                              i / 8, (i % 8 - 1) % 2 ? "upper" : "lower", axis_names[(i % 8 - 1) / 2],
                               (long long)min, (long long)max);
     free(values);
     return rc;
@@ -208,6 +215,19 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
     return 0;
 }
 
+/* The order a piece is stored in: the axes the message is thin along (the halo-width
+ * axes of its direction) outermost, then the storage's memory order, so that the long
+ * contiguous rows stay innermost (a 2-wide innermost axis makes a slow gather).  Both
+ * ends derive the same order: same layout, same axes. */
+static void staging_order(const struct snapshot *s, const int offset[3], int order[3])
+{
+    int k = 0;
+    for (int thin = 1; thin >= 0; thin--)
+        for (int m = 0; m < 3; m++)
+            if ((offset[s->memory_order[m]] != 0) == thin)
+                order[k++] = s->memory_order[m];
+}
+
 /* Staging blocks and the contiguous views of every piece. */
 static int allocate_staging(usmarr_mpi_exchange_t *x)
 {
@@ -225,11 +245,13 @@ static int allocate_staging(usmarr_mpi_exchange_t *x)
     for (int d = 0; !rc && d < x->ndirections; d++)
         for (int s = 0; !rc && s < x->count; s++) {
             struct piece *p = &x->pieces[d * x->count + s];
+            int order[3];
+            staging_order(&x->snapshots[s], x->directions[d].offset, order);
             rc = usmarr__mpi_staging_view(x->send_memory, p->send_offset, x->snapshots[s].dtype, p->send_extent,
-                                          &p->send_stage);
+                                          order, &p->send_stage);
             if (!rc)
                 rc = usmarr__mpi_staging_view(x->recv_memory, p->recv_offset, x->snapshots[s].dtype, p->recv_extent,
-                                              &p->recv_stage);
+                                              order, &p->recv_stage);
         }
     return rc;
 }

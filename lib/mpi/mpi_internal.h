@@ -69,10 +69,15 @@ USMARR_MPI_INTERNAL void usmarr__mpi_field_close(struct usmarr__mpi_field *field
  * (MPI reads it directly), else shared, else device (then bounced through malloc). */
 USMARR_MPI_INTERNAL usmarr_usm_kind_t usmarr__mpi_staging_kind(usmarr_context_t *context);
 
-/* A C-contiguous 3-D array over `memory` at byte `byte_offset` (a multiple of the
- * itemsize). */
+/* A contiguous 3-D array over `memory` at byte `byte_offset` (a multiple of the
+ * itemsize), indexed in I, J, K order, whose elements are stored with axis order[0]
+ * outermost and order[2] innermost (NULL: C order, K innermost). */
 USMARR_MPI_INTERNAL int usmarr__mpi_staging_view(usmarr_memory_t *memory, size_t byte_offset, usmarr_dtype_t dtype,
-                                                 const int64_t shape[3], usmarr_array_t **view);
+                                                 const int64_t shape[3], const int order[3], usmarr_array_t **view);
+
+/* The storage's memory order: the I, J, K axis numbers from the largest stride to the
+ * smallest, read from its layout. */
+USMARR_MPI_INTERNAL void usmarr__mpi_memory_order(const usmarr_storage_t *storage, int order[3]);
 
 /* A view of `array` (3-D) over the box [begin, begin+extent) per axis. */
 USMARR_MPI_INTERNAL int usmarr__mpi_box_view(const usmarr_array_t *array, const int64_t begin[3],

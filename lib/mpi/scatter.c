@@ -107,7 +107,7 @@ static int root_blocks(const usmarr_mpi_grid_t *grid, const usmarr_array_t *glob
         if (!rc)
             rc = usmarr__mpi_box_view(ordered, start, shape, &box);
         if (!rc)
-            rc = usmarr__mpi_staging_view(memory, (size_t)at * usmarr_dtype_size(dtype), dtype, shape, &stage);
+            rc = usmarr__mpi_staging_view(memory, (size_t)at * usmarr_dtype_size(dtype), dtype, shape, NULL, &stage);
         if (!rc)
             rc = gather ? usmarr_array_copy_into(box, stage) : usmarr_array_copy_into(stage, box);
         counts[r] = (int)(shape[0] * shape[1] * shape[2]);
@@ -164,7 +164,7 @@ static int transfer(usmarr_mpi_grid_t *grid, int root, usmarr_array_t *global, u
         rc = usmarr__mpi_box_view(field.array, begin, grid->local_shape, &domain);
     }
     if (!rc)
-        rc = usmarr__mpi_staging_view(own.memory, 0, dtype, grid->local_shape, &stage);
+        rc = usmarr__mpi_staging_view(own.memory, 0, dtype, grid->local_shape, NULL, &stage);
     int err = MPI_Type_contiguous((int)itemsize, MPI_BYTE, &element);
     if (err == MPI_SUCCESS)
         err = MPI_Type_commit(&element);

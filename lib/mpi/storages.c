@@ -86,17 +86,39 @@ usmarr_usm_kind_t usmarr__mpi_staging_kind(usmarr_context_t *context)
     return USMARR_USM_DEVICE;
 }
 
-int usmarr__mpi_staging_view(usmarr_memory_t *memory, size_t byte_offset, usmarr_dtype_t dtype,
-                             const int64_t shape[3], usmarr_array_t **view)
+void usmarr__mpi_memory_order(const usmarr_storage_t *storage, int order[3])
 {
+    const char *layout = usmarr_storage_layout(storage);
+    for (int k = 0; k < 3; k++) {
+        const char *letter = layout && strlen(layout) == 3 ? strchr("IJK", layout[k]) : NULL;
+        order[k] = letter ? (int)(letter - "IJK") : k;
+    }
+}
+
+int usmarr__mpi_staging_view(usmarr_memory_t *memory, size_t byte_offset, usmarr_dtype_t dtype,
+                             const int64_t shape[3], const int order[3], usmarr_array_t **view)
+{
+    static const int c_order[3] = {0, 1, 2};
+    order = order ? order : c_order;
+    int64_t stored_shape[3];
+    int axes[3];
+    for (int k = 0; k < 3; k++) {
+        stored_shape[k] = shape[order[k]];
+        axes[order[k]] = k; /* axis a of the view is stored axis k */
+    }
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
     o.ndim = 3;
-    o.shape = shape;
+    o.shape = stored_shape;
     o.dtype = dtype;
     o.buffer = USMARR_BUFFER_MEMORY;
     o.memory = memory;
     o.offset = (int64_t)(byte_offset / usmarr_dtype_size(dtype));
-    return usmarr_array_create(&o, view);
+    usmarr_array_t *stored = NULL;
+    int rc = usmarr_array_create(&o, &stored);
+    if (!rc)
+        rc = usmarr_array_permute_dims(stored, axes, view);
+    usmarr_array_release(stored);
+    return rc;
 }
 
 int usmarr__mpi_box_view(const usmarr_array_t *array, const int64_t begin[3], const int64_t extent[3],
