@@ -380,8 +380,14 @@ int main(int argc, char **argv)
             pack_edge = atoll(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
-        else if (!strcmp(argv[i], "--srcdir") && i + 1 < argc)
-            i++; /* the engine harness's option (make bench passes BENCH_ARGS to both) */
+        else if ((!strcmp(argv[i], "--srcdir") || !strcmp(argv[i], "--plot")) && i + 1 < argc)
+            i++; /* the engine harness's options (make bench passes BENCH_ARGS to both) */
+        else if (!strcmp(argv[i], "--list")) {
+            if (rank == 0)
+                printf("mpi-exchange\nmpi-overlap\nmpi-pack-face-I\nmpi-pack-face-J\nmpi-pack-face-K\n");
+            MPI_Finalize();
+            return 0;
+        }
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: %s [--device SEL] [--repeat N] [--edge N] [--pack-edge N] [--filter SUBSTRING]\n",

@@ -116,19 +116,33 @@ USMARR_API int usmarr_mpi_grid_rank(const usmarr_mpi_grid_t *grid);
  *  @param grid the grid
  *  @return the size, 0 for NULL */
 USMARR_API int usmarr_mpi_grid_size(const usmarr_mpi_grid_t *grid);
-/** @brief Processes per axis, I, J, K (borrowed, 3 entries; NULL for NULL). */
+/** @brief Processes per axis.
+ *  @param grid the grid
+ *  @return 3 entries, I, J, K (borrowed), NULL for NULL */
 USMARR_API const int *usmarr_mpi_grid_dims(const usmarr_mpi_grid_t *grid);
-/** @brief The calling rank's coordinates in the process grid (borrowed, 3 entries). */
+/** @brief The calling rank's coordinates in the process grid.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const int *usmarr_mpi_grid_coords(const usmarr_mpi_grid_t *grid);
-/** @brief Periodicity per axis (borrowed, 3 entries). */
+/** @brief Periodicity per axis.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const bool *usmarr_mpi_grid_periodic(const usmarr_mpi_grid_t *grid);
-/** @brief The global domain's extents (borrowed, 3 entries). */
+/** @brief The global domain's extents.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const int64_t *usmarr_mpi_grid_shape(const usmarr_mpi_grid_t *grid);
-/** @brief The grid's halo width per axis (borrowed, 3 entries). */
+/** @brief The grid's halo width per axis.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const int64_t *usmarr_mpi_grid_halo(const usmarr_mpi_grid_t *grid);
-/** @brief The calling rank's block extents, inner points only (borrowed, 3 entries). */
+/** @brief The calling rank's block extents, inner points only.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const int64_t *usmarr_mpi_grid_local_shape(const usmarr_mpi_grid_t *grid);
-/** @brief The global index of the calling rank's first inner point (borrowed, 3 entries). */
+/** @brief The global index of the calling rank's first inner point.
+ *  @param grid the grid
+ *  @return 3 entries (borrowed), NULL for NULL */
 USMARR_API const int64_t *usmarr_mpi_grid_local_start(const usmarr_mpi_grid_t *grid);
 
 /** @brief Any rank's block.
@@ -252,7 +266,12 @@ USMARR_API int64_t usmarr_mpi_exchange_bytes(const usmarr_mpi_exchange_t *exchan
 /** @brief One blocking exchange (collective): usmarr_mpi_exchange_create(),
  *  usmarr_mpi_exchange_start(), usmarr_mpi_exchange_wait(), release.  For set-up and
  *  simple programs; a time-step loop keeps a plan instead.
- *  Arguments and errors as usmarr_mpi_exchange_create(). */
+ *  @param grid the grid
+ *  @param count number of storages, at least 1
+ *  @param storages @p count storages
+ *  @param flags ::USMARR_MPI_FACES or ::USMARR_MPI_CORNERS
+ *  @return 0 on success, the same on every rank; errors as usmarr_mpi_exchange_create(),
+ *          usmarr_mpi_exchange_start() and usmarr_mpi_exchange_wait() */
 USMARR_API USMARR_NODISCARD int usmarr_mpi_halo_exchange(usmarr_mpi_grid_t *grid, int count,
                                                          usmarr_storage_t *const *storages, unsigned flags);
 
@@ -286,7 +305,11 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_halo_exchange(usmarr_mpi_grid_t *grid
 USMARR_API USMARR_NODISCARD int usmarr_mpi_scatter(usmarr_mpi_grid_t *grid, int root, const usmarr_array_t *global,
                                                    usmarr_storage_t *local);
 /** @brief Copies every rank's domain into its block of @p global on @p root (collective).
- *  Arguments and errors as usmarr_mpi_scatter(); @p global must be writable.
+ *  @param grid the grid
+ *  @param root the rank that receives @p global
+ *  @param local this rank's storage (its domain must be the rank's block)
+ *  @param global on @p root: the writable global array; elsewhere ignored (may be NULL)
+ *  @return 0 on success, the same on every rank; other errors as usmarr_mpi_scatter()
  *  @retval USMARR_ERROR_READ_ONLY @p global is read-only */
 USMARR_API USMARR_NODISCARD int usmarr_mpi_gather(usmarr_mpi_grid_t *grid, int root, usmarr_storage_t *local,
                                                   usmarr_array_t *global);

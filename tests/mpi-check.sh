@@ -40,7 +40,8 @@ if [ "$1" = --bench ]; then
   exit $?
 fi
 
-runner="${USMARR_TEST_BUILDDIR:-tests}/mpi_runner"
-run 4 "$runner" || exit 1
-run 8 "$runner" --ranks 8 || exit 1
+builddir="${USMARR_TEST_BUILDDIR:-tests}"
+run 4 "$builddir/mpi_runner" || exit 1
+run 8 "$builddir/mpi_runner" --ranks 8 || exit 1
+run 4 "$builddir/../examples/heat_mpi" || exit 1
 exit 0
