@@ -20,10 +20,10 @@ for t in $targets; do
 done
 if [ -n "$missing" ]; then
     if [ "${USMARR_REQUIRE_FUZZ:-0}" = 1 ]; then
-        echo "fuzz: FAILED: target(s)$missing not built (configure found no clang with libFuzzer; Debian: clang-15)"
+        echo "fuzz: FAILED: target(s)$missing not built (--disable-fuzz, or configure found no clang with libFuzzer; Debian: clang-15)"
         exit 1
     fi
-    echo "fuzz: skipped: target(s)$missing not built (configure found no clang with libFuzzer; Debian: clang-15)"
+    echo "fuzz: skipped: target(s)$missing not built (--disable-fuzz, or configure found no clang with libFuzzer; Debian: clang-15)"
     exit 77
 fi
 
