@@ -11,4 +11,8 @@ if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_
   ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
 fi
 make -j"$(nproc)" >/dev/null
+# Compile the kernels most programs meet first, for every device, into the disk cache
+# (~/.cache/usmarr): about two minutes once, so that first uses and the tests start warm.
+echo "setup: prewarming the kernel cache for every USM device (once per machine and library version)"
+make prewarm
 make demo

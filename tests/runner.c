@@ -63,6 +63,7 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
 static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int *failed, int *total)
 {
     pid_t pids[16];
+    int statuses[16] = {0};
     FILE *logs[16];
     double started = now_seconds();
     fflush(stdout);
@@ -87,10 +88,11 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
         }
     }
     unsetenv("USMARR_TEST_DEVICE");
+    for (int i = 0; i < n; i++)
+        waitpid(pids[i], &statuses[i], 0);
+    printf("runner: %d devices tested side by side in %.0f s\n", n, now_seconds() - started);
     for (int i = 0; i < n; i++) {
-        int status = 0;
-        waitpid(pids[i], &status, 0);
-        double seconds = now_seconds() - started;
+        int status = statuses[i];
         int passed_i = -1, failed_i = -1;
         char line[4096];
         rewind(logs[i]);
@@ -106,7 +108,6 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
             *total += 1;
             continue;
         }
-        printf("runner: %s finished after %.0f s\n", devs[i]->selector, seconds);
         *failed += failed_i;
         *total += passed_i + failed_i;
     }

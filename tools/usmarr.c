@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 static void usage(FILE *out)
 {
@@ -15,7 +16,7 @@ static void usage(FILE *out)
                  "  demo [SEL]     run a USM kernel on the default (or selected) device and check it\n"
                  "  cache stats    the kernel cache's directory, mode, entries and size\n"
                  "  cache clear    delete every cached kernel\n"
-                 "  cache prewarm [SEL]  compile the common kernels for a device and cache them\n"
+                 "  cache prewarm [SEL|all]  compile the common kernels for a device (all: every device) and cache them\n"
                  "  bench [--device SEL] [--filter S] [--plot FILE.svg|FILE.png]\n"
                  "                 measure the library against NumPy and raw OpenCL (bench --help)\n"
                  "  --version      print the library version\n");
@@ -163,6 +164,65 @@ static void print_cache_stats(const usmarr_cache_stats_t *s)
     printf("size        %llu bytes (cap %llu)\n", (unsigned long long)s->bytes, (unsigned long long)s->max_bytes);
 }
 
+/* One device's prewarm, on its own thread: each driver compiles on one core, so the
+ * devices of `usmarr cache prewarm all` compile side by side. */
+struct prewarm_job {
+    const char *selector;
+    int rc;
+    char detail[256];
+};
+
+static int prewarm_one(void *arg)
+{
+    struct prewarm_job *job = arg;
+    usmarr_context_t *ctx = NULL;
+    job->rc = usmarr_context_create(job->selector, &ctx);
+    if (!job->rc) {
+        fprintf(stderr, "prewarming %s (%s / %s)...\n", usmarr_context_info(ctx)->selector,
+                usmarr_context_info(ctx)->platform_name, usmarr_context_info(ctx)->device_name);
+        job->rc = usmarr_cache_prewarm(ctx);
+    }
+    if (job->rc)
+        snprintf(job->detail, sizeof job->detail, "%s", usmarr_last_error_detail());
+    usmarr_context_release(ctx);
+    return 0;
+}
+
+/* `selector` NULL: the default device; "all": every usable device at once. */
+static int prewarm(const char *selector)
+{
+    struct prewarm_job jobs[16];
+    thrd_t threads[16];
+    int n = 0, rc = 0;
+    usmarr_device_info_t *devs = NULL;
+    size_t ndevs = 0;
+    if (selector && !strcmp(selector, "all")) {
+        if ((rc = usmarr_devices_list(&devs, &ndevs)) != 0)
+            return rc;
+        for (size_t i = 0; i < ndevs && n < 16; i++)
+            if (devs[i].usable)
+                jobs[n++] = (struct prewarm_job){.selector = devs[i].selector};
+    } else {
+        jobs[n++] = (struct prewarm_job){.selector = selector};
+    }
+    int started = 0;
+    for (; started < n; started++)
+        if (thrd_create(&threads[started], prewarm_one, &jobs[started]) != thrd_success)
+            break;
+    for (int i = 0; i < started; i++)
+        thrd_join(threads[i], NULL);
+    for (int i = started; i < n; i++)
+        prewarm_one(&jobs[i]);
+    for (int i = 0; i < n; i++)
+        if (jobs[i].rc && !rc) {
+            rc = jobs[i].rc;
+            fprintf(stderr, "usmarr cache prewarm %s: %s: %s\n", jobs[i].selector ? jobs[i].selector : "(default)",
+                    usmarr_strerror(rc), jobs[i].detail);
+        }
+    usmarr_devices_free(devs);
+    return rc;
+}
+
 /* usmarr cache stats|clear|prewarm [SEL] */
 static int cmd_cache(int argc, char **argv)
 {
@@ -184,13 +244,7 @@ static int cmd_cache(int argc, char **argv)
         return 0;
     }
     if (!strcmp(what, "prewarm")) {
-        usmarr_context_t *ctx = NULL;
-        if ((rc = usmarr_context_create(argc > 3 ? argv[3] : NULL, &ctx)) != 0)
-            goto fail;
-        printf("device      %s / %s\n", usmarr_context_info(ctx)->platform_name, usmarr_context_info(ctx)->device_name);
-        rc = usmarr_cache_prewarm(ctx);
-        usmarr_context_release(ctx);
-        if (rc)
+        if ((rc = prewarm(argc > 3 ? argv[3] : NULL)) != 0)
             goto fail;
         if ((rc = usmarr_cache_get_stats(&stats)) != 0)
             goto fail;
