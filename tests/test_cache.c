@@ -1008,16 +1008,10 @@ START_TEST(test_cache_public_prewarm_fills_the_directory)
     usmarr_cache_mode_t saved = s.mode;
     ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
     ck_assert_ok(usmarr_cache_set_directory(dir));
-    int rc = usmarr_cache_prewarm(ctx);
-    if (rc == USMARR_ERROR_UNSUPPORTED) {
-        ck_assert_msg(strstr(usmarr_last_error_detail(), "no kernel engine") != NULL, "%s",
-                      usmarr_last_error_detail());
-    } else {
-        ck_assert_msg(rc == 0, "prewarm: %s: %s", usmarr_error_name(rc), usmarr_last_error_detail());
-        ck_assert_ok(usmarr_cache_get_stats(&s));
-        ck_assert_uint_gt(s.entries, 0);
-        ck_assert_uint_gt(s.stores, 0);
-    }
+    ck_assert_ok(usmarr_cache_prewarm(ctx));
+    ck_assert_ok(usmarr_cache_get_stats(&s));
+    ck_assert_uint_gt(s.entries, 20); /* casts from every dtype, elementwise, reductions */
+    ck_assert_uint_gt(s.stores, 20);
     struct stat st;
     ck_assert_int_eq(stat(dir, &st), 0); /* prewarm checks (and creates) the directory first */
     ck_assert_ok(usmarr_cache_set_directory(NULL));
