@@ -6,6 +6,7 @@
 #include <string.h>
 #include <usmarr.h>
 
+#include "check_usmarr.h"
 #include "suites.h"
 
 /* Each tests/test_<module>.c defines suite_<module>(). */
@@ -18,22 +19,5 @@ extern const char *test_selector;
 
 /* A fresh context on the device under test; the test releases it. */
 usmarr_context_t *test_context(void);
-
-/* Asserts a call failed with `code` and that the detail mentions `needle`. */
-#define ck_assert_fails_with(call, code, needle)                                                   \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        ck_assert_msg(rc_ == (code), "%s returned %d (%s), expected %s; detail: %s", #call, rc_,   \
-                      usmarr_error_name(rc_), #code, usmarr_last_error_detail());                  \
-        ck_assert_msg(strstr(usmarr_last_error_detail(), (needle)) != NULL,                        \
-                      "detail \"%s\" does not mention \"%s\"", usmarr_last_error_detail(), (needle)); \
-    } while (0)
-
-#define ck_assert_ok(call)                                                                         \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        ck_assert_msg(rc_ == 0, "%s failed: %s (%d): %s", #call, usmarr_error_name(rc_), rc_,       \
-                      usmarr_last_error_detail());                                                 \
-    } while (0)
 
 #endif

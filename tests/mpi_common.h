@@ -8,6 +8,8 @@
 #include <string.h>
 #include <usmarr_mpi.h>
 
+#include "check_usmarr.h"
+
 /* Every MPI suite, one line each: X(module). */
 #define TEST_MPI_SUITES(X) \
     X(mpi_grid)            \
@@ -65,22 +67,6 @@ bool test_all(MPI_Comm comm, bool ok);
                           (needle));                                                               \
     } while (0)
 
-/* A local call that must fail with `code`, with `needle` in the detail. */
-#define ck_assert_fails_with(call, code, needle)                                                   \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        ck_assert_msg(rc_ == (code), "%s returned %d (%s), expected %s; detail: %s", #call, rc_,   \
-                      usmarr_error_name(rc_), #code, usmarr_last_error_detail());                  \
-        ck_assert_msg(strstr(usmarr_last_error_detail(), (needle)) != NULL,                        \
-                      "detail \"%s\" does not mention \"%s\"", usmarr_last_error_detail(), (needle)); \
-    } while (0)
-
-#define ck_assert_ok(call)                                                                         \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        ck_assert_msg(rc_ == 0, "%s failed: %s (%d): %s", #call, usmarr_error_name(rc_), rc_,       \
-                      usmarr_last_error_detail());                                                 \
-    } while (0)
 
 /* Storage options with the context and dtype set (the grid sets shape and halo). */
 usmarr_storage_options_t test_storage_options(usmarr_context_t *ctx, usmarr_dtype_t dtype);

@@ -1,0 +1,27 @@
+/* The library's assertions for Check tests, shared by the device suites (tests/common.h)
+ * and the MPI suites (tests/mpi_common.h). */
+#ifndef USMARR_TESTS_CHECK_USMARR_H
+#define USMARR_TESTS_CHECK_USMARR_H
+
+#include <check.h>
+#include <string.h>
+#include <usmarr.h>
+
+/* Asserts a call failed with `code` and that the detail mentions `needle`. */
+#define ck_assert_fails_with(call, code, needle)                                                   \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        ck_assert_msg(rc_ == (code), "%s returned %d (%s), expected %s; detail: %s", #call, rc_,   \
+                      usmarr_error_name(rc_), #code, usmarr_last_error_detail());                  \
+        ck_assert_msg(strstr(usmarr_last_error_detail(), (needle)) != NULL,                        \
+                      "detail \"%s\" does not mention \"%s\"", usmarr_last_error_detail(), (needle)); \
+    } while (0)
+
+#define ck_assert_ok(call)                                                                         \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        ck_assert_msg(rc_ == 0, "%s failed: %s (%d): %s", #call, usmarr_error_name(rc_), rc_,       \
+                      usmarr_last_error_detail());                                                 \
+    } while (0)
+
+#endif
