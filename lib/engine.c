@@ -146,7 +146,8 @@ struct fast_entry {
 struct usmarr__kernel_cache {
     cnd_t built; /* broadcast when a program leaves PROGRAM_BUILDING */
     struct program *buckets[CACHE_BUCKETS];
-    struct usmarr__engine_stats stats;
+    struct usmarr__engine_stats stats; /* under kernels_lock, but for `launches`: */
+    atomic_ullong launches;
     void *scratch; /* host USM for the 17+-dim map class */
     size_t scratch_size;
     cl_context cl; /* to free the scratch block */
@@ -516,8 +517,9 @@ int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint w
         return usmarr__fail(err, "clEnqueueNDRangeKernel(%s, global %zux%zux%zu, local %zux%zux%zu): %s", k->name,
                             g[0], g[1], g[2], l[0], l[1], l[2], usmarr_error_name(err));
     }
-    if (ctx->kernels)
-        ctx->kernels->stats.launches++; /* approximate under concurrency; diagnostics only */
+    /* k came from the cache under kernels_lock, so the cache is there; launches run under
+     * the queue lock, not kernels_lock, hence the atomic counter. */
+    atomic_fetch_add_explicit(&ctx->kernels->launches, 1, memory_order_relaxed);
     if (atomic_load_explicit(&k->program->store_pending, memory_order_relaxed) &&
         atomic_exchange(&k->program->store_pending, false))
         store_binary(ctx, k->program);
@@ -528,8 +530,10 @@ void usmarr__engine_stats(usmarr_context_t *ctx, struct usmarr__engine_stats *st
 {
     memset(stats, 0, sizeof *stats);
     mtx_lock(&ctx->kernels_lock);
-    if (ctx->kernels)
+    if (ctx->kernels) {
         *stats = ctx->kernels->stats;
+        stats->launches = atomic_load_explicit(&ctx->kernels->launches, memory_order_relaxed);
+    }
     mtx_unlock(&ctx->kernels_lock);
 }
 
@@ -724,7 +728,7 @@ static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
             rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "host USM of %zu bytes for map metadata: %s", bytes,
                               usmarr_error_name(err));
         } else {
-            if (c->scratch)
+            if (c->scratch) /* the caller holds the queue lock: frees are serialised with enqueues */
                 ctx->usm.blocking_free(ctx->cl, c->scratch);
             c->scratch = p;
             c->scratch_size = bytes;
@@ -777,9 +781,11 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
     struct fast_entry sig;
     unsigned slot = 0;
     bool cacheable = fast_signature(m, (int)cls, &sig, &slot);
-    if (cacheable && ctx->kernels) {
+    if (cacheable) {
+        /* ctx->kernels is read under the lock too: another thread's first launch may be
+         * creating it right now. */
         mtx_lock(&ctx->kernels_lock);
-        bool hit = fast_equal(&ctx->kernels->fast[slot], &sig);
+        bool hit = ctx->kernels && fast_equal(&ctx->kernels->fast[slot], &sig);
         if (hit) {
             *out = ctx->kernels->fast[slot].kernel;
             ctx->kernels->stats.memory_hits++;

@@ -103,6 +103,11 @@ struct usmarr_memory {
 USMARR_INTERNAL int usmarr__usm_alloc(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size,
                                       size_t alignment, void **pointer);
 
+/* Frees USM of `context` with clMemBlockingFreeINTEL under the context's queue lock:
+ * PoCL 6.0 crashes when one thread frees while another enqueues on the same context.
+ * Never call it with the queue lock held. */
+USMARR_INTERNAL void usmarr__usm_free(usmarr_context_t *context, void *pointer);
+
 /* Checks that [pointer, pointer+size) is USM of `context` with clGetMemAllocInfoINTEL;
  * on success stores the allocation's kind. `what` names the argument in messages. */
 USMARR_INTERNAL int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size_t size,

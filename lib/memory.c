@@ -82,7 +82,7 @@ int usmarr__usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size
     /* Some drivers (PoCL 6.0 above 128 bytes) accept an alignment and ignore it. */
     if (alignment && (uintptr_t)p % alignment) {
         size_t got = (size_t)1 << __builtin_ctzll((unsigned long long)(uintptr_t)p);
-        ctx->usm.blocking_free(ctx->cl, p);
+        usmarr__usm_free(ctx, p);
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
                             "alignment=%zu: the device returned %s USM aligned to only %zu bytes; this device "
                             "honours alignments up to that",
@@ -169,6 +169,13 @@ usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory)
     return memory;
 }
 
+void usmarr__usm_free(usmarr_context_t *context, void *pointer)
+{
+    mtx_lock(&context->queue_lock);
+    context->usm.blocking_free(context->cl, pointer);
+    mtx_unlock(&context->queue_lock);
+}
+
 void usmarr_memory_release(usmarr_memory_t *memory)
 {
     if (!memory || atomic_fetch_sub_explicit(&memory->refcount, 1, memory_order_acq_rel) != 1)
@@ -179,7 +186,7 @@ void usmarr_memory_release(usmarr_memory_t *memory)
         if (memory->release)
             memory->release(memory->pointer, memory->user_data);
     } else if (memory->pointer) {
-        memory->context->usm.blocking_free(memory->context->cl, memory->pointer);
+        usmarr__usm_free(memory->context, memory->pointer);
     }
     usmarr_context_release(memory->context);
     free(memory);

@@ -58,12 +58,12 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
         cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, fresh, m->pointer, keep, 0, NULL, NULL);
         mtx_unlock(&ctx->queue_lock);
         if (err != CL_SUCCESS) {
-            ctx->usm.blocking_free(ctx->cl, fresh);
+            usmarr__usm_free(ctx, fresh);
             return usmarr__cl_fail(err, "clEnqueueMemcpyINTEL (moving a pod block)");
         }
     }
     if (m->pointer)
-        ctx->usm.blocking_free(ctx->cl, m->pointer);
+        usmarr__usm_free(ctx, m->pointer);
     m->pointer = fresh;
     m->pod_capacity = capacity;
     m->pod_alignment = alignment;

@@ -18,4 +18,5 @@
     X(creation)        \
     X(interface)       \
     X(storage)         \
-    X(storage_ops)
+    X(storage_ops)     \
+    X(threads)
