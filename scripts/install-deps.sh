@@ -50,6 +50,12 @@ probe_vendors() { OCL_ICD_VENDORS="$1" "$probe"; }
 
 vendors="$USMARR_DEPS/vendors"
 rm -rf "$vendors.new"; mkdir -p "$vendors.new"
+# add_icd FILE: into the new vendors directory, unless the same driver library is there
+# already (setup.sh registers the project's drivers system-wide, so step 1 finds them
+# again on a second run).
+add_icd() {
+  if ! grep -qxF "$(cat "$1")" "$vendors.new"/*.icd 2>/dev/null; then cp "$1" "$vendors.new/"; fi
+}
 
 # 1. Platforms already installed that expose USM are used as they are.
 for icd in /etc/OpenCL/vendors/*.icd; do
@@ -57,7 +63,7 @@ for icd in /etc/OpenCL/vendors/*.icd; do
   one=$(mktemp -d); cp "$icd" "$one/"
   if probe_vendors "$one" >/dev/null 2>&1; then
     log "system ICD $(basename "$icd") exposes USM: using it"
-    cp "$icd" "$vendors.new/"
+    add_icd "$icd"
   fi
   rm -rf "$one"
 done
@@ -98,7 +104,7 @@ if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
     rm -rf "$work"
   fi
   rm -rf "$one"
-  cp "$icdfile" "$vendors.new/"
+  add_icd "$icdfile"
 fi
 
 # 3. A second vendor where PyPI is reachable: Intel's CPU OpenCL runtime.  Its wheels
@@ -124,7 +130,7 @@ if [ "${USMARR_SKIP_INTEL:-0}" != 1 ]; then
     echo "$intel/lib/libintelocl.so" > "$USMARR_DEPS/intel-cpu.icd"
     one=$(mktemp -d); cp "$USMARR_DEPS/intel-cpu.icd" "$one/"
     if probe_vendors "$one" >"$USMARR_DEPS/intel-probe.log" 2>&1; then
-      cp "$USMARR_DEPS/intel-cpu.icd" "$vendors.new/"
+      add_icd "$USMARR_DEPS/intel-cpu.icd"
     else
       log "intel-opencl-rt unpacked but its probe failed: $(tail -n1 "$USMARR_DEPS/intel-probe.log"); not used"
     fi

@@ -15,4 +15,27 @@ make -j"$(nproc)" >/dev/null
 # (~/.cache/usmarr): about two minutes once, so that first uses and the tests start warm.
 echo "setup: prewarming the kernel cache for every USM device (once per machine and library version)"
 make prewarm
+
+# Make the USM devices and the library visible to every program, as the README promises:
+# register each USM-capable driver of the vendors directory with the system's ICD loader
+# (unless the same driver library is registered already) and install libusmarr.
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p /etc/OpenCL/vendors
+  for icd in "$vendors"/*.icd; do
+    [ -e "$icd" ] || continue
+    lib=$(cat "$icd")
+    if grep -qxF "$lib" /etc/OpenCL/vendors/*.icd 2>/dev/null; then
+      continue
+    fi
+    cp "$icd" "/etc/OpenCL/vendors/usmarr-$(basename "$icd")"
+    echo "setup: registered $lib in /etc/OpenCL/vendors"
+  done
+  make install >/dev/null
+  ldconfig
+  echo "setup: installed libusmarr in $(sed -n 's/^prefix = //p' Makefile); cc prog.c \$(pkg-config --cflags --libs usmarr)"
+else
+  echo "setup: not root, so nothing was registered or installed system-wide.  To use the USM devices"
+  echo "setup: from your own programs, set (and, for the library, 'make install' into a prefix you own):"
+  echo "export OCL_ICD_VENDORS=$vendors"
+fi
 make demo
