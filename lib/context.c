@@ -17,8 +17,15 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "context");
         goto fail;
     }
-    usmarr__device_describe(platform, 0, device, 0, &ctx->info);
-    usmarr__device_selector(device, ctx->info.selector, sizeof ctx->info.selector);
+    if ((rc = usmarr__device_describe(platform, 0, device, 0, &ctx->info)) != 0)
+        goto fail;
+    /* The selector names the device in JSON and interface exports: a failed lookup must
+     * fail here, not leave a context that can never export. */
+    rc = usmarr__device_selector(device, ctx->info.selector, sizeof ctx->info.selector);
+    if (rc == USMARR_ERROR_NO_DEVICE)
+        rc = 0; /* an adopted device the enumeration does not list: exports say so */
+    if (rc)
+        goto fail;
     if (!ctx->info.usable) {
         rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "device \"%s\": %s", ctx->info.device_name, ctx->info.reason);
         goto fail;

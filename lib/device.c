@@ -64,7 +64,7 @@ static bool has_extension(const char *extensions, const char *name)
     return false;
 }
 
-void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
+int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
                              unsigned device_index, usmarr_device_info_t *info)
 {
     memset(info, 0, sizeof *info);
@@ -84,9 +84,12 @@ void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, c
 
     size_t ext_size = 0;
     char *ext = NULL;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size) == CL_SUCCESS &&
-        (ext = calloc(ext_size + 1, 1)) != NULL)
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size) == CL_SUCCESS) {
+        if (!(ext = calloc(ext_size + 1, 1)))
+            return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "the extension list of device \"%s\"",
+                                info->device_name);
         clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, ext_size, ext, NULL);
+    }
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     info->fp64 = fp64 != 0 || (ext && has_extension(ext, "cl_khr_fp64"));
@@ -98,11 +101,11 @@ void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, c
     const char *missing = NULL;
     if (!usm) {
         snprintf(info->reason, sizeof info->reason, "no cl_intel_unified_shared_memory extension");
-        return;
+        return 0;
     }
     if (!usmarr__usm_api_load(platform, &api, &missing)) {
         snprintf(info->reason, sizeof info->reason, "platform does not export %s", missing);
-        return;
+        return 0;
     }
     info->host_mem_caps = device_bitfield(device, CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL);
     info->device_mem_caps = device_bitfield(device, CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL);
@@ -112,9 +115,10 @@ void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, c
     if (!(info->device_mem_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL)) {
         snprintf(info->reason, sizeof info->reason, "device USM not accessible (capabilities 0x%llx)",
                  (unsigned long long)info->device_mem_caps);
-        return;
+        return 0;
     }
     info->usable = true;
+    return 0;
 }
 
 static const char *type_name(cl_device_type type)
@@ -217,6 +221,7 @@ static int enumerate(usmarr_device_info_t **out, cl_platform_id **platforms_out,
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "device list");
     }
     size_t n = 0;
+    int rc = 0;
     for (cl_uint p = 0; p < np; p++) {
         cl_device_id devices[MAX_DEVICES];
         cl_uint nd = 0;
@@ -225,7 +230,8 @@ static int enumerate(usmarr_device_info_t **out, cl_platform_id **platforms_out,
         if (nd > MAX_DEVICES)
             nd = MAX_DEVICES;
         for (cl_uint d = 0; d < nd; d++) {
-            usmarr__device_describe(platforms[p], p, devices[d], d, &list[n]);
+            if ((rc = usmarr__device_describe(platforms[p], p, devices[d], d, &list[n])) != 0)
+                goto done;
             plist[n] = platforms[p];
             dlist[n] = devices[d];
             n++;
@@ -250,6 +256,11 @@ static int enumerate(usmarr_device_info_t **out, cl_platform_id **platforms_out,
     else
         free(dlist);
     return 0;
+done: /* a device could not be described: nothing is returned */
+    free(list);
+    free(plist);
+    free(dlist);
+    return rc;
 }
 
 /* Index of the device a selector picks in a list, or -1. NULL/"" = default rule. */
@@ -334,20 +345,21 @@ int usmarr__device_select(const char *selector, cl_platform_id *platform, cl_dev
     return rc;
 }
 
-bool usmarr__device_selector(cl_device_id device, char *out, size_t size)
+int usmarr__device_selector(cl_device_id device, char *out, size_t size)
 {
     usmarr_device_info_t *list;
     cl_device_id *ids = NULL;
     size_t n;
-    bool found = false;
-    if (enumerate(&list, NULL, &ids, &n))
-        return false;
-    for (size_t i = 0; i < n && !found; i++)
+    int rc = enumerate(&list, NULL, &ids, &n);
+    if (rc)
+        return rc;
+    rc = USMARR_ERROR_NO_DEVICE;
+    for (size_t i = 0; i < n && rc; i++)
         if (ids[i] == device && list[i].usable) {
             snprintf(out, size, "%s", list[i].selector);
-            found = true;
+            rc = 0;
         }
     free(list);
     free(ids);
-    return found;
+    return rc;
 }

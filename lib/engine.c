@@ -105,7 +105,9 @@ static int append_source(char **buf, size_t *len, const char *name)
 
 /* ---- the per-context cache ------------------------------------------------------------- */
 
-enum program_state { PROGRAM_BUILDING, PROGRAM_READY, PROGRAM_FAILED };
+/* PROGRAM_RETRY: the last build ran out of memory; the next asker builds again (a
+ * transient failure must not fail the kernel for the rest of the context's life). */
+enum program_state { PROGRAM_BUILDING, PROGRAM_READY, PROGRAM_FAILED, PROGRAM_RETRY };
 
 struct usmarr__kernel {
     cl_kernel kernel;
@@ -360,25 +362,29 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
     if (p) {
         while (p->state == PROGRAM_BUILDING)
             cnd_wait(&cache->built, &ctx->kernels_lock);
-        if (p->state == PROGRAM_FAILED)
-            rc = usmarr__fail(p->error, "%s", p->error_detail ? p->error_detail : "kernel build failed");
-        else
-            cache->stats.memory_hits++;
-        *out = p;
-        goto unlock;
+        if (p->state != PROGRAM_RETRY) {
+            if (p->state == PROGRAM_FAILED)
+                rc = usmarr__fail(p->error, "%s", p->error_detail ? p->error_detail : "kernel build failed");
+            else
+                cache->stats.memory_hits++;
+            *out = p;
+            goto unlock;
+        }
+        p->state = PROGRAM_BUILDING; /* this asker builds it again */
+    } else {
+        /* First asker: insert a BUILDING entry, build outside the lock. */
+        p = calloc(1, sizeof *p);
+        if (!p || !(p->key = strdup(key))) {
+            free(p);
+            rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "program entry");
+            goto unlock;
+        }
+        p->hash = h;
+        p->state = PROGRAM_BUILDING;
+        atomic_init(&p->store_pending, false);
+        p->next = *bucket;
+        *bucket = p;
     }
-    /* First asker: insert a BUILDING entry, build outside the lock. */
-    p = calloc(1, sizeof *p);
-    if (!p || !(p->key = strdup(key))) {
-        free(p);
-        rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "program entry");
-        goto unlock;
-    }
-    p->hash = h;
-    p->state = PROGRAM_BUILDING;
-    atomic_init(&p->store_pending, false);
-    p->next = *bucket;
-    *bucket = p;
     mtx_unlock(&ctx->kernels_lock);
 
     rc = make_source(r, &p->source);
@@ -389,7 +395,11 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
         rc = program_build(ctx, p, &loaded);
 
     mtx_lock(&ctx->kernels_lock);
-    if (rc) {
+    if (rc == USMARR_ERROR_OUT_OF_HOST_MEMORY || rc == CL_OUT_OF_HOST_MEMORY || rc == CL_OUT_OF_RESOURCES) {
+        p->state = PROGRAM_RETRY;
+        free(p->source), p->source = NULL;
+        free(p->options), p->options = NULL;
+    } else if (rc) {
         p->state = PROGRAM_FAILED;
         p->error = rc;
         p->error_detail = strdup(usmarr_last_error_detail());

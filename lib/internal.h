@@ -74,8 +74,9 @@ struct usmarr_context {
     mtx_t kernels_lock;
 };
 
-/* Fills `info` for one device (usable, reason, caps). */
-USMARR_INTERNAL void usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
+/* Fills `info` for one device (usable, reason, caps); USMARR_ERROR_OUT_OF_HOST_MEMORY
+ * when it cannot read the extension list (never "not usable" for that). */
+USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
                                              unsigned device_index, usmarr_device_info_t *info);
 /* Engine hook: frees the context's kernel cache (defined by the engine). */
 USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
@@ -172,8 +173,9 @@ USMARR_INTERNAL void usmarr__host_strided_copy(int ndim, const int64_t *shape, c
  * (elements; NULL = C-contiguous).  No argument checks. */
 USMARR_INTERNAL int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides);
 USMARR_INTERNAL int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
-/* The filter selector ("opencl:cpu:0") naming a device, found through the device list;
- * false when no usable device matches. (json.c) */
-USMARR_INTERNAL bool usmarr__device_selector(cl_device_id device, char *out, size_t size);
+/* The filter selector ("opencl:cpu:0") naming a device, found through the device list:
+ * 0, USMARR_ERROR_NO_DEVICE (not recorded) when no usable device matches, or the error
+ * of listing the devices (device.c). */
+USMARR_INTERNAL int usmarr__device_selector(cl_device_id device, char *out, size_t size);
 
 #endif

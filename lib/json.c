@@ -44,11 +44,11 @@ static void put_json_string(FILE *f, const char *s)
 }
 
 /* The selector of a device: the usable device whose own selector resolves to it. */
-static bool queue_selector(cl_command_queue q, char *out, size_t size)
+static int queue_selector(cl_command_queue q, char *out, size_t size)
 {
     cl_device_id dev = NULL;
     if (!q || clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS)
-        return false;
+        return USMARR_ERROR_NO_DEVICE;
     return usmarr__device_selector(dev, out, size);
 }
 
@@ -68,6 +68,7 @@ int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json)
     if (!iface->typestr)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "typestr is NULL");
     char qsel[64];
+    int rc_;
     const char *selector = NULL;
     switch (iface->syclobj.kind) {
     case USMARR_SYCLOBJ_SELECTOR:
@@ -81,8 +82,11 @@ int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json)
         selector = iface->syclobj.value.context->info.selector;
         break;
     case USMARR_SYCLOBJ_QUEUE:
-        if (!queue_selector(iface->syclobj.value.queue, qsel, sizeof qsel))
+        rc_ = queue_selector(iface->syclobj.value.queue, qsel, sizeof qsel);
+        if (rc_ == USMARR_ERROR_NO_DEVICE)
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "syclobj.queue names no usable device");
+        if (rc_)
+            return rc_;
         selector = qsel;
         break;
     default:
