@@ -1,0 +1,75 @@
+/* The engine's per-context kernel cache, shared by engine.c (programs, kernels, launches)
+ * and map.c (the map launcher's fast path and metadata scratch).  Never installed. */
+#ifndef USMARR_ENGINE_CACHE_H
+#define USMARR_ENGINE_CACHE_H
+
+#include "engine.h"
+
+/* PROGRAM_RETRY: the last build ran out of memory; the next asker builds again (a
+ * transient failure must not fail the kernel for the rest of the context's life). */
+enum program_state { PROGRAM_BUILDING, PROGRAM_READY, PROGRAM_FAILED, PROGRAM_RETRY };
+
+struct usmarr__kernel {
+    cl_kernel kernel;
+    struct program *program;
+    struct usmarr__kernel *next;
+    char name[];
+};
+
+struct program {
+    struct program *next;
+    uint64_t hash;
+    char *key; /* "family\001map\001options" */
+    enum program_state state;
+    int error;          /* PROGRAM_FAILED: the code */
+    char *error_detail; /* PROGRAM_FAILED: the detail */
+    cl_program program;
+    char *source;
+    char *options;
+    atomic_bool store_pending; /* compiled from source, binary not yet stored */
+    struct usmarr__kernel *kernels;
+};
+
+#define CACHE_BUCKETS 256
+#define FAST_SLOTS 64
+
+/* The launch fast path: a map's signature -> its kernel, so that a repeated launch skips
+ * building the options string and the program lookup (tiny copies are latency-bound). */
+struct fast_entry {
+    char family[32];
+    char defines[96];
+    int counts[4]; /* nout, nin, nscalars, class */
+    int dtypes[USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS];
+    unsigned vary_mask;
+    uint32_t vary_dtypes;
+    usmarr__kernel_t *kernel;
+};
+
+struct usmarr__kernel_cache {
+    cnd_t built; /* broadcast when a program leaves PROGRAM_BUILDING */
+    struct program *buckets[CACHE_BUCKETS];
+    struct usmarr__engine_stats stats; /* under kernels_lock, but for `launches`: */
+    atomic_ullong launches;
+    void *scratch; /* host USM for the 17+-dim map class */
+    size_t scratch_size;
+    cl_context cl; /* to free the scratch block */
+    usmarr__free_fn blocking_free;
+    struct fast_entry fast[FAST_SLOTS];
+};
+
+/* What identifies a program: its family, whether it is a map program, the build options
+ * and the operands whose dtype varies within it. */
+struct recipe {
+    const char *family;
+    bool map;
+    const char *options;
+    unsigned vary_mask;
+    uint32_t vary_dtypes;
+};
+
+/* The kernel `name` of the recipe's program, building the program (single-flight) on
+ * first use. */
+USMARR_INTERNAL int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct recipe *r, const char *name,
+                                          usmarr__kernel_t **out);
+
+#endif
