@@ -456,9 +456,17 @@ static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usma
     if (nv == ni) {
         vals = usmarr_array_retain(flat_v);
     } else {
-        int64_t reps = (ni + nv - 1) / nv, stop = ni;
-        usmarr_array_t *tiled;
-        rc = usmarr_tile(flat_v, 1, &reps, NULL, &tiled);
+        /* values repeated cyclically: a (reps, nv) broadcast of them, made dense and flat
+         * (tile's way, without calling up into manip.c) */
+        int64_t stop = ni, shape2[2] = {(ni + nv - 1) / nv, nv};
+        usmarr_array_t *tiled = NULL, *wide = NULL, *dense = NULL;
+        rc = usmarr_array_broadcast_to(flat_v, 2, shape2, &wide);
+        if (!rc)
+            rc = usmarr_array_copy(wide, USMARR_ORDER_C, NULL, &dense);
+        if (!rc)
+            rc = flatten(dense, &tiled);
+        usmarr_array_release(dense);
+        usmarr_array_release(wide);
         if (!rc) {
             usmarr_index_item_t item = usmarr_index_slice(NULL, &stop, NULL);
             rc = usmarr_array_index(tiled, &item, 1, &vals);

@@ -201,7 +201,7 @@ static void init_locked(void)
     usmarr__dc_state.initialized = true;
 }
 
-static usmarr_cache_mode_t mode_locked(void)
+usmarr_cache_mode_t usmarr__dc_mode_locked(void)
 {
     init_locked();
     return usmarr__dc_state.mode_set ? usmarr__dc_state.mode : usmarr__dc_state.env_mode;
@@ -357,7 +357,7 @@ bool usmarr__dc_session_begin(struct session *s, bool write)
 {
     memset(s, 0, sizeof *s);
     pthread_mutex_lock(&usmarr__dc_lock);
-    s->mode = mode_locked();
+    s->mode = usmarr__dc_mode_locked();
     bool ok = s->mode == USMARR_CACHE_ON || (s->mode == USMARR_CACHE_READONLY && !write);
     if (ok)
         prepare_locked(s->mode);
@@ -397,7 +397,7 @@ void usmarr__diskcache_set_mode(usmarr_cache_mode_t mode)
 {
     pthread_mutex_lock(&usmarr__dc_lock);
     init_locked();
-    if (mode != mode_locked()) { /* "on" creates the directory, "readonly" does not: check again */
+    if (mode != usmarr__dc_mode_locked()) { /* "on" creates the directory, "readonly" does not: check again */
         usmarr__dc_state.prepared = false;
         usmarr__dc_state.disabled = false;
         usmarr__dc_state.reason[0] = '\0';
@@ -411,7 +411,7 @@ void usmarr__diskcache_set_mode(usmarr_cache_mode_t mode)
 usmarr_cache_mode_t usmarr__diskcache_mode(void)
 {
     pthread_mutex_lock(&usmarr__dc_lock);
-    usmarr_cache_mode_t mode = mode_locked();
+    usmarr_cache_mode_t mode = usmarr__dc_mode_locked();
     pthread_mutex_unlock(&usmarr__dc_lock);
     return mode;
 }
@@ -419,7 +419,7 @@ usmarr_cache_mode_t usmarr__diskcache_mode(void)
 bool usmarr__diskcache_ready(char *reason, size_t reason_size)
 {
     pthread_mutex_lock(&usmarr__dc_lock);
-    usmarr_cache_mode_t mode = mode_locked();
+    usmarr_cache_mode_t mode = usmarr__dc_mode_locked();
     if (mode != USMARR_CACHE_OFF)
         prepare_locked(mode);
     bool ready = mode != USMARR_CACHE_OFF && usmarr__dc_state.prepared && !usmarr__dc_state.disabled;
@@ -449,7 +449,7 @@ int usmarr__diskcache_directory(char *buffer, size_t size, size_t *needed, const
 }
 
 /* The directory without preparing it (stats and clear never create it). */
-static char *directory_copy(void)
+char *usmarr__dc_directory_copy(void)
 {
     pthread_mutex_lock(&usmarr__dc_lock);
     init_locked();
@@ -459,38 +459,11 @@ static char *directory_copy(void)
     return d;
 }
 
-int usmarr__diskcache_stats(usmarr_cache_stats_t *stats)
-{
-    memset(stats, 0, sizeof *stats);
-    stats->hits = atomic_load(&usmarr__dc_count_hits);
-    stats->misses = atomic_load(&usmarr__dc_count_misses);
-    stats->stores = atomic_load(&usmarr__dc_count_stores);
-    stats->evictions = atomic_load(&usmarr__dc_count_evictions);
-    stats->discards = atomic_load(&usmarr__dc_count_discards);
-    pthread_mutex_lock(&usmarr__dc_lock);
-    stats->mode = mode_locked();
-    stats->max_bytes = usmarr__dc_state.max_bytes;
-    stats->disabled = usmarr__dc_state.disabled;
-    snprintf(stats->reason, sizeof stats->reason, "%s", usmarr__dc_state.disabled ? usmarr__dc_state.reason : "");
-    pthread_mutex_unlock(&usmarr__dc_lock);
-    char *dir = directory_copy();
-    if (!dir)
-        return 0;
-    struct listed *list;
-    size_t count;
-    uint64_t bytes;
-    int rc = usmarr__dc_list_entries(dir, false, false, &list, &count, &bytes);
-    usmarr__dc_free_list(list, count);
-    free(dir);
-    stats->entries = count;
-    stats->bytes = bytes;
-    return rc == ENOENT || rc == ENOTDIR ? 0 : rc;
-}
 
 int usmarr__diskcache_clear(size_t *removed, char *failed_path, size_t failed_path_size)
 {
     *removed = 0;
-    char *dir = directory_copy();
+    char *dir = usmarr__dc_directory_copy();
     if (!dir)
         return 0;
     DIR *d = opendir(dir);
@@ -552,21 +525,3 @@ void usmarr__diskcache_test_driver_version(const char *driver_version)
     pthread_mutex_unlock(&usmarr__dc_lock);
 }
 
-bool usmarr__diskcache_entry_path(const struct usmarr__program_key *pk, char *buffer, size_t size)
-{
-    char *override = NULL;
-    char *dir = directory_copy();
-    pthread_mutex_lock(&usmarr__dc_lock);
-    if (usmarr__dc_state.driver_override)
-        override = strdup(usmarr__dc_state.driver_override);
-    pthread_mutex_unlock(&usmarr__dc_lock);
-    struct key k;
-    bool ok = dir && usmarr__dc_key_build(&k, pk, override);
-    if (ok) {
-        ok = (size_t)snprintf(buffer, size, "%s/%s", dir, k.name) < size;
-        usmarr__dc_key_free(&k);
-    }
-    free(override);
-    free(dir);
-    return ok;
-}

@@ -532,3 +532,51 @@ void usmarr__diskcache_trace(const char *event, const struct usmarr__program_key
     free(override);
 }
 
+/* ---- statistics and test hooks over the entries ---- */
+
+int usmarr__diskcache_stats(usmarr_cache_stats_t *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->hits = atomic_load(&usmarr__dc_count_hits);
+    stats->misses = atomic_load(&usmarr__dc_count_misses);
+    stats->stores = atomic_load(&usmarr__dc_count_stores);
+    stats->evictions = atomic_load(&usmarr__dc_count_evictions);
+    stats->discards = atomic_load(&usmarr__dc_count_discards);
+    pthread_mutex_lock(&usmarr__dc_lock);
+    stats->mode = usmarr__dc_mode_locked();
+    stats->max_bytes = usmarr__dc_state.max_bytes;
+    stats->disabled = usmarr__dc_state.disabled;
+    snprintf(stats->reason, sizeof stats->reason, "%s", usmarr__dc_state.disabled ? usmarr__dc_state.reason : "");
+    pthread_mutex_unlock(&usmarr__dc_lock);
+    char *dir = usmarr__dc_directory_copy();
+    if (!dir)
+        return 0;
+    struct listed *list;
+    size_t count;
+    uint64_t bytes;
+    int rc = usmarr__dc_list_entries(dir, false, false, &list, &count, &bytes);
+    usmarr__dc_free_list(list, count);
+    free(dir);
+    stats->entries = count;
+    stats->bytes = bytes;
+    return rc == ENOENT || rc == ENOTDIR ? 0 : rc;
+}
+
+bool usmarr__diskcache_entry_path(const struct usmarr__program_key *pk, char *buffer, size_t size)
+{
+    char *override = NULL;
+    char *dir = usmarr__dc_directory_copy();
+    pthread_mutex_lock(&usmarr__dc_lock);
+    if (usmarr__dc_state.driver_override)
+        override = strdup(usmarr__dc_state.driver_override);
+    pthread_mutex_unlock(&usmarr__dc_lock);
+    struct key k;
+    bool ok = dir && usmarr__dc_key_build(&k, pk, override);
+    if (ok) {
+        ok = (size_t)snprintf(buffer, size, "%s/%s", dir, k.name) < size;
+        usmarr__dc_key_free(&k);
+    }
+    free(override);
+    free(dir);
+    return ok;
+}

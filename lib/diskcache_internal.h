@@ -1,7 +1,7 @@
 /* Private declarations shared by the disk cache's modules: diskcache.c (settings, the
- * directory, sessions, statistics, maintenance) and diskcache_entry.c (keys and
- * self-validating entries: load, store, discard, the size cap).  Like them, nothing here
- * uses the rest of the library.  Never installed. */
+ * directory, sessions, clearing) and diskcache_entry.c (keys and self-validating
+ * entries: load, store, discard, the size cap, statistics), which alone calls into the
+ * other.  Like them, nothing here uses the rest of the library.  Never installed. */
 #ifndef USMARR_DISKCACHE_INTERNAL_H
 #define USMARR_DISKCACHE_INTERNAL_H
 
@@ -85,6 +85,10 @@ USMARR_INTERNAL bool usmarr__dc_session_begin(struct session *s, bool write);
 USMARR_INTERNAL void usmarr__dc_session_end(struct session *s);
 USMARR_INTERNAL void usmarr__dc_trace(const char *format, ...) __attribute__((format(printf, 1, 2)));
 USMARR_INTERNAL bool usmarr__dc_write_all(int fd, const void *data, size_t size);
+/* The effective mode; call with usmarr__dc_lock held. */
+USMARR_INTERNAL usmarr_cache_mode_t usmarr__dc_mode_locked(void);
+/* A copy of the resolved directory (free it), or NULL. */
+USMARR_INTERNAL char *usmarr__dc_directory_copy(void);
 
 /* ---- diskcache_entry.c ---- */
 USMARR_INTERNAL bool usmarr__dc_key_build(struct key *k, const struct usmarr__program_key *pk, const char *driver_override);

@@ -379,7 +379,7 @@ int usmarr_array_reshape(const usmarr_array_t *array, int ndim, const int64_t *s
     }
     /* A copy in `order`, read back as the new shape. */
     usmarr_array_t *dense;
-    rc = usmarr__copy_in_order(array, order, &dense);
+    rc = usmarr_array_copy(array, order, NULL, &dense);
     if (rc)
         return rc;
     rc = usmarr__contiguous_strides(ndim, newshape, order, newstrides);

@@ -1,4 +1,6 @@
-/* Private helpers shared by view.c, manip.c and advanced.c.  Never installed. */
+/* Private helpers of the view layer and the rearranging operations above it.  Calls go
+ * one way: view.c (views, shapes) <- result.c (the result convention) <- advanced.c
+ * (indexed copies) <- manip.c (rearranging copies).  Never installed. */
 #ifndef USMARR_VIEW_INTERNAL_H
 #define USMARR_VIEW_INTERNAL_H
 
@@ -20,15 +22,11 @@ USMARR_INTERNAL int usmarr__view_new(const usmarr_array_t *base, usmarr_dtype_t 
 /* Element count of a shape, overflow-checked. */
 USMARR_INTERNAL int usmarr__shape_size(int ndim, const int64_t *shape, int64_t *size);
 
-/* A new contiguous copy of `a` in `order` (C or F) on a block of a's USM kind (manip.c,
- * through the engine's copy). */
-USMARR_INTERNAL int usmarr__copy_in_order(const usmarr_array_t *a, usmarr_order_t order, usmarr_array_t **out);
-
-/* USMARR_ERROR_CONTEXT_MISMATCH unless a and b share a context (manip.c). */
+/* USMARR_ERROR_CONTEXT_MISMATCH unless a and b share a context (result.c). */
 USMARR_INTERNAL int usmarr__same_context(const usmarr_array_t *a, const char *aname, const usmarr_array_t *b,
                                          const char *bname);
 
-/* The result convention (doc/engine.md): `target` is `out` (checked: context, writable,
+/* The result convention (doc/engine.md, result.c): `target` is `out` (checked: context, writable,
  * shape, dtype castable same_kind) retained, or a new C-ordered array of `like`'s USM
  * kind.  When `out` shares memory with one of the `ninputs` inputs, `target` is a
  * temporary that usmarr__result_end() copies into `out` (inputs are then read completely
