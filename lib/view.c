@@ -114,6 +114,39 @@ static void slice_indices(const usmarr_index_item_t *it, int64_t n, int64_t *fir
     *first = start;
 }
 
+int usmarr__index_scan(const usmarr_index_item_t *items, size_t count, int *consumed, long *ellipsis,
+                       long *newaxis)
+{
+    *consumed = 0, *ellipsis = -1, *newaxis = -1;
+    for (size_t i = 0; i < count; i++) {
+        switch (items[i].kind) {
+        case USMARR_INDEX_INTEGER:
+            (*consumed)++;
+            break;
+        case USMARR_INDEX_SLICE:
+            if (items[i].has_step && items[i].step == 0)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: the slice step must not be zero", i);
+            (*consumed)++;
+            break;
+        case USMARR_INDEX_NEWAXIS:
+            if (*newaxis < 0)
+                *newaxis = (long)i;
+            break;
+        case USMARR_INDEX_ELLIPSIS:
+            if (*ellipsis >= 0)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                    "items[%zu]: an index can have only one ellipsis (the first is items[%ld])", i,
+                                    *ellipsis);
+            *ellipsis = (long)i;
+            break;
+        default:
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
+                                (int)items[i].kind);
+        }
+    }
+    return 0;
+}
+
 int usmarr_array_index(const usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
                        usmarr_array_t **view)
 {
@@ -127,31 +160,10 @@ int usmarr_array_index(const usmarr_array_t *array, const usmarr_index_item_t *i
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "count=%zu exceeds USMARR_MAX_INDEX_ITEMS=%d", count,
                             USMARR_MAX_INDEX_ITEMS);
     int consumed = 0;
-    long ellipsis = -1;
-    for (size_t i = 0; i < count; i++) {
-        switch (items[i].kind) {
-        case USMARR_INDEX_INTEGER:
-            consumed++;
-            break;
-        case USMARR_INDEX_SLICE:
-            if (items[i].has_step && items[i].step == 0)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: the slice step must not be zero", i);
-            consumed++;
-            break;
-        case USMARR_INDEX_NEWAXIS:
-            break;
-        case USMARR_INDEX_ELLIPSIS:
-            if (ellipsis >= 0)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
-                                    "items[%zu]: an index can have only one ellipsis (the first is items[%ld])", i,
-                                    ellipsis);
-            ellipsis = (long)i;
-            break;
-        default:
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
-                                (int)items[i].kind);
-        }
-    }
+    long ellipsis = -1, newaxis = -1;
+    rc = usmarr__index_scan(items, count, &consumed, &ellipsis, &newaxis);
+    if (rc)
+        return rc;
     if (consumed > array->ndim)
         return usmarr__fail(USMARR_ERROR_INDEX, "too many indices for array: array is %d-dimensional, but %d were indexed",
                             array->ndim, consumed);

@@ -14,6 +14,11 @@ USMARR_INTERNAL const char *usmarr__format_shape(int ndim, const int64_t *shape,
  * `argname` and the dimension otherwise. */
 USMARR_INTERNAL int usmarr__normalize_axis(int axis, int ndim, const char *argname, int *out);
 
+/* Checks index items (kinds, zero steps, one ellipsis) and counts them: the axes they
+ * consume, the position of the ellipsis and of the first new axis (-1: none). */
+USMARR_INTERNAL int usmarr__index_scan(const usmarr_index_item_t *items, size_t count, int *consumed, long *ellipsis,
+                                       long *newaxis);
+
 /* A view over `base`'s block with the given layout, inheriting base's access flags
  * (minus USMARR_FLAG_WRITABLE when `read_only`). */
 USMARR_INTERNAL int usmarr__view_new(const usmarr_array_t *base, usmarr_dtype_t dtype, int ndim, const int64_t *shape,

@@ -79,31 +79,15 @@ static void pick_metadata(const struct axis_pick *p, int64_t n, const int64_t ha
 static int expand_items(const usmarr_storage_t *s, const usmarr_index_item_t *items, size_t nitems,
                         struct axis_pick *picks)
 {
-    size_t consumed = 0;
-    long ellipsis = -1;
-    for (size_t i = 0; i < nitems; i++) {
-        switch (items[i].kind) {
-        case USMARR_INDEX_INTEGER:
-            consumed++;
-            break;
-        case USMARR_INDEX_SLICE:
-            if (items[i].has_step && items[i].step == 0)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: the slice step must not be zero", i);
-            consumed++;
-            break;
-        case USMARR_INDEX_NEWAXIS:
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
-                                "items[%zu]: a new axis has no axis letter (index the underlying array instead)", i);
-        case USMARR_INDEX_ELLIPSIS:
-            if (ellipsis >= 0)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: a second ellipsis", i);
-            ellipsis = (long)i;
-            break;
-        default:
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
-                                (int)items[i].kind);
-        }
-    }
+    int scanned = 0;
+    long ellipsis = -1, newaxis = -1;
+    int rc = usmarr__index_scan(items, nitems, &scanned, &ellipsis, &newaxis);
+    if (rc)
+        return rc;
+    if (newaxis >= 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "items[%ld]: a new axis has no axis letter (index the underlying array instead)", newaxis);
+    size_t consumed = (size_t)scanned;
     if (consumed > (size_t)s->ndim)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "nitems: %zu items index a storage of %d axes (\"%s\")",
                             consumed, s->ndim, s->axes);
