@@ -110,6 +110,13 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
         }
         *failed += failed_i;
         *total += passed_i + failed_i;
+        if (WEXITSTATUS(status) != 0 && failed_i == 0) {
+            /* Every test passed, yet the run failed: a sanitizer's report at exit (leaks). */
+            printf("runner: the run on %s exited with status %d after its tests passed\n", devs[i]->selector,
+                   WEXITSTATUS(status));
+            *failed += 1;
+            *total += 1;
+        }
     }
     return 0;
 }
