@@ -7,7 +7,6 @@
 #include <string.h>
 
 /* Provided by the kernel engine; absent (NULL) in a build without one. */
-extern int usmarr__engine_prewarm(usmarr_context_t *context) __attribute__((weak, visibility("hidden")));
 
 /* Leaves room for "/<32 hex>.clbin" and the temporary names under PATH_MAX. */
 #define MAX_DIRECTORY_LENGTH (PATH_MAX - 64)
@@ -100,8 +99,6 @@ int usmarr_cache_prewarm(usmarr_context_t *context)
     char reason[256];
     if (!usmarr__diskcache_ready(reason, sizeof reason))
         return usmarr__fail(USMARR_ERROR_BAD_STATE, "the disk cache is disabled: %s", reason);
-    if (!usmarr__engine_prewarm)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "this build of the library has no kernel engine to prewarm");
     int rc = usmarr__engine_prewarm(context);
     if (rc == 0 && !usmarr__diskcache_ready(reason, sizeof reason))
         return usmarr__fail(USMARR_ERROR_IO, "the kernels compiled but could not be stored: %s", reason);

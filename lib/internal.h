@@ -78,6 +78,9 @@ struct usmarr_context {
  * when it cannot read the extension list (never "not usable" for that). */
 USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
                                              unsigned device_index, usmarr_device_info_t *info);
+/* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
+ * dtype, so that their kernels are compiled and stored (prewarm.c). */
+USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
 /* Engine hook: frees the context's kernel cache (defined by the engine). */
 USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
 

@@ -53,8 +53,6 @@ static int prewarm_dtype(usmarr_context_t *ctx, usmarr_dtype_t dtype)
     return rc;
 }
 
-USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
-
 int usmarr__engine_prewarm(usmarr_context_t *context)
 {
     for (int d = 0; d < USMARR_DTYPE_COUNT; d++) {

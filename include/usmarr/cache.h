@@ -87,13 +87,15 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_get_stats(usmarr_cache_stats_t *sta
 USMARR_API USMARR_NODISCARD int usmarr_cache_clear(size_t *removed);
 
 /** @brief Compiles the library's common kernels for the context's device and stores
- *  them, so that later processes start warm.
+ *  them, so that later processes start warm: casts between every pair of dtypes, common
+ *  elementwise functions and reductions, and a 2-D strided copy, each run once on tiny
+ *  arrays of every dtype (`usmarr cache prewarm all` does every device side by side).
  *  @param context the device to compile for (borrowed)
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL
  *  @retval USMARR_ERROR_BAD_STATE the mode is not ::USMARR_CACHE_ON, or the disk cache
  *          is disabled (the detail says why)
- *  @retval USMARR_ERROR_UNSUPPORTED this build has no kernel engine
+ *  @retval USMARR_ERROR_ALLOCATION a small USM array could not be allocated
  *  @retval USMARR_ERROR_BUILD a kernel failed to compile
  *  @retval USMARR_ERROR_IO the kernels compiled but writing them failed, which disabled
  *          the disk cache (the detail says why) */
