@@ -5,9 +5,12 @@
  * USMARR_ERROR_OUT_OF_HOST_MEMORY (no crash, no other code), leave no allocation of the
  * library behind, and the retry must succeed with the right results.
  *
- * malloc, calloc, realloc, strdup and open_memstream are interposed here; a call counts
- * only when its caller is inside libusmarr (dladdr on the return address), so the
- * drivers are never starved.  `alloc_fail [SELECTOR]`; exit 0 on success. */
+ * malloc, calloc, realloc, posix_memalign, aligned_alloc, strdup, strndup and
+ * open_memstream are interposed here; a call counts only when its caller is inside
+ * libusmarr (its mapping, found through dladdr), so the drivers are never starved.  Built
+ * with LeakSanitizer where the compiler has it (the interposers call the next malloc, which
+ * is LeakSanitizer's), so that what the library leaves behind through libc (a FILE, a DIR)
+ * is found too.  `alloc_fail [SELECTOR]`; exit 0 on success. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,6 +26,8 @@ static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
 static void (*real_free)(void *);
 static FILE *(*real_open_memstream)(char **, size_t *);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
 
 static long counted;  /* library allocations so far in this run */
 static long fail_at;  /* 1-based index of the one to fail; 0: none */
@@ -88,6 +93,16 @@ static void resolve(void)
     real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
     real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
     real_open_memstream = (FILE * (*)(char **, size_t *)) dlsym(RTLD_NEXT, "open_memstream");
+    real_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
+    real_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+}
+
+/* LeakSanitizer (when built with it) unwinds every allocation slowly, to name the driver
+ * frames tests/lsan.supp suppresses; 10 frames reach them and keep the run short. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "malloc_context_size=10";
 }
 
 void *malloc(size_t size)
@@ -167,6 +182,49 @@ char *strdup(const char *s)
     char *p = real_malloc(n);
     if (p)
         memcpy(p, s, n);
+    track(p, caller);
+    return p;
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size)
+{
+    resolve();
+    void *caller = __builtin_return_address(0);
+    if (should_fail(caller))
+        return ENOMEM;
+    int rc = real_posix_memalign(out, alignment, size);
+    if (!rc)
+        track(*out, caller);
+    return rc;
+}
+
+void *aligned_alloc(size_t alignment, size_t size)
+{
+    resolve();
+    void *caller = __builtin_return_address(0);
+    if (should_fail(caller)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = real_aligned_alloc(alignment, size);
+    track(p, caller);
+    return p;
+}
+
+char *strndup(const char *s, size_t max)
+{
+    resolve();
+    void *caller = __builtin_return_address(0);
+    if (should_fail(caller)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t n = strnlen(s, max);
+    char *p = real_malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
     track(p, caller);
     return p;
 }
