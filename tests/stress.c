@@ -32,6 +32,19 @@ static bool same(const float *got, const float *want, int n)
     return true;
 }
 
+/* The host's answer for the unary functions the workers use (on non-negative values). */
+static const float *unary_want(const char *name, const float *x, float *want)
+{
+    for (int i = 0; i < N; i++) {
+        float v = x[i];
+        want[i] = !strcmp(name, "negative") ? -v
+                  : !strcmp(name, "square") ? v * v
+                  : !strcmp(name, "sign")   ? (float)((v > 0) - (v < 0))
+                                            : v; /* abs, floor, ceil, trunc, positive of integers */
+    }
+    return want;
+}
+
 static int worker(void *arg)
 {
     int t = (int)(intptr_t)arg;
@@ -63,8 +76,10 @@ static int worker(void *arg)
         usmarr_array_release(y), y = NULL;
         const char *name = unary[(t + round) % 8];
         if ((rc = usmarr_array_index_text(x, "::-3", &view)) ||
-            (rc = usmarr_elementwise(name, ops, 1, NULL, &y)))
+            (rc = usmarr_elementwise(name, ops, 1, NULL, &y)) || (rc = usmarr_array_copy_to_host(y, got, NULL)))
             fail(t, name, rc);
+        else if (!same(got, unary_want(name, host, want), N))
+            fail(t, name, 0);
         if (!rc && (rc = usmarr_sum(view, 0, NULL, false, NULL, &s)) == 0) {
             double sum = 0, expect = 0;
             rc = usmarr_array_copy_to_host(s, &got[0], NULL);
@@ -84,12 +99,23 @@ static int worker(void *arg)
         o.context = ctx;
         o.nshape = 3, o.shape[0] = 4, o.shape[1] = 5, o.shape[2] = 6;
         o.alignment = 64;
+        o.dtype = USMARR_FLOAT32;
+        o.device = t % 2 ? "device" : NULL; /* a host storage, or a managed host/device pair */
         usmarr_storage_t *st = NULL, *st2 = NULL;
         if ((rc = usmarr_storage_ones(&o, &st)))
             fail(t, "storage_ones", rc);
         usmarr_storage_operand_t sops[2] = {{.storage = st}, {.storage = st}};
+        usmarr_array_t *side = NULL; /* borrowed */
         if (!rc && (rc = usmarr_storage_elementwise("add", sops, 2, NULL, &st2)))
             fail(t, "storage add", rc);
+        else if (!rc && ((rc = usmarr_storage_host_array(st2, false, &side)) ||
+                         (rc = usmarr_array_copy_to_host(side, got, NULL))))
+            fail(t, "storage result", rc);
+        for (int i = 0; !rc && i < 4 * 5 * 6; i++)
+            if (got[i] != 2) {
+                fail(t, "storage add: wrong elements", 0);
+                break;
+            }
         usmarr_storage_release(st2);
         usmarr_storage_release(st);
         usmarr_array_release(s);

@@ -1,11 +1,18 @@
-/* Force-included (-include) into the ThreadSanitizer build of tests/tsan-check.sh only.
- * glibc implements C11's mtx_* / cnd_* / thrd_create by calling its internal pthread
- * functions directly, past the interceptors through which ThreadSanitizer (gcc 12's and
- * clang 15's alike) learns about locks and threads: it then misses every lock of the
- * library and crashes in threads it never saw start.  This maps the C11 calls the library
- * and the stress program use onto the intercepted pthread ones. */
+/* Force-included (-include) into every ThreadSanitizer build: `./configure --enable-tsan`
+ * and the one tests/tsan-check.sh runs.  glibc implements C11's mtx_* / cnd_* /
+ * thrd_create by calling its internal pthread functions directly, past the interceptors
+ * through which ThreadSanitizer (gcc 12's and clang 15's alike) learns about locks and
+ * threads: it then misses every lock of the library and crashes in threads it never saw
+ * start.  This maps the C11 calls the library and its tests use onto the intercepted
+ * pthread ones. */
 #ifndef USMARR_TSAN_C11_H
 #define USMARR_TSAN_C11_H
+
+/* Included before a source's own feature macros: ask for everything now (the sources
+ * that define it define it empty, an identical redefinition). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 
 #include <pthread.h>
 #include <stdint.h>
