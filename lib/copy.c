@@ -18,16 +18,6 @@ static int cmp_term_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* 1: some sum of coef[k]*x[k] (x[k] in [0, bound[k]]) from term `k` on lies in [lo, hi];
  * 0: none; -1: the work budget ran out. */
 static int search(const struct term *t, const __int128 *rest_max, int n, int k, __int128 lo, __int128 hi,
@@ -92,7 +82,7 @@ static bool arrays_overlap(const usmarr_array_t *a, const usmarr_array_t *b)
     }
     int64_t g = 0;
     for (int k = 0; k < n; k++)
-        g = gcd64(g, t[k].coef);
+        g = usmarr__gcd(g, t[k].coef);
     if (g > 1) { /* some multiple of g must lie in [lo, hi] */
         __int128 first = lo >= 0 ? (lo + g - 1) / g * g : -((-lo) / g * g);
         if (first > hi)

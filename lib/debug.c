@@ -54,23 +54,36 @@ int usmarr_array_debug_print(const usmarr_array_t *array, FILE *out)
     return ferror(out) ? usmarr__fail(USMARR_ERROR_IO, "writing the dump to out failed") : 0;
 }
 
+int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what, char **text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
+    int rc = write(object, f);
+    if (fclose(f) != 0 || !buf)
+        rc = rc ? rc : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *text = buf;
+    return 0;
+}
+
+static int dump_text(const void *array, FILE *f)
+{
+    dump(array, f);
+    return 0;
+}
+
 int usmarr_array_debug_string(const usmarr_array_t *array, char **text)
 {
     usmarr__clear_error();
     if (!array || !text)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "text");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
-    dump(array, f);
-    if (fclose(f) != 0 || !buf) {
-        free(buf);
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
-    }
-    *text = buf;
-    return 0;
+    return usmarr__text_of(dump_text, array, "debug string", text);
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
@@ -269,25 +282,14 @@ static int values_text(const usmarr_array_t *a, FILE *f)
     return 0;
 }
 
+static int values_text_of(const void *array, FILE *f) { return values_text(array, f); }
+
 int usmarr_array_to_string(const usmarr_array_t *array, char **text)
 {
     usmarr__clear_error();
     if (!array || !text)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "text");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "value string");
-    int rc = values_text(array, f);
-    if (fclose(f) != 0 || !buf)
-        rc = rc ? rc : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "value string");
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *text = buf;
-    return 0;
+    return usmarr__text_of(values_text_of, array, "value string", text);
 }
 
 int usmarr_array_print(const usmarr_array_t *array, FILE *out)

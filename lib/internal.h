@@ -26,6 +26,16 @@ USMARR_INTERNAL void usmarr__clear_error(void);
 /* ---- overflow-checked arithmetic ------------------------------------------------ */
 static inline bool usmarr__mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
 static inline bool usmarr__add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+/* Greatest common divisor (Euclid); gcd(a, 0) = a. */
+static inline int64_t usmarr__gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
 
 /* ---- USM entry points ----------------------------------------------------------- */
 typedef void *(CL_API_CALL *usmarr__host_alloc_fn)(cl_context, const cl_mem_properties_intel *, size_t, cl_uint, cl_int *);
@@ -166,6 +176,12 @@ USMARR_INTERNAL int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype
 /* IEEE binary16 conversions, round to nearest even. */
 USMARR_INTERNAL uint16_t usmarr__half_from_double(double x);
 USMARR_INTERNAL double usmarr__half_to_double(uint16_t h);
+
+/* ---- text (debug.c) -------------------------------------------------------------- */
+/* Runs `write(object, f)` on a memory stream and hands its text out as one allocated
+ * string (usmarr_string_free); `what` names it in the out-of-memory detail. */
+USMARR_INTERNAL int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what,
+                                    char **text);
 
 /* ---- host transfers (create.c) -------------------------------------------------- */
 /* Copies an N-d strided layout between host buffers; strides in elements, pointers at

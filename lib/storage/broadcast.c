@@ -250,21 +250,11 @@ done:
     return rc;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Least common multiple, or -1 on overflow. */
 static int64_t lcm(int64_t a, int64_t b)
 {
     int64_t r;
-    return usmarr__mul_overflow(a / gcd(a, b), b, &r) ? -1 : r;
+    return usmarr__mul_overflow(a / usmarr__gcd(a, b), b, &r) ? -1 : r;
 }
 
 int64_t usmarr__storage_fit_alignment(int64_t alignment, usmarr_dtype_t dtype)

@@ -156,25 +156,12 @@ int usmarr_storage_debug_print(const usmarr_storage_t *storage, FILE *out)
     return rc;
 }
 
+static int dump_of(const void *storage, FILE *f) { return dump(storage, f); }
+
 int usmarr_storage_debug_string(const usmarr_storage_t *storage, char **text)
 {
     usmarr__clear_error();
     if (!storage || !text)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "text");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
-    int rc = dump(storage, f);
-    if (fclose(f) != 0 || !buf) {
-        free(buf);
-        return rc ? rc : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "debug string");
-    }
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *text = buf;
-    return 0;
+    return usmarr__text_of(dump_of, storage, "debug string", text);
 }
