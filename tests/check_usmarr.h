@@ -24,4 +24,21 @@
                       usmarr_last_error_detail());                                                 \
     } while (0)
 
+/* One test case per entry, each without Check's timeout (a cold kernel cache makes the
+ * NumPy case files take longer than Check's default). */
+struct test_case_entry {
+    const char *name;
+    const TTest *test;
+};
+
+static inline void test_add_cases(Suite *s, const struct test_case_entry *cases, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_set_timeout(tc, 0);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+}
+
 #endif

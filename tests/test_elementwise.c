@@ -535,10 +535,7 @@ Suite *suite_elementwise(void)
 {
     Suite *s = suite_create("elementwise");
     /* one case per test so that CK_RUN_CASE can pick one */
-    const struct {
-        const char *name;
-        const TTest *test;
-    } tests[] = {
+    const struct test_case_entry tests[] = {
         {"unary", test_elementwise_unary_functions_match_numpy_on_every_dtype_and_layout},
         {"binary", test_elementwise_binary_functions_match_numpy_on_every_dtype_pair_and_layout},
         {"ternary", test_elementwise_where_and_clip_match_numpy},
@@ -547,11 +544,6 @@ Suite *suite_elementwise(void)
         {"out", test_elementwise_out_in_place_overlap_and_casts},
         {"failures", test_elementwise_every_function_rejects_bad_arguments},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        TCase *tc = tcase_create(tests[i].name);
-        tcase_set_timeout(tc, 0);
-        tcase_add_test(tc, tests[i].test);
-        suite_add_tcase(s, tc);
-    }
+    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
 }

@@ -348,21 +348,13 @@ Suite *suite_reduce(void);
 Suite *suite_reduce(void)
 {
     Suite *s = suite_create("reduce");
-    const struct {
-        const char *name;
-        const TTest *test;
-    } tests[] = {
+    const struct test_case_entry tests[] = {
         {"numpy", test_reduce_every_reduction_axis_subset_and_layout_matches_numpy},
         {"cumsum", test_reduce_cumulative_sum_matches_numpy},
         {"empty", test_reduce_empty_selections_use_identities_or_fail},
         {"classes", test_reduce_large_and_short_axes_and_out},
         {"failures", test_reduce_rejects_bad_arguments},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        TCase *tc = tcase_create(tests[i].name);
-        tcase_set_timeout(tc, 0);
-        tcase_add_test(tc, tests[i].test);
-        suite_add_tcase(s, tc);
-    }
+    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
 }

@@ -486,10 +486,7 @@ END_TEST
 Suite *suite_storage_ops(void)
 {
     Suite *s = suite_create("storage_ops");
-    const struct {
-        const char *name;
-        const TTest *test;
-    } tests[] = {
+    const struct test_case_entry tests[] = {
         {"numpy-elementwise", test_storage_ops_elementwise_cases_match_numpy},
         {"numpy-reductions", test_storage_ops_reduction_cases_match_numpy},
         {"numpy-assignment", test_storage_ops_assignment_cases_match_numpy},
@@ -504,11 +501,6 @@ Suite *suite_storage_ops(void)
         {"failures", test_storage_ops_rejects_bad_arguments},
         {"doc-example", test_storage_ops_doc_example},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        TCase *tc = tcase_create(tests[i].name);
-        tcase_set_timeout(tc, 0);
-        tcase_add_test(tc, tests[i].test);
-        suite_add_tcase(s, tc);
-    }
+    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
 }
