@@ -21,7 +21,8 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         goto fail;
     /* The selector names the device in JSON and interface exports: a failed lookup must
      * fail here, not leave a context that can never export. */
-    rc = usmarr__device_selector(device, ctx->info.selector, sizeof ctx->info.selector);
+    ctx->device_ordinal = -1;
+    rc = usmarr__device_selector(device, ctx->info.selector, sizeof ctx->info.selector, &ctx->device_ordinal);
     if (rc == USMARR_ERROR_NO_DEVICE)
         rc = 0; /* an adopted device the enumeration does not list: exports say so */
     if (rc)

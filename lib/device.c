@@ -345,7 +345,7 @@ int usmarr__device_select(const char *selector, cl_platform_id *platform, cl_dev
     return rc;
 }
 
-int usmarr__device_selector(cl_device_id device, char *out, size_t size)
+int usmarr__device_selector(cl_device_id device, char *out, size_t size, int *ordinal)
 {
     usmarr_device_info_t *list;
     cl_device_id *ids = NULL;
@@ -354,11 +354,16 @@ int usmarr__device_selector(cl_device_id device, char *out, size_t size)
     if (rc)
         return rc;
     rc = USMARR_ERROR_NO_DEVICE;
-    for (size_t i = 0; i < n && rc; i++)
+    int usable = 0; /* the number the selector "N" gives this device */
+    for (size_t i = 0; i < n && rc; i++) {
         if (ids[i] == device && list[i].usable) {
             snprintf(out, size, "%s", list[i].selector);
+            if (ordinal)
+                *ordinal = usable;
             rc = 0;
         }
+        usable += list[i].usable;
+    }
     free(list);
     free(ids);
     return rc;

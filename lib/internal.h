@@ -82,6 +82,7 @@ struct usmarr_context {
     usmarr_device_info_t info;
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
     mtx_t kernels_lock;
+    int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
 };
 
 /* Fills `info` for one device (usable, reason, caps); USMARR_ERROR_OUT_OF_HOST_MEMORY
@@ -192,9 +193,10 @@ USMARR_INTERNAL void usmarr__host_strided_copy(int ndim, const int64_t *shape, c
  * (elements; NULL = C-contiguous).  No argument checks. */
 USMARR_INTERNAL int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides);
 USMARR_INTERNAL int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
-/* The filter selector ("opencl:cpu:0") naming a device, found through the device list:
- * 0, USMARR_ERROR_NO_DEVICE (not recorded) when no usable device matches, or the error
- * of listing the devices (device.c). */
-USMARR_INTERNAL int usmarr__device_selector(cl_device_id device, char *out, size_t size);
+/* The filter selector ("opencl:cpu:0") naming a device, found through the device list,
+ * and (when `ordinal` is not NULL) its index among the usable devices, which the selector
+ * "N" picks: 0, USMARR_ERROR_NO_DEVICE (not recorded) when no usable device matches, or
+ * the error of listing the devices (device.c). */
+USMARR_INTERNAL int usmarr__device_selector(cl_device_id device, char *out, size_t size, int *ordinal);
 
 #endif

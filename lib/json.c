@@ -49,7 +49,7 @@ static int queue_selector(cl_command_queue q, char *out, size_t size)
     cl_device_id dev = NULL;
     if (!q || clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) != CL_SUCCESS)
         return USMARR_ERROR_NO_DEVICE;
-    return usmarr__device_selector(dev, out, size);
+    return usmarr__device_selector(dev, out, size, NULL);
 }
 
 int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json)

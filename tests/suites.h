@@ -17,6 +17,7 @@
     X(array)           \
     X(creation)        \
     X(interface)       \
+    X(dlpack)          \
     X(storage)         \
     X(storage_ops)     \
     X(threads)
