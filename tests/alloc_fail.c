@@ -1,7 +1,7 @@
 /* Host-allocation failure injection: a representative program (context, arrays, an
- * elementwise function, a reduction, JSON export and import, a storage) runs once with
- * the Nth allocation made BY THE LIBRARY failing, for every N, and then again with
- * nothing failing, in the same process.  Every failing run must return
+ * elementwise function, a reduction, JSON and DLPack export and import, a storage) runs
+ * once with the Nth allocation made BY THE LIBRARY failing, for every N, and then again
+ * with nothing failing, in the same process.  Every failing run must return
  * USMARR_ERROR_OUT_OF_HOST_MEMORY (no crash, no other code), leave no allocation of the
  * library behind, and the retry must succeed with the right results.
  *
@@ -248,10 +248,11 @@ enum { N = 257 };
 static int program(const char *selector, usmarr_context_t *ctx, bool check_results)
 {
     usmarr_context_t *own = NULL;
-    usmarr_array_t *a = NULL, *b = NULL, *c = NULL, *s = NULL, *back = NULL;
+    usmarr_array_t *a = NULL, *b = NULL, *c = NULL, *s = NULL, *back = NULL, *shared = NULL, *copied = NULL;
+    usmarr_dl_managed_tensor_versioned_t *tensor = NULL;
     usmarr_storage_t *st = NULL, *st2 = NULL;
     char *json = NULL;
-    float host[N], out[N], sum = 0;
+    float host[N], out[N], from_dlpack[N], sum = 0;
     for (int i = 0; i < N; i++)
         host[i] = (float)(i % 13);
     int64_t shape[1] = {N};
@@ -277,6 +278,25 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
         if (rc)
             usmarr_array_release(b);
     }
+    if (!rc)
+        rc = usmarr_array_to_dlpack(b, NULL, USMARR_DLPACK_COPY_NEVER, &tensor);
+    if (!rc) {
+        /* A failed import leaves the tensor to its owner. */
+        rc = usmarr_array_from_dlpack(tensor, ctx, USMARR_DLPACK_COPY_NEVER, 0, &shared);
+        if (rc)
+            tensor->deleter(tensor);
+    }
+    if (!rc) /* device USM for the host: a host copy */
+        rc = usmarr_array_to_dlpack(a, &(usmarr_dl_device_t){USMARR_DL_CPU, 0}, USMARR_DLPACK_COPY_IF_NEEDED,
+                                    &tensor);
+    if (!rc) {
+        /* host memory: copied back into USM */
+        rc = usmarr_array_from_dlpack(tensor, ctx, USMARR_DLPACK_COPY_IF_NEEDED, 0, &copied);
+        if (rc)
+            tensor->deleter(tensor);
+    }
+    if (!rc)
+        rc = usmarr_array_copy_to_host(copied, from_dlpack, NULL);
     if (!rc) {
         usmarr_storage_options_t o = USMARR_STORAGE_OPTIONS_INIT;
         o.context = ctx;
@@ -307,10 +327,16 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
             fprintf(stderr, "alloc_fail: the JSON round trip lost the view's shape\n");
             rc = -1;
         }
+        if (!rc && (usmarr_array_strides(shared)[0] != 2 || memcmp(from_dlpack, host, sizeof host))) {
+            fprintf(stderr, "alloc_fail: the DLPack round trips lost the view's strides or the values\n");
+            rc = -1;
+        }
     }
     usmarr_string_free(json);
     usmarr_storage_release(st2);
     usmarr_storage_release(st);
+    usmarr_array_release(copied);
+    usmarr_array_release(shared);
     usmarr_array_release(back);
     usmarr_array_release(s);
     usmarr_array_release(c);
