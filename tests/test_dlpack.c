@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <threads.h>
 
 #if defined(__has_include)
 #if __has_include(<dlpack/dlpack.h>)
@@ -436,6 +437,36 @@ START_TEST(test_dlpack_deleter_drops_the_reference_and_frees_the_block)
 }
 END_TEST
 
+static int call_deleter(void *tensor)
+{
+    usmarr_dl_managed_tensor_versioned_t *t = tensor;
+    t->deleter(t);
+    return 0;
+}
+
+START_TEST(test_dlpack_deleter_runs_on_another_thread)
+{
+    usmarr_context_t *ctx = test_context();
+    enum { TENSORS = 8 };
+    unsigned char bytes[ELEMENTS * 4];
+    usmarr_array_t *a = patterned(ctx, USMARR_FLOAT32, USMARR_USM_DEVICE, bytes);
+    usmarr_memory_t *m = usmarr_memory_retain(usmarr_array_memory(a));
+    usmarr_dl_managed_tensor_versioned_t *t[TENSORS];
+    thrd_t threads[TENSORS];
+    for (int k = 0; k < TENSORS; k++)
+        ck_assert_ok(usmarr_array_to_dlpack(a, NULL, USMARR_DLPACK_COPY_NEVER, &t[k]));
+    ck_assert_int_eq(usmarr_array_refcount(a), 1 + TENSORS);
+    usmarr_array_release(a);
+    for (int k = 0; k < TENSORS; k++)
+        ck_assert_int_eq(thrd_create(&threads[k], call_deleter, t[k]), thrd_success);
+    for (int k = 0; k < TENSORS; k++)
+        ck_assert_int_eq(thrd_join(threads[k], NULL), thrd_success);
+    ck_assert_int_eq(usmarr_memory_refcount(m), 1); /* the last deleter freed the array */
+    usmarr_memory_release(m);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_dlpack_host_readable_usm_as_kdlcpu_zero_copy)
 {
     usmarr_context_t *ctx = test_context();
@@ -673,6 +704,14 @@ START_TEST(test_dlpack_import_failures_name_the_problem_and_keep_the_tensor)
     ck_assert_fails_with(usmarr_array_from_dlpack(t, ctx, 0, 0, NULL), USMARR_ERROR_INVALID_ARGUMENT, "array");
     ck_assert_fails_with(usmarr_array_from_dlpack_unversioned(NULL, ctx, 0, 0, &b), USMARR_ERROR_INVALID_ARGUMENT,
                          "tensor");
+    usmarr_dl_managed_tensor_t legacy = {.dl_tensor = t->dl_tensor};
+    ck_assert_fails_with(usmarr_array_from_dlpack_unversioned(&legacy, NULL, 0, 0, &b),
+                         USMARR_ERROR_INVALID_ARGUMENT, "context");
+    ck_assert_fails_with(usmarr_array_from_dlpack_unversioned(&legacy, ctx, 0, 0, NULL),
+                         USMARR_ERROR_INVALID_ARGUMENT, "array");
+    legacy.dl_tensor.device.device_type = 10;
+    ck_assert_fails_with(usmarr_array_from_dlpack_unversioned(&legacy, ctx, 0, 0, &b), USMARR_ERROR_UNSUPPORTED,
+                         "kDLROCM");
     ck_assert_fails_with(usmarr_array_from_dlpack(t, ctx, (usmarr_dlpack_copy_t)-1, 0, &b),
                          USMARR_ERROR_INVALID_ARGUMENT, "copy=-1");
     ck_assert_fails_with(usmarr_array_from_dlpack(t, ctx, 0, (usmarr_usm_kind_t)7, &b), USMARR_ERROR_INVALID_ARGUMENT,
@@ -743,6 +782,7 @@ Suite *suite_dlpack(void)
     tcase_add_test(t, test_dlpack_zero_d_and_zero_size_round_trip);
     tcase_add_test(t, test_dlpack_read_only_is_flagged_and_honoured_on_import);
     tcase_add_test(t, test_dlpack_deleter_drops_the_reference_and_frees_the_block);
+    tcase_add_test(t, test_dlpack_deleter_runs_on_another_thread);
     tcase_add_test(t, test_dlpack_host_readable_usm_as_kdlcpu_zero_copy);
     tcase_add_test(t, test_dlpack_device_usm_as_kdlcpu_is_a_host_copy);
     tcase_add_test(t, test_dlpack_copy_always_gives_independent_memory);
