@@ -77,11 +77,23 @@
 #define USMARR_CLASS_s2w 9
 #define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
 
-/* ---- contiguous: 16 elements per work-item ------------------------------------------- */
+/* ---- contiguous: 16 elements per work-item (vload16 where the family has a vector body),
+ *      or, with USMARR_CONTIG_ONE, one element per work-item for compilers that vectorise
+ *      across work-items themselves (the engine chooses per device) ---------------------- */
 #if USMARR_IS_CLASS(contig)
+#ifndef USMARR_CONTIG_GROUP
+#define USMARR_CONTIG_GROUP 64
+#endif
 #define USMARR_X_SAME(k) long x##k = e;
-kernel __attribute__((reqd_work_group_size(64, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
 {
+#ifdef USMARR_CONTIG_ONE
+    long e = get_global_id(0);
+    if (e < n) {
+        USMARR_FOR_OPS(USMARR_X_SAME)
+        USMARR_MAP_BODY;
+    }
+#else
     long vi = get_global_id(0);
     long base = vi * 16;
     if (base + 16 <= n) {
@@ -100,13 +112,26 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void USMARR_KNAME(contig)
             USMARR_MAP_BODY;
         }
     }
+#endif
 }
 #endif
+
+/* ---- strides along NDRange axis 0 known at compile time ------------------------------
+ * Bit k of USMARR_UNIT / USMARR_ZERO: operand k's stride along the innermost dimension
+ * (NDRange axis 0) is 1 / 0.  A compiler that vectorises across work-items then sees
+ * consecutive or uniform addresses instead of a gather (the engine sets them per device). */
+#ifndef USMARR_UNIT
+#define USMARR_UNIT 0
+#endif
+#ifndef USMARR_ZERO
+#define USMARR_ZERO 0
+#endif
+#define USMARR_INNER(k, t) (((USMARR_UNIT >> (k)) & 1) ? 1L : ((USMARR_ZERO >> (k)) & 1) ? 0L : (t))
 
 /* ---- strided 1-D, 2-D, 3-D: one element per work-item, no div/mod -------------------- */
 #if USMARR_IS_CLASS(s1)
 #define USMARR_T1(k) , long t##k
-#define USMARR_X1(k) long x##k = i * t##k;
+#define USMARR_X1(k) long x##k = i * USMARR_INNER(k, t##k);
 kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_SCALARS)
 {
     long i = get_global_id(0);
@@ -127,7 +152,7 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 #define USMARR_S2_GROUP 128, 2, 1
 #endif
 #define USMARR_T2(k) , long2 t##k
-#define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1;
+#define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * USMARR_INNER(k, t##k.s1);
 kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(USMARR_CLASS)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
 {
     long i1 = get_global_id(0), i0 = get_global_id(1);
@@ -140,7 +165,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
 
 #if USMARR_IS_CLASS(s3)
 #define USMARR_T3(k) , long4 t##k
-#define USMARR_X3(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1 + i2 * t##k.s2;
+#define USMARR_X3(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1 + i2 * USMARR_INNER(k, t##k.s2);
 kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR_SCALARS)
 {
     long i2 = get_global_id(0), i1 = get_global_id(1), i0 = get_global_id(2);
@@ -153,7 +178,7 @@ kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USM
 
 /* ---- 4..16 dims: the two innermost on NDRange axes 0 and 1, the rest flattened on axis 2
  *      and decoded with div/mod (once per work-item, outer dims only) -------------------- */
-#define USMARR_XN_INIT(k) long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
+#define USMARR_XN_INIT(k) long x##k = iin * USMARR_INNER(k, t##k[nd - 1]) + imid * t##k[nd - 2];
 #define USMARR_XN_ADD(k) x##k += id * t##k[d];
 #define USMARR_TARR(k, W) long t##k[W]; USMARR_CAT(vstore, W)(tv##k, 0, t##k);
 
@@ -189,7 +214,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(USMARR
 /* ---- 17..64 dims: shape then each operand's strides in a USM block ---------------------- */
 #if USMARR_IS_CLASS(sbig)
 #define USMARR_XB_INIT(k) global const long *t##k = meta + (long)nd * (1 + k); \
-    long x##k = iin * t##k[nd - 1] + imid * t##k[nd - 2];
+    long x##k = iin * USMARR_INNER(k, t##k[nd - 1]) + imid * t##k[nd - 2];
 kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(USMARR_PTRS, int nd, global const long *meta USMARR_SCALARS)
 {
     global const long *sh = meta;

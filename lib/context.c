@@ -59,6 +59,7 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
     ctx->cl = cl;
     ctx->device = device;
     ctx->queue = queue;
+    usmarr__kernel_shape_choose(ctx, &ctx->shape);
     *out = ctx;
     return 0;
 fail:

@@ -93,10 +93,13 @@
  * computes the kernel key (family, defines, dtypes, class, ndim bucket) before generating
  * anything, and enqueues one kernel.  Layout classes (kernel names in cl/map.cl):
  *      usmarr_map_contig   1-D, every operand stride 1 (or one element): 16 elements per
- *                          work-item, vload16/vstore16 when USMARR_MAP_VBODY is defined
+ *                          work-item, vload16/vstore16 when USMARR_MAP_VBODY is defined;
+ *                          one element per work-item where the device's kernel shape
+ *                          says so (Intel's CPU runtime vectorises across work-items)
  *      usmarr_map_tile     2-D, one output + one input whose fastest axes differ
- *                          (transposes, C<->F): 32x32 tiles through local memory; not on
- *                          PoCL, where s2's 16x16 work-groups are faster (measured)
+ *                          (transposes, C<->F): 32x32 tiles through local memory; only
+ *                          where the device's kernel shape has it (not on either CPU
+ *                          driver, where s2's 16x16 work-groups are faster, measured)
  *      usmarr_map_s1/s2/s3 1/2/3-D strided, one element per work-item, 1/2/3-D NDRange
  *                          (no div/mod)
  *      usmarr_map_s8/s16   4..8 / 9..16 dims: long8/long16 shape and strides by value,
@@ -109,7 +112,10 @@
  * programs instead, a map can group dtype variants (vary_mask/vary_dtypes below): casts
  * hold the 14 destination dtypes of one source dtype in one program per class.
  * Work-group sizes are fixed per class (reqd_work_group_size), so PoCL never compiles a
- * second work-group function for another shape.  No per-call device allocation except
+ * second work-group function for another shape.  What differs per device (contiguous
+ * shape and group, which 2-D maps get wide groups, the tile, inner strides of 0/1
+ * compiled in as -DUSMARR_UNIT/-DUSMARR_ZERO masks) is ctx->shape, chosen once per
+ * context by usmarr__kernel_shape_choose() (map.c); USMARR_KERNEL_SHAPE=<name> forces one.  No per-call device allocation except
  * the 17+-dim class's first use.
  * Never grid-stride loops (20x slower on PoCL).
  *

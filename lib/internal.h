@@ -71,6 +71,17 @@ USMARR_INTERNAL bool usmarr__usm_api_load(cl_platform_id platform, struct usmarr
 /* ---- context (context.c, device.c) ---------------------------------------------- */
 struct usmarr__kernel_cache; /* engine */
 
+/* How the map launcher shapes its kernels for one device: chosen once per context from
+ * what was measured on that driver (map.c, doc/engine.md "Kernel shapes per device"). */
+struct usmarr__kernel_shape {
+    const char *name;      /* "pocl-cpu", "intel-cpu", "generic" */
+    bool contig_one;       /* contig class: one element per work-item (else 16, vload16) */
+    unsigned contig_group; /* contig class work-group size */
+    int rows_max_stride;   /* 2-D maps whose inner strides are all within +-this run 128x2 groups */
+    bool stride_masks;     /* inner strides of 0 and 1 are compiled into the strided kernels */
+    bool tile;             /* transposes through the local-memory tile class */
+};
+
 struct usmarr_context {
     atomic_int refcount;
     cl_platform_id platform;
@@ -80,6 +91,7 @@ struct usmarr_context {
     mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
     struct usmarr__usm_api usm;
     usmarr_device_info_t info;
+    struct usmarr__kernel_shape shape;    /* map kernel shapes for this device (map.c) */
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
     mtx_t kernels_lock;
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
@@ -92,6 +104,8 @@ USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned pl
 /* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
  * dtype, so that their kernels are compiled and stored (prewarm.c). */
 USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
+/* Engine hook: the map kernel shapes for the context's device (map.c); reads ctx->info. */
+USMARR_INTERNAL void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 /* Engine hook: frees the context's kernel cache (defined by the engine). */
 USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
 

@@ -76,12 +76,43 @@ static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-/* The tiled class pays off on Intel's CPU runtime but not on PoCL's CPU device, where a
- * 16x16 work-group of the plain 2-D kernel already blocks the accesses and runs the
- * 4096^2 float32 transpose ~1.4-2x faster than the local-memory tile (doc/benchmarks.md). */
-static bool tile_pays_off(const usmarr_context_t *ctx)
+/* ---- kernel shapes per device ------------------------------------------------------------
+ * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
+ * - PoCL 6.0: 16 elements per work-item with vload16/vstore16 in groups of 64 is the
+ *   fastest contiguous shape, and its 16x16 work-groups of the plain 2-D kernel beat the
+ *   local-memory tile on transposes (~1.4-2x).
+ * - Intel's CPU runtime vectorises across work-items itself: an explicit 16-vector per
+ *   work-item stops that (and a run-time switch around vector bodies is not hoisted), so
+ *   16M float32 add ran 57-110 ms in the PoCL shape and 8-10 ms with one element per
+ *   work-item.  Strides it cannot see become gathers: compiling inner strides of 1 and 0
+ *   into the kernel took a broadcast add from 18 to 8 ms and a[::2, ::3] from 9.7 to
+ *   2.7 ms (with 128x2 groups), and a transpose ran 21-40 ms in 16x16 groups against
+ *   77-125 ms through the tile.
+ * Other devices keep the shapes the engine had before this choice was made per device
+ * (not measured). */
+static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false};
+static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false};
+static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true};
+
+void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
-    return !strstr(ctx->info.platform_name, "Portable Computing Language");
+    const struct usmarr__kernel_shape *const all[] = {&shape_pocl, &shape_intel_cpu, &shape_generic};
+    /* USMARR_KERNEL_SHAPE=<name> forces one (benchmarks compare them on one device). */
+    const char *force = getenv("USMARR_KERNEL_SHAPE");
+    for (size_t i = 0; force && i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(force, all[i]->name)) {
+            *shape = *all[i];
+            return;
+        }
+    cl_device_type type = 0;
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+        type = 0;
+    if (strstr(ctx->info.platform_name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU))
+        *shape = shape_pocl;
+    else if (strstr(ctx->info.platform_name, "Intel(R) OpenCL") && (type & CL_DEVICE_TYPE_CPU))
+        *shape = shape_intel_cpu;
+    else
+        *shape = shape_generic;
 }
 
 static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,
@@ -98,13 +129,13 @@ static enum map_class choose_class(const usmarr_context_t *ctx, const struct usm
     }
     if (it->ndim == 2) {
         /* Transposes: the input's fastest axis is the output's slower one. */
-        if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && tile_pays_off(ctx) && it->shape[0] >= 16 &&
+        if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && ctx->shape.tile && it->shape[0] >= 16 &&
             it->shape[1] >= 16 && it->strides[1][0] != 0 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
             return CLASS_TILE;
-        /* Long rows that every operand walks contiguously (or broadcasts): wide groups. */
+        /* Long rows that every operand walks (nearly) contiguously, or broadcasts: wide groups. */
         bool rows = it->shape[1] >= 128;
         for (int k = 0; k < nops; k++)
-            rows &= abs64(it->strides[k][1]) <= 1;
+            rows &= abs64(it->strides[k][1]) <= ctx->shape.rows_max_stride;
         return rows ? CLASS_S2W : CLASS_S2;
     }
     if (it->ndim == 3)
@@ -114,6 +145,21 @@ static enum map_class choose_class(const usmarr_context_t *ctx, const struct usm
     if (it->ndim <= 16)
         return CLASS_S16;
     return CLASS_SBIG;
+}
+
+/* Operands whose stride along NDRange axis 0 (the innermost dimension) is 1 or 0, as bit
+ * masks compiled into the strided kernels where the device's shape asks for it. */
+static void stride_masks(const usmarr_context_t *ctx, enum map_class cls, const struct usmarr__iter *it,
+                         unsigned *unit, unsigned *zero)
+{
+    *unit = *zero = 0;
+    if (!ctx->shape.stride_masks || cls == CLASS_CONTIG || cls == CLASS_TILE || it->ndim < 1)
+        return;
+    for (int k = 0; k < it->nops; k++) {
+        int64_t t = it->strides[k][it->ndim - 1];
+        *unit |= (unsigned)(t == 1) << k;
+        *zero |= (unsigned)(t == 0) << k;
+    }
 }
 
 static int check_map(const struct usmarr__map *m)
@@ -247,12 +293,13 @@ static bool fast_equal(const struct fast_entry *a, const struct fast_entry *b)
            a->vary_mask == b->vary_mask && a->vary_dtypes == b->vary_dtypes && !strcmp(a->defines, b->defines);
 }
 
-static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum map_class cls, int nops,
-                      usmarr__kernel_t **out)
+static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum map_class cls, unsigned unit,
+                      unsigned zero, usmarr__kernel_t **out)
 {
+    int nops = m->nout + m->nin;
     struct fast_entry sig;
     unsigned slot = 0;
-    bool cacheable = fast_signature(m, (int)cls, &sig, &slot);
+    bool cacheable = fast_signature(m, (int)(cls | unit << 8 | zero << 16), &sig, &slot);
     if (cacheable) {
         /* ctx->kernels is read under the lock too: another thread's first launch may be
          * creating it right now. */
@@ -284,6 +331,15 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
                         usmarr__dtype_tag(m->scalars[j].dtype));
     if (m->defines && *m->defines)
         len += snprintf(options + len, sizeof options - (size_t)len, " %s", m->defines);
+    /* The device's shape; nothing is added where it is the default (PoCL's), so those
+     * programs and their cached binaries stay as they were. */
+    if (cls == CLASS_CONTIG && ctx->shape.contig_one)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_ONE");
+    if (cls == CLASS_CONTIG && ctx->shape.contig_group != 64)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
+                        ctx->shape.contig_group);
+    if (unit || zero)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit, zero);
     if (len >= (int)sizeof options)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map defines too long (%d bytes, limit %zu)", len,
                             sizeof options - 1);
@@ -317,7 +373,9 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     enum map_class cls = choose_class(ctx, m, &it);
 
     usmarr__kernel_t *k;
-    rc = map_kernel(ctx, m, cls, nops, &k);
+    unsigned unit, zero;
+    stride_masks(ctx, cls, &it, &unit, &zero);
+    rc = map_kernel(ctx, m, cls, unit, zero, &k);
     if (rc)
         return rc;
 
@@ -342,8 +400,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         cl_long n = it.ndim == 0 ? 1 : it.shape[0];
         if (!rc)
             rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
-        local[0] = 64;
-        global[0] = round_up((n + 15) / 16, local[0]);
+        local[0] = ctx->shape.contig_group; /* reqd_work_group_size of usmarr_map_contig */
+        global[0] = round_up(ctx->shape.contig_one ? n : (n + 15) / 16, local[0]);
         break;
     }
     case CLASS_S1: {

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAXD USMARR_MAX_NDIM
 
@@ -264,6 +265,61 @@ START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
         }
     }
     usmarr_context_release(ctx);
+}
+END_TEST
+
+/* Every per-device kernel shape (USMARR_KERNEL_SHAPE forces one at context creation) on
+ * this device: contiguous with a tail, unit, zero and other inner strides in the 1-D, 2-D
+ * (both group shapes), 3-D and many-dim classes, transposes (tiled where the shape has
+ * the tile). */
+START_TEST(test_copy_every_kernel_shape_on_this_device)
+{
+    static const char *const shapes[] = {"pocl-cpu", "intel-cpu", "generic"};
+    const char *saved = getenv("USMARR_KERNEL_SHAPE");
+    char *keep = saved ? strdup(saved) : NULL;
+    for (int i = 0; i < 3; i++) {
+        setenv("USMARR_KERNEL_SHAPE", shapes[i], 1);
+        usmarr_context_t *ctx = test_context();
+        int64_t n1[] = {1000}, n2[] = {130, 129}, n3[] = {5, 7, 130}, n5[] = {2, 3, 2, 5, 33};
+        struct layout c1 = contiguous(1, n1, 'C'), c2 = contiguous(2, n2, 'C'), f2 = contiguous(2, n2, 'F');
+        struct layout c3 = contiguous(3, n3, 'C'), c5 = contiguous(5, n5, 'C');
+        check_copy_into(ctx, USMARR_FLOAT32, &c1, USMARR_FLOAT32, &c1);
+        check_copy_into(ctx, USMARR_INT16, &c1, USMARR_FLOAT64, &c1);
+        struct layout s1 = {.ndim = 1, .shape = {1000}, .strides = {3}, .offset = 0, .block = 3000};
+        check_copy_into(ctx, USMARR_FLOAT32, &s1, USMARR_FLOAT32, &c1);
+        check_copy_into(ctx, USMARR_FLOAT32, &c1, USMARR_FLOAT32, &s1);
+        struct layout row = {.ndim = 1, .shape = {129}, .strides = {1}, .offset = 0, .block = 129};
+        struct layout col = {.ndim = 2, .shape = {130, 1}, .strides = {1, 1}, .offset = 0, .block = 130};
+        struct layout sl = {.ndim = 2, .shape = {130, 129}, .strides = {2 * 3 * 129, 3}, .offset = 1,
+                            .block = 2 * 3 * 129 * 130};
+        check_copy_into(ctx, USMARR_FLOAT32, &row, USMARR_FLOAT32, &c2);
+        check_copy_into(ctx, USMARR_INT32, &col, USMARR_FLOAT32, &c2);
+        check_copy_into(ctx, USMARR_FLOAT32, &sl, USMARR_FLOAT32, &c2);
+        check_copy_into(ctx, USMARR_FLOAT32, &f2, USMARR_FLOAT32, &c2);
+        check_copy_into(ctx, USMARR_FLOAT64, &c2, USMARR_FLOAT32, &f2);
+        struct layout row3 = {.ndim = 1, .shape = {130}, .strides = {1}, .offset = 0, .block = 130};
+        check_copy_into(ctx, USMARR_UINT8, &row3, USMARR_UINT8, &c3);
+        struct layout rev3 = c3;
+        rev3.strides[2] = -1;
+        rev3.offset = 129;
+        check_copy_into(ctx, USMARR_FLOAT32, &rev3, USMARR_FLOAT32, &c3);
+        struct layout row5 = {.ndim = 1, .shape = {33}, .strides = {1}, .offset = 0, .block = 33};
+        check_copy_into(ctx, USMARR_FLOAT32, &row5, USMARR_FLOAT32, &c5);
+        struct layout t5 = c5;
+        t5.strides[4] = 2;
+        t5.strides[3] = 66;
+        t5.strides[2] = 330;
+        t5.strides[1] = 660;
+        t5.strides[0] = 1980;
+        t5.block = 3960;
+        check_copy_into(ctx, USMARR_FLOAT32, &t5, USMARR_FLOAT32, &c5);
+        usmarr_context_release(ctx);
+    }
+    if (keep)
+        setenv("USMARR_KERNEL_SHAPE", keep, 1);
+    else
+        unsetenv("USMARR_KERNEL_SHAPE");
+    free(keep);
 }
 END_TEST
 
@@ -655,6 +711,7 @@ Suite *suite_copy(void)
     tcase_add_loop_test(tc, test_copy_every_dtype_pair_across_layouts, 0, USMARR_DTYPE_COUNT);
     tcase_add_test(tc, test_copy_transposes_tiled);
     tcase_add_test(tc, test_copy_2d_strided_narrow_and_wide_inner_axes);
+    tcase_add_test(tc, test_copy_every_kernel_shape_on_this_device);
     tcase_add_test(tc, test_copy_random_layouts_up_to_32_dims);
     tcase_add_test(tc, test_copy_overlapping_source_is_read_first);
     tcase_add_test(tc, test_copy_and_astype_orders_c_f_a_k);
