@@ -1,0 +1,190 @@
+/* DLPack: __dlpack__ and __dlpack_device__ of usmarr.Array, and from_dlpack, as thin calls
+ * of the library's export and import (include/usmarr/dlpack.h, doc/dlpack.md). */
+#include "module.h"
+
+static const char versioned_name[] = "dltensor_versioned";
+static const char legacy_name[] = "dltensor";
+
+/* A capsule nobody consumed still owns its tensor. */
+static void versioned_destructor(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, versioned_name))
+        return;
+    usmarr_dl_managed_tensor_versioned_t *t = PyCapsule_GetPointer(capsule, versioned_name);
+    if (t && t->deleter)
+        t->deleter(t);
+}
+
+static void legacy_destructor(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, legacy_name))
+        return;
+    usmarr_dl_managed_tensor_t *t = PyCapsule_GetPointer(capsule, legacy_name);
+    if (t && t->deleter)
+        t->deleter(t);
+}
+
+static int copy_mode(PyObject *copy, usmarr_dlpack_copy_t *mode)
+{
+    if (copy == NULL || copy == Py_None) {
+        *mode = USMARR_DLPACK_COPY_IF_NEEDED;
+        return 0;
+    }
+    int truth = PyObject_IsTrue(copy);
+    if (truth < 0)
+        return -1;
+    *mode = truth ? USMARR_DLPACK_COPY_ALWAYS : USMARR_DLPACK_COPY_NEVER;
+    return 0;
+}
+
+PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"stream", "max_version", "dl_device", "copy", NULL};
+    PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO:__dlpack__", keywords, &stream, &max_version, &dl_device,
+                                     &copy))
+        return NULL;
+    usmarr_dlpack_copy_t mode;
+    usmarr_dl_device_t device, *want = NULL;
+    if (copy_mode(copy, &mode) < 0)
+        return NULL;
+    if (dl_device != Py_None) {
+        if (!PyArg_ParseTuple(dl_device, "ii:dl_device", &device.device_type, &device.device_id))
+            return NULL;
+        want = &device;
+    }
+    long major = 0;
+    if (max_version != Py_None) {
+        PyObject *first = PySequence_Check(max_version) ? PySequence_GetItem(max_version, 0) : NULL;
+        major = first ? PyLong_AsLong(first) : -1;
+        Py_XDECREF(first);
+        if (major == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    int rc;
+    /* A consumer that names no version (or only 0.x) gets the legacy struct. */
+    if (major >= 1) {
+        usmarr_dl_managed_tensor_versioned_t *t;
+        Py_BEGIN_ALLOW_THREADS
+        rc = usmarr_array_to_dlpack(array_of(self), want, mode, &t);
+        Py_END_ALLOW_THREADS
+        if (rc)
+            return py_error(rc);
+        PyObject *capsule = PyCapsule_New(t, versioned_name, versioned_destructor);
+        if (!capsule)
+            t->deleter(t);
+        return capsule;
+    }
+    usmarr_dl_managed_tensor_t *t;
+    Py_BEGIN_ALLOW_THREADS
+    rc = usmarr_array_to_dlpack_unversioned(array_of(self), want, mode, &t);
+    Py_END_ALLOW_THREADS
+    if (rc)
+        return py_error(rc);
+    PyObject *capsule = PyCapsule_New(t, legacy_name, legacy_destructor);
+    if (!capsule)
+        t->deleter(t);
+    return capsule;
+}
+
+PyObject *array_dlpack_device(PyObject *self, PyObject *unused)
+{
+    usmarr_dl_device_t device;
+    int rc = usmarr_array_dlpack_device(array_of(self), &device);
+    if (rc)
+        return py_error(rc);
+    return Py_BuildValue("(ii)", device.device_type, device.device_id);
+}
+
+/* Calls obj.__dlpack__ as a DLPack 1.x consumer, falling back to the legacy call for
+ * producers that take no arguments (NumPy before 2.1). */
+static PyObject *request_capsule(PyObject *obj, PyObject *copy)
+{
+    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+    if (!method)
+        return NULL;
+    PyObject *kwargs = Py_BuildValue("{s:(ii)}", "max_version", USMARR_DL_MAJOR_VERSION, USMARR_DL_MINOR_VERSION);
+    if (kwargs && copy && copy != Py_None)
+        PyDict_SetItemString(kwargs, "copy", copy);
+    PyObject *empty = PyTuple_New(0);
+    PyObject *capsule = kwargs && empty ? PyObject_Call(method, empty, kwargs) : NULL;
+    if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        capsule = PyObject_Call(method, empty, NULL);
+    }
+    Py_XDECREF(empty);
+    Py_XDECREF(kwargs);
+    Py_DECREF(method);
+    return capsule;
+}
+
+usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind)
+{
+    usmarr_dlpack_copy_t mode = copy < 0 ? USMARR_DLPACK_COPY_IF_NEEDED
+                                : copy ? USMARR_DLPACK_COPY_ALWAYS
+                                       : USMARR_DLPACK_COPY_NEVER;
+    if (!device) {
+        /* A kDLOneAPI producer's device id is the selector ordinal (doc/dlpack.md). */
+        PyObject *where = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
+        int type = 0, id = 0;
+        if (!where || !PyArg_ParseTuple(where, "ii", &type, &id)) {
+            Py_XDECREF(where);
+            return NULL;
+        }
+        Py_DECREF(where);
+        PyObject *selector = type == USMARR_DL_ONEAPI ? PyUnicode_FromFormat("%d", id) : Py_NewRef(Py_None);
+        device = selector ? device_from_object(selector) : NULL;
+        Py_XDECREF(selector);
+        if (!device)
+            return NULL;
+    }
+    PyObject *copy_obj = copy < 0 ? Py_None : copy ? Py_True : Py_False;
+    PyObject *capsule = request_capsule(obj, copy_obj);
+    if (!capsule)
+        return NULL;
+    usmarr_array_t *array = NULL;
+    int rc;
+    if (PyCapsule_IsValid(capsule, versioned_name)) {
+        usmarr_dl_managed_tensor_versioned_t *t = PyCapsule_GetPointer(capsule, versioned_name);
+        rc = usmarr_array_from_dlpack(t, device->context, mode, kind, &array);
+        if (!rc)
+            PyCapsule_SetName(capsule, "used_dltensor_versioned");
+    } else if (PyCapsule_IsValid(capsule, legacy_name)) {
+        usmarr_dl_managed_tensor_t *t = PyCapsule_GetPointer(capsule, legacy_name);
+        rc = usmarr_array_from_dlpack_unversioned(t, device->context, mode, kind, &array);
+        if (!rc)
+            PyCapsule_SetName(capsule, "used_dltensor");
+    } else {
+        Py_DECREF(capsule);
+        PyErr_Format(PyExc_TypeError, "usmarr: %R.__dlpack__() returned no unconsumed 'dltensor' or "
+                                      "'dltensor_versioned' capsule",
+                     obj);
+        return NULL;
+    }
+    Py_DECREF(capsule);
+    if (rc)
+        return (void)py_error(rc), NULL;
+    return array;
+}
+
+/* from_dlpack(x, /, *, device=None, copy=None) */
+PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"x", "device", "copy", NULL};
+    PyObject *x, *device_obj = Py_None, *copy_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", keywords, &x, &device_obj, &copy_obj))
+        return NULL;
+    int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
+    if (copy_obj != Py_None && copy < 0)
+        return NULL;
+    DeviceObject *device = NULL;
+    if (device_obj != Py_None && !(device = device_from_object(device_obj)))
+        return NULL;
+    if (!PyObject_HasAttrString(x, "__dlpack__")) {
+        PyErr_Format(PyExc_TypeError, "usmarr.from_dlpack: %R has no __dlpack__", x);
+        return NULL;
+    }
+    if (array_check(x)) /* our own arrays: the same memory block, no capsule round trip */
+        return array_wrap(convert_to_array(x, device, -1, copy, 0));
+    return array_wrap(convert_dlpack(x, device, copy, 0));
+}

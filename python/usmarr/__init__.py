@@ -1,0 +1,119 @@
+"""usmarr: N-dimensional strided arrays in OpenCL Unified Shared Memory.
+
+The Python array API standard (2023.12) over the C library libusmarr.  Every function is a
+call of the library (through the C extension ``usmarr._usmarr``) or a short composition of
+such calls; no function loops over elements in Python.
+"""
+
+from ._usmarr import *  # noqa: F401,F403
+from ._usmarr import (Array, Device, UsmarrError, abs, add, all, any, argmax, argmin,  # noqa: F401
+                      asarray, astype, broadcast_arrays, broadcast_to, can_cast, concat, equal,
+                      expand_dims, full, greater_equal, imag, isnan, less_equal, logical_and,
+                      maximum, mean, minimum, multiply, nonzero, permute_dims, real, reshape,
+                      sqrt, square, subtract, sum, swapaxes, where, zeros, zeros_like)
+from . import _usmarr
+from ._usmarr import bool as _bool_dtype, int8, int16, int32, int64, uint8, uint16, uint32, uint64
+from ._usmarr import float16, float32, float64, complex64, complex128
+from ._info import __array_namespace_info__, finfo, iinfo, isdtype  # noqa: F401
+from ._linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
+
+import builtins as _builtins
+import math as _math
+
+__array_api_version__ = "2023.12"
+__version__ = _usmarr.library_version
+
+bool = _bool_dtype
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+pi = _math.pi
+newaxis = None
+
+
+def clip(x, /, min=None, max=None):
+    """Clamps x to [min, max]; either bound may be None.  The dtype stays x's."""
+    if min is None and max is None:
+        return asarray(x, copy=True)
+    if min is None:
+        return _usmarr.minimum(x, max)
+    if max is None:
+        return _usmarr.maximum(x, min)
+    return _usmarr.clip(x, min, max)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The cumulative sum along an axis (required for arrays of more than one dimension)."""
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("usmarr.cumulative_sum: axis is required for arrays of more than one dimension")
+        axis = 0
+    r = _usmarr._cumulative_sum(x, axis=axis, dtype=dtype)
+    if include_initial:
+        axis = axis % max(x.ndim, 1)
+        shape = list(r.shape)
+        shape[axis] = 1
+        r = concat([zeros(tuple(shape), dtype=r.dtype, device=r.device), r], axis=axis)
+    return r
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """The variance: the mean squared deviation, with `correction` degrees of freedom removed."""
+    d = subtract(x, mean(x, axis=axis, keepdims=True))
+    squares = real(multiply(d, _usmarr.conj(d))) if x.dtype.kind == "c" else multiply(d, d)
+    total = sum(squares, axis=axis, keepdims=keepdims)
+    if axis is None:
+        n = x.size
+    else:
+        n = 1
+        for a in (axis,) if isinstance(axis, int) else axis:
+            n *= x.shape[a]
+    return _usmarr.divide(total, float(_builtins.max(n - correction, 0)))
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """The standard deviation: the square root of var()."""
+    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+def unstack(x, /, *, axis=0):
+    """Views of x along an axis, as a tuple."""
+    axis = axis % x.ndim if x.ndim else axis
+    moved = _usmarr.moveaxis(x, axis, 0) if axis else x
+    return tuple(moved[i] for i in range(moved.shape[0]))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate matrices from 1-d coordinate arrays (copies, as NumPy returns)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("usmarr.meshgrid: indexing must be 'xy' or 'ij'")
+    n = len(arrays)
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and n > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        view = [1] * n
+        axis = i
+        if indexing == "xy" and n > 1 and i < 2:
+            axis = 1 - i
+        view[axis] = a.shape[0]
+        out.append(asarray(broadcast_to(reshape(a, tuple(view)), tuple(shape)), copy=True))
+    return out
+
+
+def _triangle_mask(x, k, lower):
+    rows = _usmarr.arange(x.shape[-2], device=x.device)
+    cols = _usmarr.arange(x.shape[-1], device=x.device)
+    diff = _usmarr.subtract(reshape(cols, (1, -1)), reshape(rows, (-1, 1)))
+    return less_equal(diff, k) if lower else greater_equal(diff, k)
+
+
+def tril(x, /, *, k=0):
+    """x with the elements above diagonal k set to zero."""
+    return where(_triangle_mask(x, k, True), x, zeros_like(x))
+
+
+def triu(x, /, *, k=0):
+    """x with the elements below diagonal k set to zero."""
+    return where(_triangle_mask(x, k, False), x, zeros_like(x))
