@@ -19,6 +19,7 @@ python=${USMARR_PYTHON:-python3}
 if [ -n "${USMARR_TEST_DEVICE:-}" ]; then USMARR_DEVICE=$USMARR_TEST_DEVICE; export USMARR_DEVICE; fi
 PYTHONPATH="$top_builddir/python${PYTHONPATH:+:$PYTHONPATH}"
 LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PYTHONPATH LD_LIBRARY_PATH
+PYTHONDONTWRITEBYTECODE=1 # a read-only source tree (make distcheck) stays clean
+export PYTHONPATH LD_LIBRARY_PATH PYTHONDONTWRITEBYTECODE
 exec "$python" -m pytest -q -p no:cacheprovider -W error::pytest.PytestUnraisableExceptionWarning \
     --rootdir="$top_srcdir/python" "$top_srcdir/python/tests" ${USMARR_PYTEST_ARGS:-}

@@ -7,6 +7,7 @@
  * index.c     __getitem__ and __setitem__ with NumPy's indexing
  * functions.c the namespace: elementwise functions from the library's table, reductions
  * creation.c  the namespace: creation and manipulation functions
+ * bench.c     the C baseline of python/bench.py
  */
 #ifndef USMARR_PY_MODULE_H
 #define USMARR_PY_MODULE_H
@@ -87,6 +88,7 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 /* functions.c, creation.c: the module's method tables */
 extern PyMethodDef functions_methods[];
 extern PyMethodDef creation_methods[];
+extern PyMethodDef bench_methods[]; /* bench.c */
 int functions_add_elementwise(PyObject *module);
 
 #endif
