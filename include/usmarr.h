@@ -320,6 +320,9 @@ typedef enum usmarr_usm_kind {
 USMARR_API const char *usmarr_usm_kind_name(usmarr_usm_kind_t kind);
 
 /** @brief Allocates a block of @p size bytes of USM of @p kind.
+ *
+ *  Device blocks may come from the context's pool of released device blocks of the same
+ *  size (contents undefined, as for a fresh allocation; `USMARR_POOL_BYTES`, doc/guide.md).
  *  @param context the context (the block retains it)
  *  @param kind device, shared or host USM
  *  @param size bytes; 0 gives a block with a NULL pointer
@@ -361,7 +364,10 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_wrap(usmarr_context_t *context, vo
 USMARR_API usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory);
 /** @brief Drops a reference; the last one frees the USM with clMemBlockingFreeINTEL,
  *  which waits for queued work that uses it (a wrapped block waits for the queue, then
- *  calls its release callback).
+ *  calls its release callback).  An ordinary device block is instead kept in the
+ *  context's pool for the next allocation of its size, without waiting (the context's
+ *  in-order queue orders the next owner's work after this owner's); the pool frees it
+ *  when full, when an allocation fails, and when the context is released.
  *  @param memory a block, or NULL (no-op) */
 USMARR_API void usmarr_memory_release(usmarr_memory_t *memory);
 /** @brief Base pointer.

@@ -54,6 +54,12 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "context lock");
         goto fail;
     }
+    if (usmarr__pool_init(ctx)) {
+        mtx_destroy(&ctx->queue_lock);
+        mtx_destroy(&ctx->kernels_lock);
+        rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "context lock");
+        goto fail;
+    }
     atomic_init(&ctx->refcount, 1);
     ctx->platform = platform;
     ctx->cl = cl;
@@ -152,6 +158,7 @@ void usmarr_context_release(usmarr_context_t *context)
     if (!context || atomic_fetch_sub_explicit(&context->refcount, 1, memory_order_acq_rel) != 1)
         return;
     clFinish(context->queue);
+    usmarr__pool_destroy(context);
     usmarr__kernel_cache_destroy(context->kernels);
     clReleaseCommandQueue(context->queue);
     clReleaseContext(context->cl);

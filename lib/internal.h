@@ -82,6 +82,20 @@ struct usmarr__kernel_shape {
     bool tile;             /* transposes through the local-memory tile class */
 };
 
+/* Released device blocks kept for reuse (pool.c); guarded by `lock`. */
+#define USMARR__POOL_BLOCKS 64
+struct usmarr__pool_block {
+    void *pointer;
+    size_t size;
+};
+struct usmarr__pool {
+    mtx_t lock;
+    size_t limit; /* bytes; 0 = off */
+    size_t bytes;
+    int count;
+    struct usmarr__pool_block blocks[USMARR__POOL_BLOCKS]; /* oldest first */
+};
+
 struct usmarr_context {
     atomic_int refcount;
     cl_platform_id platform;
@@ -95,6 +109,7 @@ struct usmarr_context {
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
     mtx_t kernels_lock;
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
+    struct usmarr__pool pool; /* released device blocks for reuse (pool.c) */
 };
 
 /* Fills `info` for one device (usable, reason, caps); USMARR_ERROR_OUT_OF_HOST_MEMORY
@@ -108,6 +123,18 @@ USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
 USMARR_INTERNAL void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 /* Engine hook: frees the context's kernel cache (defined by the engine). */
 USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
+
+/* ---- the block pool (pool.c) ---------------------------------------------------- */
+/* Sets up ctx->pool (limit from USMARR_POOL_BYTES or the device); -1 when the lock fails. */
+USMARR_INTERNAL int usmarr__pool_init(usmarr_context_t *ctx);
+/* A pooled block of exactly `size` bytes aligned to `alignment` (0 = any), or NULL. */
+USMARR_INTERNAL void *usmarr__pool_take(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment);
+/* Keeps a released ordinary block for reuse; false when it is not pooled (free it). */
+USMARR_INTERNAL bool usmarr__pool_give(usmarr_context_t *ctx, usmarr_usm_kind_t kind, void *pointer, size_t size);
+/* Frees every pooled block; true when there was one. */
+USMARR_INTERNAL bool usmarr__pool_drain(usmarr_context_t *ctx);
+/* Drains the pool and destroys its lock (context release). */
+USMARR_INTERNAL void usmarr__pool_destroy(usmarr_context_t *ctx);
 
 /* ---- memory (memory.c) ---------------------------------------------------------- */
 struct usmarr_memory {

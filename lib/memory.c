@@ -127,7 +127,10 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
     m->kind = kind;
     m->size = size;
     if (size > 0) {
-        rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        m->pointer = usmarr__pool_take(context, kind, size, alignment);
+        rc = m->pointer ? 0 : usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        if (rc == USMARR_ERROR_ALLOCATION && usmarr__pool_drain(context)) /* pooled blocks hold the memory */
+            rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
         if (rc) {
             usmarr_context_release(context);
             free(m);
@@ -185,7 +188,8 @@ void usmarr_memory_release(usmarr_memory_t *memory)
         clFinish(memory->context->queue);
         if (memory->release)
             memory->release(memory->pointer, memory->user_data);
-    } else if (memory->pointer) {
+    } else if (memory->pointer && (memory->pod_state != USMARR_POD_NONE ||
+                                   !usmarr__pool_give(memory->context, memory->kind, memory->pointer, memory->size))) {
         usmarr__usm_free(memory->context, memory->pointer);
     }
     usmarr_context_release(memory->context);

@@ -160,6 +160,79 @@ START_TEST(test_memory_wrap_validates_foreign_pointers)
 }
 END_TEST
 
+/* Pointer check through the driver: is `p` a live allocation of the context? */
+static bool driver_knows(usmarr_context_t *ctx, const void *p)
+{
+    typedef cl_int(CL_API_CALL * info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
+    cl_platform_id platform;
+    clGetDeviceInfo(usmarr_context_device(ctx), CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    info_fn info = (info_fn)clGetExtensionFunctionAddressForPlatform(platform, "clGetMemAllocInfoINTEL");
+    cl_unified_shared_memory_type_intel type = CL_MEM_TYPE_UNKNOWN_INTEL;
+    cl_int err = info(usmarr_context_cl_context(ctx), p, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL);
+    return err == CL_SUCCESS && type != CL_MEM_TYPE_UNKNOWN_INTEL;
+}
+
+/* Released device blocks are reused for the next block of their size (and kept allocated
+ * meanwhile); other sizes, foreign blocks and a pool of 0 bytes free as before. */
+START_TEST(test_memory_released_device_blocks_are_pooled)
+{
+    const char *saved = getenv("USMARR_POOL_BYTES");
+    char *restore = saved ? strdup(saved) : NULL;
+    setenv("USMARR_POOL_BYTES", "1048576", 1);
+    usmarr_context_t *ctx;
+    ck_assert_ok(usmarr_context_create(test_selector, &ctx));
+    usmarr_memory_t *a, *b, *c;
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 4096, 0, &a));
+    void *pa = usmarr_memory_pointer(a);
+    usmarr_memory_release(a);
+    ck_assert(driver_knows(ctx, pa)); /* kept, not freed */
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 4000, 0, &c));
+    ck_assert_ptr_ne(usmarr_memory_pointer(c), pa); /* another size: a fresh block */
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 4096, 0, &b));
+    ck_assert_ptr_eq(usmarr_memory_pointer(b), pa); /* the same size: the pooled block */
+    /* A reused block works as a fresh one. */
+    uint32_t in[1024], out[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i] = (uint32_t)i * 2654435761u;
+    ck_assert_ok(usmarr_memory_copy_from_host(b, 0, in, sizeof in));
+    ck_assert_ok(usmarr_memory_copy_to_host(b, 0, out, sizeof out));
+    ck_assert_mem_eq(in, out, sizeof in);
+    /* Beyond the limit a released block is freed: 2 MiB does not fit into 1 MiB. */
+    usmarr_memory_t *big;
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 2 << 20, 0, &big));
+    void *pbig = usmarr_memory_pointer(big);
+    usmarr_memory_release(big);
+    ck_assert(!driver_knows(ctx, pbig));
+    /* Filling the pool pushes the oldest block out: 300 KiB blocks, three fit. */
+    usmarr_memory_t *m[4];
+    void *pm[4];
+    for (int i = 0; i < 4; i++) {
+        ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 300 << 10, 0, &m[i]));
+        pm[i] = usmarr_memory_pointer(m[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        usmarr_memory_release(m[i]);
+    ck_assert(!driver_knows(ctx, pm[0]));
+    ck_assert(driver_knows(ctx, pm[3]));
+    usmarr_memory_release(b);
+    usmarr_memory_release(c);
+    usmarr_context_release(ctx);
+
+    setenv("USMARR_POOL_BYTES", "0", 1); /* off: every release frees */
+    ck_assert_ok(usmarr_context_create(test_selector, &ctx));
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 4096, 0, &a));
+    pa = usmarr_memory_pointer(a);
+    usmarr_memory_release(a);
+    ck_assert(!driver_knows(ctx, pa));
+    usmarr_context_release(ctx);
+    if (restore)
+        setenv("USMARR_POOL_BYTES", restore, 1);
+    else
+        unsetenv("USMARR_POOL_BYTES");
+    free(restore);
+}
+END_TEST
+
 START_TEST(test_memory_bad_arguments_fail_and_leak_nothing)
 {
     usmarr_context_t *ctx = test_context(), *other = test_context();
@@ -245,6 +318,7 @@ Suite *suite_memory(void)
     tcase_add_test(tc, test_memory_wrap_validates_foreign_pointers);
     tcase_add_test(tc, test_memory_bad_arguments_fail_and_leak_nothing);
     tcase_add_test(tc, test_memory_large_alignment_is_honoured_or_refused);
+    tcase_add_test(tc, test_memory_released_device_blocks_are_pooled);
     suite_add_tcase(s, tc);
     return s;
 }
