@@ -14,6 +14,12 @@
  *               [-n, n) sets out0 (int64 flag, stride 0) to 1 and out1 (stride 0, the
  *               index dtype) to that index, so the host can name a bad value
  *    OP_UNRAVEL nonzero's coordinates: out0 = (in1 / S0) % S1
+ *    OP_OFFSET  several index arrays (getitem.c): out0 = [in(last) +] norm(index) * S1
+ *               (-DACCUMULATE=1 adds the previous offsets, an input aliasing out0),
+ *               scalars as OP_GATHER; with -DCHECKED=1 out1/out2 are the cells, in3 the
+ *               indices (a bad index sets the cells and stores 0)
+ *    OP_GATHER_OFFSET   out0 = base2[x2 + in1]    (in1: OP_OFFSET's int64 offsets)
+ *    OP_SCATTER_OFFSET  base0[x0 + in1] = in2
  *    norm() follows MODE: 0 wrap (Python modulo), 1 clip to [0, n-1], 2 "checked":
  *    negative values count from the end (the raise mode after OP_CHECK passed).
  *    IDX_UNSIGNED=1 when the index dtype is unsigned (values above LONG_MAX stay large).
@@ -91,8 +97,35 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
     }
 #elif defined(OP_UNRAVEL)
 #define USMARR_MAP_BODY STORE(0, (LOAD(1) / SCALAR(0)) % SCALAR(1))
+#elif defined(OP_OFFSET) && CHECKED && ACCUMULATE
+/* Several index arrays (getitem.c): out0 (int64 offsets over the broadcast index shape)
+ * += norm(index) * stride, one index array per pass; CHECKED as OP_GATHER's */
+#define USMARR_MAP_BODY                                                                                     \
+    if (USMARR_IDX_BAD(LOAD(3), SCALAR(0))) {                                                               \
+        STORE(1, 1);                                                                                        \
+        STORE(2, LOAD(3));                                                                                  \
+    } else {                                                                                                \
+        STORE(0, LOAD(4) + USMARR_NORM(3) * SCALAR(1));                                                     \
+    }
+#elif defined(OP_OFFSET) && CHECKED
+#define USMARR_MAP_BODY                                                                                     \
+    if (USMARR_IDX_BAD(LOAD(3), SCALAR(0))) {                                                               \
+        STORE(1, 1);                                                                                        \
+        STORE(2, LOAD(3));                                                                                  \
+        STORE(0, 0);                                                                                        \
+    } else {                                                                                                \
+        STORE(0, USMARR_NORM(3) * SCALAR(1));                                                               \
+    }
+#elif defined(OP_OFFSET) && ACCUMULATE
+#define USMARR_MAP_BODY STORE(0, LOAD(2) + USMARR_NORM(1) * SCALAR(1))
+#elif defined(OP_OFFSET)
+#define USMARR_MAP_BODY STORE(0, USMARR_NORM(1) * SCALAR(1))
+#elif defined(OP_GATHER_OFFSET) /* out0 = base2[x2 + in1], in1 OP_OFFSET's offsets */
+#define USMARR_MAP_BODY STORE(0, CONVERT(2, 0, USMARR_LOADP(D2, p2, x2 + LOAD(1))))
+#elif defined(OP_SCATTER_OFFSET) /* base0[x0 + in1] = in2 */
+#define USMARR_MAP_BODY USMARR_STOREP(D0, p0, x0 + LOAD(1), CONVERT(2, 0, LOAD(2)))
 #else
-#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK or -DOP_UNRAVEL"
+#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK, -DOP_UNRAVEL, -DOP_OFFSET, -DOP_GATHER_OFFSET or -DOP_SCATTER_OFFSET"
 #endif
 
 #else /* custom kernels */

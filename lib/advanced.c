@@ -866,3 +866,31 @@ done:
     usmarr_array_release(flat_v);
     return rc;
 }
+
+/* ---- shared with getitem.c (view_internal.h) -------------------------------------------- */
+
+int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells) { return cells_new(ctx, cells); }
+
+void usmarr__index_cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind, struct usmarr__operand *flag,
+                                  struct usmarr__operand *value)
+{
+    cells_operands(cells, ind, flag, value);
+}
+
+int usmarr__index_cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int64_t n, int axis,
+                                const char *what)
+{
+    return cells_verdict(cells, ind, n, axis, what);
+}
+
+int usmarr__index_check(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    return check_indices_on_device(ind, n, axis, what);
+}
+
+int usmarr__index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode, const usmarr_array_t *ind,
+                      int nd, const int64_t *shape, struct usmarr__operand *ops, int64_t n, int64_t stride,
+                      usmarr_memory_t *cells)
+{
+    return launch_index_map(ctx, op, mode, ind, nd, shape, ops, n, stride, cells);
+}

@@ -42,6 +42,12 @@ usmarr_index_item_t usmarr_index_ellipsis(void)
     return it;
 }
 
+usmarr_index_item_t usmarr_index_array(int64_t position)
+{
+    usmarr_index_item_t it = {.kind = USMARR_INDEX_ARRAY, .index = position};
+    return it;
+}
+
 struct scanner {
     const char *text;
     const char *p;
@@ -141,7 +147,7 @@ static bool starts_word(const char *p, const char *word)
     return strncmp(p, word, n) == 0 && !is_word(p[n]);
 }
 
-static const char *const expect_item = "expected an integer, a slice, '...', 'None' or 'newaxis'";
+static const char *const expect_item = "expected an integer, a slice, '...', 'None', 'newaxis' or '@N'";
 
 /* One item at the current position (after white space). */
 static int scan_item(struct scanner *s, usmarr_index_item_t *item)
@@ -160,6 +166,17 @@ static int scan_item(struct scanner *s, usmarr_index_item_t *item)
             *item = usmarr_index_newaxis();
             return 0;
         }
+    }
+    if (*s->p == '@') { /* an index array: @N, N a non-negative decimal integer */
+        s->p++;
+        int64_t position = 0;
+        const char *digits = s->p;
+        if (!is_digit(*digits))
+            return parse_fail(s, digits, "expected the position of an index array after '@'");
+        if (!scan_integer(s, &position, &rc))
+            return rc;
+        *item = usmarr_index_array(position);
+        return 0;
     }
     int64_t values[3] = {0, 0, 1};
     bool present[3] = {false, false, false};

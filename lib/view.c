@@ -139,6 +139,11 @@ int usmarr__index_scan(const usmarr_index_item_t *items, size_t count, int *cons
                                     *ellipsis);
             *ellipsis = (long)i;
             break;
+        case USMARR_INDEX_ARRAY:
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                "items[%zu] is an index array (@%lld): basic indexing takes none; use "
+                                "usmarr_array_getitem()",
+                                i, (long long)items[i].index);
         default:
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
                                 (int)items[i].kind);

@@ -50,4 +50,22 @@ USMARR_INTERNAL int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_
  * as NumPy does for large arrays: first touches then fault 2 MiB at a time (pod.c). */
 USMARR_INTERNAL void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size);
 
+/* Raise-mode cells and index maps of advanced.c, for getitem.c (and put_along_axis).
+ * Cells: a 16-byte host-USM pair (flag, bad value in the index dtype), zeroed; the
+ * operands give them to a map as two stride-0 outputs; the verdict waits for the queue
+ * and fails "index V is out of bounds for axis AXIS with size N (WHAT)" when the flag is
+ * set.  usmarr__index_check runs OP_CHECK over `ind` alone and gives the verdict.
+ * usmarr__index_map launches OP_<op> (GATHER or SCATTER) with ops[0] written, ops[1] the
+ * indices, ops[2] read, scalars n and stride, and with `cells` the fused check. */
+struct usmarr__operand;
+USMARR_INTERNAL int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells);
+USMARR_INTERNAL void usmarr__index_cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind,
+                                                  struct usmarr__operand *flag, struct usmarr__operand *value);
+USMARR_INTERNAL int usmarr__index_cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int64_t n,
+                                                int axis, const char *what);
+USMARR_INTERNAL int usmarr__index_check(const usmarr_array_t *ind, int64_t n, int axis, const char *what);
+USMARR_INTERNAL int usmarr__index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
+                                      const usmarr_array_t *ind, int nd, const int64_t *shape,
+                                      struct usmarr__operand *ops, int64_t n, int64_t stride, usmarr_memory_t *cells);
+
 #endif

@@ -634,3 +634,7 @@ def adv_cases():
 
 manip_cases()
 adv_cases()
+
+import gen_getitem_cases  # noqa: E402  (full advanced indexing, put_along_axis)
+
+gen_getitem_cases.emit(mcase)

@@ -8,6 +8,7 @@
     X(view)            \
     X(index)           \
     X(manip)           \
+    X(getitem)         \
     X(promote)         \
     X(elementwise)     \
     X(reduce)          \

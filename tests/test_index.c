@@ -62,7 +62,7 @@ static const struct {
     const char *detail; /* must appear in the detail */
 } bad_texts[] = {
     {"1, ::x", "column 6: expected ',' or the end, found 'x'"},
-    {"1,,2", "column 3: expected an integer, a slice, '...', 'None' or 'newaxis', found ','"},
+    {"1,,2", "column 3: expected an integer, a slice, '...', 'None', 'newaxis' or '@N', found ','"},
     {",", "column 1: expected an integer"},
     {"1 2", "column 3: expected ',' or the end, found '2'"},
     {"::0", "column 3: the slice step must not be zero, found '0'"},

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_CASES 256
+#define MAX_CASES 512
 
 static struct case_entry *cases;
 static int ncases;
@@ -181,6 +181,20 @@ static int run_op(char *line, usmarr_array_t **in, int nin, usmarr_array_t **res
         res[0] = usmarr_array_retain(in[0]);
         return rc;
     }
+    if (!strncmp(p, "getitem ", 8))
+        return usmarr_array_getitem_text(in[0], p + 8, cin + 1, (size_t)nin - 1, NULL, &res[0]);
+    if (!strncmp(p, "setitem ", 8)) {
+        int rc = usmarr_array_setitem_text(in[0], p + 8, cin + 1, (size_t)nin - 2, in[nin - 1]);
+        res[0] = usmarr_array_retain(in[0]);
+        return rc;
+    }
+    if (!strncmp(p, "put_along ", 10)) {
+        p += 10;
+        int axis = axis_of(&p);
+        int rc = usmarr_put_along_axis(in[0], in[1], in[2], axis, mode_of(p));
+        res[0] = usmarr_array_retain(in[0]);
+        return rc;
+    }
     if (!strcmp(p, "extract"))
         return usmarr_extract(in[0], in[1], &res[0]);
     if (!strcmp(p, "place")) {
@@ -246,7 +260,7 @@ START_TEST(test_manip_numpy_cases)
         return;
     struct case_entry *c = &cases[_i];
     usmarr_context_t *ctx = test_context();
-    usmarr_array_t *in[4] = {NULL}, *res[USMARR_MAX_NDIM] = {NULL};
+    usmarr_array_t *in[8] = {NULL}, *res[USMARR_MAX_NDIM] = {NULL};
     int nin = 0, nres = 0, line = 0, rc;
     for (; line < c->nlines && !strncmp(c->lines[line], "input ", 6); line++)
         in[nin++] = make_input(ctx, c->lines[line]);

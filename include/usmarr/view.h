@@ -18,14 +18,18 @@ typedef enum usmarr_index_kind {
     USMARR_INDEX_INTEGER = 0, /**< one position on an axis; the axis disappears */
     USMARR_INDEX_SLICE = 1,   /**< start:stop:step on an axis */
     USMARR_INDEX_NEWAXIS = 2, /**< inserts an axis of extent 1 (`None`, `np.newaxis`) */
-    USMARR_INDEX_ELLIPSIS = 3 /**< as many full slices as needed (`...`); at most one per index */
+    USMARR_INDEX_ELLIPSIS = 3, /**< as many full slices as needed (`...`); at most one per index */
+    USMARR_INDEX_ARRAY = 4     /**< an index array: `arrays[index]` of the list passed beside the
+                                    items (`@index` in text); advanced indexing only
+                                    (usmarr_array_getitem()) */
 } usmarr_index_kind_t;
 
 /** One item of an index.  Make items with usmarr_index_integer(), usmarr_index_slice(),
  *  usmarr_index_newaxis() and usmarr_index_ellipsis(), or by parsing text. */
 typedef struct usmarr_index_item {
     usmarr_index_kind_t kind; /**< what the item is; the fields below that apply to it */
-    int64_t index; /**< ::USMARR_INDEX_INTEGER: the position; negative counts from the end */
+    int64_t index; /**< ::USMARR_INDEX_INTEGER: the position; negative counts from the end;
+                        ::USMARR_INDEX_ARRAY: the position of the array in the list */
     int64_t start; /**< ::USMARR_INDEX_SLICE: first position (when @c has_start) */
     int64_t stop;  /**< ::USMARR_INDEX_SLICE: end position, excluded (when @c has_stop) */
     int64_t step;  /**< ::USMARR_INDEX_SLICE: non-zero step (when @c has_step; else 1) */
@@ -52,13 +56,18 @@ USMARR_API usmarr_index_item_t usmarr_index_slice(const int64_t *start, const in
 USMARR_API usmarr_index_item_t usmarr_index_newaxis(void);
 /** @brief An ellipsis item (`...`). */
 USMARR_API usmarr_index_item_t usmarr_index_ellipsis(void);
+/** @brief An index-array item: `arrays[position]` of the list given to usmarr_array_getitem()
+ *  or usmarr_array_setitem() (`@position` in text).
+ *  @param position the array's position in that list, from 0 */
+USMARR_API usmarr_index_item_t usmarr_index_array(int64_t position);
 
 /** @brief Parses NumPy index text into items.
  *
  * Grammar: items separated by commas, an optional trailing comma (`"1,"`), white space
  * anywhere between tokens; an item is an integer (optionally signed), a slice
- * `[start]:[stop][:[step]]` of optional integers, `None`, `newaxis`, `np.newaxis` or
- * `...`.  The empty text is the empty index (a view of the whole array).  Integers must
+ * `[start]:[stop][:[step]]` of optional integers, `None`, `newaxis`, `np.newaxis`,
+ * `...`, or `@N` (an index array: the N-th array of the list passed beside the text,
+ * ::USMARR_INDEX_ARRAY; N a decimal integer from 0).  The empty text is the empty index (a view of the whole array).  Integers must
  * fit in 64 bits.  The parser never reads past the terminating NUL and never crashes on
  * any input.
  * @param text NUL-terminated index text
@@ -70,7 +79,8 @@ USMARR_API usmarr_index_item_t usmarr_index_ellipsis(void);
  * @retval USMARR_ERROR_PARSE malformed text: the detail gives the 1-based column, what was
  *         expected and what was found, e.g. `index "1, ::x" column 6: expected ',' or
  *         the end, found 'x'`; also a zero step, a second ellipsis, an integer
- *         that does not fit in 64 bits, and more than @p capacity items */
+ *         that does not fit in 64 bits, `@` without a non-negative integer, and more
+ *         than @p capacity items */
 USMARR_API USMARR_NODISCARD int usmarr_index_parse(const char *text, usmarr_index_item_t *items, size_t capacity,
                                                    size_t *count);
 
@@ -86,7 +96,8 @@ USMARR_API USMARR_NODISCARD int usmarr_index_parse(const char *text, usmarr_inde
  * @param count number of items, at most ::USMARR_MAX_INDEX_ITEMS
  * @param[out] view the view, with one reference; it holds a reference to the memory block
  * @return 0 on success
- * @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, a bad item kind, a zero slice
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL array or view, a bad item kind, an index-array
+ *         item (basic indexing takes none: see usmarr_array_getitem()), a zero slice
  *         step, more than one ellipsis, or a result of more than ::USMARR_MAX_NDIM axes
  * @retval USMARR_ERROR_INDEX more integer/slice items than axes, or an integer out of
  *         range; the detail names the axis and the bound ("index 5 is out of bounds for
@@ -103,6 +114,109 @@ USMARR_API USMARR_NODISCARD int usmarr_array_index(const usmarr_array_t *array, 
  * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_INDEX as for usmarr_array_index() */
 USMARR_API USMARR_NODISCARD int usmarr_array_index_text(const usmarr_array_t *array, const char *text,
                                                         usmarr_array_t **view);
+
+/** @} */
+
+/** @name Full advanced indexing (NumPy's `a[...]` and `a[...] = v`)
+ * An index of items as above plus ::USMARR_INDEX_ARRAY items, each naming an array of the
+ * list @p arrays passed beside it (`"@0, 1:3, @1"` in text; an array may be named more
+ * than once).  Integer index arrays (any integer dtype, any layout, 0-d too) are broadcast
+ * together (NumPy's rules) to one index shape B; a boolean array of k >= 1 dimensions
+ * covers k axes and stands for the k integer arrays of its usmarr_nonzero(); a 0-d boolean
+ * inserts an axis of extent 1 and selects it (true) or nothing (false).  When
+ * any index array is present, integer items count as advanced indices too (0-d arrays).
+ * The result has B in place of the indexed axes when the advanced items are adjacent in
+ * the index, and B first otherwise (any slice, new axis or ellipsis between two advanced
+ * items separates them), followed or surrounded by the axes the slices, new axes and the
+ * ellipsis keep, exactly as NumPy.  Indices are checked as NumPy does (negative ones count
+ * from the end; out of range fails before anything is written).  See doc/indexing.md.
+ * @{ */
+
+/** @brief `a[index]`: a new array (or a write into @p out) of the selected elements.
+ *
+ * Always a copy, also for an index of basic items only (usmarr_array_index() gives the
+ * view).  One gather kernel over the result's shape; out-of-range indices are found on
+ * the device before the result is returned (this call waits for that check when the
+ * index has integer arrays; boolean arrays wait for their count).
+ * @param array the array indexed (borrowed)
+ * @param items the index; may be NULL when @p count is 0
+ * @param count number of items, at most ::USMARR_MAX_INDEX_ITEMS
+ * @param arrays the index arrays the ::USMARR_INDEX_ARRAY items name (borrowed); may be
+ *        NULL when @p narrays is 0
+ * @param narrays number of entries in @p arrays
+ * @param out NULL, or a writable array of the result's shape and a dtype the array's
+ *        casts to (same_kind); it may share memory with the inputs
+ * @param[out] result the result, with one reference; may be NULL with @p out
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT a NULL argument, a bad item (as for
+ *         usmarr_array_index()), an item naming an array beyond @p narrays or a NULL one
+ *         (the detail names the item and the reference), a result of more than
+ *         ::USMARR_MAX_NDIM axes
+ * @retval USMARR_ERROR_BAD_DTYPE an index array that is neither integer nor boolean
+ * @retval USMARR_ERROR_INDEX too many indices, an integer or an index out of range (the
+ *         detail names the value, the axis, its size and the index array, e.g. `index 7
+ *         is out of bounds for axis 1 with size 5 (@1, items[2])`), a boolean array whose
+ *         shape differs from the axes it covers
+ * @retval USMARR_ERROR_SHAPE_MISMATCH index arrays that do not broadcast together (both
+ *         named with their shapes); an @p out of the wrong shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ * @retval USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING an unusable @p out */
+USMARR_API USMARR_NODISCARD int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t *items,
+                                                     size_t count, const usmarr_array_t *const *arrays,
+                                                     size_t narrays, usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief usmarr_array_getitem() with the index as text (usmarr_index_parse()), e.g.
+ *  `usmarr_array_getitem_text(a, "@0, 2:14", &idx, 1, NULL, &r)` for NumPy's `a[idx, 2:14]`.
+ *  @param array the array indexed (borrowed)
+ *  @param text NUL-terminated index text; `@N` names arrays[N]
+ *  @param arrays the index arrays (borrowed); may be NULL when @p narrays is 0
+ *  @param narrays number of entries in @p arrays
+ *  @param out NULL, or the array to write
+ *  @param[out] result the result, with one reference; may be NULL with @p out
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_PARSE malformed text (the detail points at the column)
+ *  @retval others as for usmarr_array_getitem() */
+USMARR_API USMARR_NODISCARD int usmarr_array_getitem_text(const usmarr_array_t *array, const char *text,
+                                                          const usmarr_array_t *const *arrays, size_t narrays,
+                                                          usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief `a[index] = values`: writes @p values, broadcast to the shape usmarr_array_getitem()
+ *  would return, into the selected elements of @p array, in place.
+ *
+ * Values are converted to the array's dtype as NumPy's assignment does (any dtype, value
+ * conversion, usmarr_array_astype()'s rules); leading extent-1 axes of @p values beyond the
+ * selection's are ignored, as in NumPy.  Out-of-range indices fail before anything is
+ * written.  When an element is selected more than once, it receives one of the values
+ * meant for it, and which one is unspecified (the writes run in parallel; NumPy documents
+ * the same as unspecified, and its serial loop happens to keep the last).  Values or index
+ * arrays that share memory with @p array are read completely first.
+ * @param array the array written (writable)
+ * @param items the index; may be NULL when @p count is 0
+ * @param count number of items
+ * @param arrays the index arrays (borrowed); may be NULL when @p narrays is 0
+ * @param narrays number of entries in @p arrays
+ * @param values the values (borrowed)
+ * @return 0 on success
+ * @retval USMARR_ERROR_READ_ONLY @p array is read-only
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p values does not broadcast to the selection (both
+ *         shapes named), or the index arrays do not broadcast together
+ * @retval others as for usmarr_array_getitem(); on any failure nothing was written */
+USMARR_API USMARR_NODISCARD int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items,
+                                                     size_t count, const usmarr_array_t *const *arrays,
+                                                     size_t narrays, const usmarr_array_t *values);
+
+/** @brief usmarr_array_setitem() with the index as text (usmarr_index_parse()).
+ *  @param array the array written (writable)
+ *  @param text NUL-terminated index text; `@N` names arrays[N]
+ *  @param arrays the index arrays (borrowed); may be NULL when @p narrays is 0
+ *  @param narrays number of entries in @p arrays
+ *  @param values the values (borrowed)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_PARSE malformed text (the detail points at the column)
+ *  @retval others as for usmarr_array_setitem() */
+USMARR_API USMARR_NODISCARD int usmarr_array_setitem_text(usmarr_array_t *array, const char *text,
+                                                          const usmarr_array_t *const *arrays, size_t narrays,
+                                                          const usmarr_array_t *values);
 
 /** @} */
 
@@ -462,6 +576,28 @@ USMARR_API USMARR_NODISCARD int usmarr_put(usmarr_array_t *a, const usmarr_array
 USMARR_API USMARR_NODISCARD int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices,
                                                        int axis, usmarr_index_mode_t mode, usmarr_array_t *out,
                                                        usmarr_array_t **result);
+
+/** @brief NumPy's put_along_axis: `a[.., indices[.., i, ..], ..] = values[.., i, ..]` on
+ *  @p axis, in place; @p indices and the other axes of @p a broadcast together (as in
+ *  usmarr_take_along_axis()) to the selection's shape, and @p values broadcasts to it.
+ *  Where an element is selected more than once, which value lands is unspecified.
+ *  @param a the target, writable
+ *  @param indices integer indices with a's number of dimensions (1-d with
+ *         ::USMARR_AXIS_NONE, which indexes @p a flattened in C order)
+ *  @param values the values (borrowed), converted to a's dtype
+ *  @param axis the axis, or ::USMARR_AXIS_NONE
+ *  @param mode raise, wrap or clip
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, bad mode, axis out of range
+ *  @retval USMARR_ERROR_READ_ONLY @p a is read-only
+ *  @retval USMARR_ERROR_BAD_DTYPE @p indices is not of an integer dtype
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH different ndim, non-broadcasting shapes or values
+ *          (both shapes named)
+ *  @retval USMARR_ERROR_INDEX an index out of range in raise mode: nothing was written
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts */
+USMARR_API USMARR_NODISCARD int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices,
+                                                      const usmarr_array_t *values, int axis,
+                                                      usmarr_index_mode_t mode);
 
 /** @brief The elements of @p a where @p condition is true, in C order, as a new 1-d array
  *  (NumPy's extract).  The result lives in a finalized pod block (usmarr/pod.h).  This

@@ -1,0 +1,747 @@
+/* NumPy's full advanced indexing: a[index] (usmarr_array_getitem) and a[index] = values
+ * (usmarr_array_setitem), with index arrays named by ::USMARR_INDEX_ARRAY items; and
+ * put_along_axis.  Kernels: cl/index.cl (map programs of the engine).
+ *
+ * A plan first turns the index into a basic view V of the array in which every axis an
+ * index array addresses is kept whole (the array's item becomes ':'; a k-d boolean
+ * becomes k of them and its nonzero() rows; a 0-d boolean a new axis and a row of 0 or 1
+ * zeros), so integers, slices, new axes and the ellipsis cost nothing.  The index arrays
+ * broadcast to B; the result's shape is V's with its advanced axes replaced by B (NumPy's
+ * rule: in place when the advanced items are adjacent, first otherwise).  Then one map
+ * over the result's shape does the work: the source operand is V with zero strides on B,
+ * so the engine yields the address of V's element [.., 0, ..] and the body adds the
+ * indexed displacement.  With one index array that is index * stride (OP_GATHER /
+ * OP_SCATTER, the raise check fused into a gather into a new result); with several,
+ * OP_OFFSET passes first sum norm(index_k) * stride_k into int64 offsets over B (each
+ * pass checks its array into its own cells), and OP_GATHER_OFFSET / OP_SCATTER_OFFSET use
+ * them.  No host loop touches elements. */
+#include "engine.h"
+#include "view_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One integer index array of a plan. */
+struct adv {
+    usmarr_array_t *ind; /* retained: the caller's array, or a row made from a boolean */
+    int vaxis;           /* the axis of the view it indexes */
+    int aaxis;           /* the indexed array's axis (for messages) */
+    size_t item;         /* its item in the index */
+    int64_t ref;         /* @ref */
+    bool checked;        /* caller's values: checked in raise mode (rows of booleans are in range) */
+    int64_t n, stride;   /* extent and stride of the view's axis */
+    int64_t bstrides[USMARR_MAX_NDIM]; /* over B (broadcast, zero where stretched) */
+    char what[64];       /* "index array @1 at items[2]" */
+};
+
+struct plan {
+    usmarr_array_t *view;
+    int nadv;
+    struct adv adv[USMARR_MAX_NDIM];
+    int bnd, rnd, bpos; /* B's rank, the result's rank, where B starts in the result */
+    int64_t bshape[USMARR_MAX_NDIM], rshape[USMARR_MAX_NDIM];
+    int64_t vstrides[USMARR_MAX_NDIM]; /* V's strides over the result's dims (0 on B) */
+};
+
+static void plan_free(struct plan *p)
+{
+    if (!p)
+        return;
+    for (int k = 0; k < p->nadv; k++)
+        usmarr_array_release(p->adv[k].ind);
+    usmarr_array_release(p->view);
+    free(p);
+}
+
+static void *element_pointer(const usmarr_array_t *a)
+{
+    if (!a->memory->pointer)
+        return NULL;
+    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
+}
+
+static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
+}
+
+static int64_t size_of(int nd, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int k = 0; k < nd; k++)
+        n *= shape[k];
+    return n;
+}
+
+static struct adv *adv_add(struct plan *p, usmarr_array_t *ind, int vaxis, int aaxis, size_t item, int64_t ref,
+                           bool checked)
+{
+    struct adv *a = &p->adv[p->nadv++];
+    a->ind = ind;
+    a->vaxis = vaxis;
+    a->aaxis = aaxis;
+    a->item = item;
+    a->ref = ref;
+    a->checked = checked;
+    snprintf(a->what, sizeof a->what, "index array @%lld at items[%zu]", (long long)ref, item);
+    return a;
+}
+
+/* Checks the items and the arrays they name; counts the axes they consume. */
+static int scan_items(const usmarr_array_t *a, const usmarr_index_item_t *items, size_t count,
+                      const usmarr_array_t *const *arrays, size_t narrays, int *consumed, bool *any_array)
+{
+    bool ellipsis = false;
+    *consumed = 0;
+    *any_array = false;
+    for (size_t i = 0; i < count; i++) {
+        const usmarr_index_item_t *it = &items[i];
+        switch (it->kind) {
+        case USMARR_INDEX_INTEGER:
+            (*consumed)++;
+            break;
+        case USMARR_INDEX_SLICE:
+            if (it->has_step && it->step == 0)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: the slice step must not be zero", i);
+            (*consumed)++;
+            break;
+        case USMARR_INDEX_NEWAXIS:
+            break;
+        case USMARR_INDEX_ELLIPSIS:
+            if (ellipsis)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: an index can have only one ellipsis",
+                                    i);
+            ellipsis = true;
+            break;
+        case USMARR_INDEX_ARRAY: {
+            if (it->index < 0 || (uint64_t)it->index >= narrays)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                    "items[%zu] names index array @%lld, but %zu arrays were passed", i,
+                                    (long long)it->index, narrays);
+            const usmarr_array_t *ind = arrays[it->index];
+            if (!ind)
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "arrays[%lld] (named by items[%zu]) is NULL",
+                                    (long long)it->index, i);
+            char name[64];
+            snprintf(name, sizeof name, "arrays[%lld]", (long long)it->index);
+            int rc = usmarr__same_context(ind, name, a, "array");
+            if (rc)
+                return rc;
+            usmarr_kind_t kind = usmarr_dtype_kind(ind->dtype);
+            if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL)
+                return usmarr__fail(USMARR_ERROR_BAD_DTYPE,
+                                    "index array @%lld (items[%zu]) has dtype %s; index arrays must be integers or "
+                                    "booleans",
+                                    (long long)it->index, i, usmarr_dtype_name(ind->dtype));
+            *consumed += kind == USMARR_KIND_BOOL ? ind->ndim : 1;
+            *any_array = true;
+            break;
+        }
+        default:
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
+                                (int)it->kind);
+        }
+    }
+    if (*consumed > a->ndim)
+        return usmarr__fail(USMARR_ERROR_INDEX,
+                            "too many indices for array: array is %d-dimensional, but %d were indexed", a->ndim,
+                            *consumed);
+    return 0;
+}
+
+/* A boolean of k >= 1 dims over axes [ax, ax+k): its shape must be theirs; its nonzero()
+ * rows become k index arrays.  A 0-d boolean: a new axis (its caller's item) indexed by
+ * a row of 1 or 0 zeros. */
+static int add_mask(struct plan *p, const usmarr_array_t *a, const usmarr_array_t *mask, size_t item, int64_t ref,
+                    int v, int ax)
+{
+    int k = mask->ndim, rc;
+    usmarr_context_t *ctx = a->memory->context;
+    if (k == 0) {
+        unsigned char value = 0;
+        if ((rc = usmarr_array_copy_to_host(mask, &value, NULL)))
+            return rc;
+        int64_t n = value != 0, zero = 0;
+        usmarr_array_t *row;
+        if ((rc = usmarr_array_from_host(ctx, 1, &n, USMARR_INT64, &zero, NULL, USMARR_USM_DEVICE, &row)))
+            return rc;
+        adv_add(p, row, v, -1, item, ref, false);
+        return 0;
+    }
+    for (int j = 0; j < k; j++)
+        if (mask->shape[j] != a->shape[ax + j])
+            return usmarr__fail(USMARR_ERROR_INDEX,
+                                "boolean index @%lld (items[%zu]) does not match the indexed array along axis %d: "
+                                "the axis has size %lld, the boolean's dimension %d has %lld",
+                                (long long)ref, item, ax + j, (long long)a->shape[ax + j], j,
+                                (long long)mask->shape[j]);
+    if (p->nadv + k > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "more than %d index arrays", USMARR_MAX_NDIM);
+    usmarr_array_t *rows[USMARR_MAX_NDIM];
+    if ((rc = usmarr_nonzero(mask, rows)))
+        return rc;
+    for (int j = 0; j < k; j++)
+        adv_add(p, rows[j], v + j, ax + j, item, ref, false);
+    return 0;
+}
+
+/* B: the index arrays broadcast together (right-aligned). */
+static int broadcast_indices(struct plan *p)
+{
+    p->bnd = 0;
+    for (int k = 0; k < p->nadv; k++)
+        if (p->adv[k].ind->ndim > p->bnd)
+            p->bnd = p->adv[k].ind->ndim;
+    for (int d = 0; d < p->bnd; d++)
+        p->bshape[d] = 1;
+    for (int k = 0; k < p->nadv; k++) {
+        const usmarr_array_t *ind = p->adv[k].ind;
+        int lead = p->bnd - ind->ndim;
+        for (int d = lead; d < p->bnd; d++) {
+            int64_t e = ind->shape[d - lead];
+            if (e == p->bshape[d] || e == 1)
+                continue;
+            if (p->bshape[d] != 1) {
+                /* name the first array that set this extent */
+                int j = 0;
+                for (; j < k; j++) {
+                    const usmarr_array_t *o = p->adv[j].ind;
+                    int l = p->bnd - o->ndim;
+                    if (d >= l && o->shape[d - l] == p->bshape[d])
+                        break;
+                }
+                char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+                const usmarr_array_t *o = p->adv[j].ind;
+                return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                    "shape mismatch: index arrays could not be broadcast together: @%lld (items[%zu]) "
+                                    "of shape %s and @%lld (items[%zu]) of shape %s",
+                                    (long long)p->adv[j].ref, p->adv[j].item,
+                                    usmarr__format_shape(o->ndim, o->shape, s1, sizeof s1), (long long)p->adv[k].ref,
+                                    p->adv[k].item, usmarr__format_shape(ind->ndim, ind->shape, s2, sizeof s2));
+            }
+            p->bshape[d] = e;
+        }
+    }
+    for (int k = 0; k < p->nadv; k++) {
+        struct adv *a = &p->adv[k];
+        int lead = p->bnd - a->ind->ndim;
+        for (int d = 0; d < p->bnd; d++)
+            a->bstrides[d] = d < lead || a->ind->shape[d - lead] != p->bshape[d] ? 0 : a->ind->strides[d - lead];
+    }
+    return 0;
+}
+
+/* The result's shape and every operand's strides over it. */
+static int lay_out(struct plan *p, bool adjacent)
+{
+    const usmarr_array_t *v = p->view;
+    bool is_adv[USMARR_MAX_NDIM] = {false};
+    int first = v->ndim;
+    for (int k = 0; k < p->nadv; k++) {
+        struct adv *a = &p->adv[k];
+        is_adv[a->vaxis] = true;
+        a->n = v->shape[a->vaxis];
+        a->stride = v->strides[a->vaxis];
+        if (a->vaxis < first)
+            first = a->vaxis;
+    }
+    int kept = v->ndim - p->nadv;
+    p->rnd = kept + p->bnd;
+    if (p->rnd > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the result would have %d dimensions, more than %d", p->rnd,
+                            USMARR_MAX_NDIM);
+    p->bpos = 0;
+    if (adjacent) /* B where the first advanced axis was: after the kept axes before it */
+        for (int x = 0; x < first; x++)
+            p->bpos += !is_adv[x];
+    int x = 0;
+    for (int r = 0; r < p->rnd; r++) {
+        if (p->nadv && r >= p->bpos && r < p->bpos + p->bnd) {
+            p->rshape[r] = p->bshape[r - p->bpos];
+            p->vstrides[r] = 0;
+            continue;
+        }
+        while (is_adv[x])
+            x++;
+        p->rshape[r] = v->shape[x];
+        p->vstrides[r] = v->strides[x];
+        x++;
+    }
+    return 0;
+}
+
+/* The index's operand strides over the result's dims: B's strides at bpos, 0 elsewhere. */
+static void result_strides(const struct plan *p, const int64_t *bstrides, int64_t *strides)
+{
+    for (int r = 0; r < p->rnd; r++)
+        strides[r] = r >= p->bpos && r < p->bpos + p->bnd ? bstrides[r - p->bpos] : 0;
+}
+
+static int plan_build(const usmarr_array_t *a, const usmarr_index_item_t *items, size_t count,
+                      const usmarr_array_t *const *arrays, size_t narrays, struct plan **out)
+{
+    *out = NULL;
+    if (count && !items)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items is NULL with count=%zu", count);
+    if (narrays && !arrays)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "arrays is NULL with narrays=%zu", narrays);
+    if (count > USMARR_MAX_INDEX_ITEMS)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "count=%zu exceeds USMARR_MAX_INDEX_ITEMS=%d", count,
+                            USMARR_MAX_INDEX_ITEMS);
+    int consumed;
+    bool any_array;
+    int rc = scan_items(a, items, count, arrays, narrays, &consumed, &any_array);
+    if (rc)
+        return rc;
+    struct plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "an index plan");
+    usmarr_index_item_t basic[USMARR_MAX_INDEX_ITEMS + USMARR_MAX_NDIM];
+    size_t nbasic = 0;
+    int v = 0, ax = 0;
+    long last_adv = -1;
+    bool adjacent = true;
+    for (size_t i = 0; i < count && !rc; i++) {
+        const usmarr_index_item_t *it = &items[i];
+        bool advanced = false;
+        if (it->kind != USMARR_INDEX_ARRAY) {
+            basic[nbasic++] = *it;
+            int width = it->kind == USMARR_INDEX_ELLIPSIS ? a->ndim - consumed : 1;
+            v += it->kind == USMARR_INDEX_INTEGER ? 0 : width;
+            ax += it->kind == USMARR_INDEX_NEWAXIS ? 0 : width;
+            advanced = it->kind == USMARR_INDEX_INTEGER && any_array;
+        } else {
+            const usmarr_array_t *ind = arrays[it->index];
+            advanced = true;
+            if (p->nadv == USMARR_MAX_NDIM) {
+                rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "more than %d index arrays", USMARR_MAX_NDIM);
+            } else if (ind->dtype == USMARR_BOOL) {
+                rc = add_mask(p, a, ind, i, it->index, v, ax);
+                int k = ind->ndim ? ind->ndim : 1;
+                for (int j = 0; j < k; j++)
+                    basic[nbasic++] = ind->ndim ? usmarr_index_slice(NULL, NULL, NULL) : usmarr_index_newaxis();
+                v += k;
+                ax += ind->ndim;
+            } else {
+                adv_add(p, usmarr_array_retain((usmarr_array_t *)ind), v++, ax++, i, it->index, true);
+                basic[nbasic++] = usmarr_index_slice(NULL, NULL, NULL);
+            }
+        }
+        if (advanced) {
+            if (last_adv >= 0 && (size_t)last_adv != i - 1)
+                adjacent = false;
+            last_adv = (long)i;
+        }
+    }
+    if (!rc)
+        rc = usmarr_array_index(a, basic, nbasic, &p->view);
+    if (!rc)
+        rc = broadcast_indices(p);
+    if (!rc)
+        rc = lay_out(p, adjacent);
+    if (rc) {
+        plan_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+/* ---- launching -------------------------------------------------------------------------- */
+
+static int int64_scalar(struct usmarr__scalar_arg *arg, int64_t v)
+{
+    usmarr_scalar_t s = usmarr_scalar_int(v);
+    return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
+}
+
+static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int dtype, int nd,
+                        const int64_t *strides)
+{
+    op->data = element_pointer(a);
+    op->dtype = dtype;
+    memcpy(op->strides, strides, sizeof(int64_t) * (size_t)nd);
+}
+
+/* Raise mode before anything is written, for every caller's array (one pass each). */
+static int check_all(const struct plan *p)
+{
+    int rc = 0;
+    for (int k = 0; k < p->nadv && !rc; k++)
+        if (p->adv[k].checked)
+            rc = usmarr__index_check(p->adv[k].ind, p->adv[k].n, p->adv[k].aaxis, p->adv[k].what);
+    return rc;
+}
+
+/* Several index arrays: int64 offsets over B, sum of norm(index_k) * stride_k, each
+ * caller's array checked in its own pass; waits for the verdicts. */
+static int make_offsets(const struct plan *p, usmarr_array_t **offsets)
+{
+    usmarr_context_t *ctx = p->view->memory->context;
+    usmarr_memory_t *cells[USMARR_MAX_NDIM] = {NULL};
+    usmarr_array_t *o;
+    int rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, p->bnd, p->bshape, USMARR_ORDER_C,
+                                             USMARR_USM_DEVICE, &o);
+    if (rc)
+        return rc;
+    for (int k = 0; k < p->nadv && !rc; k++) {
+        const struct adv *a = &p->adv[k];
+        bool checked = a->checked;
+        if (checked && (rc = usmarr__index_cells_new(ctx, &cells[k])))
+            break;
+        char defines[96];
+        snprintf(defines, sizeof defines, "-DOP_OFFSET -DMODE=2 -DIDX_UNSIGNED=%d -DCHECKED=%d -DACCUMULATE=%d",
+                 usmarr_dtype_kind(a->ind->dtype) == USMARR_KIND_UINT, checked, k > 0);
+        struct usmarr__map m = usmarr__map_init("index", defines, checked ? 3 : 1, k > 0 ? 2 : 1);
+        m.flags = USMARR__MAP_NO_TILE;
+        m.ndim = p->bnd;
+        memcpy(m.shape, p->bshape, sizeof(int64_t) * (size_t)p->bnd);
+        set_operand(&m.operands[0], o, USMARR_INT64, p->bnd, o->strides);
+        int next = 1;
+        if (checked) {
+            usmarr__index_cells_operands(cells[k], a->ind, &m.operands[1], &m.operands[2]);
+            next = 3;
+        }
+        set_operand(&m.operands[next], a->ind, a->ind->dtype, p->bnd, a->bstrides);
+        if (k > 0)
+            m.operands[next + 1] = m.operands[0];
+        m.nscalars = 2;
+        rc = int64_scalar(&m.scalars[0], a->n);
+        if (!rc)
+            rc = int64_scalar(&m.scalars[1], a->stride);
+        if (!rc)
+            rc = usmarr__map_launch(ctx, &m);
+    }
+    for (int k = 0; k < p->nadv && !rc; k++)
+        if (cells[k])
+            rc = usmarr__index_cells_verdict(cells[k], p->adv[k].ind, p->adv[k].n, p->adv[k].aaxis,
+                                             p->adv[k].what);
+    for (int k = 0; k < p->nadv; k++)
+        usmarr_memory_release(cells[k]);
+    if (rc)
+        usmarr_array_release(o);
+    else
+        *offsets = o;
+    return rc;
+}
+
+/* One map over the result's shape: ops[0] written, ops[1] indices or offsets, ops[2] read. */
+static int launch_offset_map(const struct plan *p, const char *op, struct usmarr__operand *ops)
+{
+    char defines[32];
+    snprintf(defines, sizeof defines, "-DOP_%s_OFFSET", op);
+    struct usmarr__map m = usmarr__map_init("index", defines, 1, 2);
+    m.flags = USMARR__MAP_NO_TILE;
+    m.ndim = p->rnd;
+    memcpy(m.shape, p->rshape, sizeof(int64_t) * (size_t)p->rnd);
+    memcpy(m.operands, ops, 3 * sizeof *ops);
+    return usmarr__map_launch(p->view->memory->context, &m);
+}
+
+static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
+{
+    usmarr_context_t *ctx = p->view->memory->context;
+    int64_t rsize = size_of(p->rnd, p->rshape);
+    if (p->nadv == 0)
+        return usmarr_array_copy_into(target, p->view);
+    if (rsize == 0) /* NumPy checks no index then either */
+        return 0;
+    struct usmarr__operand ops[3];
+    int dt = target->dtype, st = p->view->dtype;
+    if (dt == st)
+        dt = st = usmarr__bits_dtype(usmarr_dtype_size(st));
+    set_operand(&ops[0], target, dt, p->rnd, target->strides);
+    set_operand(&ops[2], p->view, st, p->rnd, p->vstrides);
+    int64_t istrides[USMARR_MAX_NDIM];
+    int rc = 0;
+    if (p->nadv == 1) {
+        const struct adv *a = &p->adv[0];
+        usmarr_memory_t *cells = NULL;
+        bool fused = a->checked && !into_out;
+        if (a->checked && !fused)
+            rc = check_all(p);
+        if (!rc && fused)
+            rc = usmarr__index_cells_new(ctx, &cells);
+        result_strides(p, a->bstrides, istrides);
+        set_operand(&ops[1], a->ind, a->ind->dtype, p->rnd, istrides);
+        if (!rc)
+            rc = usmarr__index_map(ctx, "GATHER", USMARR_INDEX_MODE_RAISE, a->ind, p->rnd, p->rshape, ops, a->n,
+                                   a->stride, cells);
+        if (!rc && cells)
+            rc = usmarr__index_cells_verdict(cells, a->ind, a->n, a->aaxis, a->what);
+        usmarr_memory_release(cells);
+        return rc;
+    }
+    usmarr_array_t *offsets;
+    if ((rc = make_offsets(p, &offsets)))
+        return rc;
+    result_strides(p, offsets->strides, istrides);
+    set_operand(&ops[1], offsets, USMARR_INT64, p->rnd, istrides);
+    rc = launch_offset_map(p, "GATHER", ops);
+    usmarr_array_release(offsets); /* waits for the gather */
+    return rc;
+}
+
+int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
+                         const usmarr_array_t *const *arrays, size_t narrays, usmarr_array_t *out,
+                         usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "result is NULL (and out is NULL)");
+    struct plan *p;
+    int rc = plan_build(array, items, count, arrays, narrays, &p);
+    if (rc)
+        return rc;
+    const usmarr_array_t **inputs = calloc(narrays + 1, sizeof *inputs);
+    usmarr_array_t *target = NULL;
+    if (!inputs) {
+        plan_free(p);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%zu input pointers", narrays + 1);
+    }
+    inputs[0] = array;
+    for (size_t k = 0; k < narrays; k++)
+        inputs[k + 1] = arrays[k];
+    rc = usmarr__result_begin(array, inputs, (int)narrays + 1, array->dtype, p->rnd, p->rshape, out, result, &target);
+    free(inputs);
+    if (!rc)
+        rc = gather(p, target, target == out);
+    plan_free(p);
+    return target ? usmarr__result_end(rc, target, out, result) : rc;
+}
+
+int usmarr_array_getitem_text(const usmarr_array_t *array, const char *text, const usmarr_array_t *const *arrays,
+                              size_t narrays, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
+    size_t count;
+    int rc = usmarr_index_parse(text, items, USMARR_MAX_INDEX_ITEMS, &count);
+    return rc ? rc : usmarr_array_getitem(array, items, count, arrays, narrays, out, result);
+}
+
+/* ---- assignment ------------------------------------------------------------------------- */
+
+/* values as an array of at most rnd dims (leading extent-1 axes beyond them dropped, as
+ * NumPy does) that broadcasts to the result's shape. */
+static int fit_values(const struct plan *p, const usmarr_array_t *values, usmarr_array_t **fitted)
+{
+    int drop = values->ndim - p->rnd;
+    bool fits = true;
+    for (int k = 0; k < drop; k++)
+        fits &= values->shape[k] == 1;
+    struct usmarr__operand probe;
+    if (fits && drop > 0) {
+        usmarr_array_t *r;
+        int rc = usmarr_array_reshape(values, p->rnd, values->shape + drop, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED,
+                                      &r);
+        if (rc)
+            return rc;
+        fits = !usmarr__operand_from_array(r, p->rnd, p->rshape, &probe);
+        if (fits)
+            *fitted = r;
+        else
+            usmarr_array_release(r);
+    } else if (fits) {
+        fits = !usmarr__operand_from_array(values, p->rnd, p->rshape, &probe);
+        if (fits)
+            *fitted = usmarr_array_retain((usmarr_array_t *)values);
+    }
+    if (fits)
+        return 0;
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                        "shape mismatch: values of shape %s could not be broadcast to the indexing result of shape %s",
+                        usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                        usmarr__format_shape(p->rnd, p->rshape, s2, sizeof s2));
+}
+
+static int scatter(const struct plan *p, const usmarr_array_t *vals)
+{
+    usmarr_context_t *ctx = p->view->memory->context;
+    usmarr_array_t *view = p->view;
+    if (p->nadv == 0)
+        return usmarr_array_copy_into(view, vals);
+    if (size_of(p->rnd, p->rshape) == 0)
+        return 0;
+    struct usmarr__operand ops[3];
+    int rc = usmarr__operand_from_array(vals, p->rnd, p->rshape, &ops[2]);
+    if (rc)
+        return rc;
+    int dt = view->dtype;
+    if (dt == (int)vals->dtype)
+        dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(dt));
+    set_operand(&ops[0], view, dt, p->rnd, p->vstrides);
+    int64_t istrides[USMARR_MAX_NDIM];
+    if (p->nadv == 1) {
+        const struct adv *a = &p->adv[0];
+        usmarr_array_t *icopy = NULL;
+        if (a->checked)
+            rc = check_all(p);
+        if (!rc && same_block(a->ind, view)) /* read completely before anything is written */
+            rc = usmarr_array_copy(a->ind, USMARR_ORDER_K, NULL, &icopy);
+        const usmarr_array_t *ind = icopy ? icopy : a->ind;
+        if (!rc) {
+            int64_t bstrides[USMARR_MAX_NDIM];
+            int lead = p->bnd - ind->ndim;
+            for (int d = 0; d < p->bnd; d++)
+                bstrides[d] = d < lead || ind->shape[d - lead] != p->bshape[d] ? 0 : ind->strides[d - lead];
+            result_strides(p, bstrides, istrides);
+            set_operand(&ops[1], ind, ind->dtype, p->rnd, istrides);
+            rc = usmarr__index_map(ctx, "SCATTER", USMARR_INDEX_MODE_RAISE, ind, p->rnd, p->rshape, ops, a->n,
+                                   a->stride, NULL);
+        }
+        usmarr_array_release(icopy);
+        return rc;
+    }
+    usmarr_array_t *offsets;
+    if ((rc = make_offsets(p, &offsets))) /* reads the index arrays before the scatter is enqueued */
+        return rc;
+    result_strides(p, offsets->strides, istrides);
+    set_operand(&ops[1], offsets, USMARR_INT64, p->rnd, istrides);
+    rc = launch_offset_map(p, "SCATTER", ops);
+    usmarr_array_release(offsets);
+    return rc;
+}
+
+int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
+                         const usmarr_array_t *const *arrays, size_t narrays, const usmarr_array_t *values)
+{
+    usmarr__clear_error();
+    if (!array || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "values");
+    int rc = usmarr__same_context(values, "values", array, "array");
+    if (!rc)
+        rc = usmarr__check_writable(array, "array");
+    if (rc)
+        return rc;
+    struct plan *p;
+    if ((rc = plan_build(array, items, count, arrays, narrays, &p)))
+        return rc;
+    usmarr_array_t *fitted = NULL, *vcopy = NULL;
+    rc = fit_values(p, values, &fitted);
+    if (!rc && same_block(fitted, array)) /* values are read completely first */
+        rc = usmarr_array_copy(fitted, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc)
+        rc = scatter(p, vcopy ? vcopy : fitted);
+    usmarr_array_release(vcopy); /* waits for the scatter that reads it */
+    usmarr_array_release(fitted);
+    plan_free(p);
+    return rc;
+}
+
+int usmarr_array_setitem_text(usmarr_array_t *array, const char *text, const usmarr_array_t *const *arrays,
+                              size_t narrays, const usmarr_array_t *values)
+{
+    usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
+    size_t count;
+    int rc = usmarr_index_parse(text, items, USMARR_MAX_INDEX_ITEMS, &count);
+    return rc ? rc : usmarr_array_setitem(array, items, count, arrays, narrays, values);
+}
+
+/* ---- put_along_axis ----------------------------------------------------------------------- */
+
+static int put_along_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                          usmarr_index_mode_t mode)
+{
+    int64_t minus_one = -1;
+    usmarr_array_t *flat = NULL, *tmp = NULL;
+    int rc = 0;
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
+        rc = usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_NEVER, &flat);
+    else if (!(rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &tmp)))
+        rc = usmarr_array_reshape(tmp, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_NEVER, &flat);
+    if (!rc)
+        rc = usmarr_put_along_axis(flat, indices, values, 0, mode);
+    if (!rc && tmp)
+        rc = usmarr_array_copy_into(a, tmp);
+    usmarr_array_release(flat);
+    usmarr_array_release(tmp);
+    return rc;
+}
+
+int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+                          usmarr_index_mode_t mode)
+{
+    usmarr__clear_error();
+    if (!a || !indices || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    if (!rc)
+        rc = usmarr__check_writable(a, "a");
+    if (rc)
+        return rc;
+    usmarr_kind_t kind = usmarr_dtype_kind(indices->dtype);
+    if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "indices has dtype %s; indices must be integers",
+                            usmarr_dtype_name(indices->dtype));
+    if (mode != USMARR_INDEX_MODE_RAISE && mode != USMARR_INDEX_MODE_WRAP && mode != USMARR_INDEX_MODE_CLIP)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "mode=%d is not raise (0), wrap (1) or clip (2)", (int)mode);
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    if (axis == USMARR_AXIS_NONE) {
+        if (indices->ndim != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
+                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
+        return put_along_flat(a, indices, values, mode);
+    }
+    int ax, nd = a->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    if (indices->ndim != nd)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "indices of shape %s and a of shape %s must have the same number of dimensions",
+                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < nd; k++) {
+        int64_t na = a->shape[k], ni = indices->shape[k];
+        if (k != ax && na != ni && na != 1 && ni != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
+                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
+                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
+        shape[k] = k == ax ? ni : na == 1 ? ni : na;
+        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
+        ast[k] = k != ax && na == shape[k] ? a->strides[k] : 0;
+    }
+    struct usmarr__operand ops[3];
+    if (usmarr__operand_from_array(values, nd, shape, &ops[2]))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the selection %s",
+                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, shape, s2, sizeof s2));
+    int64_t n = a->shape[ax];
+    bool work = size_of(nd, shape) > 0;
+    if (n == 0 && work)
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put along axis %d of size 0", ax);
+    if (mode == USMARR_INDEX_MODE_RAISE &&
+        (rc = usmarr__index_check(indices, n, ax, "put_along_axis: nothing was written")))
+        return rc;
+    if (!work)
+        return 0;
+    usmarr_array_t *vcopy = NULL, *icopy = NULL;
+    if (same_block(values, a))
+        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc && same_block(indices, a))
+        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
+    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
+    if (!rc)
+        rc = usmarr__operand_from_array(vals, nd, shape, &ops[2]);
+    if (!rc) {
+        for (int k = 0; k < nd; k++)
+            ist[k] = ind->shape[k] == shape[k] ? ind->strides[k] : 0;
+        int dt = a->dtype;
+        if (dt == (int)vals->dtype)
+            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(dt));
+        set_operand(&ops[0], a, dt, nd, ast);
+        set_operand(&ops[1], ind, ind->dtype, nd, ist);
+        rc = usmarr__index_map(a->memory->context, "SCATTER", mode, ind, nd, shape, ops, n, a->strides[ax], NULL);
+    }
+    usmarr_array_release(vcopy);
+    usmarr_array_release(icopy);
+    return rc;
+}
