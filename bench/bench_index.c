@@ -2,6 +2,7 @@
  *   take     1M random int64 indices (raise mode, NumPy's default) from 16M float32
  *   extract  16M float32 with a 50% random bool mask
  *   concat   four 4M-element float32 arrays
+ *   getitem-rows  a[idx, 2:14]: 1M random int64 row indices into a (4M, 16) float32
  * Library times include the result's allocation (NumPy's include its own) and waiting for
  * the device.  NumPy: bench/numpy_index.py, the same sizes, medians of the same count. */
 #include "bench.h"
@@ -13,6 +14,7 @@
 #define N_SRC (16 * 1024 * 1024)
 #define N_IDX (1024 * 1024)
 #define N_PART (4 * 1024 * 1024)
+#define N_ROWS (4 * 1024 * 1024)
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void)
@@ -23,7 +25,7 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-enum which { TAKE, EXTRACT, CONCAT };
+enum which { TAKE, EXTRACT, CONCAT, GETITEM_ROWS };
 
 /* One operation producing a new array, then a finish. */
 static int once(const struct bench_env *env, enum which w, usmarr_array_t *const *in)
@@ -33,6 +35,8 @@ static int once(const struct bench_env *env, enum which w, usmarr_array_t *const
         BENCH_OK(usmarr_take(in[0], in[1], 0, USMARR_INDEX_MODE_RAISE, NULL, &r));
     else if (w == EXTRACT)
         BENCH_OK(usmarr_extract(in[1], in[0], &r));
+    else if (w == GETITEM_ROWS)
+        BENCH_OK(usmarr_array_getitem_text(in[0], "@0, 2:14", (const usmarr_array_t *const *)&in[1], 1, NULL, &r));
     else
         BENCH_OK(usmarr_concat(4, (const usmarr_array_t *const *)in, 0, NULL, &r));
     BENCH_OK(usmarr_context_finish(env->ctx));
@@ -53,6 +57,19 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
             rc = usmarr_array_from_host(env->ctx, 1, &npart, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &in[k]);
         }
         free(h);
+    } else if (w == GETITEM_ROWS) {
+        int64_t shape[2] = {N_ROWS, 16};
+        float *h = malloc(sizeof(float) * N_ROWS * 16);
+        for (int64_t i = 0; i < (int64_t)N_ROWS * 16; i++)
+            h[i] = (float)(rng() >> 40);
+        rc = usmarr_array_from_host(env->ctx, 2, shape, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &in[0]);
+        free(h);
+        int64_t *idx = malloc(sizeof(int64_t) * N_IDX);
+        for (int64_t i = 0; i < N_IDX; i++)
+            idx[i] = (int64_t)(rng() % N_ROWS);
+        if (!rc)
+            rc = usmarr_array_from_host(env->ctx, 1, &nidx, USMARR_INT64, idx, NULL, USMARR_USM_DEVICE, &in[1]);
+        free(idx);
     } else {
         float *h = malloc(sizeof(float) * N_SRC);
         for (int64_t i = 0; i < N_SRC; i++)
@@ -88,7 +105,7 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
         usmarr_array_release(in[k]);
     if (rc)
         return rc;
-    static const char *const names[] = {"take", "extract", "concat"};
+    static const char *const names[] = {"take", "extract", "concat", "getitem-rows"};
     double np = bench_numpy(env, "numpy_index.py", names[w]);
     if (np <= 0) {
         fprintf(stderr, "bench: NumPy reference for %s unavailable\n", names[w]);
@@ -103,10 +120,16 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
 static int run_take(const struct bench_env *env, struct bench_result *r) { return run_case(env, TAKE, r); }
 static int run_extract(const struct bench_env *env, struct bench_result *r) { return run_case(env, EXTRACT, r); }
 static int run_concat(const struct bench_env *env, struct bench_result *r) { return run_case(env, CONCAT, r); }
+static int run_getitem_rows(const struct bench_env *env, struct bench_result *r)
+{
+    return run_case(env, GETITEM_ROWS, r);
+}
 
 const struct bench_case bench_index[] = {
     {"take", "1M random int64 indices from 16M float32, raise mode (NumPy's np.take)", 1.0, BENCH_AT_LEAST, run_take},
     {"extract", "16M float32, 50% random bool mask (np.extract)", 1.0, BENCH_AT_LEAST, run_extract},
     {"concat", "four 4M float32 arrays (np.concatenate)", 1.0, BENCH_AT_LEAST, run_concat},
+    {"getitem-rows", "a[idx, 2:14]: 1M random int64 rows of a (4M, 16) float32 (NumPy's fancy indexing)", 1.0,
+     BENCH_AT_LEAST, run_getitem_rows},
     {NULL, NULL, 0, BENCH_AT_LEAST, NULL},
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """NumPy reference timings for bench/bench_index.c (prints `seconds=<median>`).
-usage: numpy_index.py take|extract|concat [repeat]"""
+usage: numpy_index.py take|extract|concat|getitem-rows [repeat]"""
 import sys
 import time
 
@@ -33,6 +33,10 @@ def main():
     elif case == "concat":
         parts = [rng.random(4 << 20, dtype=np.float32) for _ in range(4)]
         s = median_time(lambda: np.concatenate(parts), repeat)
+    elif case == "getitem-rows":
+        src = rng.random((4 << 20, 16), dtype=np.float32)
+        idx = rng.integers(0, src.shape[0], 1 << 20)
+        s = median_time(lambda: src[idx, 2:14], repeat)
     else:
         sys.exit("unknown case " + case)
     print("seconds=%.6f" % s)

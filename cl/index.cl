@@ -28,6 +28,9 @@
  *    usmarr_take_flat (-DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE -DIDX_UNSIGNED
  *    [-DCHECKED=1]): take from a 1-d source with contiguous indices into a contiguous
  *    result, one element per work-item, cells as in OP_GATHER's CHECKED form.
+ *    usmarr_take_rows (the same options): getitem's a[idx, ...] when the axes after the
+ *    index are one contiguous run of the source: a run per work-item into a contiguous
+ *    result.
  *    Boolean masks (-DCOND=<tag of the mask> -DELEM=<bit-copy tag of the elements>): the
  *    flat (C-order) range [0, n) is cut into chunks of `chunk` elements, one work-item each:
  *      usmarr_mask_count    counts[c] = number of true mask elements in chunk c
@@ -151,6 +154,30 @@ kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_
     }
 #endif
     out[e] = src[usmarr_index_norm((long)raw, (ulong)raw, n) * stride];
+}
+
+/* a[idx, ...] whose remaining axes are one contiguous run of `len` source elements
+ * (getitem.c): one work-item per index copies its run into row e of a contiguous
+ * result.  Indices of any stride; cells as usmarr_take_flat's. */
+kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
+                             global const usmarr_item_t *src, long m, long len, long n, long stride,
+                             global long *cells)
+{
+    long e = get_global_id(0);
+    if (e >= m)
+        return;
+    usmarr_idx_t raw = ind[e * istride];
+#if CHECKED
+    if (USMARR_IDX_BAD(raw, n)) {
+        cells[0] = 1;
+        *(global usmarr_idx_t *)(cells + 1) = raw;
+        return;
+    }
+#endif
+    global const usmarr_item_t *s = src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride;
+    global usmarr_item_t *o = out + e * len;
+    for (long j = 0; j < len; j++)
+        o[j] = s[j];
 }
 #endif
 

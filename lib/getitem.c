@@ -439,6 +439,62 @@ static int launch_offset_map(const struct plan *p, const char *op, struct usmarr
     return usmarr__map_launch(p->view->memory->context, &m);
 }
 
+/* One index array over B of one dim, first in the result, and the result's other axes
+ * one contiguous run of the source, into a contiguous result of the same dtype: rows. */
+static bool rows_fit(const struct plan *p, const usmarr_array_t *target, int64_t *len)
+{
+    if (p->nadv != 1 || p->bnd != 1 || p->bpos != 0 || p->rnd < 2 || target->dtype != p->view->dtype ||
+        !(target->flags & USMARR_FLAG_C_CONTIGUOUS))
+        return false;
+    int64_t run = 1;
+    for (int r = p->rnd - 1; r >= 1; r--) {
+        if (p->rshape[r] != 1 && p->vstrides[r] != run)
+            return false;
+        run *= p->rshape[r];
+    }
+    *len = run;
+    return true;
+}
+
+static int launch_rows(const struct plan *p, usmarr_array_t *target, int64_t len, usmarr_memory_t *cells)
+{
+    usmarr_context_t *ctx = p->view->memory->context;
+    const struct adv *a = &p->adv[0];
+    bool uns = usmarr_dtype_kind(a->ind->dtype) == USMARR_KIND_UINT;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=2 -DIDX_UNSIGNED=%d -DCHECKED=%d",
+             usmarr__dtype_tag(a->ind->dtype),
+             usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(target->dtype))), uns, cells != NULL);
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_rows", &k);
+    if (rc)
+        return rc;
+    cl_long m = p->bshape[0], istride = a->bstrides[0], run = len, n = a->n, stride = a->stride;
+    size_t local = 64, global = ((size_t)m + local - 1) / local * local;
+    usmarr__queue_lock(ctx);
+    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element_pointer(target));
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 1, element_pointer(a->ind));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 2, sizeof istride, &istride);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 3, element_pointer(p->view));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 4, sizeof m, &m);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 5, sizeof run, &run);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 6, sizeof n, &n);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 7, sizeof stride, &stride);
+    if (!rc) /* unused without CHECKED, but every argument must be set */
+        rc = cells ? usmarr__kernel_arg_pointer(ctx, k, 8, cells->pointer) : usmarr__kernel_arg(k, 8, sizeof(void *), NULL);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
 static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
 {
     usmarr_context_t *ctx = p->view->memory->context;
@@ -465,7 +521,10 @@ static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
             rc = usmarr__index_cells_new(ctx, &cells);
         result_strides(p, a->bstrides, istrides);
         set_operand(&ops[1], a->ind, a->ind->dtype, p->rnd, istrides);
-        if (!rc)
+        int64_t len;
+        if (!rc && rows_fit(p, target, &len))
+            rc = launch_rows(p, target, len, cells);
+        else if (!rc)
             rc = usmarr__index_map(ctx, "GATHER", USMARR_INDEX_MODE_RAISE, a->ind, p->rnd, p->rshape, ops, a->n,
                                    a->stride, cells);
         if (!rc && cells)

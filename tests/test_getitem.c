@@ -125,6 +125,9 @@ START_TEST(test_getitem_out_of_range_names_array_item_and_bound)
     ck_assert_fails_with(usmarr_array_getitem_text(a, ":, :, @1", arrays, 2, NULL, &r), USMARR_ERROR_INDEX,
                          "index 6 is out of bounds for axis 2 with size 6 (index array @1 at items[2])");
     ck_assert_ptr_null(r);
+    /* one array over whole rows (the rows kernel) */
+    ck_assert_fails_with(usmarr_array_getitem_text(a, "@1", arrays, 2, NULL, &r), USMARR_ERROR_INDEX,
+                         "index 6 is out of bounds for axis 0 with size 4 (index array @1 at items[0])");
     /* several arrays (the offsets' passes) */
     ck_assert_fails_with(usmarr_array_getitem_text(a, "@0, ..., @1", arrays, 2, NULL, &r), USMARR_ERROR_INDEX,
                          "index 6 is out of bounds for axis 2 with size 6 (index array @1 at items[2])");
