@@ -2,7 +2,7 @@
  *
  * Beyond "never crashes, never reads past the NUL" it checks the documented contract:
  * success or USMARR_ERROR_PARSE with a column in the detail and count 0; accepted items
- * are well-formed (no zero step, at most one ellipsis); the capacity is honoured exactly
+ * are well-formed (no zero step, at most one ellipsis, no negative '@N'); the capacity is honoured exactly
  * (item buffers are heap blocks of exactly that many items); and the items, written
  * back as canonical text, parse to the same items. */
 #include "fuzz.h"
@@ -33,7 +33,7 @@ static bool same_item(const usmarr_index_item_t *a, const usmarr_index_item_t *b
 {
     if (a->kind != b->kind)
         return false;
-    if (a->kind == USMARR_INDEX_INTEGER)
+    if (a->kind == USMARR_INDEX_INTEGER || a->kind == USMARR_INDEX_ARRAY)
         return a->index == b->index;
     if (a->kind != USMARR_INDEX_SLICE)
         return true;
@@ -69,6 +69,9 @@ static char *render(const usmarr_index_item_t *items, size_t count)
         case USMARR_INDEX_NEWAXIS:
             fputs("None", f);
             break;
+        case USMARR_INDEX_ARRAY:
+            fprintf(f, "@%" PRId64, it->index);
+            break;
         default:
             fputs("...", f);
             break;
@@ -89,8 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int ellipses = 0;
         for (size_t i = 0; i < n; i++) {
             const usmarr_index_item_t *it = &items[i];
-            FUZZ_CHECK(it->kind >= USMARR_INDEX_INTEGER && it->kind <= USMARR_INDEX_ELLIPSIS, "item %zu kind %d", i,
+            FUZZ_CHECK(it->kind >= USMARR_INDEX_INTEGER && it->kind <= USMARR_INDEX_ARRAY, "item %zu kind %d", i,
                        (int)it->kind);
+            FUZZ_CHECK(it->kind != USMARR_INDEX_ARRAY || it->index >= 0, "item %zu: array @%" PRId64, i, it->index);
             FUZZ_CHECK(it->kind != USMARR_INDEX_SLICE || it->step != 0, "item %zu has step 0", i);
             FUZZ_CHECK(it->kind != USMARR_INDEX_SLICE || it->has_step || it->step == 1,
                        "item %zu: omitted step is %" PRId64, i, it->step);
