@@ -375,6 +375,50 @@ START_TEST(test_getitem_setitem_reads_overlapping_inputs_first)
 }
 END_TEST
 
+/* Zero strides: a broadcast source, broadcast index arrays, broadcast values. */
+START_TEST(test_getitem_zero_strides)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t row[2] = {1, 5}, wide[2] = {4, 5}, one = 1, three = 3;
+    usmarr_array_t *a = iota_i32(ctx, 2, row), *b, *r;
+    ck_assert_ok(usmarr_array_broadcast_to(a, 2, wide, &b)); /* strides (0, 1) */
+    int64_t iv[1] = {-1}, jv[3] = {4, 0, 2};
+    usmarr_array_t *i1 = from_i64(ctx, 1, &one, iv), *ib, *j = from_i64(ctx, 1, &three, jv);
+    ck_assert_ok(usmarr_array_broadcast_to(i1, 1, &three, &ib)); /* stride 0 */
+    const usmarr_array_t *arrays[2] = {ib, j};
+    ck_assert_ok(usmarr_array_getitem_text(b, "@0, 1:4", arrays, 2, NULL, &r));
+    int32_t h[9];
+    back_i32(r, h);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            ck_assert_int_eq(h[i * 3 + k], 1 + k);
+    usmarr_array_release(r);
+    ck_assert_ok(usmarr_array_getitem_text(b, "@0, @1", arrays, 2, NULL, &r));
+    back_i32(r, h);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(h[i], (int32_t)jv[i]);
+    usmarr_array_release(r);
+    /* a[0, j] = broadcast value */
+    int32_t seven = 7;
+    usmarr_array_t *v, *vb;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &one, USMARR_INT32, &seven, NULL, USMARR_USM_DEVICE, &v));
+    ck_assert_ok(usmarr_array_broadcast_to(v, 1, &three, &vb));
+    ck_assert_ok(usmarr_array_setitem_text(a, "0, @1", arrays, 2, vb));
+    back_i32(a, h);
+    const int32_t want[5] = {7, 1, 7, 3, 7};
+    ck_assert_mem_eq(h, want, sizeof want);
+    ck_assert_fails_with(usmarr_array_setitem_text(b, "@0", arrays, 2, vb), USMARR_ERROR_READ_ONLY, "array");
+    usmarr_array_release(vb);
+    usmarr_array_release(v);
+    usmarr_array_release(ib);
+    usmarr_array_release(i1);
+    usmarr_array_release(j);
+    usmarr_array_release(b);
+    usmarr_array_release(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_getitem_put_along_axis_errors)
 {
     usmarr_context_t *ctx = test_context();
@@ -429,6 +473,7 @@ Suite *suite_getitem(void)
     tcase_add_test(tc, test_getitem_argument_errors);
     tcase_add_test(tc, test_getitem_large_gather_and_scatter_against_host_loops);
     tcase_add_test(tc, test_getitem_setitem_reads_overlapping_inputs_first);
+    tcase_add_test(tc, test_getitem_zero_strides);
     tcase_add_test(tc, test_getitem_put_along_axis_errors);
     suite_add_tcase(s, tc);
     return s;
