@@ -1,5 +1,6 @@
 /* Host-allocation failure injection: a representative program (context, arrays, an
- * elementwise function, a reduction, JSON and DLPack export and import, a storage) runs
+ * elementwise function, a reduction, JSON and DLPack export and import, a storage,
+ * advanced indexing) runs
  * once with the Nth allocation made BY THE LIBRARY failing, for every N, and then again
  * with nothing failing, in the same process.  Every failing run must return
  * USMARR_ERROR_OUT_OF_HOST_MEMORY (no crash, no other code), leave no allocation of the
@@ -249,6 +250,9 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
 {
     usmarr_context_t *own = NULL;
     usmarr_array_t *a = NULL, *b = NULL, *c = NULL, *s = NULL, *back = NULL, *shared = NULL, *copied = NULL;
+    usmarr_array_t *ind = NULL, *picked = NULL;
+    int64_t three = 3, ind_values[3] = {5, -1, 0};
+    float picked_values[3] = {0};
     usmarr_dl_managed_tensor_versioned_t *tensor = NULL;
     usmarr_storage_t *st = NULL, *st2 = NULL;
     char *json = NULL;
@@ -309,6 +313,21 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
         usmarr_storage_operand_t ops[2] = {{.storage = st}, {.scalar = usmarr_scalar_int(2)}};
         rc = usmarr_storage_elementwise("add", ops, 2, NULL, &st2);
     }
+    if (!rc) /* advanced indexing: a[ind] and c[ind] = sum */
+        rc = usmarr_array_from_host(ctx, 1, &three, USMARR_INT64, ind_values, NULL, USMARR_USM_DEVICE, &ind);
+    if (!rc)
+        rc = usmarr_array_getitem_text(a, "@0", (const usmarr_array_t *const *)&ind, 1, NULL, &picked);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(picked, picked_values, NULL);
+    if (!rc)
+        rc = usmarr_array_setitem_text(c, "@0", (const usmarr_array_t *const *)&ind, 1, s);
+    if (!rc && check_results) {
+        if (picked_values[0] != host[5] || picked_values[1] != host[N - 1] || picked_values[2] != host[0]) {
+            fprintf(stderr, "alloc_fail: a[ind] gave %g %g %g\n", picked_values[0], picked_values[1],
+                    picked_values[2]);
+            rc = -1;
+        }
+    }
     if (!rc && check_results) {
         float want = 0;
         for (int i = 0; i < N; i++) {
@@ -338,6 +357,8 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
     usmarr_array_release(copied);
     usmarr_array_release(shared);
     usmarr_array_release(back);
+    usmarr_array_release(picked);
+    usmarr_array_release(ind);
     usmarr_array_release(s);
     usmarr_array_release(c);
     usmarr_array_release(b);
