@@ -551,6 +551,17 @@ int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t 
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "result is NULL (and out is NULL)");
+    if (!out && count == 1 && items && items[0].kind == USMARR_INDEX_ARRAY && arrays && items[0].index >= 0 &&
+        (uint64_t)items[0].index < narrays) {
+        /* a[mask] with a mask of a's shape: extract, one pass that keeps the order */
+        const usmarr_array_t *mask = arrays[items[0].index];
+        bool whole = mask && mask->dtype == USMARR_BOOL && mask->ndim == array->ndim && array->ndim > 0 &&
+                     mask->memory->context->cl == array->memory->context->cl;
+        for (int k = 0; whole && k < array->ndim; k++)
+            whole = mask->shape[k] == array->shape[k];
+        if (whole)
+            return usmarr_extract(mask, array, result);
+    }
     struct plan *p;
     int rc = plan_build(array, items, count, arrays, narrays, &p);
     if (rc)

@@ -98,6 +98,7 @@ def emit(mcase):
     # ---- boolean masks in every position
     m = rs.rand(5, 6) < 0.5
     get("mask_whole", A(5, 6), "@0", [(m, "")])
+    get("mask_whole_1d_strided", (seq((12,)), "::-2"), "@0", [(m[0], "")])
     get("mask_first_axis", A(5, 3), "@0", [(m[:, 0], "")])
     get("mask_first_axis_with_slice", A(5, 3), "@0, ::-1", [(m[:, 1], "")])
     get("mask_last_axis", A(3, 6), "..., @0", [(m[0], "")])

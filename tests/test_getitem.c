@@ -419,6 +419,32 @@ START_TEST(test_getitem_zero_strides)
 }
 END_TEST
 
+/* a[mask] into out takes the general path (nonzero and a gather); without out, extract. */
+START_TEST(test_getitem_whole_mask_with_and_without_out)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t s[2] = {3, 4}, three = 3;
+    usmarr_array_t *a = iota_i32(ctx, 2, s), *m, *r = NULL, *out = iota_i32(ctx, 1, &three);
+    uint8_t mv[12] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, s, USMARR_BOOL, mv, NULL, USMARR_USM_DEVICE, &m));
+    const usmarr_array_t *arrays[1] = {m};
+    const int32_t want[3] = {1, 4, 11};
+    int32_t h[3];
+    ck_assert_ok(usmarr_array_getitem_text(a, "@0", arrays, 1, NULL, &r));
+    ck_assert_int_eq(usmarr_array_ndim(r), 1);
+    back_i32(r, h);
+    ck_assert_mem_eq(h, want, sizeof want);
+    ck_assert_ok(usmarr_array_getitem_text(a, "@0", arrays, 1, out, NULL));
+    back_i32(out, h);
+    ck_assert_mem_eq(h, want, sizeof want);
+    usmarr_array_release(r);
+    usmarr_array_release(out);
+    usmarr_array_release(m);
+    usmarr_array_release(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_getitem_put_along_axis_errors)
 {
     usmarr_context_t *ctx = test_context();
@@ -474,6 +500,7 @@ Suite *suite_getitem(void)
     tcase_add_test(tc, test_getitem_large_gather_and_scatter_against_host_loops);
     tcase_add_test(tc, test_getitem_setitem_reads_overlapping_inputs_first);
     tcase_add_test(tc, test_getitem_zero_strides);
+    tcase_add_test(tc, test_getitem_whole_mask_with_and_without_out);
     tcase_add_test(tc, test_getitem_put_along_axis_errors);
     suite_add_tcase(s, tc);
     return s;
