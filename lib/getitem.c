@@ -16,43 +16,11 @@
  * pass checks its array into its own cells), and OP_GATHER_OFFSET / OP_SCATTER_OFFSET use
  * them.  No host loop touches elements. */
 #include "engine.h"
-#include "view_internal.h"
+#include "index_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One integer index array of a plan. */
-struct adv {
-    usmarr_array_t *ind; /* retained: the caller's array, or a row made from a boolean */
-    int vaxis;           /* the axis of the view it indexes */
-    int aaxis;           /* the indexed array's axis (for messages) */
-    size_t item;         /* its item in the index */
-    int64_t ref;         /* @ref */
-    bool checked;        /* caller's values: checked in raise mode (rows of booleans are in range) */
-    int64_t n, stride;   /* extent and stride of the view's axis */
-    int64_t bstrides[USMARR_MAX_NDIM]; /* over B (broadcast, zero where stretched) */
-    char what[64];       /* "index array @1 at items[2]" */
-};
-
-struct plan {
-    usmarr_array_t *view;
-    int nadv;
-    struct adv adv[USMARR_MAX_NDIM];
-    int bnd, rnd, bpos; /* B's rank, the result's rank, where B starts in the result */
-    int64_t bshape[USMARR_MAX_NDIM], rshape[USMARR_MAX_NDIM];
-    int64_t vstrides[USMARR_MAX_NDIM]; /* V's strides over the result's dims (0 on B) */
-};
-
-static void plan_free(struct plan *p)
-{
-    if (!p)
-        return;
-    for (int k = 0; k < p->nadv; k++)
-        usmarr_array_release(p->adv[k].ind);
-    usmarr_array_release(p->view);
-    free(p);
-}
 
 static void *element_pointer(const usmarr_array_t *a)
 {
@@ -74,280 +42,6 @@ static int64_t size_of(int nd, const int64_t *shape)
     return n;
 }
 
-static struct adv *adv_add(struct plan *p, usmarr_array_t *ind, int vaxis, int aaxis, size_t item, int64_t ref,
-                           bool checked)
-{
-    struct adv *a = &p->adv[p->nadv++];
-    a->ind = ind;
-    a->vaxis = vaxis;
-    a->aaxis = aaxis;
-    a->item = item;
-    a->ref = ref;
-    a->checked = checked;
-    snprintf(a->what, sizeof a->what, "index array @%lld at items[%zu]", (long long)ref, item);
-    return a;
-}
-
-/* Checks the items and the arrays they name; counts the axes they consume. */
-static int scan_items(const usmarr_array_t *a, const usmarr_index_item_t *items, size_t count,
-                      const usmarr_array_t *const *arrays, size_t narrays, int *consumed, bool *any_array)
-{
-    bool ellipsis = false;
-    *consumed = 0;
-    *any_array = false;
-    for (size_t i = 0; i < count; i++) {
-        const usmarr_index_item_t *it = &items[i];
-        switch (it->kind) {
-        case USMARR_INDEX_INTEGER:
-            (*consumed)++;
-            break;
-        case USMARR_INDEX_SLICE:
-            if (it->has_step && it->step == 0)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: the slice step must not be zero", i);
-            (*consumed)++;
-            break;
-        case USMARR_INDEX_NEWAXIS:
-            break;
-        case USMARR_INDEX_ELLIPSIS:
-            if (ellipsis)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu]: an index can have only one ellipsis",
-                                    i);
-            ellipsis = true;
-            break;
-        case USMARR_INDEX_ARRAY: {
-            if (it->index < 0 || (uint64_t)it->index >= narrays)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
-                                    "items[%zu] names index array @%lld, but %zu arrays were passed", i,
-                                    (long long)it->index, narrays);
-            const usmarr_array_t *ind = arrays[it->index];
-            if (!ind)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "arrays[%lld] (named by items[%zu]) is NULL",
-                                    (long long)it->index, i);
-            char name[64];
-            snprintf(name, sizeof name, "arrays[%lld]", (long long)it->index);
-            int rc = usmarr__same_context(ind, name, a, "array");
-            if (rc)
-                return rc;
-            usmarr_kind_t kind = usmarr_dtype_kind(ind->dtype);
-            if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL)
-                return usmarr__fail(USMARR_ERROR_BAD_DTYPE,
-                                    "index array @%lld (items[%zu]) has dtype %s; index arrays must be integers or "
-                                    "booleans",
-                                    (long long)it->index, i, usmarr_dtype_name(ind->dtype));
-            *consumed += kind == USMARR_KIND_BOOL ? ind->ndim : 1;
-            *any_array = true;
-            break;
-        }
-        default:
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items[%zu].kind=%d is not a usmarr_index_kind_t", i,
-                                (int)it->kind);
-        }
-    }
-    if (*consumed > a->ndim)
-        return usmarr__fail(USMARR_ERROR_INDEX,
-                            "too many indices for array: array is %d-dimensional, but %d were indexed", a->ndim,
-                            *consumed);
-    return 0;
-}
-
-/* A boolean of k >= 1 dims over axes [ax, ax+k): its shape must be theirs; its nonzero()
- * rows become k index arrays.  A 0-d boolean: a new axis (its caller's item) indexed by
- * a row of 1 or 0 zeros. */
-static int add_mask(struct plan *p, const usmarr_array_t *a, const usmarr_array_t *mask, size_t item, int64_t ref,
-                    int v, int ax)
-{
-    int k = mask->ndim, rc;
-    usmarr_context_t *ctx = a->memory->context;
-    if (k == 0) {
-        unsigned char value = 0;
-        if ((rc = usmarr_array_copy_to_host(mask, &value, NULL)))
-            return rc;
-        int64_t n = value != 0, zero = 0;
-        usmarr_array_t *row;
-        if ((rc = usmarr_array_from_host(ctx, 1, &n, USMARR_INT64, &zero, NULL, USMARR_USM_DEVICE, &row)))
-            return rc;
-        adv_add(p, row, v, -1, item, ref, false);
-        return 0;
-    }
-    for (int j = 0; j < k; j++)
-        if (mask->shape[j] != a->shape[ax + j])
-            return usmarr__fail(USMARR_ERROR_INDEX,
-                                "boolean index @%lld (items[%zu]) does not match the indexed array along axis %d: "
-                                "the axis has size %lld, the boolean's dimension %d has %lld",
-                                (long long)ref, item, ax + j, (long long)a->shape[ax + j], j,
-                                (long long)mask->shape[j]);
-    if (p->nadv + k > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "more than %d index arrays", USMARR_MAX_NDIM);
-    usmarr_array_t *rows[USMARR_MAX_NDIM];
-    if ((rc = usmarr_nonzero(mask, rows)))
-        return rc;
-    for (int j = 0; j < k; j++)
-        adv_add(p, rows[j], v + j, ax + j, item, ref, false);
-    return 0;
-}
-
-/* B: the index arrays broadcast together (right-aligned). */
-static int broadcast_indices(struct plan *p)
-{
-    p->bnd = 0;
-    for (int k = 0; k < p->nadv; k++)
-        if (p->adv[k].ind->ndim > p->bnd)
-            p->bnd = p->adv[k].ind->ndim;
-    for (int d = 0; d < p->bnd; d++)
-        p->bshape[d] = 1;
-    for (int k = 0; k < p->nadv; k++) {
-        const usmarr_array_t *ind = p->adv[k].ind;
-        int lead = p->bnd - ind->ndim;
-        for (int d = lead; d < p->bnd; d++) {
-            int64_t e = ind->shape[d - lead];
-            if (e == p->bshape[d] || e == 1)
-                continue;
-            if (p->bshape[d] != 1) {
-                /* name the first array that set this extent */
-                int j = 0;
-                for (; j < k; j++) {
-                    const usmarr_array_t *o = p->adv[j].ind;
-                    int l = p->bnd - o->ndim;
-                    if (d >= l && o->shape[d - l] == p->bshape[d])
-                        break;
-                }
-                char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
-                const usmarr_array_t *o = p->adv[j].ind;
-                return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                                    "shape mismatch: index arrays could not be broadcast together: @%lld (items[%zu]) "
-                                    "of shape %s and @%lld (items[%zu]) of shape %s",
-                                    (long long)p->adv[j].ref, p->adv[j].item,
-                                    usmarr__format_shape(o->ndim, o->shape, s1, sizeof s1), (long long)p->adv[k].ref,
-                                    p->adv[k].item, usmarr__format_shape(ind->ndim, ind->shape, s2, sizeof s2));
-            }
-            p->bshape[d] = e;
-        }
-    }
-    for (int k = 0; k < p->nadv; k++) {
-        struct adv *a = &p->adv[k];
-        int lead = p->bnd - a->ind->ndim;
-        for (int d = 0; d < p->bnd; d++)
-            a->bstrides[d] = d < lead || a->ind->shape[d - lead] != p->bshape[d] ? 0 : a->ind->strides[d - lead];
-    }
-    return 0;
-}
-
-/* The result's shape and every operand's strides over it. */
-static int lay_out(struct plan *p, bool adjacent)
-{
-    const usmarr_array_t *v = p->view;
-    bool is_adv[USMARR_MAX_NDIM] = {false};
-    int first = v->ndim;
-    for (int k = 0; k < p->nadv; k++) {
-        struct adv *a = &p->adv[k];
-        is_adv[a->vaxis] = true;
-        a->n = v->shape[a->vaxis];
-        a->stride = v->strides[a->vaxis];
-        if (a->vaxis < first)
-            first = a->vaxis;
-    }
-    int kept = v->ndim - p->nadv;
-    p->rnd = kept + p->bnd;
-    if (p->rnd > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the result would have %d dimensions, more than %d", p->rnd,
-                            USMARR_MAX_NDIM);
-    p->bpos = 0;
-    if (adjacent) /* B where the first advanced axis was: after the kept axes before it */
-        for (int x = 0; x < first; x++)
-            p->bpos += !is_adv[x];
-    int x = 0;
-    for (int r = 0; r < p->rnd; r++) {
-        if (p->nadv && r >= p->bpos && r < p->bpos + p->bnd) {
-            p->rshape[r] = p->bshape[r - p->bpos];
-            p->vstrides[r] = 0;
-            continue;
-        }
-        while (is_adv[x])
-            x++;
-        p->rshape[r] = v->shape[x];
-        p->vstrides[r] = v->strides[x];
-        x++;
-    }
-    return 0;
-}
-
-/* The index's operand strides over the result's dims: B's strides at bpos, 0 elsewhere. */
-static void result_strides(const struct plan *p, const int64_t *bstrides, int64_t *strides)
-{
-    for (int r = 0; r < p->rnd; r++)
-        strides[r] = r >= p->bpos && r < p->bpos + p->bnd ? bstrides[r - p->bpos] : 0;
-}
-
-static int plan_build(const usmarr_array_t *a, const usmarr_index_item_t *items, size_t count,
-                      const usmarr_array_t *const *arrays, size_t narrays, struct plan **out)
-{
-    *out = NULL;
-    if (count && !items)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "items is NULL with count=%zu", count);
-    if (narrays && !arrays)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "arrays is NULL with narrays=%zu", narrays);
-    if (count > USMARR_MAX_INDEX_ITEMS)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "count=%zu exceeds USMARR_MAX_INDEX_ITEMS=%d", count,
-                            USMARR_MAX_INDEX_ITEMS);
-    int consumed;
-    bool any_array;
-    int rc = scan_items(a, items, count, arrays, narrays, &consumed, &any_array);
-    if (rc)
-        return rc;
-    struct plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "an index plan");
-    usmarr_index_item_t basic[USMARR_MAX_INDEX_ITEMS + USMARR_MAX_NDIM];
-    size_t nbasic = 0;
-    int v = 0, ax = 0;
-    long last_adv = -1;
-    bool adjacent = true;
-    for (size_t i = 0; i < count && !rc; i++) {
-        const usmarr_index_item_t *it = &items[i];
-        bool advanced = false;
-        if (it->kind != USMARR_INDEX_ARRAY) {
-            basic[nbasic++] = *it;
-            int width = it->kind == USMARR_INDEX_ELLIPSIS ? a->ndim - consumed : 1;
-            v += it->kind == USMARR_INDEX_INTEGER ? 0 : width;
-            ax += it->kind == USMARR_INDEX_NEWAXIS ? 0 : width;
-            advanced = it->kind == USMARR_INDEX_INTEGER && any_array;
-        } else {
-            const usmarr_array_t *ind = arrays[it->index];
-            advanced = true;
-            if (p->nadv == USMARR_MAX_NDIM) {
-                rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "more than %d index arrays", USMARR_MAX_NDIM);
-            } else if (ind->dtype == USMARR_BOOL) {
-                rc = add_mask(p, a, ind, i, it->index, v, ax);
-                int k = ind->ndim ? ind->ndim : 1;
-                for (int j = 0; j < k; j++)
-                    basic[nbasic++] = ind->ndim ? usmarr_index_slice(NULL, NULL, NULL) : usmarr_index_newaxis();
-                v += k;
-                ax += ind->ndim;
-            } else {
-                adv_add(p, usmarr_array_retain((usmarr_array_t *)ind), v++, ax++, i, it->index, true);
-                basic[nbasic++] = usmarr_index_slice(NULL, NULL, NULL);
-            }
-        }
-        if (advanced) {
-            if (last_adv >= 0 && (size_t)last_adv != i - 1)
-                adjacent = false;
-            last_adv = (long)i;
-        }
-    }
-    if (!rc)
-        rc = usmarr_array_index(a, basic, nbasic, &p->view);
-    if (!rc)
-        rc = broadcast_indices(p);
-    if (!rc)
-        rc = lay_out(p, adjacent);
-    if (rc) {
-        plan_free(p);
-        return rc;
-    }
-    *out = p;
-    return 0;
-}
-
 /* ---- launching -------------------------------------------------------------------------- */
 
 static int int64_scalar(struct usmarr__scalar_arg *arg, int64_t v)
@@ -365,7 +59,7 @@ static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int
 }
 
 /* Raise mode before anything is written, for every caller's array (one pass each). */
-static int check_all(const struct plan *p)
+static int check_all(const struct usmarr__plan *p)
 {
     int rc = 0;
     for (int k = 0; k < p->nadv && !rc; k++)
@@ -376,7 +70,7 @@ static int check_all(const struct plan *p)
 
 /* Several index arrays: int64 offsets over B, sum of norm(index_k) * stride_k, each
  * caller's array checked in its own pass; waits for the verdicts. */
-static int make_offsets(const struct plan *p, usmarr_array_t **offsets)
+static int make_offsets(const struct usmarr__plan *p, usmarr_array_t **offsets)
 {
     usmarr_context_t *ctx = p->view->memory->context;
     usmarr_memory_t *cells[USMARR_MAX_NDIM] = {NULL};
@@ -386,7 +80,7 @@ static int make_offsets(const struct plan *p, usmarr_array_t **offsets)
     if (rc)
         return rc;
     for (int k = 0; k < p->nadv && !rc; k++) {
-        const struct adv *a = &p->adv[k];
+        const struct usmarr__plan_array *a = &p->adv[k];
         bool checked = a->checked;
         if (checked && (rc = usmarr__index_cells_new(ctx, &cells[k])))
             break;
@@ -427,7 +121,7 @@ static int make_offsets(const struct plan *p, usmarr_array_t **offsets)
 }
 
 /* One map over the result's shape: ops[0] written, ops[1] indices or offsets, ops[2] read. */
-static int launch_offset_map(const struct plan *p, const char *op, struct usmarr__operand *ops)
+static int launch_offset_map(const struct usmarr__plan *p, const char *op, struct usmarr__operand *ops)
 {
     char defines[32];
     snprintf(defines, sizeof defines, "-DOP_%s_OFFSET", op);
@@ -441,7 +135,7 @@ static int launch_offset_map(const struct plan *p, const char *op, struct usmarr
 
 /* One index array over B of one dim, first in the result, and the result's other axes
  * one contiguous run of the source, into a contiguous result of the same dtype: rows. */
-static bool rows_fit(const struct plan *p, const usmarr_array_t *target, int64_t *len)
+static bool rows_fit(const struct usmarr__plan *p, const usmarr_array_t *target, int64_t *len)
 {
     if (p->nadv != 1 || p->bnd != 1 || p->bpos != 0 || p->rnd < 2 || target->dtype != p->view->dtype ||
         !(target->flags & USMARR_FLAG_C_CONTIGUOUS))
@@ -456,10 +150,10 @@ static bool rows_fit(const struct plan *p, const usmarr_array_t *target, int64_t
     return true;
 }
 
-static int launch_rows(const struct plan *p, usmarr_array_t *target, int64_t len, usmarr_memory_t *cells)
+static int launch_rows(const struct usmarr__plan *p, usmarr_array_t *target, int64_t len, usmarr_memory_t *cells)
 {
     usmarr_context_t *ctx = p->view->memory->context;
-    const struct adv *a = &p->adv[0];
+    const struct usmarr__plan_array *a = &p->adv[0];
     bool uns = usmarr_dtype_kind(a->ind->dtype) == USMARR_KIND_UINT;
     char defines[96];
     snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=2 -DIDX_UNSIGNED=%d -DCHECKED=%d",
@@ -495,7 +189,7 @@ static int launch_rows(const struct plan *p, usmarr_array_t *target, int64_t len
     return rc;
 }
 
-static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
+static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool into_out)
 {
     usmarr_context_t *ctx = p->view->memory->context;
     int64_t rsize = size_of(p->rnd, p->rshape);
@@ -512,14 +206,14 @@ static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
     int64_t istrides[USMARR_MAX_NDIM];
     int rc = 0;
     if (p->nadv == 1) {
-        const struct adv *a = &p->adv[0];
+        const struct usmarr__plan_array *a = &p->adv[0];
         usmarr_memory_t *cells = NULL;
         bool fused = a->checked && !into_out;
         if (a->checked && !fused)
             rc = check_all(p);
         if (!rc && fused)
             rc = usmarr__index_cells_new(ctx, &cells);
-        result_strides(p, a->bstrides, istrides);
+        usmarr__plan_result_strides(p, a->bstrides, istrides);
         set_operand(&ops[1], a->ind, a->ind->dtype, p->rnd, istrides);
         int64_t len;
         if (!rc && rows_fit(p, target, &len))
@@ -535,7 +229,7 @@ static int gather(const struct plan *p, usmarr_array_t *target, bool into_out)
     usmarr_array_t *offsets;
     if ((rc = make_offsets(p, &offsets)))
         return rc;
-    result_strides(p, offsets->strides, istrides);
+    usmarr__plan_result_strides(p, offsets->strides, istrides);
     set_operand(&ops[1], offsets, USMARR_INT64, p->rnd, istrides);
     rc = launch_offset_map(p, "GATHER", ops);
     usmarr_array_release(offsets); /* waits for the gather */
@@ -562,14 +256,14 @@ int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t 
         if (whole)
             return usmarr_extract(mask, array, result);
     }
-    struct plan *p;
-    int rc = plan_build(array, items, count, arrays, narrays, &p);
+    struct usmarr__plan *p;
+    int rc = usmarr__plan_build(array, items, count, arrays, narrays, &p);
     if (rc)
         return rc;
     const usmarr_array_t **inputs = calloc(narrays + 1, sizeof *inputs);
     usmarr_array_t *target = NULL;
     if (!inputs) {
-        plan_free(p);
+        usmarr__plan_free(p);
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%zu input pointers", narrays + 1);
     }
     inputs[0] = array;
@@ -579,7 +273,7 @@ int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t 
     free(inputs);
     if (!rc)
         rc = gather(p, target, target == out);
-    plan_free(p);
+    usmarr__plan_free(p);
     return target ? usmarr__result_end(rc, target, out, result) : rc;
 }
 
@@ -596,7 +290,7 @@ int usmarr_array_getitem_text(const usmarr_array_t *array, const char *text, con
 
 /* values as an array of at most rnd dims (leading extent-1 axes beyond them dropped, as
  * NumPy does) that broadcasts to the result's shape. */
-static int fit_values(const struct plan *p, const usmarr_array_t *values, usmarr_array_t **fitted)
+static int fit_values(const struct usmarr__plan *p, const usmarr_array_t *values, usmarr_array_t **fitted)
 {
     int drop = values->ndim - p->rnd;
     bool fits = true;
@@ -628,7 +322,7 @@ static int fit_values(const struct plan *p, const usmarr_array_t *values, usmarr
                         usmarr__format_shape(p->rnd, p->rshape, s2, sizeof s2));
 }
 
-static int scatter(const struct plan *p, const usmarr_array_t *vals)
+static int scatter(const struct usmarr__plan *p, const usmarr_array_t *vals)
 {
     usmarr_context_t *ctx = p->view->memory->context;
     usmarr_array_t *view = p->view;
@@ -646,7 +340,7 @@ static int scatter(const struct plan *p, const usmarr_array_t *vals)
     set_operand(&ops[0], view, dt, p->rnd, p->vstrides);
     int64_t istrides[USMARR_MAX_NDIM];
     if (p->nadv == 1) {
-        const struct adv *a = &p->adv[0];
+        const struct usmarr__plan_array *a = &p->adv[0];
         usmarr_array_t *icopy = NULL;
         if (a->checked)
             rc = check_all(p);
@@ -658,7 +352,7 @@ static int scatter(const struct plan *p, const usmarr_array_t *vals)
             int lead = p->bnd - ind->ndim;
             for (int d = 0; d < p->bnd; d++)
                 bstrides[d] = d < lead || ind->shape[d - lead] != p->bshape[d] ? 0 : ind->strides[d - lead];
-            result_strides(p, bstrides, istrides);
+            usmarr__plan_result_strides(p, bstrides, istrides);
             set_operand(&ops[1], ind, ind->dtype, p->rnd, istrides);
             rc = usmarr__index_map(ctx, "SCATTER", USMARR_INDEX_MODE_RAISE, ind, p->rnd, p->rshape, ops, a->n,
                                    a->stride, NULL);
@@ -669,7 +363,7 @@ static int scatter(const struct plan *p, const usmarr_array_t *vals)
     usmarr_array_t *offsets;
     if ((rc = make_offsets(p, &offsets))) /* reads the index arrays before the scatter is enqueued */
         return rc;
-    result_strides(p, offsets->strides, istrides);
+    usmarr__plan_result_strides(p, offsets->strides, istrides);
     set_operand(&ops[1], offsets, USMARR_INT64, p->rnd, istrides);
     rc = launch_offset_map(p, "SCATTER", ops);
     usmarr_array_release(offsets);
@@ -687,8 +381,8 @@ int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items
         rc = usmarr__check_writable(array, "array");
     if (rc)
         return rc;
-    struct plan *p;
-    if ((rc = plan_build(array, items, count, arrays, narrays, &p)))
+    struct usmarr__plan *p;
+    if ((rc = usmarr__plan_build(array, items, count, arrays, narrays, &p)))
         return rc;
     usmarr_array_t *fitted = NULL, *vcopy = NULL;
     rc = fit_values(p, values, &fitted);
@@ -698,7 +392,7 @@ int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items
         rc = scatter(p, vcopy ? vcopy : fitted);
     usmarr_array_release(vcopy); /* waits for the scatter that reads it */
     usmarr_array_release(fitted);
-    plan_free(p);
+    usmarr__plan_free(p);
     return rc;
 }
 
