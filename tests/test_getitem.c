@@ -445,6 +445,42 @@ START_TEST(test_getitem_whole_mask_with_and_without_out)
 }
 END_TEST
 
+START_TEST(test_getitem_other_context_is_rejected)
+{
+    usmarr_context_t *c1 = test_context(), *c2 = test_context();
+    int64_t three = 3, iv[3] = {0, 2, 1};
+    usmarr_array_t *a = iota_i32(c1, 1, &three), *b = iota_i32(c2, 1, &three), *r = NULL;
+    usmarr_array_t *i1 = from_i64(c1, 1, &three, iv), *i2 = from_i64(c2, 1, &three, iv);
+    uint8_t mv[3] = {1, 0, 1};
+    usmarr_array_t *m2;
+    ck_assert_ok(usmarr_array_from_host(c2, 1, &three, USMARR_BOOL, mv, NULL, USMARR_USM_DEVICE, &m2));
+    const usmarr_array_t *other[1] = {i2}, *mine[1] = {i1}, *mask[1] = {m2};
+    ck_assert_fails_with(usmarr_array_getitem_text(a, "@0", other, 1, NULL, &r), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "arrays[0] and array belong to different contexts");
+    ck_assert_fails_with(usmarr_array_getitem_text(a, "@0", mask, 1, NULL, &r), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "arrays[0] and array");
+    ck_assert_fails_with(usmarr_array_getitem_text(a, "@0", mine, 1, b, NULL), USMARR_ERROR_CONTEXT_MISMATCH, "out");
+    ck_assert_fails_with(usmarr_array_setitem_text(a, "@0", mine, 1, b), USMARR_ERROR_CONTEXT_MISMATCH, "values");
+    ck_assert_fails_with(usmarr_array_setitem_text(a, "@0", other, 1, a), USMARR_ERROR_CONTEXT_MISMATCH, "arrays[0]");
+    ck_assert_fails_with(usmarr_put_along_axis(a, i2, a, 0, USMARR_INDEX_MODE_RAISE), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "indices");
+    ck_assert_fails_with(usmarr_put_along_axis(a, i1, b, 0, USMARR_INDEX_MODE_RAISE), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "values");
+    ck_assert_ptr_null(r);
+    int32_t h[3];
+    back_i32(a, h);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(h[i], i);
+    usmarr_array_release(m2);
+    usmarr_array_release(i1);
+    usmarr_array_release(i2);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_context_release(c1);
+    usmarr_context_release(c2);
+}
+END_TEST
+
 START_TEST(test_getitem_put_along_axis_errors)
 {
     usmarr_context_t *ctx = test_context();
@@ -501,6 +537,7 @@ Suite *suite_getitem(void)
     tcase_add_test(tc, test_getitem_setitem_reads_overlapping_inputs_first);
     tcase_add_test(tc, test_getitem_zero_strides);
     tcase_add_test(tc, test_getitem_whole_mask_with_and_without_out);
+    tcase_add_test(tc, test_getitem_other_context_is_rejected);
     tcase_add_test(tc, test_getitem_put_along_axis_errors);
     suite_add_tcase(s, tc);
     return s;
