@@ -1,11 +1,9 @@
 /* a[key] and a[key] = value with NumPy's indexing.
  *
  * Basic keys (integers, slices, None, ...) are one usmarr_array_index() call: a view.
- * Advanced keys reduce to the library's gathers and scatters: a boolean mask over the whole
- * array is extract()/place(); other masks become integer arrays through nonzero(); one
- * integer array is take()/put() along its axis of the basic view; several are checked and
- * normalised by a take() from an arange, combined into one flat index with elementwise
- * multiply/add, and used on the view whose indexed axes are moved together and merged. */
+ * Advanced keys (integer or boolean arrays anywhere in the key) are one
+ * usmarr_array_getitem() / usmarr_array_setitem() call, each array an '@j' item: the
+ * library applies NumPy's rules (broadcasting, where the index dimensions go, masks). */
 #include "module.h"
 
 #include <string.h>
@@ -114,226 +112,6 @@ static int parse_key(PyObject *key, const usmarr_array_t *like, struct key *k)
     return 0;
 }
 
-/* ---- advanced keys ------------------------------------------------------------------------------ */
-/* Masks become nonzero()'s integer arrays (a 0-d mask: a new axis, emptied when false). */
-static int expand_masks(struct key *k, int *empty_axis_item)
-{
-    *empty_axis_item = -1;
-    for (int i = 0; i < k->count; i++) {
-        struct key_item *it = &k->items[i];
-        if (it->kind != ITEM_MASK)
-            continue;
-        int nd = usmarr_array_ndim(it->array);
-        if (nd == 0) {
-            PyObject *truth = array_item(it->array);
-            if (!truth)
-                return -1;
-            if (truth == Py_False)
-                *empty_axis_item = i;
-            Py_DECREF(truth);
-            usmarr_array_release(it->array);
-            it->array = NULL;
-            it->kind = ITEM_BASIC;
-            it->basic = usmarr_index_newaxis();
-            continue;
-        }
-        if (k->count - 1 + nd > USMARR_MAX_INDEX_ITEMS) {
-            PyErr_SetString(PyExc_IndexError, "usmarr: too many index items after expanding a mask");
-            return -1;
-        }
-        usmarr_array_t *indices[USMARR_MAX_NDIM];
-        int rc = usmarr_nonzero(it->array, indices);
-        if (rc)
-            return py_fail(rc);
-        usmarr_array_release(it->array);
-        memmove(&k->items[i + nd], &k->items[i + 1], (size_t)(k->count - i - 1) * sizeof *it);
-        for (int j = 0; j < nd; j++)
-            k->items[i + j] = (struct key_item){.kind = ITEM_ARRAY, .array = indices[j]};
-        k->count += nd - 1;
-        i += nd - 1;
-    }
-    return 0;
-}
-
-/* The gather/scatter plan of an advanced key. */
-struct plan {
-    usmarr_array_t *view;    /* the basic view, advanced positions kept as full axes */
-    usmarr_array_t *merged;  /* view with the advanced axes moved together and merged (maybe a copy) */
-    usmarr_array_t *moved;   /* view with the advanced axes moved together (a view of the array) */
-    usmarr_array_t *index;   /* the flat index into the merged axis */
-    int axis;                /* where the merged axis (and the result's index dims) sit */
-};
-
-static void plan_clear(struct plan *p)
-{
-    usmarr_array_release(p->view);
-    usmarr_array_release(p->merged);
-    usmarr_array_release(p->moved);
-    usmarr_array_release(p->index);
-    memset(p, 0, sizeof *p);
-}
-
-static int make_plan(usmarr_array_t *array, struct key *k, struct plan *p)
-{
-    memset(p, 0, sizeof *p);
-    int empty_item, rc;
-    if (expand_masks(k, &empty_item) < 0)
-        return -1;
-    /* Basic view with every integer and array item as a full slice; note their axes. */
-    usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
-    int positions[USMARR_MAX_INDEX_ITEMS], nadv = 0, has_array = 0;
-    usmarr_array_t *adv[USMARR_MAX_INDEX_ITEMS];
-    int64_t ints[USMARR_MAX_INDEX_ITEMS];
-    int is_int[USMARR_MAX_INDEX_ITEMS];
-    for (int i = 0; i < k->count; i++)
-        has_array |= k->items[i].kind == ITEM_ARRAY;
-    int consumed = 0;
-    for (int i = 0; i < k->count; i++) {
-        const struct key_item *it = &k->items[i];
-        if (it->kind == ITEM_BASIC && it->basic.kind == USMARR_INDEX_ELLIPSIS)
-            continue;
-        if (!(it->kind == ITEM_BASIC && it->basic.kind == USMARR_INDEX_NEWAXIS))
-            consumed++;
-    }
-    int ndim = usmarr_array_ndim(array);
-    if (consumed > ndim) {
-        PyErr_Format(PyExc_IndexError, "usmarr: too many indices: %d for an array of %d dimensions", consumed, ndim);
-        return -1;
-    }
-    int out_axis = 0, empty_axis = -1;
-    for (int i = 0; i < k->count; i++) {
-        const struct key_item *it = &k->items[i];
-        int advanced = it->kind == ITEM_ARRAY || (has_array && it->basic.kind == USMARR_INDEX_INTEGER);
-        if (advanced) {
-            positions[nadv] = out_axis;
-            adv[nadv] = it->array;
-            is_int[nadv] = it->kind != ITEM_ARRAY;
-            ints[nadv] = it->basic.index;
-            nadv++;
-            items[i] = usmarr_index_slice(NULL, NULL, NULL);
-            out_axis++;
-            continue;
-        }
-        items[i] = it->basic;
-        if (i == empty_item)
-            empty_axis = out_axis;
-        if (it->basic.kind == USMARR_INDEX_ELLIPSIS)
-            out_axis += ndim - consumed;
-        else if (it->basic.kind != USMARR_INDEX_INTEGER)
-            out_axis++;
-    }
-    rc = usmarr_array_index(array, items, (size_t)k->count, &p->view);
-    if (rc)
-        return py_fail(rc);
-    if (empty_axis >= 0) { /* a false 0-d mask: its new axis has no elements */
-        usmarr_index_item_t sel[USMARR_MAX_NDIM + 1];
-        int64_t zero = 0;
-        for (int i = 0; i < empty_axis; i++)
-            sel[i] = usmarr_index_slice(NULL, NULL, NULL);
-        sel[empty_axis] = usmarr_index_slice(&zero, &zero, NULL);
-        usmarr_array_t *emptied;
-        rc = usmarr_array_index(p->view, sel, (size_t)empty_axis + 1, &emptied);
-        if (rc)
-            return py_fail(rc);
-        usmarr_array_release(p->view);
-        p->view = emptied;
-    }
-    if (nadv == 0) {
-        p->axis = -1;
-        return 0;
-    }
-    usmarr_context_t *context = usmarr_array_context(array);
-    const int64_t *vshape = usmarr_array_shape(p->view);
-    /* Integers among arrays: 0-d int64 arrays. */
-    usmarr_array_t *owned[USMARR_MAX_INDEX_ITEMS] = {0};
-    for (int j = 0; j < nadv && !rc; j++)
-        if (is_int[j]) {
-            rc = usmarr_array_full(context, 0, NULL, usmarr_scalar_int(ints[j]), USMARR_INT64, USMARR_ORDER_C,
-                                   USMARR_USM_UNKNOWN, &owned[j]);
-            adv[j] = owned[j];
-        }
-    usmarr_array_t *b[USMARR_MAX_INDEX_ITEMS] = {0};
-    if (!rc)
-        rc = usmarr_broadcast_arrays(nadv, (const usmarr_array_t *const *)adv, b);
-    for (int j = 0; j < nadv; j++)
-        usmarr_array_release(owned[j]);
-    if (rc)
-        return py_fail(rc);
-    if (nadv == 1) {
-        p->index = b[0];
-        p->axis = positions[0];
-        p->moved = usmarr_array_retain(p->view);
-        p->merged = usmarr_array_retain(p->view);
-        return 0;
-    }
-    /* Each index checked and made non-negative by a take from arange(n), then combined
-     * into one C-order flat index over the indexed axes. */
-    usmarr_array_t *flat = NULL;
-    int64_t stride = 1;
-    for (int j = nadv - 1; j >= 0 && !rc; j--) {
-        int64_t n = vshape[positions[j]];
-        usmarr_array_t *range = NULL, *normal = NULL, *scaled = NULL, *sum = NULL;
-        rc = usmarr_array_arange(context, 0, (double)n, 1, USMARR_INT64, USMARR_USM_UNKNOWN, &range);
-        if (!rc)
-            rc = usmarr_take(range, b[j], 0, USMARR_INDEX_MODE_RAISE, NULL, &normal);
-        if (!rc && usmarr_array_size(b[j]) > 0 && n == 0)
-            rc = usmarr_error_set(USMARR_ERROR_INDEX, "index into axis %d of size 0", positions[j]);
-        usmarr_operand_t ops[2] = {{.array = normal}, {.array = NULL, .scalar = usmarr_scalar_int(stride)}};
-        if (!rc)
-            rc = usmarr_elementwise("multiply", ops, 2, NULL, &scaled);
-        if (!rc && flat) {
-            usmarr_operand_t add[2] = {{.array = flat}, {.array = scaled}};
-            rc = usmarr_elementwise("add", add, 2, NULL, &sum);
-            usmarr_array_release(flat);
-            flat = sum;
-        } else if (!rc) {
-            flat = usmarr_array_retain(scaled);
-        }
-        usmarr_array_release(range);
-        usmarr_array_release(normal);
-        usmarr_array_release(scaled);
-        stride *= n;
-    }
-    for (int j = 0; j < nadv; j++)
-        usmarr_array_release(b[j]);
-    if (rc) {
-        usmarr_array_release(flat);
-        return py_fail(rc);
-    }
-    p->index = flat;
-    /* Move the indexed axes together: in place when adjacent, else to the front (NumPy). */
-    int adjacent = 1;
-    for (int j = 1; j < nadv; j++)
-        adjacent &= positions[j] == positions[j - 1] + 1;
-    int vnd = usmarr_array_ndim(p->view), perm[USMARR_MAX_NDIM], np = 0;
-    p->axis = adjacent ? positions[0] : 0;
-    for (int a = 0; a < p->axis; a++)
-        perm[np++] = a;
-    for (int j = 0; j < nadv; j++)
-        perm[np++] = positions[j];
-    for (int a = adjacent ? p->axis : 0; a < vnd; a++) {
-        int taken = 0;
-        for (int j = 0; j < nadv; j++)
-            taken |= positions[j] == a;
-        if (!taken)
-            perm[np++] = a;
-    }
-    rc = usmarr_array_permute_dims(p->view, perm, &p->moved);
-    if (rc)
-        return py_fail(rc);
-    int64_t mshape[USMARR_MAX_NDIM];
-    const int64_t *oshape = usmarr_array_shape(p->moved);
-    int mnd = 0;
-    for (int a = 0; a < vnd; a++) {
-        if (a > p->axis && a < p->axis + nadv)
-            mshape[mnd - 1] *= oshape[a];
-        else
-            mshape[mnd++] = oshape[a];
-    }
-    rc = usmarr_array_reshape(p->moved, mnd, mshape, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, &p->merged);
-    return rc ? py_fail(rc) : 0;
-}
-
 /* ---- the mapping protocol -------------------------------------------------------------------------- */
 static int key_basic_items(const struct key *k, usmarr_index_item_t *items)
 {
@@ -342,15 +120,21 @@ static int key_basic_items(const struct key *k, usmarr_index_item_t *items)
     return k->count;
 }
 
-/* A mask of the array's whole shape: the one-call extract()/place() path. */
-static int whole_mask(usmarr_array_t *array, const struct key *k)
+/* An advanced key as the library's index: arrays and masks become '@j' items naming
+ * arrays[j]; usmarr_array_getitem()/_setitem() do the rest, NumPy's rules included. */
+static int key_advanced_items(const struct key *k, usmarr_index_item_t *items, const usmarr_array_t **arrays,
+                              size_t *narrays)
 {
-    if (k->count != 1 || k->items[0].kind != ITEM_MASK)
-        return 0;
-    usmarr_array_t *m = k->items[0].array;
-    int nd = usmarr_array_ndim(m);
-    return nd > 0 && nd == usmarr_array_ndim(array) &&
-           memcmp(usmarr_array_shape(m), usmarr_array_shape(array), (size_t)nd * sizeof(int64_t)) == 0;
+    *narrays = 0;
+    for (int i = 0; i < k->count; i++) {
+        if (k->items[i].kind == ITEM_BASIC) {
+            items[i] = k->items[i].basic;
+        } else {
+            items[i] = usmarr_index_array((int64_t)*narrays);
+            arrays[(*narrays)++] = k->items[i].array;
+        }
+    }
+    return k->count;
 }
 
 PyObject *array_getitem(PyObject *self, PyObject *key)
@@ -366,22 +150,13 @@ PyObject *array_getitem(PyObject *self, PyObject *key)
         rc = usmarr_array_index(array, items, (size_t)n, &result);
         return array_wrap_result(rc, result);
     }
-    if (whole_mask(array, &k)) {
-        rc = usmarr_extract(k.items[0].array, array, &result);
-        key_clear(&k);
-        return array_wrap_result(rc, result);
-    }
-    struct plan p;
-    rc = make_plan(array, &k, &p);
+    usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
+    const usmarr_array_t *arrays[USMARR_MAX_INDEX_ITEMS];
+    size_t narrays;
+    int n = key_advanced_items(&k, items, arrays, &narrays);
+    rc = usmarr_array_getitem(array, items, (size_t)n, arrays, narrays, NULL, &result);
     key_clear(&k);
-    if (rc == 0) {
-        if (p.axis < 0)
-            result = usmarr_array_retain(p.view);
-        else if ((rc = usmarr_take(p.merged, p.index, p.axis, USMARR_INDEX_MODE_RAISE, NULL, &result)) != 0)
-            py_error(rc);
-    }
-    plan_clear(&p);
-    return rc ? NULL : array_wrap(result);
+    return array_wrap_result(rc, result);
 }
 
 /* The value as an array of the destination's dtype on its device. */
@@ -445,39 +220,12 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value)
         key_clear(&k);
         return -1;
     }
-    if (whole_mask(array, &k)) {
-        usmarr_array_t *flat = NULL;
-        int64_t minus_one = -1;
-        rc = usmarr_array_reshape(values, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, &flat);
-        if (!rc)
-            rc = usmarr_place(array, k.items[0].array, flat);
-        usmarr_array_release(flat);
-        usmarr_array_release(values);
-        key_clear(&k);
-        return rc ? py_fail(rc) : 0;
-    }
-    struct plan p;
-    rc = make_plan(array, &k, &p);
+    usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
+    const usmarr_array_t *arrays[USMARR_MAX_INDEX_ITEMS];
+    size_t narrays;
+    int n = key_advanced_items(&k, items, arrays, &narrays);
+    rc = usmarr_array_setitem(array, items, (size_t)n, arrays, narrays, values);
     key_clear(&k);
-    if (rc == 0 && p.axis < 0) {
-        int lib = usmarr_array_copy_into(p.view, values);
-        if (lib)
-            rc = py_fail(lib);
-    } else if (rc == 0) {
-        int lib = usmarr_put(p.merged, p.index, values, p.axis, USMARR_INDEX_MODE_RAISE);
-        /* Merging the axes copied: write the scattered copy back through the moved view. */
-        if (!lib && usmarr_array_memory(p.merged) != usmarr_array_memory(p.moved)) {
-            usmarr_array_t *back = NULL;
-            lib = usmarr_array_reshape(p.merged, usmarr_array_ndim(p.moved), usmarr_array_shape(p.moved),
-                                       USMARR_ORDER_C, USMARR_COPY_NEVER, &back);
-            if (!lib)
-                lib = usmarr_array_copy_into(p.moved, back);
-            usmarr_array_release(back);
-        }
-        if (lib)
-            rc = py_fail(lib);
-    }
-    plan_clear(&p);
     usmarr_array_release(values);
-    return rc;
+    return rc ? py_fail(rc) : 0;
 }

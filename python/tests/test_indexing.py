@@ -1,0 +1,63 @@
+"""usmarr.Array's a[key] and a[key] = value with integer and boolean arrays in the key:
+NumPy's full advanced indexing (usmarr_array_getitem / _setitem).  NumPy is the oracle."""
+
+import pytest
+
+import usmarr
+
+np = pytest.importorskip("numpy")
+
+A = np.arange(4 * 5 * 6, dtype=np.int32).reshape(4, 5, 6)
+I = np.array([3, -3, 0])
+J = np.array([[4], [0]])
+M = (A[0] % 3) == 1  # (5, 6)
+
+KEYS = [
+    (I,),
+    (I, slice(1, 4)),
+    (slice(None), I, J),  # adjacent: the index dimensions stay in place
+    (I[:2], slice(None), J[:, 0]),  # separated: they go first
+    (slice(None), I[:2], Ellipsis, J[:, 0]),  # an ellipsis between separates them too
+    (0, slice(None), J[:, 0]),  # an integer counts as an index array
+    (None, I, None),
+    (A[..., 0] % 2 == 0,),
+    (1, M),
+    (slice(1, None), M),
+    (np.array([True, False, True, True]), slice(None), np.array([5, 0, 2])),
+    (np.array(True),),
+    (Ellipsis, np.array([5, 0, 2], dtype=np.uint8)),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=range(len(KEYS)))
+def test_getitem_matches_numpy(key):
+    a = usmarr.asarray(A)
+    np.testing.assert_array_equal(a[key].to_numpy(), A[key])
+
+
+@pytest.mark.parametrize("key", KEYS, ids=range(len(KEYS)))
+def test_setitem_matches_numpy(key):
+    want = A.copy()
+    shape = want[key].shape
+    values = np.arange(1000, 1000 + int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    want[key] = values  # no key selects an element twice
+    a = usmarr.asarray(A)
+    a[key] = usmarr.asarray(values)
+    np.testing.assert_array_equal(a.to_numpy(), want)
+    b = usmarr.asarray(A)
+    b[key] = 7
+    want = A.copy()
+    want[key] = 7
+    np.testing.assert_array_equal(b.to_numpy(), want)
+
+
+def test_out_of_range_and_bad_keys():
+    a = usmarr.asarray(A)
+    with pytest.raises(IndexError, match="out of bounds for axis 1 with size 5"):
+        a[:, np.array([0, 5])]
+    with pytest.raises(IndexError):
+        a[np.ones(3, bool)]
+    with pytest.raises(usmarr.UsmarrError, match="could not be broadcast"):
+        a[np.array([0, 1]), np.array([0, 1, 2])]
+    with pytest.raises(IndexError):
+        a[np.array([0.5])]
