@@ -150,37 +150,39 @@ static bool rows_fit(const struct usmarr__plan *p, const usmarr_array_t *target,
     return true;
 }
 
-static int launch_rows(const struct usmarr__plan *p, usmarr_array_t *target, int64_t len, usmarr_memory_t *cells)
+int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int64_t istride, int64_t m,
+                      usmarr_array_t *target, int64_t len, int64_t n, int64_t stride, usmarr_index_mode_t mode,
+                      usmarr_memory_t *cells)
 {
-    usmarr_context_t *ctx = p->view->memory->context;
-    const struct usmarr__plan_array *a = &p->adv[0];
-    bool uns = usmarr_dtype_kind(a->ind->dtype) == USMARR_KIND_UINT;
+    usmarr_context_t *ctx = src->memory->context;
+    bool uns = usmarr_dtype_kind(ind->dtype) == USMARR_KIND_UINT;
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
     char defines[96];
-    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=2 -DIDX_UNSIGNED=%d -DCHECKED=%d",
-             usmarr__dtype_tag(a->ind->dtype),
-             usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(target->dtype))), uns, cells != NULL);
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
+             usmarr__dtype_tag(ind->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(target->dtype))),
+             m_mode, uns, cells != NULL);
     usmarr__kernel_t *k;
     int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_rows", &k);
     if (rc)
         return rc;
-    cl_long m = p->bshape[0], istride = a->bstrides[0], run = len, n = a->n, stride = a->stride;
+    cl_long cm = m, cistride = istride, run = len, cn = n, cstride = stride;
     size_t local = 64, global = ((size_t)m + local - 1) / local * local;
     usmarr__queue_lock(ctx);
     rc = usmarr__kernel_arg_pointer(ctx, k, 0, element_pointer(target));
     if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 1, element_pointer(a->ind));
+        rc = usmarr__kernel_arg_pointer(ctx, k, 1, element_pointer(ind));
     if (!rc)
-        rc = usmarr__kernel_arg(k, 2, sizeof istride, &istride);
+        rc = usmarr__kernel_arg(k, 2, sizeof cistride, &cistride);
     if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 3, element_pointer(p->view));
+        rc = usmarr__kernel_arg_pointer(ctx, k, 3, element_pointer(src));
     if (!rc)
-        rc = usmarr__kernel_arg(k, 4, sizeof m, &m);
+        rc = usmarr__kernel_arg(k, 4, sizeof cm, &cm);
     if (!rc)
         rc = usmarr__kernel_arg(k, 5, sizeof run, &run);
     if (!rc)
-        rc = usmarr__kernel_arg(k, 6, sizeof n, &n);
+        rc = usmarr__kernel_arg(k, 6, sizeof cn, &cn);
     if (!rc)
-        rc = usmarr__kernel_arg(k, 7, sizeof stride, &stride);
+        rc = usmarr__kernel_arg(k, 7, sizeof cstride, &cstride);
     if (!rc) /* unused without CHECKED, but every argument must be set */
         rc = cells ? usmarr__kernel_arg_pointer(ctx, k, 8, cells->pointer) : usmarr__kernel_arg(k, 8, sizeof(void *), NULL);
     if (!rc)
@@ -217,7 +219,8 @@ static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool int
         set_operand(&ops[1], a->ind, a->ind->dtype, p->rnd, istrides);
         int64_t len;
         if (!rc && rows_fit(p, target, &len))
-            rc = launch_rows(p, target, len, cells);
+            rc = usmarr__take_rows(p->view, a->ind, a->bstrides[0], p->bshape[0], target, len, a->n, a->stride,
+                                   USMARR_INDEX_MODE_RAISE, cells);
         else if (!rc)
             rc = usmarr__index_map(ctx, "GATHER", USMARR_INDEX_MODE_RAISE, a->ind, p->rnd, p->rshape, ops, a->n,
                                    a->stride, cells);

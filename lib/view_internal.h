@@ -68,4 +68,12 @@ USMARR_INTERNAL int usmarr__index_map(usmarr_context_t *ctx, const char *op, usm
                                       const usmarr_array_t *ind, int nd, const int64_t *shape,
                                       struct usmarr__operand *ops, int64_t n, int64_t stride, usmarr_memory_t *cells);
 
+/* getitem.c's rows kernel, for take() too: target row e (contiguous, `len` elements of
+ * target's dtype, which is src's) = the `len` contiguous source elements from
+ * src[norm(ind[e * istride]) * stride], e < m; `mode` normalises (raise: checked before,
+ * or with `cells` in the same pass). */
+USMARR_INTERNAL int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int64_t istride, int64_t m,
+                                      usmarr_array_t *target, int64_t len, int64_t n, int64_t stride,
+                                      usmarr_index_mode_t mode, usmarr_memory_t *cells);
+
 #endif

@@ -168,6 +168,15 @@ def emit(mcase):
     put("out_of_range", A(5, 3), "@0, @1", [I(0, 1), I(0, 3)], V((2,)), error="INDEX")
     put("float_index", A(5), "@0", [(np.array([0.0]), "")], V((1,)), error="BAD_DTYPE")
 
+    # ---- take along axis 0 of whole rows (the rows kernel take() shares with getitem)
+    for mode in ("raise", "wrap", "clip"):
+        idx = np.array([[4, -5], [0, 2]]) if mode == "raise" else np.array([[9, -7], [1, 5]])
+        mcase("take_rows_" + mode, [A(5, 3, 2), (idx, "")], "take 0 " + mode,
+              lambda x, i: np.take(x, np.clip(i, 0, 4) if mode == "clip" else i % 5 if mode == "wrap" else i, 0))
+    mcase("take_rows_out_of_range", [A(5, 3), I(1, 5)], "take 0 raise", lambda x, i: np.take(x, i, 0), error="INDEX")
+    mcase("take_rows_strided_source_uses_map", [(seq((6, 4)), "::-2, 1:"), I(2, 0)], "take 0 raise",
+          lambda x, i: np.take(x, i, 0))
+
     # ---- put_along_axis
     def put_along(a, i, v, axis, mode):
         a = a.copy()
