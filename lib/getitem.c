@@ -133,15 +133,27 @@ static int launch_offset_map(const struct usmarr__plan *p, const char *op, struc
     return usmarr__map_launch(p->view->memory->context, &m);
 }
 
-/* One index array over B of one dim, first in the result, and the result's other axes
- * one contiguous run of the source, into a contiguous result of the same dtype: rows. */
-static bool rows_fit(const struct usmarr__plan *p, const usmarr_array_t *target, int64_t *len)
+/* One index array, B first in the result, the result's other axes one contiguous run of
+ * the source, into a contiguous result of the same dtype: rows.  B of one dim takes the
+ * index at any stride; B of several dims needs the index array C-contiguous over B
+ * itself (not stretched), read flat.  *len: the run, *m: the number of rows, *istride. */
+static bool rows_fit(const struct usmarr__plan *p, const usmarr_array_t *target, int64_t *len, int64_t *m,
+                     int64_t *istride)
 {
-    if (p->nadv != 1 || p->bnd != 1 || p->bpos != 0 || p->rnd < 2 || target->dtype != p->view->dtype ||
+    if (p->nadv != 1 || p->bnd < 1 || p->bpos != 0 || p->rnd <= p->bnd || target->dtype != p->view->dtype ||
         !(target->flags & USMARR_FLAG_C_CONTIGUOUS))
         return false;
+    const struct usmarr__plan_array *a = &p->adv[0];
+    *istride = a->bstrides[p->bnd - 1];
+    *m = p->bshape[p->bnd - 1];
+    if (p->bnd > 1) {
+        if (a->ind->ndim != p->bnd || !(a->ind->flags & USMARR_FLAG_C_CONTIGUOUS))
+            return false;
+        *istride = 1;
+        *m = usmarr_array_size(a->ind);
+    }
     int64_t run = 1;
-    for (int r = p->rnd - 1; r >= 1; r--) {
+    for (int r = p->rnd - 1; r >= p->bnd; r--) {
         if (p->rshape[r] != 1 && p->vstrides[r] != run)
             return false;
         run *= p->rshape[r];
@@ -217,10 +229,10 @@ static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool int
             rc = usmarr__index_cells_new(ctx, &cells);
         usmarr__plan_result_strides(p, a->bstrides, istrides);
         set_operand(&ops[1], a->ind, a->ind->dtype, p->rnd, istrides);
-        int64_t len;
-        if (!rc && rows_fit(p, target, &len))
-            rc = usmarr__take_rows(p->view, a->ind, a->bstrides[0], p->bshape[0], target, len, a->n, a->stride,
-                                   USMARR_INDEX_MODE_RAISE, cells);
+        int64_t len, m, istride;
+        if (!rc && rows_fit(p, target, &len, &m, &istride))
+            rc = usmarr__take_rows(p->view, a->ind, istride, m, target, len, a->n, a->stride, USMARR_INDEX_MODE_RAISE,
+                                   cells);
         else if (!rc)
             rc = usmarr__index_map(ctx, "GATHER", USMARR_INDEX_MODE_RAISE, a->ind, p->rnd, p->rshape, ops, a->n,
                                    a->stride, cells);

@@ -88,6 +88,9 @@ def emit(mcase):
     get("strided_index_arrays", A(6, 8), "@0, 2:7:2",
         [(seq((4, 6), "int64") % 6, "::-2, 1::2")])
     get("rows_strided_index", A(6, 4, 3), "@0", [(seq((8,), "int64") % 6 - 3, "::-2")])
+    get("rows_2d_index", A(5, 3, 4), "@0", [(np.array([[4, -5, 1], [0, 2, 2]], dtype=np.int32), "")])
+    get("rows_2d_index_then_integer", A(5, 3, 4), "@0, 1", [(np.array([[4], [-1]]), "")])
+    get("rows_2d_strided_index_uses_map", A(5, 3), "@0", [(seq((4, 4), "int64") % 5, "::2, ::-2")])
     get("rows_unsigned_index", A(5, 3, 2), "@0, :, ::-1", [I(4, 0, 2, dtype=np.uint8)])
     get("transposed_source", (seq((5, 6)), "T"), "@0, :", [I(5, 0)])
     get("broadcast_index_zero_strides", A(4, 6), "@0, @1", [(ind(3, 0, 1).reshape(3, 1), ""), (ind(5, 2), "")])
