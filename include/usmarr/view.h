@@ -25,7 +25,8 @@ typedef enum usmarr_index_kind {
 } usmarr_index_kind_t;
 
 /** One item of an index.  Make items with usmarr_index_integer(), usmarr_index_slice(),
- *  usmarr_index_newaxis() and usmarr_index_ellipsis(), or by parsing text. */
+ *  usmarr_index_newaxis(), usmarr_index_ellipsis() and usmarr_index_array(), or by
+ *  parsing text. */
 typedef struct usmarr_index_item {
     usmarr_index_kind_t kind; /**< what the item is; the fields below that apply to it */
     int64_t index; /**< ::USMARR_INDEX_INTEGER: the position; negative counts from the end;
@@ -67,8 +68,8 @@ USMARR_API usmarr_index_item_t usmarr_index_array(int64_t position);
  * anywhere between tokens; an item is an integer (optionally signed), a slice
  * `[start]:[stop][:[step]]` of optional integers, `None`, `newaxis`, `np.newaxis`,
  * `...`, or `@N` (an index array: the N-th array of the list passed beside the text,
- * ::USMARR_INDEX_ARRAY; N a decimal integer from 0).  The empty text is the empty index (a view of the whole array).  Integers must
- * fit in 64 bits.  The parser never reads past the terminating NUL and never crashes on
+ * ::USMARR_INDEX_ARRAY; N a decimal integer from 0).  The empty text is the empty index
+ * (a view of the whole array).  Integers must fit in 64 bits.  The parser never reads past the terminating NUL and never crashes on
  * any input.
  * @param text NUL-terminated index text
  * @param[out] items where to store the items
@@ -155,8 +156,8 @@ USMARR_API USMARR_NODISCARD int usmarr_array_index_text(const usmarr_array_t *ar
  * @retval USMARR_ERROR_BAD_DTYPE an index array that is neither integer nor boolean
  * @retval USMARR_ERROR_INDEX too many indices, an integer or an index out of range (the
  *         detail names the value, the axis, its size and the index array, e.g. `index 7
- *         is out of bounds for axis 1 with size 5 (@1, items[2])`), a boolean array whose
- *         shape differs from the axes it covers
+ *         is out of bounds for axis 1 with size 5 (index array @1 at items[2])`), a
+ *         boolean array whose shape differs from the axes it covers
  * @retval USMARR_ERROR_SHAPE_MISMATCH index arrays that do not broadcast together (both
  *         named with their shapes); an @p out of the wrong shape
  * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
