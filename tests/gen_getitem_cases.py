@@ -68,6 +68,7 @@ def emit(mcase):
     get("int_slice_array_not_adjacent", A(3, 4, 5), "0, :, @0", [I(4, 0)])
     get("array_slice_int_not_adjacent", A(3, 4, 5), "@0, :, 2", [I(2, 0)])
     get("zero_d_index", A(4, 3), "@0, ::-1", [(np.array(-1), "")])
+    get("zero_d_index_arrays_only", A(3, 4, 5), "@0, :, @1", [(np.array(1), ""), (np.array(-1, np.int16), "")])
     # ---- several arrays broadcast together
     get("two_broadcast", A(6, 7), "@0, @1", [(ind(0, 5, -1).reshape(3, 1), ""), I(6, 0, 3, -7)])
     get("two_adjacent_middle", A(2, 5, 6, 3), ":, @0, @1", [I(4, 0, 1), I(5, -6, 2)])
@@ -152,6 +153,7 @@ def emit(mcase):
     put("rows_slice_broadcast", A(6, 7), "@0, 2:5", [I(4, 1)], V((3,)))
     put("two_broadcast", A(6, 7), "@0, @1", [(ind(0, 5).reshape(2, 1), ""), I(6, 0, 3)], V((2, 3)))
     put("not_adjacent", A(4, 5, 6), "@0, :, @1", [I(3, 1), I(0, 5)], V((2, 5)))
+    put("zero_d_index_arrays", A(3, 4, 5), "@0, :, @1", [(np.array(1), ""), (np.array(-1), "")], V((4,)))
     put("three_arrays", A(4, 5, 6), "@0, @1, @2", [I(3, 0), I(4, 1), I(5, 2)], V((2,)))
     put("repeated_same_value", A(8), "@0", [I(1, 1, 6, -7, 6)], (np.array(-3, dtype=np.int32), ""))
     put("mask", A(5, 6), "@0", [(m, "")], V((int(m.sum()),)))
