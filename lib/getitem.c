@@ -251,6 +251,21 @@ static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool int
     return rc;
 }
 
+/* The index is one boolean of the array's shape (a[mask]): that mask, else NULL. */
+static const usmarr_array_t *whole_mask(const usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
+                                        const usmarr_array_t *const *arrays, size_t narrays)
+{
+    if (count != 1 || !items || items[0].kind != USMARR_INDEX_ARRAY || !arrays || items[0].index < 0 ||
+        (uint64_t)items[0].index >= narrays)
+        return NULL;
+    const usmarr_array_t *mask = arrays[items[0].index];
+    bool whole = mask && mask->dtype == USMARR_BOOL && mask->ndim == array->ndim && array->ndim > 0 &&
+                 mask->memory->context->cl == array->memory->context->cl;
+    for (int k = 0; whole && k < array->ndim; k++)
+        whole = mask->shape[k] == array->shape[k];
+    return whole ? mask : NULL;
+}
+
 int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
                          const usmarr_array_t *const *arrays, size_t narrays, usmarr_array_t *out,
                          usmarr_array_t **result)
@@ -260,17 +275,9 @@ int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t 
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "result is NULL (and out is NULL)");
-    if (!out && count == 1 && items && items[0].kind == USMARR_INDEX_ARRAY && arrays && items[0].index >= 0 &&
-        (uint64_t)items[0].index < narrays) {
-        /* a[mask] with a mask of a's shape: extract, one pass that keeps the order */
-        const usmarr_array_t *mask = arrays[items[0].index];
-        bool whole = mask && mask->dtype == USMARR_BOOL && mask->ndim == array->ndim && array->ndim > 0 &&
-                     mask->memory->context->cl == array->memory->context->cl;
-        for (int k = 0; whole && k < array->ndim; k++)
-            whole = mask->shape[k] == array->shape[k];
-        if (whole)
-            return usmarr_extract(mask, array, result);
-    }
+    const usmarr_array_t *mask = whole_mask(array, items, count, arrays, narrays);
+    if (mask && !out) /* extract: one pass that keeps the order */
+        return usmarr_extract(mask, array, result);
     struct usmarr__plan *p;
     int rc = usmarr__plan_build(array, items, count, arrays, narrays, &p);
     if (rc)
@@ -396,6 +403,8 @@ int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items
         rc = usmarr__check_writable(array, "array");
     if (rc)
         return rc;
+    /* a[mask] = v stays on the general path: place() branches on every element of a
+     * random mask and was 2x slower on PoCL (58 against 28 ms for 16M float32). */
     struct usmarr__plan *p;
     if ((rc = usmarr__plan_build(array, items, count, arrays, narrays, &p)))
         return rc;
