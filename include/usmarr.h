@@ -226,6 +226,8 @@ typedef struct usmarr_device_info {
     uint64_t single_device_shared_caps;  /**< CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL */
     uint64_t cross_device_shared_caps;   /**< CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL */
     uint64_t shared_system_caps;         /**< CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL */
+    bool kinds_limited; /**< the environment variable `USMARR_USM_KINDS` hid some USM kinds of this
+                             device: their capabilities above read 0 (doc/devices.md) */
 } usmarr_device_info_t;
 
 /** @brief Lists every OpenCL device of every platform, usable or not.

@@ -74,14 +74,21 @@ static int shape_size(int nd, const int64_t *shape) /* 0 when empty */
     return 1;
 }
 
-/* Raise mode.  Two 8-byte cells in host USM, zeroed by the host: a flag and the bad value
- * (in the index dtype).  Kernels set them for any out-of-range index; the host waits once
- * and reads them. */
+/* Raise mode.  Two 8-byte cells: a flag and the bad value (in the index dtype).  Kernels
+ * set them for any out-of-range index; the host waits once and reads them.  Host USM
+ * (zeroed and read by the host) where the device offers it, else device USM zeroed and
+ * read back through the USM fill and copy entry points. */
 static int cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells)
 {
-    int rc = usmarr_memory_create(ctx, USMARR_USM_HOST, 16, 16, cells);
-    if (!rc)
+    bool host = ctx->info.host_mem_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+    int rc = usmarr_memory_create(ctx, host ? USMARR_USM_HOST : USMARR_USM_DEVICE, 16, 16, cells);
+    if (rc)
+        return rc;
+    static const int64_t zero = 0;
+    if (host)
         memset((*cells)->pointer, 0, 16); /* nothing is enqueued on it yet */
+    else if ((rc = usmarr_memory_fill(*cells, 0, &zero, sizeof zero, 16)) != 0)
+        usmarr_memory_release(*cells);
     return rc;
 }
 
@@ -103,7 +110,10 @@ static int cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int6
     if (rc)
         return rc;
     unsigned char back[16];
-    memcpy(back, cells->pointer, sizeof back);
+    if (cells->kind == USMARR_USM_HOST)
+        memcpy(back, cells->pointer, sizeof back);
+    else if ((rc = usmarr_memory_copy_to_host(cells, 0, back, sizeof back)) != 0)
+        return rc;
     int64_t flag;
     memcpy(&flag, back, 8);
     if (!flag)
@@ -229,7 +239,7 @@ static int launch_flat_take(const usmarr_array_t *a, const usmarr_array_t *indic
     if (!rc)
         rc = usmarr__kernel_arg(k, 5, sizeof stride, &stride);
     if (!rc) /* unused without CHECKED, but every argument must be set */
-        rc = cells ? usmarr__kernel_arg_pointer(ctx, k, 6, cells->pointer) : usmarr__kernel_arg(k, 6, sizeof(void *), NULL);
+        rc = usmarr__kernel_arg_pointer(ctx, k, 6, cells ? cells->pointer : NULL);
     if (!rc)
         rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
     usmarr__queue_unlock(ctx);

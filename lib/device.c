@@ -64,6 +64,41 @@ static bool has_extension(const char *extensions, const char *name)
     return false;
 }
 
+/* USMARR_USM_KINDS=device[,shared][,host]: the library treats a device as offering only
+ * the kinds listed (the capabilities of the others read 0), so that what a device with
+ * device USM alone does is testable on any device.  An unknown kind makes the device
+ * unusable with a reason that says so. */
+static void apply_usm_kinds(usmarr_device_info_t *info)
+{
+    const char *env = getenv("USMARR_USM_KINDS");
+    if (!env || !*env)
+        return;
+    bool host = false, shared = false;
+    for (const char *p = env; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 4 && !strncmp(p, "host", 4)) {
+            host = true;
+        } else if (n == 6 && !strncmp(p, "shared", 6)) {
+            shared = true;
+        } else if (!(n == 6 && !strncmp(p, "device", 6))) {
+            info->usable = false;
+            snprintf(info->reason, sizeof info->reason,
+                     "USMARR_USM_KINDS=\"%.60s\": \"%.*s\" is not device, shared or host", env, (int)(n < 20 ? n : 20),
+                     p);
+            return;
+        }
+        p += n + (p[n] == ',');
+    }
+    if (!host && info->host_mem_caps) {
+        info->host_mem_caps = 0;
+        info->kinds_limited = true;
+    }
+    if (!shared && (info->single_device_shared_caps || info->cross_device_shared_caps || info->shared_system_caps)) {
+        info->single_device_shared_caps = info->cross_device_shared_caps = info->shared_system_caps = 0;
+        info->kinds_limited = true;
+    }
+}
+
 int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
                              unsigned device_index, usmarr_device_info_t *info)
 {
@@ -118,6 +153,7 @@ int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl
         return 0;
     }
     info->usable = true;
+    apply_usm_kinds(info);
     return 0;
 }
 

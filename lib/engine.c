@@ -149,6 +149,8 @@ void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache)
     }
     if (cache->scratch)
         cache->blocking_free(cache->cl, cache->scratch);
+    if (cache->standin)
+        cache->blocking_free(cache->cl, cache->standin);
     cnd_destroy(&cache->built);
     free(cache);
 }
@@ -429,8 +431,36 @@ int usmarr__kernel_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const vo
     return 0;
 }
 
+/* A device block that stands in for NULL pointer arguments (the pointers of zero-size
+ * arrays): NVIDIA's OpenCL accepts NULL at clSetKernelArgSVMPointer and then fails the
+ * enqueue (CL_INVALID_KERNEL_ARGS).  Kernels never dereference it. */
+static int standin_pointer(usmarr_context_t *ctx, const void **pointer)
+{
+    mtx_lock(&ctx->kernels_lock);
+    struct usmarr__kernel_cache *c;
+    int rc = cache_of(ctx, &c);
+    if (!rc && !c->standin) {
+        cl_int err = CL_SUCCESS;
+        c->standin = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, 64, 0, &err);
+        if (!c->standin || err != CL_SUCCESS) {
+            c->standin = NULL;
+            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of 64 bytes for empty pointer arguments: %s",
+                              usmarr_error_name(err));
+        }
+    }
+    if (!rc)
+        *pointer = c->standin;
+    mtx_unlock(&ctx->kernels_lock);
+    return rc;
+}
+
 int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index, const void *pointer)
 {
+    if (!pointer) {
+        int rc = standin_pointer(ctx, &pointer);
+        if (rc)
+            return rc;
+    }
     cl_int err = ctx->usm.set_kernel_arg_pointer(k->kernel, index, pointer);
     if (err != CL_SUCCESS)
         return usmarr__fail(err, "clSetKernelArgMemPointerINTEL(%s, %u, %p): %s", k->name, index, pointer,

@@ -50,9 +50,10 @@ struct usmarr__kernel_cache {
     struct program *buckets[CACHE_BUCKETS];
     struct usmarr__engine_stats stats; /* under kernels_lock, but for `launches`: */
     atomic_ullong launches;
-    void *scratch; /* host USM for the 17+-dim map class */
+    void *scratch; /* device USM for the 17+-dim map class */
+    void *standin; /* a small device block passed for NULL pointer arguments (engine.c) */
     size_t scratch_size;
-    cl_context cl; /* to free the scratch block */
+    cl_context cl; /* to free the scratch and standin blocks */
     usmarr__free_fn blocking_free;
     struct fast_entry fast[FAST_SLOTS];
 };

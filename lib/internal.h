@@ -154,6 +154,10 @@ struct usmarr_memory {
     size_t pod_last_begin;
 };
 
+/* 0 when the context's device offers USM of `kind`, else USMARR_ERROR_UNSUPPORTED with a
+ * detail naming the kind, the device and its capability query. */
+USMARR_INTERNAL int usmarr__usm_kind_offered(const usmarr_context_t *ctx, usmarr_usm_kind_t kind);
+
 /* Allocates USM of `kind` through the extension, checking that the driver honoured
  * `alignment` (0 = default); on failure records the detail and returns the code. */
 USMARR_INTERNAL int usmarr__usm_alloc(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size,

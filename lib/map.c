@@ -232,8 +232,9 @@ static void wg16x16(size_t *local)
 
 static size_t round_up(int64_t n, size_t m) { return ((size_t)n + m - 1) / m * m; }
 
-/* The 17+-dim class's metadata block: host USM, grown as needed, reused (the launch
- * finishes before the lock is released, so it is never overwritten while in use). */
+/* The 17+-dim class's metadata block: device USM (devices may offer no host USM), grown
+ * as needed, reused; written by a blocking USM copy under the queue lock, which the
+ * in-order queue orders after every earlier launch that read it. */
 static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
 {
     mtx_lock(&ctx->kernels_lock);
@@ -241,9 +242,9 @@ static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
     int rc = 0;
     if (c->scratch_size < bytes) {
         cl_int err = CL_SUCCESS;
-        void *p = ctx->usm.host_alloc(ctx->cl, NULL, bytes, 64, &err);
+        void *p = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, bytes, 64, &err);
         if (!p || err != CL_SUCCESS) {
-            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "host USM of %zu bytes for map metadata: %s", bytes,
+            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of %zu bytes for map metadata: %s", bytes,
                               usmarr_error_name(err));
         } else {
             if (c->scratch) /* the caller holds the queue lock: frees are serialised with enqueues */
@@ -468,10 +469,16 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         if (!rc)
             rc = usmarr__kernel_arg(k, arg++, sizeof nd, &nd);
         if (cls == CLASS_SBIG) {
-            int64_t *meta64 = meta;
-            for (int i = -1; i < nops && meta64; i++)
-                memcpy(meta64 + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
+            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
+            for (int i = -1; i < nops; i++)
+                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
                        sizeof(int64_t) * (size_t)nd);
+            if (!rc) {
+                size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
+                cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
+                if (err != CL_SUCCESS)
+                    rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
+            }
             if (!rc)
                 rc = usmarr__kernel_arg_pointer(ctx, k, arg++, meta);
         } else {

@@ -60,6 +60,22 @@ int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size
     return 0;
 }
 
+int usmarr__usm_kind_offered(const usmarr_context_t *ctx, usmarr_usm_kind_t kind)
+{
+    const usmarr_device_info_t *in = &ctx->info;
+    uint64_t caps = kind == USMARR_USM_HOST     ? in->host_mem_caps
+                    : kind == USMARR_USM_SHARED ? in->single_device_shared_caps
+                                                : in->device_mem_caps;
+    if (caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL)
+        return 0;
+    return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "kind=%s: device \"%s\" offers no %s USM: %s is 0x%llx%s",
+                        usmarr_usm_kind_name(kind), in->device_name, usmarr_usm_kind_name(kind),
+                        kind == USMARR_USM_HOST     ? "CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL"
+                        : kind == USMARR_USM_SHARED ? "CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL"
+                                                    : "CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL",
+                        (unsigned long long)caps, in->kinds_limited ? " (USMARR_USM_KINDS hides it)" : "");
+}
+
 int usmarr__usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment, void **out)
 {
     cl_int err = CL_SUCCESS;
@@ -116,13 +132,15 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu is not a power of two", alignment);
     if (alignment > UINT32_MAX)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu exceeds %u", alignment, UINT32_MAX);
+    int rc = usmarr__usm_kind_offered(context, kind);
+    if (rc)
+        return rc;
     if (size > context->info.max_alloc_size)
         return usmarr__fail(USMARR_ERROR_ALLOCATION, "size=%zu bytes exceeds the device's maximum allocation of %llu "
                                                      "bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
                             size, (unsigned long long)context->info.max_alloc_size);
     usmarr_memory_t *m;
-    int rc = memory_new(context, &m);
-    if (rc)
+    if ((rc = memory_new(context, &m)) != 0)
         return rc;
     m->kind = kind;
     m->size = size;

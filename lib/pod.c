@@ -114,6 +114,9 @@ int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind, 
     if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
                             (int)kind);
+    int rc = usmarr__usm_kind_offered(context, kind);
+    if (rc)
+        return rc;
     usmarr_memory_t *m = calloc(1, sizeof *m);
     if (!m)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "pod memory block");
@@ -122,7 +125,7 @@ int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind, 
     m->kind = kind;
     m->pod_state = USMARR_POD_BUILDING;
     m->pod_alignment = 1;
-    int rc = capacity ? move_to(m, capacity, 1, 0) : 0;
+    rc = capacity ? move_to(m, capacity, 1, 0) : 0;
     if (rc) {
         usmarr_context_release(context);
         free(m);
