@@ -31,14 +31,26 @@ struct test_case_entry {
     const TTest *test;
 };
 
-static inline void test_add_cases(Suite *s, const struct test_case_entry *cases, size_t count)
+static inline void test_add_tagged_cases(Suite *s, const struct test_case_entry *cases, size_t count,
+                                         const char *tags)
 {
     for (size_t i = 0; i < count; i++) {
         TCase *tc = tcase_create(cases[i].name);
         tcase_set_timeout(tc, 0);
+        if (tags)
+            tcase_set_tags(tc, tags);
         tcase_add_test(tc, cases[i].test);
         suite_add_tcase(s, tc);
     }
 }
+
+static inline void test_add_cases(Suite *s, const struct test_case_entry *cases, size_t count)
+{
+    test_add_tagged_cases(s, cases, count, NULL);
+}
+
+/* The tag of test cases that need host USM throughout (storages with a host side): the
+ * runner's device-USM-only mode leaves them out (CK_EXCLUDE_TAGS). */
+#define TEST_TAG_HOST_USM "host-usm"
 
 #endif

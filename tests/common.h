@@ -20,4 +20,33 @@ extern const char *test_selector;
 /* A fresh context on the device under test; the test releases it. */
 usmarr_context_t *test_context(void);
 
+/* Whether the device under test offers USM of `kind`.  When it does not (a device with
+ * device USM alone, or the runner's USMARR_USM_KINDS=device mode), it first checks that
+ * asking for that kind fails as it must: USMARR_ERROR_UNSUPPORTED, nothing allocated, and
+ * a detail naming the device's capability query. */
+static inline bool test_kind_offered(usmarr_context_t *ctx, usmarr_usm_kind_t kind)
+{
+    const usmarr_device_info_t *info = usmarr_context_info(ctx);
+    uint64_t caps = kind == USMARR_USM_HOST     ? info->host_mem_caps
+                    : kind == USMARR_USM_SHARED ? info->single_device_shared_caps
+                                                : info->device_mem_caps;
+    if (caps & 1) /* CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL */
+        return true;
+    usmarr_memory_t *m = NULL;
+    ck_assert_int_eq(usmarr_memory_create(ctx, kind, 64, 0, &m), USMARR_ERROR_UNSUPPORTED);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(usmarr_last_error_detail(), "_MEM_CAPABILITIES_INTEL is 0x0"));
+    return false;
+}
+
+/* Ends a test that needs USM of `kind` (passing, after test_kind_offered()'s check of the
+ * refusal) when the device lacks it; releases `ctx` then. */
+#define TEST_NEEDS_KIND(ctx, kind)                                                             \
+    do {                                                                                       \
+        if (!test_kind_offered((ctx), (kind))) {                                               \
+            usmarr_context_release(ctx);                                                       \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
+
 #endif

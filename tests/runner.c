@@ -2,7 +2,13 @@
  * platforms are visible).  USMARR_REQUIRE_DEVICE=1 turns "no device" into a failure;
  * otherwise the run is skipped (exit 77).  USMARR_TEST_DEVICE=SEL restricts the run to
  * one device; several devices are tested side by side, one process each, unless
- * USMARR_TEST_SERIAL=1.  Tests run unforked so that per-context kernel caches are reused. */
+ * USMARR_TEST_SERIAL=1.  Tests run unforked so that per-context kernel caches are reused.
+ *
+ * Modes: after the devices themselves, the whole suite runs again on PoCL's CPU device as
+ * a device with device USM alone (USMARR_USM_KINDS=device; suites tagged "host-usm", the
+ * storages whose host side needs host USM, are left out and replaced by the refusal
+ * checks of their untagged cases), side by side with the device runs.
+ * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too. */
 #include "common.h"
 #include "suites.h"
 
@@ -56,11 +62,23 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
     return failed;
 }
 
-/* One child process per device, all at once: a cold run is dominated by each driver's
+/* A run of the whole suite on one device, in one of the modes (env_name NULL: as it is). */
+struct job {
+    const usmarr_device_info_t *dev;
+    const char *env_name, *env_value; /* the mode's environment variable */
+    const char *exclude_tags;         /* CK_EXCLUDE_TAGS of the run, or NULL */
+};
+
+/* The modes run on PoCL's CPU device (always present in CI). */
+static const struct job modes[] = {
+    {NULL, "USMARR_USM_KINDS", "device", "host-usm"},
+};
+
+/* One child process per job, all at once: a cold run is dominated by each driver's
  * single-threaded kernel compiler, so devices tested side by side share the cores.  Each
- * child is this program restricted to its device (USMARR_TEST_DEVICE); its output is
- * collected and printed whole, in device order.  Returns 0 when every child ran. */
-static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int *failed, int *total)
+ * child is this program restricted to its device (USMARR_TEST_DEVICE) and mode; its
+ * output is collected and printed whole, in job order.  Returns 0 when every child ran. */
+static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int *total)
 {
     pid_t pids[16];
     int statuses[16] = {0};
@@ -78,19 +96,27 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 1);
         posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 2);
-        setenv("USMARR_TEST_DEVICE", devs[i]->selector, 1);
+        setenv("USMARR_TEST_DEVICE", jobs[i].dev->selector, 1);
+        if (jobs[i].env_name)
+            setenv(jobs[i].env_name, jobs[i].env_value, 1);
+        if (jobs[i].exclude_tags)
+            setenv("CK_EXCLUDE_TAGS", jobs[i].exclude_tags, 1);
         char *argv[] = {"runner", NULL};
         int rc = posix_spawn(&pids[i], "/proc/self/exe", &actions, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&actions);
+        if (jobs[i].env_name)
+            unsetenv(jobs[i].env_name);
+        if (jobs[i].exclude_tags)
+            unsetenv("CK_EXCLUDE_TAGS");
         if (rc) {
-            fprintf(stderr, "runner: cannot start the run for %s: %s\n", devs[i]->selector, strerror(rc));
+            fprintf(stderr, "runner: cannot start the run for %s: %s\n", jobs[i].dev->selector, strerror(rc));
             return -1;
         }
     }
     unsetenv("USMARR_TEST_DEVICE");
     for (int i = 0; i < n; i++)
         waitpid(pids[i], &statuses[i], 0);
-    printf("runner: %d devices tested side by side in %.0f s\n", n, now_seconds() - started);
+    printf("runner: %d runs side by side in %.0f s\n", n, now_seconds() - started);
     for (int i = 0; i < n; i++) {
         int status = statuses[i];
         int passed_i = -1, failed_i = -1;
@@ -101,9 +127,12 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
             sscanf(line, "runner: %d passed, %d failed", &passed_i, &failed_i);
         }
         fclose(logs[i]);
+        if (jobs[i].env_name && passed_i >= 0)
+            printf("runner: mode %s=%s on %s: %d passed, %d failed\n", jobs[i].env_name, jobs[i].env_value,
+                   jobs[i].dev->selector, passed_i, failed_i);
         if (!WIFEXITED(status) || passed_i < 0) {
             /* A crash or an abort: count the device's whole run as one failure. */
-            printf("runner: the run on %s ended abnormally (status %d)\n", devs[i]->selector, status);
+            printf("runner: the run on %s ended abnormally (status %d)\n", jobs[i].dev->selector, status);
             *failed += 1;
             *total += 1;
             continue;
@@ -112,7 +141,7 @@ static int run_devices_in_parallel(const usmarr_device_info_t **devs, int n, int
         *total += passed_i + failed_i;
         if (WEXITSTATUS(status) != 0 && failed_i == 0) {
             /* Every test passed, yet the run failed: a sanitizer's report at exit (leaks). */
-            printf("runner: the run on %s exited with status %d after its tests passed\n", devs[i]->selector,
+            printf("runner: the run on %s exited with status %d after its tests passed\n", jobs[i].dev->selector,
                    WEXITSTATUS(status));
             *failed += 1;
             *total += 1;
@@ -133,8 +162,10 @@ int main(void)
     const char *only = getenv("USMARR_TEST_DEVICE");
     const char *require = getenv("USMARR_REQUIRE_DEVICE");
     const char *serial = getenv("USMARR_TEST_SERIAL");
+    const char *modes_env = getenv("USMARR_TEST_MODES");
     const usmarr_device_info_t *chosen[16];
     int nchosen = 0;
+    const usmarr_device_info_t *pocl = NULL;
     for (size_t i = 0; i < n; i++) {
         if (!devs[i].usable) {
             printf("runner: skipping %s / %s: %s\n", devs[i].platform_name, devs[i].device_name, devs[i].reason);
@@ -144,16 +175,33 @@ int main(void)
             continue;
         if (nchosen < 16)
             chosen[nchosen++] = &devs[i];
+        if (!pocl && strstr(devs[i].platform_name, "Portable Computing Language") &&
+            (devs[i].type & CL_DEVICE_TYPE_CPU))
+            pocl = &devs[i];
+    }
+    struct job jobs[16];
+    int njobs = 0;
+    for (int i = 0; i < nchosen; i++)
+        jobs[njobs++] = (struct job){chosen[i], NULL, NULL, NULL};
+    bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
+    for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++) {
+        jobs[njobs] = modes[m];
+        jobs[njobs++].dev = pocl;
     }
     int failed = 0, total = 0;
-    if (nchosen > 1 && !(serial && !strcmp(serial, "1"))) {
-        if (run_devices_in_parallel(chosen, nchosen, &failed, &total)) {
+    if (njobs > 1 && !(serial && !strcmp(serial, "1"))) {
+        if (run_jobs_in_parallel(jobs, njobs, &failed, &total)) {
             usmarr_devices_free(devs);
             return 1;
         }
     } else {
         for (int i = 0; i < nchosen; i++)
             failed += run_device(chosen[i], &total);
+        for (int i = nchosen; i < njobs; i++) /* the modes need their own process */
+            if (run_jobs_in_parallel(&jobs[i], 1, &failed, &total)) {
+                usmarr_devices_free(devs);
+                return 1;
+            }
     }
     usmarr_devices_free(devs);
     if (nchosen == 0) {
@@ -166,7 +214,7 @@ int main(void)
         printf("runner: no usable USM device; skipping (set USMARR_REQUIRE_DEVICE=1 to fail instead)\n");
         return 77;
     }
-    printf("runner: %d device(s), %d test runs\n", nchosen, total);
+    printf("runner: %d device(s), %d mode run(s), %d test runs\n", nchosen, njobs - nchosen, total);
     printf("runner: %d passed, %d failed\n", total - failed, failed);
     return failed ? 1 : 0;
 }

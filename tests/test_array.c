@@ -129,6 +129,7 @@ END_TEST
 START_TEST(test_array_seed_i8_shared_strides_6_1_allocates_9_elements)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
     int64_t shape[] = {2, 3}, strides[] = {6, 1};
     o.context = ctx;
@@ -158,6 +159,7 @@ START_TEST(test_array_negative_strides_offset_autocomputed)
     /* Seed: USMArray((2, 2), dtype='u1', buffer='host', strides=(2, -1)): 4 bytes, offset 1,
      * buf_flat = {a[0,1], a[0,0], a[1,1], a[1,0]}. */
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
     int64_t shape[] = {2, 2}, strides[] = {2, -1};
     o.context = ctx;
@@ -198,7 +200,7 @@ START_TEST(test_array_seed_f8_view_strides_minus2_offset7_on_64_bytes)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *mem;
-    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_SHARED, 64, 0, &mem));
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 64, 0, &mem));
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
     int64_t shape[] = {4}, strides[] = {-2};
     o.ndim = 1;
@@ -447,6 +449,10 @@ START_TEST(test_array_random_allocations_size_exact_span)
         o.strides = strides;
         o.dtype = USMARR_INT16;
         o.buffer = (usmarr_buffer_t)rnd(3);
+        if (!test_kind_offered(ctx, o.buffer == USMARR_BUFFER_HOST     ? USMARR_USM_HOST
+                                    : o.buffer == USMARR_BUFFER_SHARED ? USMARR_USM_SHARED
+                                                                       : USMARR_USM_DEVICE))
+            o.buffer = USMARR_BUFFER_DEVICE;
         usmarr_array_t *a = NULL;
         int rc = usmarr_array_create(&o, &a);
         if (!or.unique) {
@@ -611,7 +617,7 @@ START_TEST(test_array_bad_inputs_table)
          USMARR_ERROR_OVERFLOW, "span"},
         {"offset overflows", 1, {2}, true, {1}, INT64_MAX, F8, NULL, USMARR_BUFFER_MEMORY, CTX_NONE, 0, 0,
          USMARR_ERROR_OVERFLOW, "offset="},
-        {"too big to allocate", 1, {H / 16}, false, {0}, 0, F8, NULL, USMARR_BUFFER_SHARED, CTX_OWN, 0, 0,
+        {"too big to allocate", 1, {H / 16}, false, {0}, 0, F8, NULL, USMARR_BUFFER_DEVICE, CTX_OWN, 0, 0,
          USMARR_ERROR_ALLOCATION, "size="},
         {"bad dtype", 1, {2}, false, {0}, 0, 99, NULL, USMARR_BUFFER_DEVICE, CTX_OWN, 0, 0, USMARR_ERROR_BAD_DTYPE,
          "dtype=99"},
@@ -684,7 +690,7 @@ START_TEST(test_array_misaligned_wrapped_pointer_rejected)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *owner, *odd;
-    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_SHARED, 256, 0, &owner));
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 256, 0, &owner));
     ck_assert_ok(usmarr_memory_wrap(ctx, (char *)usmarr_memory_pointer(owner) + 2, 128, NULL, NULL, &odd));
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
     int64_t shape[] = {4};
@@ -751,7 +757,7 @@ static void check_values_text(usmarr_context_t *ctx, int nd, const int64_t *shap
                               const void *host, const char *want)
 {
     usmarr_array_t *a;
-    ck_assert_ok(usmarr_array_from_host(ctx, nd, shape, dt, host, NULL, USMARR_USM_SHARED, &a));
+    ck_assert_ok(usmarr_array_from_host(ctx, nd, shape, dt, host, NULL, USMARR_USM_DEVICE, &a));
     char *text;
     ck_assert_ok(usmarr_array_to_string(a, &text));
     ck_assert_str_eq(text, want);

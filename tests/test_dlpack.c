@@ -258,6 +258,8 @@ START_TEST(test_dlpack_round_trip_every_dtype_and_kind_zero_copy)
         size_t item = usmarr_dtype_size(d);
         for (size_t q = 0; q < 3; q++) {
             unsigned char bytes[ELEMENTS * 16], expect[12 * 16], got[12 * 16];
+            if (!test_kind_offered(ctx, kinds[q]))
+                continue;
             usmarr_array_t *a = patterned(ctx, d, kinds[q], bytes), *b;
             pattern_elements(bytes, item, expect);
             usmarr_dl_managed_tensor_versioned_t *t;
@@ -317,6 +319,7 @@ END_TEST
 START_TEST(test_dlpack_zero_d_and_zero_size_round_trip)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
     /* 0-d: no shape, no strides, one element. */
     usmarr_array_t *a, *b;
     double v = 2.5, back = 0;
@@ -408,6 +411,7 @@ END_TEST
 START_TEST(test_dlpack_deleter_drops_the_reference_and_frees_the_block)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     unsigned char bytes[ELEMENTS * 8];
     usmarr_array_t *a = patterned(ctx, USMARR_FLOAT64, USMARR_USM_SHARED, bytes);
     usmarr_memory_t *m = usmarr_memory_retain(usmarr_array_memory(a));
@@ -470,6 +474,8 @@ END_TEST
 START_TEST(test_dlpack_host_readable_usm_as_kdlcpu_zero_copy)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     static const usmarr_usm_kind_t kinds[] = {USMARR_USM_HOST, USMARR_USM_SHARED};
     usmarr_dl_device_t cpu = {USMARR_DL_CPU, 0};
     for (size_t q = 0; q < 2; q++) {
@@ -524,6 +530,7 @@ END_TEST
 START_TEST(test_dlpack_copy_always_gives_independent_memory)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     unsigned char bytes[ELEMENTS * 8], expect[12 * 8], got[12 * 8], zeros[8] = {0};
     usmarr_array_t *a = patterned(ctx, USMARR_INT64, USMARR_USM_DEVICE, bytes), *b;
     pattern_elements(bytes, 8, expect);
@@ -584,6 +591,7 @@ static void host_tensor_init(struct host_tensor *h, void *data, uint64_t byte_of
 START_TEST(test_dlpack_host_memory_is_copied_only_when_allowed)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
     uint16_t host[ELEMENTS], expect[12], got[12];
     for (int k = 0; k < ELEMENTS; k++)
         host[k] = (uint16_t)(1000 + 37 * k);
@@ -646,6 +654,7 @@ END_TEST
 START_TEST(test_dlpack_export_failures_name_the_problem)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
     unsigned char bytes[ELEMENTS * 4];
     usmarr_array_t *a = patterned(ctx, USMARR_INT32, USMARR_USM_HOST, bytes);
     usmarr_dl_managed_tensor_versioned_t *t = NULL;

@@ -123,7 +123,7 @@ START_TEST(test_interface_import_hand_made_inside_allocation)
      * inside the allocation, so valid (peers.md). */
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *m;
-    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_SHARED, 256, 0, &m));
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 256, 0, &m));
     float host[64];
     for (int i = 0; i < 64; i++)
         host[i] = (float)i;
@@ -308,7 +308,7 @@ START_TEST(test_interface_json_array_json_round_trip)
     usmarr_interface_free(pi);
     /* C-contiguous arrays export strides null. */
     int64_t shape[] = {2, 3};
-    ck_assert_ok(usmarr_array_zeros(ctx, 2, shape, USMARR_FLOAT32, 0, USMARR_USM_HOST, &a));
+    ck_assert_ok(usmarr_array_zeros(ctx, 2, shape, USMARR_FLOAT32, 0, USMARR_USM_DEVICE, &a));
     ck_assert_ok(usmarr_array_to_json(a, &j2));
     ck_assert_ptr_nonnull(strstr(j2, "\"strides\": null"));
     ck_assert_ptr_nonnull(strstr(j2, "\"typestr\": \"<f4\""));

@@ -42,6 +42,7 @@ static size_t driver_alloc_size(usmarr_context_t *ctx, const void *pointer)
 START_TEST(test_pod_growth_keeps_data_and_moves_the_block)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, kinds[_i]);
     usmarr_memory_t *m;
     ck_assert_ok(usmarr_memory_create_pod(ctx, kinds[_i], 0, &m));
     ck_assert_int_eq(usmarr_memory_pod_state(m), USMARR_POD_BUILDING);
@@ -115,6 +116,7 @@ END_TEST
 START_TEST(test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, kinds[_i % 3]);
     bool move = _i / 3 == 1, cpu = (usmarr_context_info(ctx)->type & CL_DEVICE_TYPE_CPU) != 0;
     usmarr_memory_t *m;
     ck_assert_ok(usmarr_memory_create_pod(ctx, kinds[_i % 3], 0, &m));
@@ -165,6 +167,7 @@ END_TEST
 START_TEST(test_pod_finalize_of_an_empty_block_gives_null_and_zero)
 {
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     usmarr_memory_t *m;
     ck_assert_ok(usmarr_memory_create_pod(ctx, USMARR_USM_SHARED, 4096, &m));
     ck_assert_ptr_nonnull(usmarr_memory_pointer(m));
@@ -198,6 +201,7 @@ START_TEST(test_pod_seed_api_table_typical_sequence)
 {
     /* Seed 002's sequence: allocate a guess, double while producing, shrink, finalize. */
     usmarr_context_t *ctx = test_context();
+    TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     usmarr_memory_t *m;
     ck_assert_ok(usmarr_memory_create_pod(ctx, USMARR_USM_SHARED, 0, &m));
     const usmarr_pod_allocator_api_t *api = usmarr_memory_pod_allocator_api(m);

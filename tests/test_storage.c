@@ -676,12 +676,66 @@ START_TEST(test_storage_doc_worked_example)
 }
 END_TEST
 
+/* Every storage kind on the device under test: created, filled and read back where the
+ * device offers the USM kinds it needs (host: host USM; managed: host and device; shared:
+ * shared), else refused with USMARR_ERROR_UNSUPPORTED naming the capability.  Untagged:
+ * it also runs in the runner's device-USM-only mode, where the host-usm cases do not. */
+START_TEST(test_storage_every_kind_works_or_is_refused_by_the_device)
+{
+    usmarr_context_t *ctx = test_context();
+    const usmarr_device_info_t *info = usmarr_context_info(ctx);
+    bool host = info->host_mem_caps & 1, shared = info->single_device_shared_caps & 1;
+    static const struct {
+        const char *device, *managed;
+        usmarr_storage_kind_t kind;
+        int needs; /* 1 host, 2 shared */
+    } kinds[] = {{NULL, NULL, USMARR_STORAGE_HOST, 1},
+                 {"gpu", "gt4py", USMARR_STORAGE_MANAGED, 1},
+                 {"gpu", "cuda", USMARR_STORAGE_SHARED, 2},
+                 {"gpu", "none", USMARR_STORAGE_DEVICE, 0}};
+    const int64_t shape[] = {4, 5, 6}, width[] = {1, 2, 0};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        usmarr_storage_options_t o = storage_opts(ctx, "IJK", 3, shape);
+        o.device = kinds[k].device;
+        o.managed = kinds[k].managed;
+        usmarr_storage_halo_symmetric(&o, 3, width);
+        usmarr_storage_t *st = NULL;
+        int rc = usmarr_storage_full(&o, usmarr_scalar_float(2.5), &st);
+        bool offered = kinds[k].needs == 1 ? host : kinds[k].needs == 2 ? shared : true;
+        if (!offered) {
+            ck_assert_msg(rc == USMARR_ERROR_UNSUPPORTED, "kind %zu: got %s", k, usmarr_error_name(rc));
+            ck_assert_ptr_null(st);
+            ck_assert_msg(strstr(usmarr_last_error_detail(), "_MEM_CAPABILITIES_INTEL is 0x0"), "kind %zu: %s", k,
+                          usmarr_last_error_detail());
+            continue;
+        }
+        ck_assert_msg(rc == 0, "kind %zu: %s", k, usmarr_last_error_detail());
+        ck_assert_int_eq(usmarr_storage_kind(st), kinds[k].kind);
+        usmarr_array_t *side;
+        if (kinds[k].kind == USMARR_STORAGE_HOST)
+            ck_assert_ok(usmarr_storage_host_array(st, false, &side));
+        else
+            ck_assert_ok(usmarr_storage_device_array(st, false, &side));
+        int64_t n = usmarr_array_size(side);
+        ck_assert_int_eq(n, 4 * 5 * 6); /* the shape includes the halo */
+        double *v = malloc((size_t)n * sizeof *v);
+        storage_read_side(side, v);
+        for (int64_t i = 0; i < n; i++)
+            ck_assert_msg(v[i] == 2.5, "kind %zu element %lld: %g", k, (long long)i, v[i]);
+        free(v);
+        usmarr_storage_release(st);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_storage(void);
 Suite *suite_storage(void)
 {
     Suite *s = suite_create("storage");
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
+    tcase_set_tags(t, TEST_TAG_HOST_USM);
     tcase_add_test(t, test_storage_alignment_address_every_preset_dtype_halo);
     tcase_add_test(t, test_storage_alignment_gt4py_example_float64_64_bytes_halo_3);
     tcase_add_test(t, test_storage_seed_layout_table_F_axes_IJK);
@@ -708,18 +762,26 @@ Suite *suite_storage(void)
     suite_add_tcase(s, t);
     t = tcase_create("presets and failures");
     tcase_set_timeout(t, 120);
+    tcase_set_tags(t, TEST_TAG_HOST_USM);
     storage_add_param_tests(t);
     suite_add_tcase(s, t);
     t = tcase_create("sync");
     tcase_set_timeout(t, 120);
+    tcase_set_tags(t, TEST_TAG_HOST_USM);
     storage_add_sync_tests(t);
     suite_add_tcase(s, t);
     t = tcase_create("views");
     tcase_set_timeout(t, 120);
+    tcase_set_tags(t, TEST_TAG_HOST_USM);
     storage_add_view_tests(t);
+    suite_add_tcase(s, t);
+    t = tcase_create("kinds");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_storage_every_kind_works_or_is_refused_by_the_device);
     suite_add_tcase(s, t);
     t = tcase_create("wrap");
     tcase_set_timeout(t, 120);
+    tcase_set_tags(t, TEST_TAG_HOST_USM);
     storage_add_wrap_tests(t);
     suite_add_tcase(s, t);
     return s;

@@ -501,6 +501,6 @@ Suite *suite_storage_ops(void)
         {"failures", test_storage_ops_rejects_bad_arguments},
         {"doc-example", test_storage_ops_doc_example},
     };
-    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
+    test_add_tagged_cases(s, tests, sizeof tests / sizeof tests[0], TEST_TAG_HOST_USM);
     return s;
 }

@@ -250,7 +250,7 @@ static usmarr_array_t *arange_i32(usmarr_context_t *ctx, int nd, const int64_t *
     for (int k = 0; k < nd; k++)
         n *= shape[k];
     usmarr_memory_t *m;
-    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_SHARED, (size_t)(n ? n : 1) * 4, 0, &m));
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)(n ? n : 1) * 4, 0, &m));
     int32_t *host = malloc((size_t)(n ? n : 1) * 4);
     for (int64_t i = 0; i < n; i++)
         host[i] = (int32_t)i;

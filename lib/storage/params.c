@@ -122,17 +122,20 @@ static int resolve_kind(const usmarr_storage_options_t *o, const usmarr_storage_
     return 0;
 }
 
+/* The USM kinds a storage kind needs, as usmarr__usm_kind_offered() words the refusal
+ * (the capability query and its value), prefixed with the option that asked for it. */
 static int check_kind_supported(usmarr_context_t *ctx, usmarr_storage_kind_t kind)
 {
-    const usmarr_device_info_t *info = &ctx->info;
     bool host = kind == USMARR_STORAGE_HOST || kind == USMARR_STORAGE_MANAGED;
-    if (host && !(info->host_mem_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL))
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "options.device/managed: device \"%s\" has no USM host memory",
-                            info->device_name);
-    if (kind == USMARR_STORAGE_SHARED && !(info->single_device_shared_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL))
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
-                            "options.managed=\"cuda\": device \"%s\" has no USM shared memory", info->device_name);
-    return 0;
+    usmarr_usm_kind_t need = host ? USMARR_USM_HOST : kind == USMARR_STORAGE_SHARED ? USMARR_USM_SHARED : USMARR_USM_DEVICE;
+    if (usmarr__usm_kind_offered(ctx, need) == 0)
+        return 0;
+    char detail[512];
+    snprintf(detail, sizeof detail, "%s", usmarr_last_error_detail());
+    return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: a %s storage needs %s USM; %s",
+                        host ? "options.device/managed" : "options.managed=\"cuda\"",
+                        kind == USMARR_STORAGE_HOST ? "host" : kind == USMARR_STORAGE_MANAGED ? "managed" : "shared",
+                        usmarr_usm_kind_name(need), detail);
 }
 
 int usmarr__storage_resolve(const usmarr_storage_options_t *o, const struct usmarr__storage_source *src,
