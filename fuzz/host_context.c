@@ -228,6 +228,8 @@ static usmarr_context_t *make_context(cl_context cl, bool fp64)
     info->type = CL_DEVICE_TYPE_CPU;
     info->usable = true;
     info->fp64 = fp64;
+    /* Every USM kind offered (the memory layer refuses kinds whose capability reads 0). */
+    info->host_mem_caps = info->device_mem_caps = info->single_device_shared_caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
     info->max_alloc_size = FUZZ_HOST_MAX_ALLOC;
     info->global_mem_size = 4 * (uint64_t)FUZZ_HOST_MAX_ALLOC;
     return ctx;
