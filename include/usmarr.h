@@ -202,6 +202,17 @@ USMARR_API USMARR_NODISCARD int usmarr_dtype_from_typestr(const char *typestr, u
  *  the device's capabilities and its kernel cache. */
 typedef struct usmarr_context usmarr_context_t;
 
+/** How the library reaches a device's unified memory (doc/devices.md). */
+typedef enum usmarr_backend {
+    USMARR_BACKEND_USM = 0, /**< the cl_intel_unified_shared_memory extension */
+    USMARR_BACKEND_SVM = 1  /**< OpenCL 2.0 shared virtual memory: device USM as coarse-grained
+                                 buffer SVM, shared USM as fine-grained buffer SVM where the
+                                 device has it, no host USM */
+} usmarr_backend_t;
+
+/** @brief "usm", "svm" or "unknown". */
+USMARR_API const char *usmarr_backend_name(usmarr_backend_t backend);
+
 /** What the library knows about one OpenCL device. */
 typedef struct usmarr_device_info {
     unsigned platform_index;  /**< index in clGetPlatformIDs order */
@@ -228,6 +239,8 @@ typedef struct usmarr_device_info {
     uint64_t shared_system_caps;         /**< CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL */
     bool kinds_limited; /**< the environment variable `USMARR_USM_KINDS` hid some USM kinds of this
                              device: their capabilities above read 0 (doc/devices.md) */
+    usmarr_backend_t backend; /**< USM through the extension, or SVM (`USMARR_USM_BACKEND`) */
+    uint64_t svm_caps;        /**< CL_DEVICE_SVM_CAPABILITIES (0 before OpenCL 2.0) */
 } usmarr_device_info_t;
 
 /** @brief Lists every OpenCL device of every platform, usable or not.

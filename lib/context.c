@@ -32,7 +32,9 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         goto fail;
     }
     const char *missing;
-    if (!usmarr__usm_api_load(platform, &ctx->usm, &missing)) {
+    if (ctx->info.backend == USMARR_BACKEND_SVM) {
+        usmarr__svm_api_load(&ctx->usm);
+    } else if (!usmarr__usm_api_load(platform, &ctx->usm, &missing)) {
         rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "platform does not export %s", missing);
         goto fail;
     }
@@ -58,6 +60,13 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         mtx_destroy(&ctx->queue_lock);
         mtx_destroy(&ctx->kernels_lock);
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "context lock");
+        goto fail;
+    }
+    if (ctx->info.backend == USMARR_BACKEND_SVM && usmarr__svm_register(cl, queue)) {
+        usmarr__pool_destroy(ctx);
+        mtx_destroy(&ctx->queue_lock);
+        mtx_destroy(&ctx->kernels_lock);
+        rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "SVM allocation table");
         goto fail;
     }
     atomic_init(&ctx->refcount, 1);
@@ -160,6 +169,8 @@ void usmarr_context_release(usmarr_context_t *context)
     clFinish(context->queue);
     usmarr__pool_destroy(context);
     usmarr__kernel_cache_destroy(context->kernels);
+    if (context->info.backend == USMARR_BACKEND_SVM)
+        usmarr__svm_unregister(context->cl, context->queue);
     clReleaseCommandQueue(context->queue);
     clReleaseContext(context->cl);
     clReleaseDevice(context->device);

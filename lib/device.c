@@ -132,10 +132,35 @@ int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl
     bool usm = ext && has_extension(ext, "cl_intel_unified_shared_memory");
     free(ext);
 
+    /* The backend: the USM extension where the device has it, else OpenCL 2.0 SVM where
+     * the device has coarse-grained buffer SVM; USMARR_USM_BACKEND=usm|svm insists. */
+    info->svm_caps = device_bitfield(device, CL_DEVICE_SVM_CAPABILITIES);
+    bool svm = info->svm_caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+    const char *want = getenv("USMARR_USM_BACKEND");
+    if (want && *want && strcmp(want, "usm") && strcmp(want, "svm")) {
+        snprintf(info->reason, sizeof info->reason, "USMARR_USM_BACKEND=\"%.60s\" is not usm or svm", want);
+        return 0;
+    }
+    if ((want && !strcmp(want, "svm")) || (!usm && svm && !(want && !strcmp(want, "usm")))) {
+        if (!svm) {
+            snprintf(info->reason, sizeof info->reason,
+                     "USMARR_USM_BACKEND=svm: no coarse-grained buffer SVM (CL_DEVICE_SVM_CAPABILITIES 0x%llx)",
+                     (unsigned long long)info->svm_caps);
+            return 0;
+        }
+        info->backend = USMARR_BACKEND_SVM;
+        info->device_mem_caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+        if (info->svm_caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)
+            info->single_device_shared_caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+        info->usable = true;
+        apply_usm_kinds(info);
+        return 0;
+    }
     struct usmarr__usm_api api;
     const char *missing = NULL;
     if (!usm) {
-        snprintf(info->reason, sizeof info->reason, "no cl_intel_unified_shared_memory extension");
+        snprintf(info->reason, sizeof info->reason,
+                 "no cl_intel_unified_shared_memory extension and no coarse-grained buffer SVM");
         return 0;
     }
     if (!usmarr__usm_api_load(platform, &api, &missing)) {
@@ -155,6 +180,11 @@ int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl
     info->usable = true;
     apply_usm_kinds(info);
     return 0;
+}
+
+const char *usmarr_backend_name(usmarr_backend_t backend)
+{
+    return backend == USMARR_BACKEND_USM ? "usm" : backend == USMARR_BACKEND_SVM ? "svm" : "unknown";
 }
 
 static const char *type_name(cl_device_type type)

@@ -68,6 +68,13 @@ struct usmarr__usm_api {
  * one) when any required one is absent. */
 USMARR_INTERNAL bool usmarr__usm_api_load(cl_platform_id platform, struct usmarr__usm_api *api, const char **missing);
 
+/* The SVM backend (svm.c): the entry-point table over OpenCL 2.0 SVM, and the
+ * registration of a library context's queue on its cl_context (-1 when the table is full
+ * or out of memory). */
+USMARR_INTERNAL void usmarr__svm_api_load(struct usmarr__usm_api *api);
+USMARR_INTERNAL int usmarr__svm_register(cl_context cl, cl_command_queue queue);
+USMARR_INTERNAL void usmarr__svm_unregister(cl_context cl, cl_command_queue queue);
+
 /* ---- context (context.c, device.c) ---------------------------------------------- */
 struct usmarr__kernel_cache; /* engine */
 

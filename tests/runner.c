@@ -7,7 +7,9 @@
  * Modes: after the devices themselves, the whole suite runs again on PoCL's CPU device as
  * a device with device USM alone (USMARR_USM_KINDS=device; suites tagged "host-usm", the
  * storages whose host side needs host USM, are left out and replaced by the refusal
- * checks of their untagged cases), side by side with the device runs.
+ * checks of their untagged cases), and through the SVM backend (USMARR_USM_BACKEND=svm,
+ * which offers device and shared USM but no host USM, so the same cases are left out),
+ * side by side with the device runs.
  * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too. */
 #include "common.h"
 #include "suites.h"
@@ -72,6 +74,7 @@ struct job {
 /* The modes run on PoCL's CPU device (always present in CI). */
 static const struct job modes[] = {
     {NULL, "USMARR_USM_KINDS", "device", "host-usm"},
+    {NULL, "USMARR_USM_BACKEND", "svm", "host-usm"}, /* SVM has no host USM */
 };
 
 /* One child process per job, all at once: a cold run is dominated by each driver's

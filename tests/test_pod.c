@@ -184,7 +184,7 @@ START_TEST(test_pod_finalize_of_an_empty_block_gives_null_and_zero)
     ck_assert_uint_eq(usmarr_memory_size(m), 0);
     usmarr_memory_release(m);
     /* Never allocated at all. */
-    ck_assert_ok(usmarr_memory_create_pod(ctx, USMARR_USM_HOST, 0, &m));
+    ck_assert_ok(usmarr_memory_create_pod(ctx, USMARR_USM_DEVICE, 0, &m));
     ck_assert_ok(usmarr_memory_pod_finalize(m));
     ck_assert_ptr_null(usmarr_memory_pointer(m));
     usmarr_memory_release(m);

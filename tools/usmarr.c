@@ -53,7 +53,8 @@ static int cmd_devices(void)
             printf("    usable                       no: %s\n", d->reason);
             continue;
         }
-        printf("    usable                       yes, selector \"%s\"\n", d->selector);
+        printf("    usable                       yes, selector \"%s\"%s\n", d->selector,
+               d->backend == USMARR_BACKEND_SVM ? ", via SVM (no USM extension, or USMARR_USM_BACKEND=svm)" : "");
         printf("    fp64 / fp16                  %s / %s\n", d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
         printf("    max allocation               %llu bytes\n", (unsigned long long)d->max_alloc_size);
         print_caps("host USM", d->host_mem_caps);
@@ -69,7 +70,9 @@ static int cmd_devices(void)
 typedef cl_int(CL_API_CALL *set_arg_ptr_fn)(cl_kernel, cl_uint, const void *);
 
 /* The demo talks to OpenCL directly next to the library, to show that a USM block is an
- * ordinary USM pointer any kernel can take through clSetKernelArgMemPointerINTEL. */
+ * ordinary USM pointer any kernel can take through clSetKernelArgMemPointerINTEL (or
+ * clSetKernelArgSVMPointer on the SVM backend).  Shared USM where the device offers it
+ * (the host writes it directly), else device USM written by a copy. */
 static int cmd_demo(const char *selector)
 {
     static const char *source = "kernel void axpy(global float *y, float a, global const float *x)\n"
@@ -87,8 +90,10 @@ static int cmd_demo(const char *selector)
     }
     const usmarr_device_info_t *info = usmarr_context_info(ctx);
     printf("device: %s / %s (%s)\n", info->platform_name, info->device_name, info->platform_version);
-    if ((rc = usmarr_memory_create(ctx, USMARR_USM_SHARED, N * sizeof(float), 64, &x)) ||
-        (rc = usmarr_memory_create(ctx, USMARR_USM_SHARED, N * sizeof(float), 64, &y))) {
+    bool shared = info->single_device_shared_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+    usmarr_usm_kind_t kind = shared ? USMARR_USM_SHARED : USMARR_USM_DEVICE;
+    if ((rc = usmarr_memory_create(ctx, kind, N * sizeof(float), 64, &x)) ||
+        (rc = usmarr_memory_create(ctx, kind, N * sizeof(float), 64, &y))) {
         fprintf(stderr, "usmarr demo: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
         goto done;
     }
@@ -98,9 +103,13 @@ static int cmd_demo(const char *selector)
         fprintf(stderr, "usmarr demo: fill: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
         goto done;
     }
-    float *xs = usmarr_memory_pointer(x);
+    float xs_host[N], *xs = shared ? usmarr_memory_pointer(x) : xs_host;
     for (int i = 0; i < N; i++)
         xs[i] = (float)i; /* shared USM: the host writes it directly */
+    if (!shared && (rc = usmarr_memory_copy_from_host(x, 0, xs_host, sizeof xs_host))) {
+        fprintf(stderr, "usmarr demo: copy: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
+        goto done;
+    }
     cl_int err;
     cl_context cl = usmarr_context_cl_context(ctx);
     cl_device_id dev = usmarr_context_device(ctx);
@@ -111,7 +120,10 @@ static int cmd_demo(const char *selector)
         kernel = clCreateKernel(program, "axpy", &err);
     cl_platform_id platform;
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
-    set_arg_ptr_fn set_ptr = (set_arg_ptr_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
+    set_arg_ptr_fn set_ptr =
+        info->backend == USMARR_BACKEND_SVM
+            ? clSetKernelArgSVMPointer
+            : (set_arg_ptr_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
     float a = 3.0f;
     size_t global = N;
     if (err == CL_SUCCESS)
@@ -136,8 +148,8 @@ static int cmd_demo(const char *selector)
     int bad = 0;
     for (int i = 0; i < N; i++)
         bad += result[i] != 3.0f * (float)i + 1.0f;
-    printf("y = 3*x + 1 over %d shared-USM floats: y[0]=%g y[1]=%g y[%d]=%g\n", N, result[0], result[1], N - 1,
-           result[N - 1]);
+    printf("y = 3*x + 1 over %d %s-USM floats%s: y[0]=%g y[1]=%g y[%d]=%g\n", N, usmarr_usm_kind_name(kind),
+           info->backend == USMARR_BACKEND_SVM ? " (via SVM)" : "", result[0], result[1], N - 1, result[N - 1]);
     printf("checked on the host: %s (%d mismatches)\n", bad ? "FAILED" : "OK", bad);
     status = bad != 0;
 done:
