@@ -97,6 +97,13 @@ static const char *device_name(int32_t type)
     }
 }
 
+/* The device type of a context's memory: kDLOneAPI for USM; kDLOpenCL for the SVM
+ * backend's SVM, which a SYCL consumer must not take for USM. */
+static int32_t native_type(const usmarr_context_t *ctx)
+{
+    return ctx->info.backend == USMARR_BACKEND_SVM ? USMARR_DL_OPENCL : USMARR_DL_ONEAPI;
+}
+
 int usmarr_array_dlpack_device(const usmarr_array_t *a, usmarr_dl_device_t *device)
 {
     usmarr__clear_error();
@@ -107,7 +114,7 @@ int usmarr_array_dlpack_device(const usmarr_array_t *a, usmarr_dl_device_t *devi
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
                             "device \"%s\" is not in the library's device list, so it has no kDLOneAPI device_id",
                             ctx->info.device_name);
-    device->device_type = USMARR_DL_ONEAPI;
+    device->device_type = native_type(ctx);
     device->device_id = ctx->device_ordinal;
     return 0;
 }
@@ -167,7 +174,7 @@ static int export_tensor(const usmarr_array_t *a, const usmarr_dl_device_t *want
             return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "device=(kDLCPU, %d): the host's device_id is 0",
                                 (int)want->device_id);
         to_host = true;
-    } else if (want && want->device_type == USMARR_DL_ONEAPI) {
+    } else if (want && want->device_type == native_type(ctx)) {
         if (want->device_id != ctx->device_ordinal)
             return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
                                 "device=(kDLOneAPI, %d) is not the array's device (kDLOneAPI, %d): copies "
@@ -175,9 +182,10 @@ static int export_tensor(const usmarr_array_t *a, const usmarr_dl_device_t *want
                                 (int)want->device_id, ctx->device_ordinal);
     } else if (want) {
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
-                            "device_type=%d (%s): the library exports kDLOneAPI (14) and, for host-readable "
+                            "device_type=%d (%s): the library exports %s (%d) and, for host-readable "
                             "memory, kDLCPU (1)",
-                            (int)want->device_type, device_name(want->device_type));
+                            (int)want->device_type, device_name(want->device_type),
+                            device_name(native_type(ctx)), (int)native_type(ctx));
     }
     if (!to_host && ctx->device_ordinal < 0)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
@@ -241,7 +249,7 @@ static int export_tensor(const usmarr_array_t *a, const usmarr_dl_device_t *want
         t->data = src->memory->pointer;
         t->byte_offset = (uint64_t)byte_offset;
     }
-    t->device.device_type = to_host ? USMARR_DL_CPU : USMARR_DL_ONEAPI;
+    t->device.device_type = to_host ? USMARR_DL_CPU : native_type(ctx);
     t->device.device_id = to_host ? 0 : ctx->device_ordinal;
     t->ndim = a->ndim;
     t->dtype = dl_types[a->dtype];
@@ -347,10 +355,11 @@ static int import_tensor(const usmarr_dl_tensor_t *t, bool read_only, usmarr_con
         return rc;
     if ((rc = usmarr__layout_span(t->ndim, t->shape, strides, &lo, &hi, &size, "strides")))
         return rc;
-    if (t->device.device_type != USMARR_DL_ONEAPI && t->device.device_type != USMARR_DL_CPU)
+    if (t->device.device_type != native_type(ctx) && t->device.device_type != USMARR_DL_CPU)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED,
-                            "device_type=%d (%s): the library imports kDLOneAPI (14) and kDLCPU (1) memory",
-                            (int)t->device.device_type, device_name(t->device.device_type));
+                            "device_type=%d (%s): the library imports %s (%d) and kDLCPU (1) memory",
+                            (int)t->device.device_type, device_name(t->device.device_type),
+                            device_name(native_type(ctx)), (int)native_type(ctx));
     bool on_host = t->device.device_type == USMARR_DL_CPU;
 
     if (size == 0) {

@@ -117,6 +117,10 @@ int usmarr_interface_to_json(const usmarr_interface_t *iface, char **json)
         put_json_string(f, selector);
     else
         fputs("null", f);
+    /* Never pretend: memory of the SVM backend is OpenCL SVM, not the USM extension's. */
+    if (iface->syclobj.kind == USMARR_SYCLOBJ_CONTEXT &&
+        iface->syclobj.value.context->info.backend == USMARR_BACKEND_SVM)
+        fputs(", \"memory\": \"opencl-svm\"", f);
     fprintf(f, ", \"version\": %d}", iface->version);
     if (fclose(f) != 0 || !text) {
         free(text);

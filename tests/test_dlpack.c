@@ -230,7 +230,8 @@ START_TEST(test_dlpack_device_is_oneapi_with_the_selector_ordinal)
     ck_assert_ok(usmarr_array_zeros(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &a));
     usmarr_dl_device_t dev;
     ck_assert_ok(usmarr_array_dlpack_device(a, &dev));
-    ck_assert_int_eq(dev.device_type, 14);
+    /* kDLOneAPI; kDLOpenCL for the SVM backend's memory */
+    ck_assert_int_eq(dev.device_type, usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM ? 4 : 14);
     ck_assert_int_eq(dev.device_id, expected_device_id());
     /* dpctl's reading: the selector "<device_id>" names the same device. */
     char sel[16];
@@ -269,7 +270,9 @@ START_TEST(test_dlpack_round_trip_every_dtype_and_kind_zero_copy)
             ck_assert_uint_eq(t->version.major, 1);
             ck_assert_uint_eq(t->flags, 0);
             ck_assert_ptr_nonnull(t->manager_ctx);
-            ck_assert_int_eq(dl->device.device_type, USMARR_DL_ONEAPI);
+            ck_assert_int_eq(dl->device.device_type, usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM
+                                                         ? USMARR_DL_OPENCL
+                                                         : USMARR_DL_ONEAPI);
             ck_assert_int_eq(dl->device.device_id, device_id);
             ck_assert_int_eq(dl->ndim, 2);
             ck_assert_uint_eq(dl->dtype.code, expected_types[k].code);
@@ -673,10 +676,11 @@ START_TEST(test_dlpack_export_failures_name_the_problem)
                          "kDLCUDA");
     ck_assert_fails_with(usmarr_array_to_dlpack(a, &(usmarr_dl_device_t){USMARR_DL_CPU, 1}, 0, &t),
                          USMARR_ERROR_UNSUPPORTED, "device_id is 0");
-    ck_assert_fails_with(usmarr_array_to_dlpack(a, &(usmarr_dl_device_t){USMARR_DL_ONEAPI, dev.device_id + 1}, 0, &t),
+    ck_assert_fails_with(usmarr_array_to_dlpack(a, &(usmarr_dl_device_t){dev.device_type, dev.device_id + 1}, 0, &t),
                          USMARR_ERROR_UNSUPPORTED, "not the array's device");
-    ck_assert_fails_with(usmarr_array_to_dlpack_unversioned(a, &(usmarr_dl_device_t){4, 0}, 0, &l),
-                         USMARR_ERROR_UNSUPPORTED, "kDLOpenCL");
+    bool svm = usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM; /* SVM exports kDLOpenCL */
+    ck_assert_fails_with(usmarr_array_to_dlpack_unversioned(a, &(usmarr_dl_device_t){svm ? 14 : 4, 0}, 0, &l),
+                         USMARR_ERROR_UNSUPPORTED, svm ? "(kDLOneAPI)" : "(kDLOpenCL)");
     ck_assert_ptr_null(t);
     ck_assert_ptr_null(l);
     ck_assert_int_eq(usmarr_array_refcount(a), 1);

@@ -281,8 +281,9 @@ START_TEST(test_interface_json_array_json_round_trip)
     char want[512];
     snprintf(want, sizeof want,
              "{\"shape\": [4, 2], \"typestr\": \"<i4\", \"data\": [%llu, false], \"strides\": [-5, -2], "
-             "\"offset\": 17, \"syclobj\": \"%s\", \"version\": 1}",
-             (unsigned long long)(uintptr_t)usmarr_memory_pointer(usmarr_array_memory(w)), test_selector);
+             "\"offset\": 17, \"syclobj\": \"%s\"%s, \"version\": 1}",
+             (unsigned long long)(uintptr_t)usmarr_memory_pointer(usmarr_array_memory(w)), test_selector,
+             usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM ? ", \"memory\": \"opencl-svm\"" : "");
     ck_assert_str_eq(j1, want);
     ck_assert_ok(usmarr_array_from_json(j1, ctx, NULL, NULL, &a));
     ck_assert_ok(usmarr_array_to_json(a, &j2));

@@ -42,6 +42,7 @@
 /** DLPack's `DLDeviceType` values the library names (the others are refused by number). */
 typedef enum usmarr_dl_device_type {
     USMARR_DL_CPU = 1,    /**< kDLCPU: memory the host reads directly */
+    USMARR_DL_OPENCL = 4, /**< kDLOpenCL: SVM of an OpenCL device (the SVM backend, doc/devices.md) */
     USMARR_DL_ONEAPI = 14 /**< kDLOneAPI: USM of a SYCL/OpenCL device */
 } usmarr_dl_device_type_t;
 
