@@ -253,6 +253,59 @@ static int run_tiny(const struct bench_env *env, struct bench_result *r)
     return 0;
 }
 
+/* The 16M float32 add on the same device through the SVM backend (a second context made
+ * with USMARR_USM_BACKEND=svm) against the USM path; rounds alternate between the two. */
+static int add_arrays(usmarr_context_t *ctx, struct args *x)
+{
+    int64_t n = 16 << 20;
+    BENCH_OK(empty(ctx, 1, &n, &x->a));
+    BENCH_OK(empty(ctx, 1, &n, &x->b));
+    BENCH_OK(empty(ctx, 1, &n, &x->out));
+    BENCH_OK(usmarr_array_fill(x->a, usmarr_scalar_float(1.5)));
+    BENCH_OK(usmarr_array_fill(x->b, usmarr_scalar_float(2.5)));
+    return 0;
+}
+
+static int run_add_svm(const struct bench_env *env, struct bench_result *r)
+{
+    const usmarr_device_info_t *info = usmarr_context_info(env->ctx);
+    if (info->backend != USMARR_BACKEND_USM || !(info->svm_caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        fprintf(stderr, "bench: svm-backend: the device under test must run on USM and have coarse-grained SVM\n");
+        return -1;
+    }
+    const char *was = getenv("USMARR_USM_BACKEND");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("USMARR_USM_BACKEND", "svm", 1);
+    struct bench_env svm_env = *env;
+    int rc = usmarr_context_create(info->selector, &svm_env.ctx);
+    if (saved)
+        setenv("USMARR_USM_BACKEND", saved, 1);
+    else
+        unsetenv("USMARR_USM_BACKEND");
+    free(saved);
+    BENCH_OK(rc);
+    struct args usm = {0}, svm = {0};
+    double t_usm[3], t_svm[3];
+    rc = add_arrays(env->ctx, &usm);
+    if (!rc)
+        rc = add_arrays(svm_env.ctx, &svm);
+    for (int round = 0; round < 3 && !rc; round++) {
+        rc = time_op(env, do_add, &usm, &t_usm[round]);
+        if (!rc)
+            rc = time_op(&svm_env, do_add, &svm, &t_svm[round]);
+    }
+    release(&usm);
+    release(&svm);
+    usmarr_context_release(svm_env.ctx);
+    if (rc)
+        return rc;
+    double a = bench_median(t_usm, 3), b = bench_median(t_svm, 3);
+    r->ratio = a / b;
+    snprintf(r->detail, sizeof r->detail, "16M float32 a + b: USM %.2f ms, SVM backend %.2f ms (medians of 3 rounds)",
+             a * 1e3, b * 1e3);
+    return 0;
+}
+
 const struct bench_case bench_ops[] = {
     {"add-f32-16M", "a + b, 16M float32 contiguous, vs NumPy", 1.3, BENCH_AT_LEAST, run_add_contig},
     {"add-broadcast-4096x4096", "4096x4096 + a 4096 row, float32, vs NumPy", 1.0, BENCH_AT_LEAST, run_add_broadcast},
@@ -264,5 +317,7 @@ const struct bench_case bench_ops[] = {
     {"sum-all-16M", "sum of all 16M float32, vs NumPy", 1.0, BENCH_AT_LEAST, run_sum_all},
     {"tiny-add-16-vs-raw-enqueue", "16-element add + finish vs raw enqueue + clFinish of a trivial kernel", 1.25,
      BENCH_AT_MOST, run_tiny},
+    {"svm-backend-add-f32-16M", "a + b, 16M float32, through the SVM backend vs the USM path, same device", 0.95,
+     BENCH_AT_LEAST, run_add_svm},
     {NULL, NULL, 0, BENCH_AT_LEAST, NULL},
 };
