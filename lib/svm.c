@@ -30,9 +30,9 @@ struct svm_range {
 
 struct svm_space { /* one per cl_context with library contexts on it */
     cl_context cl;
-    int users;                 /* registered library contexts */
-    cl_command_queue queues[8]; /* their queues (finished before a blocking free) */
-    int nqueues;
+    cl_command_queue *queues; /* the queues of its library contexts, one each (finished
+                               * before a blocking free) */
+    size_t nqueues, queue_capacity;
     struct svm_range *ranges; /* sorted by base */
     size_t count, capacity;
     struct svm_space *next;
@@ -160,12 +160,26 @@ static cl_int svm_release(cl_context cl, void *p, bool blocking)
     size_t i = (size_t)(r - s->ranges);
     memmove(r, r + 1, (s->count - i - 1) * sizeof *r);
     s->count--;
-    cl_command_queue queues[8];
-    int n = blocking ? s->nqueues : 0;
-    memcpy(queues, s->queues, sizeof queues[0] * (size_t)n);
+    /* Finish the queues outside the lock (other threads allocate meanwhile), each held by
+     * a reference of its own so that a context released meanwhile cannot free it.  Should
+     * the copy of the list fail for want of memory, finishing under the lock is still right. */
+    size_t n = blocking ? s->nqueues : 0;
+    cl_command_queue few[8], *queues = n <= 8 ? few : malloc(n * sizeof *queues);
+    if (!queues) {
+        for (size_t q = 0; q < n; q++)
+            clFinish(s->queues[q]);
+        n = 0;
+        queues = few;
+    }
+    for (size_t q = 0; q < n; q++)
+        clRetainCommandQueue(queues[q] = s->queues[q]);
     pthread_mutex_unlock(&svm_lock);
-    for (int q = 0; q < n; q++)
+    for (size_t q = 0; q < n; q++) {
         clFinish(queues[q]);
+        clReleaseCommandQueue(queues[q]);
+    }
+    if (queues != few)
+        free(queues);
     clSVMFree(cl, alloc);
     return CL_SUCCESS;
 }
@@ -248,10 +262,20 @@ int usmarr__svm_register(cl_context cl, cl_command_queue queue)
         spaces = s;
     }
     int rc = -1;
-    if (s && s->nqueues < (int)(sizeof s->queues / sizeof s->queues[0])) {
+    if (s && s->nqueues == s->queue_capacity) {
+        size_t cap = s->queue_capacity ? s->queue_capacity * 2 : 4;
+        cl_command_queue *grown = realloc(s->queues, cap * sizeof *grown);
+        if (grown) {
+            s->queues = grown;
+            s->queue_capacity = cap;
+        }
+    }
+    if (s && s->nqueues < s->queue_capacity) {
         s->queues[s->nqueues++] = queue;
-        s->users++;
         rc = 0;
+    } else if (s && s->nqueues == 0) { /* a space made for nothing: drop it */
+        spaces = s->next;
+        free(s);
     }
     pthread_mutex_unlock(&svm_lock);
     return rc;
@@ -265,14 +289,15 @@ void usmarr__svm_unregister(cl_context cl, cl_command_queue queue)
         link = &(*link)->next;
     struct svm_space *s = *link;
     if (s) {
-        for (int q = 0; q < s->nqueues; q++)
+        for (size_t q = 0; q < s->nqueues; q++)
             if (s->queues[q] == queue) {
                 s->queues[q] = s->queues[--s->nqueues];
                 break;
             }
-        if (--s->users == 0) { /* the last library context on it: its blocks are all freed */
+        if (s->nqueues == 0) { /* the last library context on it: its blocks are all freed */
             *link = s->next;
             free(s->ranges);
+            free(s->queues);
             free(s);
         }
     }
