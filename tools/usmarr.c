@@ -53,8 +53,11 @@ static int cmd_devices(void)
             printf("    usable                       no: %s\n", d->reason);
             continue;
         }
+        const char *forced = getenv("USMARR_USM_BACKEND");
         printf("    usable                       yes, selector \"%s\"%s\n", d->selector,
-               d->backend == USMARR_BACKEND_SVM ? ", via SVM (no USM extension, or USMARR_USM_BACKEND=svm)" : "");
+               d->backend != USMARR_BACKEND_SVM          ? ""
+               : forced && !strcmp(forced, "svm") ? ", via SVM (USMARR_USM_BACKEND=svm)"
+                                                  : ", via SVM (no cl_intel_unified_shared_memory)");
         printf("    fp64 / fp16                  %s / %s\n", d->fp64 ? "yes" : "no", d->fp16 ? "yes" : "no");
         printf("    max allocation               %llu bytes\n", (unsigned long long)d->max_alloc_size);
         print_caps("host USM", d->host_mem_caps);
@@ -62,6 +65,13 @@ static int cmd_devices(void)
         print_caps("single-device shared USM", d->single_device_shared_caps);
         print_caps("cross-device shared USM", d->cross_device_shared_caps);
         print_caps("shared system USM", d->shared_system_caps);
+        if (d->kinds_limited)
+            printf("    USM kinds                    limited by USMARR_USM_KINDS=%s\n", getenv("USMARR_USM_KINDS"));
+        printf("    SVM                          0x%llx%s%s%s%s\n", (unsigned long long)d->svm_caps,
+               d->svm_caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER ? " coarse-buffer" : "",
+               d->svm_caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER ? " fine-buffer" : "",
+               d->svm_caps & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM ? " fine-system" : "",
+               d->svm_caps & CL_DEVICE_SVM_ATOMICS ? " atomics" : "");
     }
     usmarr_devices_free(devs);
     return 0;
