@@ -176,11 +176,20 @@ static PyObject *array_suai(PyObject *self, void *unused)
     if (rc)
         return py_error(rc);
     PyObject *strides = iface.strides ? tuple_from_int64(iface.strides, iface.ndim) : Py_NewRef(Py_None);
-    const char *selector = usmarr_context_info(usmarr_array_context(array_of(self)))->selector;
-    return Py_BuildValue("{s:N,s:s,s:(NO),s:N,s:L,s:s,s:i}", "shape", tuple_from_int64(iface.shape, iface.ndim),
-                         "typestr", iface.typestr, "data", PyLong_FromVoidPtr(iface.data),
-                         iface.readonly ? Py_True : Py_False, "strides", strides, "offset", (long long)iface.offset,
-                         "syclobj", selector, "version", iface.version);
+    const usmarr_device_info_t *info = usmarr_context_info(usmarr_array_context(array_of(self)));
+    PyObject *dict = Py_BuildValue("{s:N,s:s,s:(NO),s:N,s:L,s:s,s:i}", "shape", tuple_from_int64(iface.shape, iface.ndim),
+                                   "typestr", iface.typestr, "data", PyLong_FromVoidPtr(iface.data),
+                                   iface.readonly ? Py_True : Py_False, "strides", strides, "offset",
+                                   (long long)iface.offset, "syclobj", info->selector, "version", iface.version);
+    /* Never pretend (doc/devices.md): memory of the SVM backend is OpenCL SVM, as the
+     * library's JSON export says too. */
+    if (dict && info->backend == USMARR_BACKEND_SVM) {
+        PyObject *memory = PyUnicode_FromString("opencl-svm");
+        if (!memory || PyDict_SetItemString(dict, "memory", memory) < 0)
+            Py_CLEAR(dict);
+        Py_XDECREF(memory);
+    }
+    return dict;
 }
 
 /* NumPy's __array_interface__, for host-readable USM only (NumPy reads it in place). */

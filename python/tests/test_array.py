@@ -1,6 +1,10 @@
 """usmarr.Array: construction, attributes, the USM array interface, text, conversions,
 errors.  NumPy is the oracle for values."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 import usmarr
@@ -46,6 +50,23 @@ def test_usm_array_interface_is_the_seeds_dictionary():
     dv = v.__sycl_usm_array_interface__
     assert dv["strides"] == (4, -2) and dv["offset"] == 7 and dv["data"][0] == d["data"][0]
 
+
+
+def test_usm_array_interface_of_svm_memory_says_so():
+    # The SVM backend (USMARR_USM_BACKEND=svm, read when a process first opens a device):
+    # its memory is OpenCL SVM, not the USM extension's, and the dictionary says so.
+    code = (
+        "import numpy as np, usmarr\n"
+        "a = usmarr.asarray(np.arange(6, dtype=np.float32))\n"
+        "d = a.__sycl_usm_array_interface__\n"
+        "print(d['memory'], (a + a).to_numpy().tolist())\n"
+    )
+    env = dict(os.environ, USMARR_USM_BACKEND="svm")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    memory, values = r.stdout.strip().split(" ", 1)
+    assert memory == "opencl-svm"
+    assert values == "[0.0, 2.0, 4.0, 6.0, 8.0, 10.0]"
 
 def test_usm_array_interface_round_trip_shares_memory():
     class Exporter:
