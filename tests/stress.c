@@ -100,7 +100,11 @@ static int worker(void *arg)
         o.nshape = 3, o.shape[0] = 4, o.shape[1] = 5, o.shape[2] = 6;
         o.alignment = 64;
         o.dtype = USMARR_FLOAT32;
-        o.device = t % 2 ? "device" : NULL; /* a host storage, or a managed host/device pair */
+        /* A host storage, or a managed host/device pair; device storages alone where the
+         * device offers no host USM (the SVM backend, USMARR_USM_KINDS=device). */
+        bool host_usm = usmarr_context_info(ctx)->host_mem_caps != 0;
+        o.device = t % 2 || !host_usm ? "device" : NULL;
+        o.managed = host_usm ? NULL : "none";
         usmarr_storage_t *st = NULL, *st2 = NULL;
         if ((rc = usmarr_storage_ones(&o, &st)))
             fail(t, "storage_ones", rc);
@@ -108,7 +112,8 @@ static int worker(void *arg)
         usmarr_array_t *side = NULL; /* borrowed */
         if (!rc && (rc = usmarr_storage_elementwise("add", sops, 2, NULL, &st2)))
             fail(t, "storage add", rc);
-        else if (!rc && ((rc = usmarr_storage_host_array(st2, false, &side)) ||
+        else if (!rc && ((rc = host_usm ? usmarr_storage_host_array(st2, false, &side)
+                                        : usmarr_storage_device_array(st2, false, &side)) ||
                          (rc = usmarr_array_copy_to_host(side, got, NULL))))
             fail(t, "storage result", rc);
         for (int i = 0; !rc && i < 4 * 5 * 6; i++)
