@@ -283,3 +283,102 @@ kernel void usmarr_reduce_cumulative_sum(R_PARAMS(R_SUMTAG))
         USMARR_STOREP(R_SUMTAG, out, ob + r1 * po, acc);
     }
 }
+
+#ifdef R_TREE
+/* Work-group tree reductions (the "gpu" kernel shape; built with -DR_TREE=<items>, so the
+ * CPU shapes' programs hold none of this).  A work-group of (nx, 1, ny) items makes nx
+ * neighbouring outputs of kept dim 1; its ny rows share the part's flat reduced range,
+ * row y taking j = js + y, js + y + ny, ...  Neighbouring items thus read neighbouring
+ * addresses whichever axis is contiguous: the kept one (nx > 1: an outer-axis reduction)
+ * or the reduced one (nx = 1: all elements, an inner axis).  The rows then combine in
+ * local memory by halving (ny a power of two).  With parts > 1 each group writes one
+ * partial per output (stride po) and a second launch reduces the partials the same way.
+ * Every item reaches every barrier: no early return.  `has` marks accumulators that saw
+ * an element (min/max have no identity; the host makes every part non-empty). */
+#define R_TREE_KERNEL(NAME, OUTTAG, ACC_T, INIT, CONV, COMBINE, STORE)                                \
+    kernel void usmarr_reduce_tree_##NAME(R_PARAMS(OUTTAG))                                           \
+    {                                                                                                 \
+        local ACC_T acc_l[R_TREE];                                                                    \
+        local uchar has_l[R_TREE];                                                                    \
+        long k1 = get_global_id(0), k0 = get_global_id(1), part = get_group_id(2);                    \
+        int lx = (int)get_local_id(0), ly = (int)get_local_id(2);                                     \
+        int nx = (int)get_local_size(0), ny = (int)get_local_size(2), i = ly * nx + lx;               \
+        bool live = k1 < ks.s1;                                                                       \
+        long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1 + part * po;                 \
+        long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                  \
+        ACC_T acc = INIT;                                                                             \
+        uchar has = 0;                                                                                \
+        if (live && js + ly < je) {                                                                   \
+            long j = js + ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                    \
+            for (; j < je; j += ny) {                                                                 \
+                R_CT v = R_LOAD(ib + r0 * ri.s0 + r1 * ri.s1);                                        \
+                ACC_T b = CONV(v);                                                                    \
+                COMBINE(acc, has, b, 1);                                                              \
+                r1 += ny;                                                                             \
+                if (r1 >= rs.s1) {                                                                    \
+                    long q = r1 / rs.s1;                                                              \
+                    r0 += q;                                                                          \
+                    r1 -= q * rs.s1;                                                                  \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+        acc_l[i] = acc;                                                                               \
+        has_l[i] = has;                                                                               \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
+        for (int s = ny / 2; s > 0; s >>= 1) {                                                        \
+            if (ly < s) {                                                                             \
+                ACC_T b = acc_l[i + s * nx];                                                          \
+                uchar hb = has_l[i + s * nx];                                                         \
+                COMBINE(acc, has, b, hb);                                                             \
+                acc_l[i] = acc;                                                                       \
+                has_l[i] = has;                                                                       \
+            }                                                                                         \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+        }                                                                                             \
+        if (ly == 0 && live)                                                                          \
+            STORE;                                                                                    \
+    }
+
+#define R_TO_SUM(v) USMARR_CONVERT(D1, R_SUMTAG, v)
+#define R_TO_MEAN(v) USMARR_CONVERT(D1, R_MEANTAG, v)
+#define R_SAME_(v) (v)
+#define R_TRUTH_(v) ((uchar)R_TRUTH(v))
+#define R_ONE_IF(v) (R_TRUTH(v) ? 1L : 0L)
+#define R_ADD(a, ha, b, hb) ((a) += (b), (ha) |= (hb))
+#define R_AND(a, ha, b, hb) ((a) &= (b), (ha) |= (hb))
+#define R_OR(a, ha, b, hb) ((a) |= (b), (ha) |= (hb))
+#if R_CPLX
+#define R_MUL(a, ha, b, hb) ((a) = R_CMUL(a, b), (ha) |= (hb))
+#define R_PROD_ONE ((R_SUM_CT)(1, 0))
+#else
+#define R_MUL(a, ha, b, hb) ((a) *= (b), (ha) |= (hb))
+#define R_PROD_ONE ((R_SUM_CT)1)
+#endif
+/* min/max: the first value, then NaN wins and stays, as in usmarr_reduce_min/max */
+#define R_MIN(a, ha, b, hb)                                                                           \
+    do {                                                                                              \
+        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || R_LT(b, a)))))                               \
+            (a) = (b);                                                                                \
+        (ha) |= (hb);                                                                                 \
+    } while (0)
+#define R_MAX(a, ha, b, hb)                                                                           \
+    do {                                                                                              \
+        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || R_LT(a, b)))))                               \
+            (a) = (b);                                                                                \
+        (ha) |= (hb);                                                                                 \
+    } while (0)
+#if R_CPLX
+#define R_MEAN_STORE USMARR_STOREP(R_MEANTAG, out, ob, acc_l[lx] / (USMARR_REAL(D1))count)
+#else
+#define R_MEAN_STORE USMARR_STOREP(R_MEANTAG, out, ob, acc_l[lx] / (R_MEAN_CT)count)
+#endif
+
+R_TREE_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), R_TO_SUM, R_ADD, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
+R_TREE_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, R_TO_SUM, R_MUL, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
+R_TREE_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), R_TO_MEAN, R_ADD, R_MEAN_STORE)
+R_TREE_KERNEL(min, D1, R_CT, (R_CT)(0), R_SAME_, R_MIN, USMARR_STOREP(D1, out, ob, acc_l[lx]))
+R_TREE_KERNEL(max, D1, R_CT, (R_CT)(0), R_SAME_, R_MAX, USMARR_STOREP(D1, out, ob, acc_l[lx]))
+R_TREE_KERNEL(all, b, uchar, (uchar)1, R_TRUTH_, R_AND, out[ob] = acc_l[lx])
+R_TREE_KERNEL(any, b, uchar, (uchar)0, R_TRUTH_, R_OR, out[ob] = acc_l[lx])
+R_TREE_KERNEL(count_nonzero, i64, long, 0L, R_ONE_IF, R_ADD, out[ob] = acc_l[lx])
+#endif

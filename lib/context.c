@@ -74,6 +74,7 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
     ctx->cl = cl;
     ctx->device = device;
     ctx->queue = queue;
+    usmarr__device_profile_query(device, &ctx->profile);
     usmarr__kernel_shape_choose(ctx, &ctx->shape);
     *out = ctx;
     return 0;

@@ -80,13 +80,25 @@ struct usmarr__kernel_cache; /* engine */
 
 /* How the map launcher shapes its kernels for one device: chosen once per context from
  * what was measured on that driver (map.c, doc/engine.md "Kernel shapes per device"). */
+/* What the engine asks of a device, once per context (map.c): the facts the kernel shape
+ * is chosen from and the reductions' work-groups are sized by. */
+struct usmarr__device_profile {
+    cl_device_type type;
+    cl_uint compute_units;
+    size_t max_group;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t group_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (OpenCL 3.0) or NVIDIA's warp; 0 unknown */
+    cl_ulong local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
+};
+
 struct usmarr__kernel_shape {
-    const char *name;      /* "pocl-cpu", "intel-cpu", "generic" */
+    const char *name;      /* "pocl-cpu", "intel-cpu", "generic", "gpu" */
     bool contig_one;       /* contig class: one element per work-item (else 16, vload16) */
     unsigned contig_group; /* contig class work-group size */
     int rows_max_stride;   /* 2-D maps whose inner strides are all within +-this run 128x2 groups */
     bool stride_masks;     /* inner strides of 0 and 1 are compiled into the strided kernels */
     bool tile;             /* transposes through the local-memory tile class */
+    unsigned tree_group;   /* reductions: work-group tree reductions of this many items (0: per-output loops) */
+    unsigned tree_cols;    /* of which outputs side by side when the kept axis is contiguous */
 };
 
 /* Released device blocks kept for reuse (pool.c); guarded by `lock`. */
@@ -112,7 +124,8 @@ struct usmarr_context {
     mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
     struct usmarr__usm_api usm;
     usmarr_device_info_t info;
-    struct usmarr__kernel_shape shape;    /* map kernel shapes for this device (map.c) */
+    struct usmarr__device_profile profile; /* queried once (map.c) */
+    struct usmarr__kernel_shape shape;    /* kernel shapes for this device (map.c) */
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
     mtx_t kernels_lock;
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
@@ -126,7 +139,9 @@ USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned pl
 /* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
  * dtype, so that their kernels are compiled and stored (prewarm.c). */
 USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
-/* Engine hook: the map kernel shapes for the context's device (map.c); reads ctx->info. */
+/* Engine hooks: the device profile (map.c), then the kernel shapes for the context's
+ * device (map.c); the latter reads ctx->info and ctx->profile. */
+USMARR_INTERNAL void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *profile);
 USMARR_INTERNAL void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 /* Engine hook: frees the context's kernel cache (defined by the engine). */
 USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);

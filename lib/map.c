@@ -90,29 +90,91 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
  *   77-125 ms through the tile.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
-static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false};
-static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false};
-static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true};
+static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0};
+static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0};
+static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0};
+/* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
+ * groups of 256 (neighbouring work-items, neighbouring addresses), transposes through the
+ * local-memory tile, reductions as work-group trees (sized from the profile below). */
+static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32};
+
+static size_t floor_pow2(size_t v)
+{
+    size_t p = 1;
+    while (p * 2 <= v)
+        p *= 2;
+    return v ? p : 0;
+}
+
+void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
+        p->type = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL) !=
+        CL_SUCCESS)
+        p->compute_units = 1;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
+        p->max_group = 1;
+    if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
+        p->local_mem = 0;
+    /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
+    if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
+                        &p->group_multiple, NULL) != CL_SUCCESS) {
+        cl_uint warp = 0;
+        p->group_multiple = 0;
+        if (clGetDeviceInfo(device, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+            p->group_multiple = warp;
+    }
+    if (p->compute_units == 0)
+        p->compute_units = 1;
+}
+
+/* The gpu shape's reduction work-groups from the profile: at most 256 items, within the
+ * device's group limit and its local memory (an accumulator of up to 16 bytes and a flag
+ * per item); outputs side by side = the preferred multiple (32 when not known), leaving at
+ * least 2 rows.  0 (the per-output loops) when the device cannot hold a tree of 4. */
+static void size_tree(const struct usmarr__device_profile *p, struct usmarr__kernel_shape *shape)
+{
+    size_t g = floor_pow2(shape->tree_group < p->max_group ? shape->tree_group : p->max_group);
+    while (g >= 4 && (cl_ulong)g * 17 > p->local_mem)
+        g /= 2;
+    if (g < 4) {
+        shape->tree_group = shape->tree_cols = 0;
+        return;
+    }
+    size_t cols = p->group_multiple ? floor_pow2(p->group_multiple) : 32;
+    if (cols > g / 2)
+        cols = g / 2;
+    shape->tree_group = (unsigned)g;
+    shape->tree_cols = (unsigned)cols;
+}
 
 void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
-    const struct usmarr__kernel_shape *const all[] = {&shape_pocl, &shape_intel_cpu, &shape_generic};
-    /* USMARR_KERNEL_SHAPE=<name> forces one (benchmarks compare them on one device). */
+    const struct usmarr__kernel_shape *const all[] = {&shape_pocl, &shape_intel_cpu, &shape_generic, &shape_gpu};
+    cl_device_type type = ctx->profile.type;
+    /* USMARR_KERNEL_SHAPE=<name> forces one (benchmarks compare them on one device, the
+     * tests run the gpu shape on the CPU). */
     const char *force = getenv("USMARR_KERNEL_SHAPE");
+    const struct usmarr__kernel_shape *chosen = NULL;
     for (size_t i = 0; force && i < sizeof all / sizeof all[0]; i++)
-        if (!strcmp(force, all[i]->name)) {
-            *shape = *all[i];
-            return;
-        }
-    cl_device_type type = 0;
-    if (clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
-        type = 0;
-    if (strstr(ctx->info.platform_name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU))
+        if (!strcmp(force, all[i]->name))
+            chosen = all[i];
+    if (chosen)
+        *shape = *chosen;
+    else if (strstr(ctx->info.platform_name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU))
         *shape = shape_pocl;
     else if (strstr(ctx->info.platform_name, "Intel(R) OpenCL") && (type & CL_DEVICE_TYPE_CPU))
         *shape = shape_intel_cpu;
+    else if (type & CL_DEVICE_TYPE_GPU)
+        *shape = shape_gpu;
     else
         *shape = shape_generic;
+    if (shape->tree_group)
+        size_tree(&ctx->profile, shape);
+    if (shape->contig_group > ctx->profile.max_group)
+        shape->contig_group = (unsigned)floor_pow2(ctx->profile.max_group);
 }
 
 static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,

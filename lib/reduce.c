@@ -151,14 +151,17 @@ struct launch {
     size_t parts;
     size_t per_item; /* outputs per work-item along kept dim 1 (128 for the columns kernel) */
     bool serial;     /* one work-item per work-group: no cross-work-item vectorisation */
+    size_t tree_x, tree_y; /* the gpu shape's tree kernels: outputs side by side x rows per group (0: not) */
 };
 
 static int launch(usmarr_context_t *ctx, const struct launch *l)
 {
-    char defines[64], kname[64];
-    snprintf(defines, sizeof defines, "-DD1=%s%s", usmarr__dtype_tag(l->in_dtype),
-             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "");
-    snprintf(kname, sizeof kname, "usmarr_reduce_%s", l->kernel);
+    char defines[64], kname[64], tree[24] = "";
+    if (ctx->shape.tree_group) /* one program per dtype in this shape too: the tree kernels join it */
+        snprintf(tree, sizeof tree, " -DR_TREE=%u", ctx->shape.tree_group);
+    snprintf(defines, sizeof defines, "-DD1=%s%s%s", usmarr__dtype_tag(l->in_dtype),
+             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "", tree);
+    snprintf(kname, sizeof kname, "usmarr_reduce_%s%s", l->tree_y ? "tree_" : "", l->kernel);
     usmarr__kernel_t *k;
     int rc = usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
     if (rc)
@@ -171,7 +174,12 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     size_t local[3] = {1, 1, 1};
     if (!global[0] || !global[1] || !global[2])
         return 0;
-    if (!l->serial)
+    if (l->tree_y) { /* whole groups: outputs rounded up to tree_x, tree_y rows per part */
+        local[0] = l->tree_x;
+        local[2] = l->tree_y;
+        global[0] = ((size_t)l->ks.s[1] + l->tree_x - 1) / l->tree_x * l->tree_x;
+        global[2] = l->parts * l->tree_y;
+    } else if (!l->serial)
         while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
             local[0] *= 2;
     usmarr__queue_lock(ctx);
@@ -192,6 +200,72 @@ static void pack2(const int64_t *v, int n, cl_long2 *out, int64_t pad)
 {
     out->s[0] = n >= 2 ? v[n - 2] : pad;
     out->s[1] = n >= 1 ? v[n - 1] : pad;
+}
+
+/* ---- the gpu shape: work-group trees (cl/reduce.cl, R_TREE) ------------------------------ */
+
+/* The group's layout: outputs side by side (coalesced along a contiguous kept axis, or
+ * for short reductions of many outputs), else one output per group with every row on the
+ * reduced range (all elements, an inner axis). */
+static void tree_layout(const usmarr_context_t *ctx, struct launch *l, int64_t nred)
+{
+    size_t g = ctx->shape.tree_group, c = ctx->shape.tree_cols;
+    bool wide = l->ks.s[1] >= (cl_long)c && (l->ki.s[1] == 1 || nred < (int64_t)g);
+    l->tree_x = wide ? c : 1;
+    l->tree_y = g / l->tree_x;
+}
+
+/* Reduction `r` of l's layout into l->out as trees: enough groups to fill the device (8
+ * per compute unit; at least 4 elements per item), the reduced range split into parts
+ * when the outputs alone give too few, the partials (parts, kept...) reduced by a second
+ * tree launch.  float16 partials would round: one part there. */
+static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct launch *l0,
+                       int64_t nkept, int64_t nred, usmarr_dtype_t part_dtype)
+{
+    struct launch l = *l0;
+    tree_layout(ctx, &l, nred);
+    int64_t groups = (l.ks.s[1] + (int64_t)l.tree_x - 1) / (int64_t)l.tree_x * l.ks.s[0];
+    int64_t want = 8 * (int64_t)ctx->profile.compute_units, parts = 1;
+    if (groups < want && part_dtype != USMARR_FLOAT16)
+        parts = (want + groups - 1) / groups;
+    if (parts > nred / ((int64_t)l.tree_y * 4))
+        parts = nred / ((int64_t)l.tree_y * 4);
+    if (parts <= 1) {
+        l.parts = 1;
+        return launch(ctx, &l);
+    }
+    int64_t chunk = (nred + parts - 1) / parts;
+    parts = (nred + chunk - 1) / chunk; /* every part non-empty */
+    usmarr_array_t *partial = NULL;
+    int64_t pshape[2] = {parts, nkept};
+    int rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &partial);
+    if (rc)
+        return rc;
+    struct launch p1 = l;
+    p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
+    p1.out = element0(partial);
+    p1.ko.s[0] = l.ks.s[1];
+    p1.ko.s[1] = 1;
+    p1.po = nkept;
+    p1.chunk = chunk;
+    p1.parts = (size_t)parts;
+    rc = launch(ctx, &p1);
+    if (!rc) {
+        struct launch p2 = l;
+        p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
+        p2.in_dtype = part_dtype;
+        p2.in = element0(partial);
+        p2.ki = p1.ko;
+        p2.rs.s[0] = 1;
+        p2.rs.s[1] = parts;
+        p2.ri.s[0] = 0;
+        p2.ri.s[1] = nkept;
+        p2.chunk = parts;
+        tree_layout(ctx, &p2, parts);
+        rc = launch(ctx, &p2);
+    }
+    usmarr_array_release(partial); /* waits for the launches */
+    return rc;
 }
 
 /* x reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
@@ -285,6 +359,10 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     usmarr_dtype_t part_dtype = result_dtype(r->rule, x->dtype);
     if (r->rule == R_MEAN)
         part_dtype = sum_dtype(x->dtype);
+    if (ctx->shape.tree_group && r->split) {
+        rc = tree_reduce(ctx, r, ri_, &l, nkept, nred, part_dtype);
+        goto done;
+    }
     if (r->split && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16) {
         int64_t parts = 256 / nkept;
         int64_t chunk = (nred + parts - 1) / parts;
