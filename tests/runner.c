@@ -9,7 +9,10 @@
  * storages whose host side needs host USM, are left out and replaced by the refusal
  * checks of their untagged cases), and through the SVM backend (USMARR_USM_BACKEND=svm,
  * which offers device and shared USM but no host USM, so the same cases are left out),
- * side by side with the device runs.
+ * side by side with the device runs; and the reduction and indexing suites once more with
+ * the GPU kernel shape forced on PoCL (USMARR_KERNEL_SHAPE=gpu: work-group tree
+ * reductions, one element per work-item, the transpose tile), so that the shape a GPU gets
+ * is tested without one.  USMARR_TEST_SUITES=a,b restricts a run to those suites.
  * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too. */
 #include "common.h"
 #include "suites.h"
@@ -41,21 +44,42 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Runs every suite on one device in this process; returns the number of failures and
- * adds the number of test runs to *total. */
+/* Whether `name` is one of the comma-separated `list` (NULL: every suite). */
+static bool suite_listed(const char *list, const char *name)
+{
+    if (!list || !*list)
+        return true;
+    size_t len = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',')) {
+        p += *p == ',';
+        if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/* Runs every suite (or those of USMARR_TEST_SUITES) on one device in this process;
+ * returns the number of failures and adds the number of test runs to *total. */
 static int run_device(const usmarr_device_info_t *dev, int *total)
 {
+    const char *only_suites = getenv("USMARR_TEST_SUITES");
     test_selector = dev->selector;
     printf("runner: testing %s / %s as \"%s\"\n", dev->platform_name, dev->device_name, test_selector);
     fflush(stdout);
     SRunner *sr = NULL;
 #define ADD_(name)                                  \
-    if (!sr)                                        \
-        sr = srunner_create(suite_##name());        \
-    else                                            \
-        srunner_add_suite(sr, suite_##name());
+    if (suite_listed(only_suites, #name)) {         \
+        if (!sr)                                    \
+            sr = srunner_create(suite_##name());    \
+        else                                        \
+            srunner_add_suite(sr, suite_##name());  \
+    }
     TEST_SUITES(ADD_)
 #undef ADD_
+    if (!sr) {
+        printf("runner: USMARR_TEST_SUITES=%s names no suite\n", only_suites);
+        return 1;
+    }
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
@@ -69,12 +93,15 @@ struct job {
     const usmarr_device_info_t *dev;
     const char *env_name, *env_value; /* the mode's environment variable */
     const char *exclude_tags;         /* CK_EXCLUDE_TAGS of the run, or NULL */
+    const char *suites;               /* USMARR_TEST_SUITES of the run, or NULL (all) */
 };
 
 /* The modes run on PoCL's CPU device (always present in CI). */
 static const struct job modes[] = {
-    {NULL, "USMARR_USM_KINDS", "device", "host-usm"},
-    {NULL, "USMARR_USM_BACKEND", "svm", "host-usm"}, /* SVM has no host USM */
+    {NULL, "USMARR_USM_KINDS", "device", "host-usm", NULL},
+    {NULL, "USMARR_USM_BACKEND", "svm", "host-usm", NULL}, /* SVM has no host USM */
+    /* the GPU shape: reductions, indexing (take, extract, nonzero) and concat on its kernels */
+    {NULL, "USMARR_KERNEL_SHAPE", "gpu", NULL, "reduce,index,getitem,manip"},
 };
 
 /* One child process per job, all at once: a cold run is dominated by each driver's
@@ -104,6 +131,8 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
             setenv(jobs[i].env_name, jobs[i].env_value, 1);
         if (jobs[i].exclude_tags)
             setenv("CK_EXCLUDE_TAGS", jobs[i].exclude_tags, 1);
+        if (jobs[i].suites)
+            setenv("USMARR_TEST_SUITES", jobs[i].suites, 1);
         char *argv[] = {"runner", NULL};
         int rc = posix_spawn(&pids[i], "/proc/self/exe", &actions, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&actions);
@@ -111,6 +140,8 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
             unsetenv(jobs[i].env_name);
         if (jobs[i].exclude_tags)
             unsetenv("CK_EXCLUDE_TAGS");
+        if (jobs[i].suites)
+            unsetenv("USMARR_TEST_SUITES");
         if (rc) {
             fprintf(stderr, "runner: cannot start the run for %s: %s\n", jobs[i].dev->selector, strerror(rc));
             return -1;
@@ -131,8 +162,9 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         }
         fclose(logs[i]);
         if (jobs[i].env_name && passed_i >= 0)
-            printf("runner: mode %s=%s on %s: %d passed, %d failed\n", jobs[i].env_name, jobs[i].env_value,
-                   jobs[i].dev->selector, passed_i, failed_i);
+            printf("runner: mode %s=%s on %s%s%s: %d passed, %d failed\n", jobs[i].env_name, jobs[i].env_value,
+                   jobs[i].dev->selector, jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "",
+                   passed_i, failed_i);
         if (!WIFEXITED(status) || passed_i < 0) {
             /* A crash or an abort: count the device's whole run as one failure. */
             printf("runner: the run on %s ended abnormally (status %d)\n", jobs[i].dev->selector, status);
@@ -185,7 +217,7 @@ int main(void)
     struct job jobs[16];
     int njobs = 0;
     for (int i = 0; i < nchosen; i++)
-        jobs[njobs++] = (struct job){chosen[i], NULL, NULL, NULL};
+        jobs[njobs++] = (struct job){chosen[i], NULL, NULL, NULL, NULL};
     bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
     for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++) {
         jobs[njobs] = modes[m];

@@ -274,7 +274,7 @@ END_TEST
  * the tile). */
 START_TEST(test_copy_every_kernel_shape_on_this_device)
 {
-    static const char *const shapes[] = {"pocl-cpu", "intel-cpu", "generic"};
+    static const char *const shapes[] = {"pocl-cpu", "intel-cpu", "generic", "gpu"};
     const char *saved = getenv("USMARR_KERNEL_SHAPE");
     char *keep = saved ? strdup(saved) : NULL;
     for (int i = 0; i < 3; i++) {

@@ -5,6 +5,7 @@
 #include "common.h"
 #include "ops_cases.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 struct rin {
@@ -306,6 +307,81 @@ START_TEST(test_reduce_large_and_short_axes_and_out)
 }
 END_TEST
 
+/* Host-loop oracle for the larger layouts: op over axis (-1: all) of a rows x cols matrix
+ * of doubles (NaN propagates in min/max, as NumPy). */
+static double host_reduce(const char *op, const double *h, int64_t rows, int64_t cols, int axis, int64_t k)
+{
+    int64_t n = axis < 0 ? rows * cols : axis == 0 ? rows : cols;
+    double acc = !strcmp(op, "prod") || !strcmp(op, "all") ? 1 : 0;
+    for (int64_t j = 0; j < n; j++) {
+        double v = axis < 0 ? h[j] : axis == 0 ? h[j * cols + k] : h[k * cols + j];
+        if (!strcmp(op, "sum") || !strcmp(op, "mean"))
+            acc += v;
+        else if (!strcmp(op, "prod"))
+            acc *= v;
+        else if (!strcmp(op, "count_nonzero"))
+            acc += v != 0;
+        else if (!strcmp(op, "all"))
+            acc = acc && v != 0;
+        else if (!strcmp(op, "any"))
+            acc = acc || v != 0;
+        else if (j == 0 || acc != acc || v != v || (!strcmp(op, "min") ? v < acc : v > acc))
+            acc = acc != acc ? acc : v; /* min / max */
+    }
+    return !strcmp(op, "mean") ? acc / (double)n : acc;
+}
+
+START_TEST(test_reduce_many_work_groups_match_host_loops)
+{
+    /* Layouts big enough for partial results and second passes (the gpu shape's trees,
+     * the CPU shapes' splits): every reduction with an identity-free or split rule over all
+     * elements, the outer axis and the inner axis of int32 and float64 (NaN) matrices. */
+    usmarr_context_t *ctx = test_context();
+    static const char *const ops[] = {"sum", "prod", "mean", "min", "max", "all", "any", "count_nonzero"};
+    const int64_t rows = 1500, cols = 70, n = rows * cols;
+    double *h = malloc(sizeof(double) * (size_t)n), *got = malloc(sizeof(double) * (size_t)(rows + cols));
+    int32_t *hi = malloc(sizeof(int32_t) * (size_t)n);
+    for (int t = 0; t < 2; t++) {
+        usmarr_dtype_t dt = t ? USMARR_FLOAT64 : USMARR_INT32;
+        for (int64_t i = 0; i < n; i++) {
+            /* -1, 0, 1 and 2 (prods stay exact: 2s are rare), whole rows and columns nonzero */
+            int v = (int)((i * 7919) % 13) - 5;
+            h[i] = v < -1 ? -1 : v > 2 ? (i % 97 == 0 ? 2 : 1) : v;
+            if (i / cols == 3 || i % cols == 5)
+                h[i] = 1;
+            if (t && i == 777)
+                h[i] = NAN;
+            hi[i] = (int32_t)h[i];
+        }
+        int64_t shape[2] = {rows, cols};
+        usmarr_array_t *x;
+        ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, dt, t ? (const void *)h : (const void *)hi, NULL,
+                                            USMARR_USM_DEVICE, &x));
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+            for (int axis = -1; axis < 2; axis++) {
+                usmarr_array_t *r, *rd;
+                ck_assert_ok(usmarr_reduce(ops[o], x, axis < 0 ? 0 : 1, axis < 0 ? NULL : &axis, false, NULL, &r));
+                ck_assert_ok(usmarr_array_astype(r, USMARR_FLOAT64, USMARR_ORDER_C, NULL, &rd));
+                ck_assert_ok(usmarr_array_copy_to_host(rd, got, NULL));
+                int64_t nout = axis < 0 ? 1 : axis == 0 ? cols : rows;
+                for (int64_t k = 0; k < nout; k++) {
+                    double want = host_reduce(ops[o], h, rows, cols, axis, k);
+                    bool ok = want != want ? got[k] != got[k] : fabs(got[k] - want) <= 1e-12 * fabs(want);
+                    ck_assert_msg(ok, "%s of %s over axis %d, output %lld: %.17g, want %.17g", ops[o],
+                                  usmarr_dtype_name(dt), axis, (long long)k, got[k], want);
+                }
+                usmarr_array_release(rd);
+                usmarr_array_release(r);
+            }
+        usmarr_array_release(x);
+    }
+    free(hi);
+    free(got);
+    free(h);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_reduce_rejects_bad_arguments)
 {
     usmarr_context_t *ctx = test_context();
@@ -353,6 +429,7 @@ Suite *suite_reduce(void)
         {"cumsum", test_reduce_cumulative_sum_matches_numpy},
         {"empty", test_reduce_empty_selections_use_identities_or_fail},
         {"classes", test_reduce_large_and_short_axes_and_out},
+        {"groups", test_reduce_many_work_groups_match_host_loops},
         {"failures", test_reduce_rejects_bad_arguments},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
