@@ -320,6 +320,8 @@ static PyObject *axes_call(enum axes_op op, PyObject *args, PyObject *kwargs, co
         break;
     }
     usmarr_array_release(a);
+    if (rc == USMARR_ERROR_INVALID_ARGUMENT)
+        return py_axis_error(rc);
     return array_wrap_result(rc, r);
 }
 

@@ -69,7 +69,7 @@ PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
         rc = usmarr_array_to_dlpack(array_of(self), want, mode, &t);
         Py_END_ALLOW_THREADS
         if (rc)
-            return py_error(rc);
+            return py_buffer_error(rc);
         PyObject *capsule = PyCapsule_New(t, versioned_name, versioned_destructor);
         if (!capsule)
             t->deleter(t);
@@ -80,7 +80,7 @@ PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
     rc = usmarr_array_to_dlpack_unversioned(array_of(self), want, mode, &t);
     Py_END_ALLOW_THREADS
     if (rc)
-        return py_error(rc);
+        return py_buffer_error(rc);
     PyObject *capsule = PyCapsule_New(t, legacy_name, legacy_destructor);
     if (!capsule)
         t->deleter(t);

@@ -11,11 +11,11 @@ PyTypeObject *Device_Type;
  * One base class, usmarr.UsmarrError, and one subclass per Python exception a library
  * code resembles, so that `except IndexError` works as it does with NumPy. */
 static PyObject *error_base;
-enum { ERR_VALUE, ERR_INDEX, ERR_TYPE, ERR_MEMORY, ERR_OVERFLOW, ERR_RUNTIME, ERR_COUNT };
+enum { ERR_VALUE, ERR_INDEX, ERR_TYPE, ERR_MEMORY, ERR_OVERFLOW, ERR_RUNTIME, ERR_BUFFER, ERR_AXIS, ERR_COUNT };
 static PyObject *error_classes[ERR_COUNT];
 static const struct {
     const char *name;
-    PyObject **builtin;
+    PyObject **builtin, **also;
 } error_specs[ERR_COUNT] = {
     [ERR_VALUE] = {"usmarr.UsmarrValueError", &PyExc_ValueError},
     [ERR_INDEX] = {"usmarr.UsmarrIndexError", &PyExc_IndexError},
@@ -23,6 +23,8 @@ static const struct {
     [ERR_MEMORY] = {"usmarr.UsmarrMemoryError", &PyExc_MemoryError},
     [ERR_OVERFLOW] = {"usmarr.UsmarrOverflowError", &PyExc_OverflowError},
     [ERR_RUNTIME] = {"usmarr.UsmarrRuntimeError", &PyExc_RuntimeError},
+    [ERR_BUFFER] = {"usmarr.UsmarrBufferError", &PyExc_BufferError},
+    [ERR_AXIS] = {"usmarr.UsmarrAxisError", &PyExc_ValueError, &PyExc_IndexError}, /* as NumPy's AxisError */
 };
 
 static int error_class_of(int code)
@@ -53,10 +55,9 @@ static int error_class_of(int code)
     }
 }
 
-PyObject *py_error(int code)
+static PyObject *raise_as(int code, PyObject *cls)
 {
     const char *detail = usmarr_last_error_detail();
-    PyObject *cls = error_classes[error_class_of(code)];
     PyObject *message = *detail ? PyUnicode_FromFormat("%s: %s", usmarr_strerror(code), detail)
                                 : PyUnicode_FromString(usmarr_strerror(code));
     if (!message)
@@ -81,6 +82,24 @@ PyObject *py_error(int code)
     PyErr_SetObject(cls, exc);
     Py_DECREF(exc);
     return NULL;
+}
+
+PyObject *py_error(int code)
+{
+    return raise_as(code, error_classes[error_class_of(code)]);
+}
+
+/* __dlpack__'s failures to export (a copy that copy=False forbids, a dl_device the memory
+ * cannot be offered on) are BufferError, as the array API standard asks. */
+PyObject *py_buffer_error(int code)
+{
+    return raise_as(code, error_classes[code == USMARR_ERROR_UNSUPPORTED ? ERR_BUFFER : error_class_of(code)]);
+}
+
+/* The axis functions' bad axes: ValueError and IndexError at once, as NumPy's AxisError. */
+PyObject *py_axis_error(int code)
+{
+    return raise_as(code, error_classes[code == USMARR_ERROR_INVALID_ARGUMENT ? ERR_AXIS : error_class_of(code)]);
 }
 
 int py_fail(int code)
@@ -555,7 +574,8 @@ PyMODINIT_FUNC PyInit__usmarr(void)
     if (!error_base || PyModule_AddObjectRef(m, "UsmarrError", error_base) < 0)
         goto fail;
     for (int i = 0; i < ERR_COUNT; i++) {
-        PyObject *bases = PyTuple_Pack(2, error_base, *error_specs[i].builtin);
+        PyObject *bases = error_specs[i].also ? PyTuple_Pack(3, error_base, *error_specs[i].builtin, *error_specs[i].also)
+                                              : PyTuple_Pack(2, error_base, *error_specs[i].builtin);
         error_classes[i] = bases ? PyErr_NewException(error_specs[i].name, bases, NULL) : NULL;
         Py_XDECREF(bases);
         if (!error_classes[i] || PyModule_AddObjectRef(m, strchr(error_specs[i].name, '.') + 1, error_classes[i]) < 0)

@@ -41,6 +41,8 @@ extern PyTypeObject *DType_Type;
 
 /* module.c */
 PyObject *py_error(int code);                      /* raises a library failure; returns NULL */
+PyObject *py_axis_error(int code);                 /* the same, INVALID_ARGUMENT as UsmarrAxisError */
+PyObject *py_buffer_error(int code);               /* the same, UNSUPPORTED as BufferError (DLPack export) */
 int py_fail(int code);                             /* the same, returns -1 */
 PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
 int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */

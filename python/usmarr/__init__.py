@@ -50,7 +50,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
         axis = 0
     r = _usmarr._cumulative_sum(x, axis=axis, dtype=dtype)
     if include_initial:
-        axis = axis % max(x.ndim, 1)
+        axis = axis % _builtins.max(x.ndim, 1)
         shape = list(r.shape)
         shape[axis] = 1
         r = concat([zeros(tuple(shape), dtype=r.dtype, device=r.device), r], axis=axis)
