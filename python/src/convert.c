@@ -440,6 +440,14 @@ static int from_usm_interface(PyObject *obj, DeviceObject *device, usmarr_array_
         goto done;
     }
     iface.shape = shape;
+    /* dpctl writes '|' ("not applicable") as the byte order of every type; NumPy reads it
+     * as native, and so does this module (the library itself takes only '<' or '='). */
+    char typestr[16];
+    if (iface.typestr[0] == '|' && strlen(iface.typestr) < sizeof typestr) {
+        strcpy(typestr, iface.typestr);
+        typestr[0] = '=';
+        iface.typestr = typestr;
+    }
     iface.data = PyLong_AsVoidPtr(PyTuple_GetItem(v, 0));
     iface.readonly = PyObject_IsTrue(PyTuple_GetItem(v, 1)) == 1;
     if (PyErr_Occurred())
@@ -466,14 +474,26 @@ static int from_usm_interface(PyObject *obj, DeviceObject *device, usmarr_array_
             goto done;
         iface.syclobj.kind = USMARR_SYCLOBJ_SELECTOR;
         iface.syclobj.value.selector = PyUnicode_AsUTF8AndSize(v, NULL);
-    } else if (!device && !(device = device_from_object(NULL))) {
-        goto done;
+    } else if (!device) {
+        /* A SYCL object (dpctl's SyclQueue, SyclContext or SyclDevice): its device's filter
+         * selector, which names the same device here (doc/python.md, interoperability). */
+        PyObject *sycl_device = v && !PyObject_HasAttrString(v, "filter_string")
+                                    ? PyObject_GetAttrString(v, "sycl_device")
+                                    : Py_XNewRef(v);
+        PyObject *selector = sycl_device ? PyObject_GetAttrString(sycl_device, "filter_string") : NULL;
+        Py_XDECREF(sycl_device);
+        PyErr_Clear();
+        device = device_from_object(selector && PyUnicode_Check(selector) ? selector : NULL);
+        Py_XDECREF(selector);
+        if (!device)
+            goto done;
     }
     Py_INCREF(obj);
     int lib = usmarr_interface_import(&iface, device->context, release_owner, obj, array);
     if (lib) {
         Py_DECREF(obj);
         py_error(lib);
+        rc = lib == USMARR_ERROR_FOREIGN_POINTER ? -2 : -1;
         goto done;
     }
     rc = 0;
@@ -492,7 +512,15 @@ usmarr_array_t *convert_to_array(PyObject *obj, DeviceObject *device, int dtype,
     if (array_check(obj)) {
         r = usmarr_array_retain(array_of(obj));
     } else if (PyObject_HasAttrString(obj, "__sycl_usm_array_interface__")) {
-        if (from_usm_interface(obj, device, &r) < 0)
+        int got = from_usm_interface(obj, device, &r);
+        /* USM of another OpenCL context (dpctl's own): DLPack, which copies through the host. */
+        if (got == -2 && copy != 0 && PyObject_HasAttrString(obj, "__dlpack__")) {
+            PyErr_Clear();
+            r = convert_dlpack(obj, device, copy, kind);
+            fresh = 1;
+            got = r ? 0 : -1;
+        }
+        if (got < 0)
             return NULL;
     } else if ((s = scalar_from_object(obj, &scalar)) != 0) {
         if (s < 0 || (!device && !(device = device_from_object(NULL))))

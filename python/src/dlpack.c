@@ -98,7 +98,7 @@ PyObject *array_dlpack_device(PyObject *self, PyObject *unused)
 
 /* Calls obj.__dlpack__ as a DLPack 1.x consumer, falling back to the legacy call for
  * producers that take no arguments (NumPy before 2.1). */
-static PyObject *request_capsule(PyObject *obj, PyObject *copy)
+static PyObject *request_capsule(PyObject *obj, PyObject *copy, int host)
 {
     PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
     if (!method)
@@ -106,6 +106,10 @@ static PyObject *request_capsule(PyObject *obj, PyObject *copy)
     PyObject *kwargs = Py_BuildValue("{s:(ii)}", "max_version", USMARR_DL_MAJOR_VERSION, USMARR_DL_MINOR_VERSION);
     if (kwargs && copy && copy != Py_None)
         PyDict_SetItemString(kwargs, "copy", copy);
+    PyObject *cpu = host ? Py_BuildValue("(ii)", USMARR_DL_CPU, 0) : NULL;
+    if (kwargs && cpu)
+        PyDict_SetItemString(kwargs, "dl_device", cpu);
+    Py_XDECREF(cpu);
     PyObject *empty = PyTuple_New(0);
     PyObject *capsule = kwargs && empty ? PyObject_Call(method, empty, kwargs) : NULL;
     if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
@@ -116,6 +120,30 @@ static PyObject *request_capsule(PyObject *obj, PyObject *copy)
     Py_XDECREF(kwargs);
     Py_DECREF(method);
     return capsule;
+}
+
+/* Imports one capsule; 0, a library code (no exception yet), or 1 with a Python exception. */
+static int import_capsule(PyObject *obj, PyObject *capsule, DeviceObject *device, usmarr_dlpack_copy_t mode,
+                          usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    int rc;
+    if (PyCapsule_IsValid(capsule, versioned_name)) {
+        usmarr_dl_managed_tensor_versioned_t *t = PyCapsule_GetPointer(capsule, versioned_name);
+        rc = usmarr_array_from_dlpack(t, device->context, mode, kind, array);
+        if (!rc)
+            PyCapsule_SetName(capsule, "used_dltensor_versioned");
+    } else if (PyCapsule_IsValid(capsule, legacy_name)) {
+        usmarr_dl_managed_tensor_t *t = PyCapsule_GetPointer(capsule, legacy_name);
+        rc = usmarr_array_from_dlpack_unversioned(t, device->context, mode, kind, array);
+        if (!rc)
+            PyCapsule_SetName(capsule, "used_dltensor");
+    } else {
+        PyErr_Format(PyExc_TypeError, "usmarr: %R.__dlpack__() returned no unconsumed 'dltensor' or "
+                                      "'dltensor_versioned' capsule",
+                     obj);
+        return 1;
+    }
+    return rc;
 }
 
 usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind)
@@ -139,32 +167,23 @@ usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, us
             return NULL;
     }
     PyObject *copy_obj = copy < 0 ? Py_None : copy ? Py_True : Py_False;
-    PyObject *capsule = request_capsule(obj, copy_obj);
-    if (!capsule)
-        return NULL;
     usmarr_array_t *array = NULL;
-    int rc;
-    if (PyCapsule_IsValid(capsule, versioned_name)) {
-        usmarr_dl_managed_tensor_versioned_t *t = PyCapsule_GetPointer(capsule, versioned_name);
-        rc = usmarr_array_from_dlpack(t, device->context, mode, kind, &array);
-        if (!rc)
-            PyCapsule_SetName(capsule, "used_dltensor_versioned");
-    } else if (PyCapsule_IsValid(capsule, legacy_name)) {
-        usmarr_dl_managed_tensor_t *t = PyCapsule_GetPointer(capsule, legacy_name);
-        rc = usmarr_array_from_dlpack_unversioned(t, device->context, mode, kind, &array);
-        if (!rc)
-            PyCapsule_SetName(capsule, "used_dltensor");
-    } else {
+    /* First the producer's own memory; when that is USM of another OpenCL context (dpctl's),
+     * and a copy is allowed, a host copy made by the producer (dl_device kDLCPU). */
+    for (int host = 0; host < 2; host++) {
+        PyObject *capsule = request_capsule(obj, host ? Py_True : copy_obj, host);
+        if (!capsule)
+            return NULL;
+        int rc = import_capsule(obj, capsule, device, host ? USMARR_DLPACK_COPY_ALWAYS : mode, kind, &array);
         Py_DECREF(capsule);
-        PyErr_Format(PyExc_TypeError, "usmarr: %R.__dlpack__() returned no unconsumed 'dltensor' or "
-                                      "'dltensor_versioned' capsule",
-                     obj);
-        return NULL;
+        if (rc == 0)
+            return array;
+        if (rc == 1)
+            return NULL;
+        if (rc != USMARR_ERROR_FOREIGN_POINTER || mode == USMARR_DLPACK_COPY_NEVER || host)
+            return (void)py_error(rc), NULL;
     }
-    Py_DECREF(capsule);
-    if (rc)
-        return (void)py_error(rc), NULL;
-    return array;
+    return NULL;
 }
 
 /* from_dlpack(x, /, *, device=None, copy=None) */

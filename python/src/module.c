@@ -532,6 +532,41 @@ static PyObject *py_devices(PyObject *self, PyObject *unused)
     return list;
 }
 
+/* adopt_device(cl_context, cl_device, cl_queue=None): a Device over an application's OpenCL
+ * objects (their addresses, as integers), for USM another runtime (dpctl's SYCL context)
+ * allocated: one call of usmarr_context_adopt.  The first Device of its selector becomes
+ * the one that selector names from then on. */
+static PyObject *py_adopt_device(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"cl_context", "cl_device", "cl_queue", NULL};
+    PyObject *ctx_obj, *dev_obj, *queue_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:adopt_device", keywords, &ctx_obj, &dev_obj, &queue_obj))
+        return NULL;
+    void *cl_ctx = PyLong_AsVoidPtr(ctx_obj), *cl_dev = PyErr_Occurred() ? NULL : PyLong_AsVoidPtr(dev_obj);
+    void *cl_queue = queue_obj == Py_None || PyErr_Occurred() ? NULL : PyLong_AsVoidPtr(queue_obj);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!cl_ctx || !cl_dev) {
+        PyErr_SetString(PyExc_ValueError, "usmarr.adopt_device: cl_context and cl_device must be non-null handles");
+        return NULL;
+    }
+    usmarr_context_t *context;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = usmarr_context_adopt((cl_context)cl_ctx, (cl_device_id)cl_dev, (cl_command_queue)cl_queue, &context);
+    Py_END_ALLOW_THREADS
+    if (rc)
+        return py_error(rc);
+    DeviceObject *d = device_of_context(context);
+    usmarr_context_release(context);
+    if (!d)
+        return NULL;
+    int known = PyDict_Contains(device_aliases, d->selector);
+    if (known < 0 || (!known && PyDict_SetItem(device_aliases, d->selector, (PyObject *)d) < 0))
+        return NULL;
+    return Py_NewRef((PyObject *)d);
+}
+
 static PyObject *py_strerror(PyObject *self, PyObject *arg)
 {
     long code = PyLong_AsLong(arg);
@@ -541,6 +576,9 @@ static PyObject *py_strerror(PyObject *self, PyObject *arg)
 }
 
 static PyMethodDef module_methods[] = {
+    {"adopt_device", (PyCFunction)(void (*)(void))py_adopt_device, METH_VARARGS | METH_KEYWORDS,
+     "adopt_device(cl_context, cl_device, cl_queue=None): a Device over another runtime's OpenCL context "
+     "(handles as integers); the first Device of its selector."},
     {"get_device", py_get_device, METH_VARARGS,
      "get_device(selector=None): the Device a filter selector names (None: the default device)."},
     {"devices", py_devices, METH_NOARGS, "devices(): every usable USM device, as Device objects."},

@@ -191,3 +191,46 @@ def test_asarray_from_buffers_sequences_and_copies():
     with pytest.raises(ValueError, match="ragged"):
         usmarr.asarray([[1, 2], [3]])
     np.testing.assert_array_equal(usmarr.asarray([np.float32(1), 2]).to_numpy(), [1, 2])
+
+
+def test_axis_errors_are_value_and_index_errors():
+    # the array API standard asks for IndexError, NumPy's AxisError is both
+    x = usmarr.zeros(3)
+    for call in (lambda: usmarr.expand_dims(x, axis=2), lambda: usmarr.expand_dims(x, axis=-3),
+                 lambda: usmarr.squeeze(usmarr.zeros((1, 3)), axis=2), lambda: usmarr.flip(x, axis=1)):
+        with pytest.raises(usmarr.UsmarrAxisError) as info:
+            call()
+        assert isinstance(info.value, IndexError) and isinstance(info.value, ValueError)
+        assert "out of bounds" in str(info.value)
+    assert usmarr.expand_dims(x, axis=-2).shape == (1, 3)
+
+
+def test_cumulative_sum_include_initial():
+    host = np.arange(1, 7, dtype=np.int32).reshape(2, 3)
+    r = usmarr.cumulative_sum(usmarr.asarray(host), axis=1, include_initial=True)
+    np.testing.assert_array_equal(r.to_numpy(), [[0, 1, 3, 6], [0, 4, 9, 15]])
+    empty = usmarr.cumulative_sum(usmarr.zeros(0, dtype=usmarr.uint8), axis=0, include_initial=True)
+    assert empty.shape == (1,) and int(empty[0]) == 0
+
+
+class _Foreign:
+    """A USM array interface as dpctl writes it: '|' byte order for every type, and a SYCL
+    object (here a stand-in with dpctl's attributes) as syclobj."""
+
+    def __init__(self, a):
+        iface = dict(a.__sycl_usm_array_interface__)
+        iface["typestr"] = "|" + iface["typestr"][1:]
+        device = type("SyclDevice", (), {"filter_string": a.device.selector})()
+        iface["syclobj"] = type("SyclQueue", (), {"sycl_device": device})()
+        self.__sycl_usm_array_interface__ = iface
+        self.keep = a
+
+
+def test_usm_interface_as_dpctl_writes_it_is_read_in_place():
+    # on a device other than the default one where there is one: syclobj picks it
+    other = [d for d in usmarr.devices() if d is not usmarr.get_device()]
+    a = usmarr.asarray(np.arange(6, dtype=np.float32), device=other[0] if other else None)
+    b = usmarr.asarray(_Foreign(a[1::2]), copy=False)
+    assert b.dtype == usmarr.float32 and b.device is a.device
+    assert b.__sycl_usm_array_interface__["data"][0] == a.__sycl_usm_array_interface__["data"][0]
+    np.testing.assert_array_equal(b.to_numpy(), [1, 3, 5])

@@ -1,0 +1,220 @@
+"""Interoperability (doc/python.md): NumPy reads host and shared USM in place, and Intel's
+dpctl/dpnp exchanges arrays with usmarr on Intel's CPU OpenCL device.  The dpctl tests skip,
+saying why, where dpctl, its Intel device or the library's view of that device is missing."""
+
+import ctypes
+import ctypes.util
+
+import pytest
+
+import usmarr
+
+np = pytest.importorskip("numpy")
+
+
+def _pointer(a):
+    """The address of a's first element, from the USM array interface."""
+    iface = a.__sycl_usm_array_interface__
+    return iface["data"][0] + iface["offset"] * a.itemsize
+
+
+def _numpy_from_dlpack(a, copy=None):
+    """NumPy's from_dlpack asking for host memory (kDLCPU), as NumPy 2.1+ does with
+    device="cpu"; older NumPy calls __dlpack__() without arguments, so it gets a producer
+    that passes the request on."""
+    if np.lib.NumpyVersion(np.__version__) >= "2.1.0":
+        return np.from_dlpack(a, device="cpu", copy=copy)
+
+    class Host:
+        def __dlpack__(self, stream=None):
+            return a.__dlpack__(dl_device=(1, 0), copy=copy)
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    return np.from_dlpack(Host())
+
+
+# ---- NumPy: no copy, and writes seen both ways ----------------------------------------------
+@pytest.mark.parametrize("usm_type", ["host", "shared"])
+@pytest.mark.parametrize("how", ["array_interface", "dlpack"])
+def test_numpy_reads_host_and_shared_usm_in_place(device, usm_type, how):
+    a = usmarr.asarray(np.arange(12, dtype=np.float32).reshape(3, 4), usm_type=usm_type)
+    view = a[1:, ::-2]  # an offset and a negative stride
+    # NumPy asks for kDLCPU (by default usmarr offers USM as kDLOneAPI)
+    n = np.asarray(view) if how == "array_interface" else _numpy_from_dlpack(view)
+    assert n.ctypes.data == _pointer(view)  # NumPy's data pointer is the USM pointer: no copy
+    assert n.strides == (16, -8)
+    np.testing.assert_array_equal(n, [[7, 5], [11, 9]])
+    if n.flags.writeable:  # (NumPy < 2 marks what it reads through DLPack 0.x read-only)
+        n[0, 0] = 70  # NumPy writes, the library reads
+        np.testing.assert_array_equal(a.to_numpy()[1], [4, 5, 6, 70])
+        assert float(usmarr.sum(a)) == sum(range(12)) - 7 + 70
+    a[2, 1] = -9  # the library writes, NumPy's view sees it
+    device.finish()
+    assert n[1, 1] == -9
+
+
+def test_numpy_gets_no_view_of_device_usm(device):
+    a = usmarr.zeros(4, dtype=usmarr.int32, usm_type="device")
+    with pytest.raises(AttributeError, match="not host-accessible"):
+        a.__array_interface__
+    with pytest.raises(BufferError):
+        a.__dlpack__(dl_device=(1, 0), copy=False)
+    n = _numpy_from_dlpack(a, copy=True)  # a host copy, asked for
+    np.testing.assert_array_equal(n, [0, 0, 0, 0])
+    assert n.ctypes.data != _pointer(a)
+
+
+def test_numpy_copy_requested_is_a_copy(device):
+    a = usmarr.asarray(np.arange(4, dtype=np.int64), usm_type="shared")
+    n = _numpy_from_dlpack(a, copy=True)
+    assert n.ctypes.data != _pointer(a)
+    a[0] = 99
+    a.device.finish()
+    np.testing.assert_array_equal(n, [0, 1, 2, 3])
+
+
+# ---- dpctl / dpnp ------------------------------------------------------------------------
+def _dpctl_intel():
+    """(dpctl, dpnp.tensor, the dpctl device of Intel's OpenCL platform), or pytest.skip."""
+    try:
+        import dpctl
+    except ImportError as e:
+        pytest.skip(f"dpctl is not installed ({e})")
+    try:
+        import dpnp.tensor as dpt
+    except ImportError:
+        try:
+            import dpctl.tensor as dpt
+        except ImportError as e:
+            pytest.skip(f"neither dpnp.tensor nor dpctl.tensor is importable ({e})")
+    found = [d for d in dpctl.get_devices() if "Intel" in d.sycl_platform.name and d.backend.name == "opencl"]
+    if not found:
+        pytest.skip("dpctl sees no OpenCL device of an Intel platform (Intel's CPU runtime)")
+    return dpctl, dpt, found[0]
+
+
+def _usmarr_device(dpctl_device):
+    try:
+        return usmarr.get_device(dpctl_device.filter_string)
+    except usmarr.UsmarrError as e:
+        pytest.skip(f"usmarr cannot use {dpctl_device.filter_string}: {e}")
+
+
+_GET_NATIVE_CONTEXT = ("_ZN4sycl3_V110get_nativeILNS0_7backendE1ENS0_7contextEEENS0_14backend_traits"
+                       "IXT_EE11return_typeIT0_EERKS7_")  # sycl::get_native<backend::opencl>(const context &)
+
+
+def _adopt(dpctl, queue):
+    """A usmarr Device over the cl_context of dpctl's SYCL context (the one dpctl uses for
+    the filter selector of its device).  dpctl has no Python call for native handles: this
+    calls SYCL's get_native<opencl>(context), which dpctl's interface library exports."""
+    lib = ctypes.CDLL(dpctl.__path__[0] + "/libDPCTLSyclInterface.so")
+    try:
+        get_native = getattr(lib, _GET_NATIVE_CONTEXT)
+    except AttributeError:
+        pytest.skip("this dpctl exports no sycl::get_native<opencl>(context): no cl_context to adopt")
+    get_native.restype, get_native.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
+    cl_context = get_native(queue.sycl_context.addressof_ref())  # retained for us
+    opencl = ctypes.CDLL(ctypes.util.find_library("OpenCL") or "libOpenCL.so.1")
+    opencl.clGetContextInfo.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_size_t, ctypes.c_void_p,
+                                        ctypes.c_void_p]
+    opencl.clReleaseContext.argtypes = [ctypes.c_void_p]
+    devices = (ctypes.c_void_p * 1)()
+    assert opencl.clGetContextInfo(cl_context, 0x1081, ctypes.sizeof(devices), devices, None) == 0
+    try:
+        return usmarr.adopt_device(cl_context, devices[0])
+    finally:
+        opencl.clReleaseContext(cl_context)  # the Device holds its own reference
+
+
+def test_dpctl_and_usmarr_contexts_differ_so_pointers_are_refused():
+    """Evidence: without adoption, each side's USM belongs to its own cl_context, and
+    neither side accepts the other's pointer in place."""
+    dpctl, dpt, dev = _dpctl_intel()
+    ud = _usmarr_device(dev)
+    q = dpctl.SyclQueue(dev)
+    x = dpt.arange(6, dtype="f4", sycl_queue=q, usm_type="shared")
+    q.wait()
+    with pytest.raises(usmarr.UsmarrValueError, match="not USM of this context"):
+        usmarr.asarray(x, device=ud, copy=False)
+    with pytest.raises(usmarr.UsmarrValueError, match="not USM of this context"):
+        usmarr.from_dlpack(x, device=ud, copy=False)
+    u = usmarr.arange(6, dtype=usmarr.float32, device=ud, usm_type="shared")
+    if u.device is not usmarr.get_device(dev.filter_string):
+        pytest.skip("an adopted dpctl context already answers this selector in this process")
+    with pytest.raises(ValueError, match="not bound to SyclContext"):
+        dpt.asarray(u)
+    with pytest.raises(BufferError, match="not bound to default sycl context"):
+        dpt.from_dlpack(u)
+
+
+@pytest.mark.parametrize("usm_type", ["shared", "device"])
+@pytest.mark.parametrize("how", ["interface", "dlpack"])
+def test_dpctl_to_usmarr_copies_correctly_across_contexts(usm_type, how):
+    dpctl, dpt, dev = _dpctl_intel()
+    ud = _usmarr_device(dev)
+    q = dpctl.SyclQueue(dev)
+    host = np.arange(24, dtype=np.int32).reshape(4, 6)
+    x = dpt.asarray(host, sycl_queue=q, usm_type=usm_type)[::-1, 1::2]  # negative stride, offset
+    q.wait()
+    u = usmarr.asarray(x, device=ud) if how == "interface" else usmarr.from_dlpack(x, device=ud)
+    assert u.device is ud and u.dtype == usmarr.int32
+    np.testing.assert_array_equal(u.to_numpy(), host[::-1, 1::2])
+    assert _pointer(u) != x.__sycl_usm_array_interface__["data"][0]
+    x[...] = 0  # the copy is independent
+    q.wait()
+    np.testing.assert_array_equal(u.to_numpy(), host[::-1, 1::2])
+
+
+def test_usmarr_to_dpctl_copies_through_numpy():
+    """dpctl refuses usmarr's pointers (its context does not own them); the copy path is a
+    NumPy view of host-readable USM (no copy) that dpctl copies onto its queue."""
+    dpctl, dpt, dev = _dpctl_intel()
+    ud = _usmarr_device(dev)
+    q = dpctl.SyclQueue(dev)
+    u = usmarr.asarray(np.arange(10, dtype=np.float32), device=ud, usm_type="shared")[::3]
+    ud.finish()
+    x = dpt.asarray(np.asarray(u), sycl_queue=q)
+    np.testing.assert_array_equal(dpt.asnumpy(x), [0, 3, 6, 9])
+
+
+@pytest.mark.parametrize("how", ["interface", "dlpack"])
+def test_zero_copy_both_ways_with_dpctls_adopted_context(how):
+    dpctl, dpt, dev = _dpctl_intel()
+    q = dpctl.SyclQueue(dev)
+    ad = _adopt(dpctl, q)
+    assert ad.selector == dev.filter_string
+    # dpctl -> usmarr: the same pointer, writes seen both ways
+    x = dpt.arange(8, dtype="f4", sycl_queue=q, usm_type="shared")
+    q.wait()
+    u = usmarr.asarray(x, device=ad, copy=False) if how == "interface" else \
+        usmarr.from_dlpack(x, device=ad, copy=False)
+    assert _pointer(u) == x.__sycl_usm_array_interface__["data"][0]
+    u[2] = -1.5
+    ad.finish()
+    assert float(dpt.asnumpy(x)[2]) == -1.5
+    x[3] = 30.0
+    q.wait()
+    assert float(u[3]) == 30.0
+    # usmarr -> dpctl: an array of the adopted context, whose selector dpctl maps to the
+    # same SYCL context
+    # (dpctl 0.22 refuses negative strides in any USM array interface, even its own arrays':
+    # "can not accommodate the requested array"; through DLPack it takes them.)
+    v = usmarr.asarray(np.arange(6, dtype=np.int64).reshape(2, 3), device=ad, usm_type="device")
+    v = v[:, ::-1] if how == "dlpack" else v[:, 1:]
+    ad.finish()
+    y = dpt.asarray(v) if how == "interface" else dpt.from_dlpack(v)
+    assert _pointer(y) == _pointer(v)
+    np.testing.assert_array_equal(dpt.asnumpy(y), [[2, 1, 0], [5, 4, 3]] if how == "dlpack" else [[1, 2], [4, 5]])
+    y[0, 0] = 77
+    y.sycl_queue.wait()
+    assert int(v[0, 0]) == 77
+
+
+def test_adopt_device_refuses_null_handles():
+    with pytest.raises(ValueError, match="non-null"):
+        usmarr.adopt_device(0, 0)
+    with pytest.raises(TypeError):
+        usmarr.adopt_device("context", 1)
