@@ -635,7 +635,7 @@ PyMODINIT_FUNC PyInit__usmarr(void)
             goto fail;
     }
     if (array_init_type(m) < 0 || add_methods(m, functions_methods) < 0 || add_methods(m, creation_methods) < 0 ||
-        add_methods(m, bench_methods) < 0 ||
+        add_methods(m, bench_methods) < 0 || storage_init_type(m) < 0 || add_methods(m, storage_methods) < 0 ||
         functions_add_elementwise(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_NDIM", USMARR_MAX_NDIM) < 0 ||

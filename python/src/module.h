@@ -8,6 +8,7 @@
  * functions.c the namespace: elementwise functions from the library's table, reductions
  * creation.c  the namespace: creation and manipulation functions
  * bench.c     the C baseline of python/bench.py
+ * storage.c   seed 003's storage: a handle type and one function per library call
  */
 #ifndef USMARR_PY_MODULE_H
 #define USMARR_PY_MODULE_H
@@ -92,5 +93,7 @@ extern PyMethodDef functions_methods[];
 extern PyMethodDef creation_methods[];
 extern PyMethodDef bench_methods[]; /* bench.c */
 int functions_add_elementwise(PyObject *module);
+extern PyMethodDef storage_methods[]; /* storage.c: seed 003's storage */
+int storage_init_type(PyObject *module);
 
 #endif
