@@ -532,6 +532,14 @@ usmarr_array_t *convert_to_array(PyObject *obj, DeviceObject *device, int dtype,
     } else {
         if (!device && !(device = device_from_object(NULL)))
             return NULL;
+        if (copy == 0 && (PyObject_CheckBuffer(obj) || PyObject_HasAttrString(obj, "__array_interface__") ||
+                          PyList_Check(obj) || PyTuple_Check(obj))) {
+            /* Buffers, NumPy's array interface and sequences are host memory: always copied. */
+            PyErr_Format(PyExc_ValueError, "usmarr: asarray(copy=False) of %R needs a copy (host memory is "
+                                           "copied into USM; pass copy=None or True)",
+                         (PyObject *)Py_TYPE(obj));
+            return NULL;
+        }
         if (PyObject_CheckBuffer(obj)) {
             rc = from_buffer(obj, device, kind, &r);
         } else if (PyObject_HasAttrString(obj, "__array_interface__")) {

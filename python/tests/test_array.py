@@ -234,3 +234,14 @@ def test_usm_interface_as_dpctl_writes_it_is_read_in_place():
     assert b.dtype == usmarr.float32 and b.device is a.device
     assert b.__sycl_usm_array_interface__["data"][0] == a.__sycl_usm_array_interface__["data"][0]
     np.testing.assert_array_equal(b.to_numpy(), [1, 3, 5])
+
+
+def test_asarray_copy_false_of_host_memory_refuses_and_leaves_it_alone():
+    np = pytest.importorskip("numpy")
+    h = np.arange(6, dtype=np.int16)
+    for host in (h, [1, 2], (3.0,), memoryview(b"ab")):
+        with pytest.raises(ValueError, match=r"asarray\(copy=False\) of .* needs a copy"):
+            usmarr.asarray(host, copy=False)
+    assert h.tolist() == [0, 1, 2, 3, 4, 5]
+    a = usmarr.asarray(h)  # copy=None copies
+    assert a._pointer != h.__array_interface__["data"][0] and a.to_numpy().tolist() == h.tolist()

@@ -218,3 +218,39 @@ def test_adopt_device_refuses_null_handles():
         usmarr.adopt_device(0, 0)
     with pytest.raises(TypeError):
         usmarr.adopt_device("context", 1)
+
+
+def test_zero_copy_both_ways_with_dpctl_memory_alone():
+    """dpctl 0.22 from PyPI has no dpctl.tensor (it moved to dpnp): its USM memory objects
+    (dpctl.memory, with __sycl_usm_array_interface__) still exchange with usmarr in place
+    once usmarr adopts the cl_context dpctl uses for the device."""
+    try:
+        import dpctl
+        import dpctl.memory as dpm
+    except ImportError as e:
+        pytest.skip(f"dpctl is not installed ({e})")
+    found = [d for d in dpctl.get_devices() if "Intel" in d.sycl_platform.name and d.backend.name == "opencl"]
+    if not found:
+        pytest.skip("dpctl sees no OpenCL device of an Intel platform (Intel's CPU runtime)")
+    q = dpctl.SyclQueue(found[0])
+    ad = _adopt(dpctl, q)
+    # dpctl -> usmarr: dpctl's allocation, read in place (dpctl.memory exports data=(ptr, True),
+    # which the seeds read as read-only).
+    m = dpm.MemoryUSMShared(6 * 4, queue=q)
+    m.copy_from_host(np.arange(6, dtype=np.float32).view(np.uint8))
+    u = usmarr.asarray(m, device=ad, copy=False)
+    assert _pointer(u) == m.__sycl_usm_array_interface__["data"][0] and u.shape == (24,)
+    assert not u.writable
+    np.testing.assert_array_equal(u.to_numpy().view(np.float32), np.arange(6, dtype=np.float32))
+    m.copy_from_host(np.full(6, 2.5, np.float32).view(np.uint8))  # dpctl writes, usmarr reads
+    np.testing.assert_array_equal(u.to_numpy().view(np.float32), np.full(6, 2.5, np.float32))
+    # usmarr -> dpctl: the adopted context's array, shared by dpctl and written by both.
+    a = usmarr.arange(5, dtype=usmarr.int32, usm_type="shared", device=ad)
+    ad.finish()
+    mm = dpm.as_usm_memory(a)
+    assert mm.__sycl_usm_array_interface__["data"][0] == _pointer(a)
+    got = np.empty(5, np.int32)
+    mm.copy_to_host(got.view(np.uint8))
+    np.testing.assert_array_equal(got, [0, 1, 2, 3, 4])
+    mm.copy_from_host(np.full(5, -3, np.int32).view(np.uint8))
+    np.testing.assert_array_equal(a.to_numpy(), [-3] * 5)
