@@ -1,6 +1,8 @@
 /* The namespace's creation and manipulation functions, each one library call. */
 #include "module.h"
 
+#include <limits.h>
+
 #include <stdlib.h>
 
 typedef int (*create_fn)(usmarr_context_t *, int, const int64_t *, usmarr_dtype_t, usmarr_order_t, usmarr_usm_kind_t,
@@ -231,10 +233,19 @@ static PyObject *py_eye(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"n_rows", "n_cols", "k", "dtype", "device", "usm_type", "order", NULL};
     long long n, k = 0;
-    PyObject *m_obj = Py_None, *dtype = NULL, *device = NULL, *usm = NULL, *order = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L|O$LOOOO:eye", keywords, &n, &m_obj, &k, &dtype, &device, &usm,
-                                     &order))
+    PyObject *m_obj = Py_None, *k_obj = NULL, *dtype = NULL, *device = NULL, *usm = NULL, *order = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L|O$OOOOO:eye", keywords, &n, &m_obj, &k_obj, &dtype, &device,
+                                     &usm, &order))
         return NULL;
+    if (k_obj) {
+        /* A diagonal beyond the matrix is all zeros: one that int64 cannot hold is clamped. */
+        int over = 0;
+        k = PyLong_AsLongLongAndOverflow(k_obj, &over);
+        if (k == -1 && PyErr_Occurred())
+            return NULL;
+        if (over)
+            k = over > 0 ? LLONG_MAX : LLONG_MIN;
+    }
     long long m = m_obj == Py_None ? -1 : PyLong_AsLongLong(m_obj);
     if (m == -1 && PyErr_Occurred())
         return NULL;

@@ -245,3 +245,24 @@ def test_asarray_copy_false_of_host_memory_refuses_and_leaves_it_alone():
     assert h.tolist() == [0, 1, 2, 3, 4, 5]
     a = usmarr.asarray(h)  # copy=None copies
     assert a._pointer != h.__array_interface__["data"][0] and a.to_numpy().tolist() == h.tolist()
+
+
+def test_eye_diagonal_beyond_int64_is_all_zeros():
+    np.testing.assert_array_equal(usmarr.eye(3, 4, k=2**63).to_numpy(), np.zeros((3, 4)))
+    np.testing.assert_array_equal(usmarr.eye(2, k=-(2**70)).to_numpy(), np.zeros((2, 2)))
+    np.testing.assert_array_equal(usmarr.eye(3, k=1).to_numpy(), np.eye(3, k=1))
+    with pytest.raises(TypeError):
+        usmarr.eye(2, k=1.5)
+
+
+def test_tensordot_of_zero_size_operands():
+    x1 = usmarr.zeros((0, 3), dtype=usmarr.int32)
+    x2 = usmarr.zeros((0, 0), dtype=usmarr.int32)
+    r = usmarr.tensordot(x1, x2, axes=0)
+    assert r.shape == np.tensordot(np.zeros((0, 3)), np.zeros((0, 0)), axes=0).shape
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    b = np.arange(12, dtype=np.int32).reshape(3, 4)
+    np.testing.assert_array_equal(usmarr.tensordot(usmarr.asarray(a), usmarr.asarray(b), axes=1).to_numpy(),
+                                  np.tensordot(a, b, axes=1))
+    z = usmarr.tensordot(usmarr.zeros((2, 0)), usmarr.zeros((0, 4)), axes=1)
+    np.testing.assert_array_equal(z.to_numpy(), np.zeros((2, 4)))

@@ -1,6 +1,8 @@
 """Linear algebra of the array API as compositions of the library's broadcasting multiply
 and sum (the library has no matrix product kernel; see doc/python.md)."""
 
+import math as _math
+
 from . import _usmarr
 
 
@@ -55,10 +57,11 @@ def tensordot(x1, x2, /, *, axes=2):
     a2 = [a % x2.ndim for a in a2]
     free1 = [a for a in range(x1.ndim) if a not in a1]
     free2 = [a for a in range(x2.ndim) if a not in a2]
-    k = 1
-    for a in a1:
-        k *= x1.shape[a]
-    left = _usmarr.reshape(_usmarr.permute_dims(x1, tuple(free1 + a1)), (-1, k))
-    right = _usmarr.reshape(_usmarr.permute_dims(x2, tuple(a2 + free2)), (k, -1))
+    # explicit sizes: a -1 is ambiguous for zero-size operands
+    k = _math.prod(x1.shape[a] for a in a1)
+    m = _math.prod(x1.shape[a] for a in free1)
+    n = _math.prod(x2.shape[a] for a in free2)
+    left = _usmarr.reshape(_usmarr.permute_dims(x1, tuple(free1 + a1)), (m, k))
+    right = _usmarr.reshape(_usmarr.permute_dims(x2, tuple(a2 + free2)), (k, n))
     r = matmul(left, right)
     return _usmarr.reshape(r, tuple(x1.shape[a] for a in free1) + tuple(x2.shape[a] for a in free2))
