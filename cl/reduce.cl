@@ -294,7 +294,8 @@ kernel void usmarr_reduce_cumulative_sum(R_PARAMS(R_SUMTAG))
  * local memory by halving (ny a power of two).  With parts > 1 each group writes one
  * partial per output (stride po) and a second launch reduces the partials the same way.
  * Every item reaches every barrier: no early return.  `has` marks accumulators that saw
- * an element (min/max have no identity; the host makes every part non-empty). */
+ * an element (min/max have no identity; the host makes every part non-empty).  Local
+ * memory: R_TREE accumulators of up to 16 bytes and a flag (an 8-byte index for arg*). */
 #define R_TREE_KERNEL(NAME, OUTTAG, ACC_T, INIT, CONV, COMBINE, STORE)                                \
     kernel void usmarr_reduce_tree_##NAME(R_PARAMS(OUTTAG))                                           \
     {                                                                                                 \
@@ -381,4 +382,63 @@ R_TREE_KERNEL(max, D1, R_CT, (R_CT)(0), R_SAME_, R_MAX, USMARR_STOREP(D1, out, o
 R_TREE_KERNEL(all, b, uchar, (uchar)1, R_TRUTH_, R_AND, out[ob] = acc_l[lx])
 R_TREE_KERNEL(any, b, uchar, (uchar)0, R_TRUTH_, R_OR, out[ob] = acc_l[lx])
 R_TREE_KERNEL(count_nonzero, i64, long, 0L, R_ONE_IF, R_ADD, out[ob] = acc_l[lx])
+
+/* argmin/argmax in one part (the host never splits them): (value, flat index) pairs, -1
+ * for none.  Rows interleave, so ties go to the smaller index explicitly; the first NaN
+ * wins, as in usmarr_reduce_argmin/argmax. */
+#define R_ARG_BETTER_MIN(b, ib, a, ia)                                                                \
+    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || R_LT(b, a) || (!R_LT(a, b) && (ib) < (ia))))
+#define R_ARG_BETTER_MAX(b, ib, a, ia)                                                                \
+    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || R_LT(a, b) || (!R_LT(b, a) && (ib) < (ia))))
+#define R_ARG_KERNEL(NAME, BETTER)                                                                    \
+    kernel void usmarr_reduce_tree_##NAME(R_PARAMS(i64))                                              \
+    {                                                                                                 \
+        local R_CT val_l[R_TREE];                                                                     \
+        local long at_l[R_TREE];                                                                      \
+        long k1 = get_global_id(0), k0 = get_global_id(1);                                            \
+        int lx = (int)get_local_id(0), ly = (int)get_local_id(2);                                     \
+        int nx = (int)get_local_size(0), ny = (int)get_local_size(2), i = ly * nx + lx;               \
+        bool live = k1 < ks.s1;                                                                       \
+        long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1;                              \
+        long je = rs.s0 * rs.s1;                                                                      \
+        R_CT best = (R_CT)(0);                                                                        \
+        long at = -1;                                                                                 \
+        if (live && ly < je) {                                                                        \
+            long j = ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                         \
+            for (; j < je; j += ny) {                                                                 \
+                R_CT v = R_LOAD(ib + r0 * ri.s0 + r1 * ri.s1);                                        \
+                if (at < 0 || BETTER(v, j, best, at)) {                                               \
+                    best = v;                                                                         \
+                    at = j;                                                                           \
+                }                                                                                     \
+                r1 += ny;                                                                             \
+                if (r1 >= rs.s1) {                                                                    \
+                    long q = r1 / rs.s1;                                                              \
+                    r0 += q;                                                                          \
+                    r1 -= q * rs.s1;                                                                  \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+        val_l[i] = best;                                                                              \
+        at_l[i] = at;                                                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
+        for (int s = ny / 2; s > 0; s >>= 1) {                                                        \
+            if (ly < s) {                                                                             \
+                R_CT b = val_l[i + s * nx];                                                           \
+                long jb = at_l[i + s * nx];                                                           \
+                if (jb >= 0 && (at < 0 || BETTER(b, jb, best, at))) {                                 \
+                    best = b;                                                                         \
+                    at = jb;                                                                          \
+                    val_l[i] = best;                                                                  \
+                    at_l[i] = at;                                                                     \
+                }                                                                                     \
+            }                                                                                         \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+        }                                                                                             \
+        if (ly == 0 && live)                                                                          \
+            out[ob] = at_l[lx];                                                                       \
+    }
+
+R_ARG_KERNEL(argmin, R_ARG_BETTER_MIN)
+R_ARG_KERNEL(argmax, R_ARG_BETTER_MAX)
 #endif

@@ -131,13 +131,13 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
 }
 
 /* The gpu shape's reduction work-groups from the profile: at most 256 items, within the
- * device's group limit and its local memory (an accumulator of up to 16 bytes and a flag
- * per item); outputs side by side = the preferred multiple (32 when not known), leaving at
+ * device's group limit and its local memory (an accumulator of up to 16 bytes and an
+ * 8-byte index per item, cl/reduce.cl); outputs side by side = the preferred multiple (32 when not known), leaving at
  * least 2 rows.  0 (the per-output loops) when the device cannot hold a tree of 4. */
 static void size_tree(const struct usmarr__device_profile *p, struct usmarr__kernel_shape *shape)
 {
     size_t g = floor_pow2(shape->tree_group < p->max_group ? shape->tree_group : p->max_group);
-    while (g >= 4 && (cl_ulong)g * 17 > p->local_mem)
+    while (g >= 4 && (cl_ulong)g * 24 > p->local_mem)
         g /= 2;
     if (g < 4) {
         shape->tree_group = shape->tree_cols = 0;

@@ -218,7 +218,8 @@ static void tree_layout(const usmarr_context_t *ctx, struct launch *l, int64_t n
 /* Reduction `r` of l's layout into l->out as trees: enough groups to fill the device (8
  * per compute unit; at least 4 elements per item), the reduced range split into parts
  * when the outputs alone give too few, the partials (parts, kept...) reduced by a second
- * tree launch.  float16 partials would round: one part there. */
+ * tree launch.  float16 partials would round, and argmin/argmax have no partial kernel:
+ * one part there. */
 static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct launch *l0,
                        int64_t nkept, int64_t nred, usmarr_dtype_t part_dtype)
 {
@@ -226,7 +227,7 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
     tree_layout(ctx, &l, nred);
     int64_t groups = (l.ks.s[1] + (int64_t)l.tree_x - 1) / (int64_t)l.tree_x * l.ks.s[0];
     int64_t want = 8 * (int64_t)ctx->profile.compute_units, parts = 1;
-    if (groups < want && part_dtype != USMARR_FLOAT16)
+    if (groups < want && part_dtype != USMARR_FLOAT16 && r->split) /* argmin/argmax: one part */
         parts = (want + groups - 1) / groups;
     if (parts > nred / ((int64_t)l.tree_y * 4))
         parts = nred / ((int64_t)l.tree_y * 4);
@@ -359,7 +360,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     usmarr_dtype_t part_dtype = result_dtype(r->rule, x->dtype);
     if (r->rule == R_MEAN)
         part_dtype = sum_dtype(x->dtype);
-    if (ctx->shape.tree_group && r->split) {
+    if (ctx->shape.tree_group && (r->split || r->rule == R_INDEX)) {
         rc = tree_reduce(ctx, r, ri_, &l, nkept, nred, part_dtype);
         goto done;
     }

@@ -312,10 +312,15 @@ END_TEST
 static double host_reduce(const char *op, const double *h, int64_t rows, int64_t cols, int axis, int64_t k)
 {
     int64_t n = axis < 0 ? rows * cols : axis == 0 ? rows : cols;
-    double acc = !strcmp(op, "prod") || !strcmp(op, "all") ? 1 : 0;
+    double acc = !strcmp(op, "prod") || !strcmp(op, "all") ? 1 : 0, best = 0;
     for (int64_t j = 0; j < n; j++) {
         double v = axis < 0 ? h[j] : axis == 0 ? h[j * cols + k] : h[k * cols + j];
-        if (!strcmp(op, "sum") || !strcmp(op, "mean"))
+        if (!strncmp(op, "arg", 3)) { /* the first occurrence; the first NaN */
+            if (j == 0 || (best == best && (v != v || (!strcmp(op, "argmin") ? v < best : v > best)))) {
+                best = v;
+                acc = (double)j;
+            }
+        } else if (!strcmp(op, "sum") || !strcmp(op, "mean"))
             acc += v;
         else if (!strcmp(op, "prod"))
             acc *= v;
@@ -334,10 +339,11 @@ static double host_reduce(const char *op, const double *h, int64_t rows, int64_t
 START_TEST(test_reduce_many_work_groups_match_host_loops)
 {
     /* Layouts big enough for partial results and second passes (the gpu shape's trees,
-     * the CPU shapes' splits): every reduction with an identity-free or split rule over all
-     * elements, the outer axis and the inner axis of int32 and float64 (NaN) matrices. */
+     * the CPU shapes' splits): every reduction over all elements, the outer axis and the
+     * inner axis of int32 and float64 (NaN) matrices, with many ties for argmin/argmax. */
     usmarr_context_t *ctx = test_context();
-    static const char *const ops[] = {"sum", "prod", "mean", "min", "max", "all", "any", "count_nonzero"};
+    static const char *const ops[] = {"sum", "prod", "mean",   "min",   "max",
+                                      "all", "any",  "count_nonzero", "argmin", "argmax"};
     const int64_t rows = 1500, cols = 70, n = rows * cols;
     double *h = malloc(sizeof(double) * (size_t)n), *got = malloc(sizeof(double) * (size_t)(rows + cols));
     int32_t *hi = malloc(sizeof(int32_t) * (size_t)n);
