@@ -461,6 +461,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/view.h"
 #include "usmarr/storage.h"
 #include "usmarr/dlpack.h"
+#include "usmarr/linalg.h"
 #undef USMARR_H_INSIDE
 
 #ifdef __cplusplus

@@ -21,4 +21,5 @@
     X(dlpack)          \
     X(storage)         \
     X(storage_ops)     \
+    X(linalg)          \
     X(threads)

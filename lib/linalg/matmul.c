@@ -1,0 +1,279 @@
+/* matmul: NumPy's 1-D promotion and batch broadcasting on cl/linalg.cl (doc/linalg.md).
+ *
+ * The operands are first cast to the result dtype where they differ and broadcast over the
+ * batch dims; the batch dims of each operand are then collapsed into one stride (a copy
+ * in C order where they do not collapse).  The product is computed into a C-ordered
+ * (batch, M, N) array of the result dtype (the caller's `out` itself when it is one),
+ * by the register-tiled kernel over the full tiles and the one-output-per-work-item
+ * kernel over the edges; dtypes without a vector form (bool, float16, complex) and
+ * operands whose rows are not contiguous run the naive kernel over any strides. */
+#include "../engine.h"
+#include "../ops_internal.h"
+#include "../view_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One operand ready for a kernel: a pointer to element [0,...], a batch stride and the
+ * strides of its two matrix dims. */
+struct mm_operand {
+    usmarr_array_t *keep; /* the array that owns `data` (a view or a copy), one reference */
+    void *data;
+    int64_t batch, s0, s1;
+};
+
+static void *element0(const usmarr_array_t *a)
+{
+    return a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype) : NULL;
+}
+
+/* Whether dims [0, n) of `a` walk one arithmetic sequence (size-1 dims ignored); its step. */
+static bool collapse(const usmarr_array_t *a, int n, int64_t *stride)
+{
+    int64_t s = 0, expect = 0;
+    bool first = true;
+    for (int d = n - 1; d >= 0; d--) {
+        if (a->shape[d] == 1)
+            continue;
+        if (first) {
+            s = a->strides[d];
+            expect = s * a->shape[d];
+            first = false;
+        } else if (a->strides[d] != expect) {
+            return false;
+        } else {
+            expect *= a->shape[d];
+        }
+    }
+    *stride = s;
+    return true;
+}
+
+/* x (with >= 2 dims) broadcast to (bshape[nb], rows, cols) in dtype `dt`; contiguous rows
+ * (unit stride along `unit_dim`, 0 or 1) when `need_unit`. */
+static int prepare(const usmarr_array_t *x, int nb, const int64_t *bshape, usmarr_dtype_t dt, bool need_unit,
+                   int unit_dim, struct mm_operand *op)
+{
+    int64_t shape[USMARR_MAX_NDIM];
+    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = x->shape[x->ndim - 2];
+    shape[nb + 1] = x->shape[x->ndim - 1];
+    usmarr_array_t *v = NULL;
+    int rc = usmarr_array_broadcast_to(x, nb + 2, shape, &v);
+    if (rc)
+        return rc;
+    int64_t bs = 0;
+    bool unit = v->shape[nb + unit_dim] <= 1 || v->strides[nb + unit_dim] == 1;
+    if (v->dtype != dt || !collapse(v, nb, &bs) || (need_unit && !unit)) {
+        usmarr_array_t *c = NULL;
+        rc = usmarr_array_astype(v, dt, USMARR_ORDER_C, NULL, &c);
+        usmarr_array_release(v);
+        if (rc)
+            return rc;
+        v = c;
+        collapse(v, nb, &bs);
+    }
+    op->keep = v;
+    op->data = element0(v);
+    op->batch = bs;
+    op->s0 = v->strides[nb];
+    op->s1 = v->strides[nb + 1];
+    return 0;
+}
+
+/* Register tile per dtype: rows per work-item, vector width (0: no tiled kernel). */
+static void tile_of(usmarr_dtype_t dt, int *rm, int *vw)
+{
+    *rm = 8;
+    switch (dt) {
+    case USMARR_FLOAT32:
+    case USMARR_INT32:
+    case USMARR_UINT32:
+    case USMARR_INT16:
+    case USMARR_UINT16:
+    case USMARR_INT8:
+    case USMARR_UINT8: *vw = 16; break;
+    case USMARR_FLOAT64:
+    case USMARR_INT64:
+    case USMARR_UINT64: *vw = 8; break;
+    default: *vw = 0; break; /* bool, float16, complex */
+    }
+}
+
+/* Forces the naive kernel everywhere (benchmarks and tests of that kernel). */
+static bool naive_forced(void)
+{
+    const char *e = getenv("USMARR_MATMUL_KERNEL");
+    return e && !strcmp(e, "naive");
+}
+
+static int launch_naive(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const struct mm_operand *a,
+                        const struct mm_operand *b, int64_t K, const cl_long2 *sc, int64_t cbatch, int64_t i0,
+                        int64_t j0, int64_t rows, int64_t cols, int64_t nbatch)
+{
+    if (rows <= 0 || cols <= 0 || nbatch <= 0)
+        return 0;
+    cl_long2 sa = {{a->s0, a->s1}}, sb = {{b->s0, b->s1}};
+    cl_long3 batch = {{a->batch, b->batch, cbatch}};
+    cl_long kk = K, ci0 = i0, cj0 = j0;
+    size_t global[3] = {(size_t)cols, (size_t)rows, (size_t)nbatch}, local[3] = {1, 1, 1};
+    while (local[0] < 16 && global[0] % (local[0] * 2) == 0)
+        local[0] *= 2;
+    usmarr__queue_lock(ctx);
+    int rc;
+    cl_uint i = 0;
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof sa, &sa)) && !(rc = usmarr__kernel_arg(k, i++, sizeof sb, &sb)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof *sc, sc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof ci0, &ci0)) && !(rc = usmarr__kernel_arg(k, i++, sizeof cj0, &cj0)))
+        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const struct mm_operand *a,
+                        const struct mm_operand *b, int64_t K, int64_t ldc, int64_t cbatch, int64_t rtiles,
+                        int64_t ctiles, int64_t nbatch)
+{
+    cl_long kk = K, lda = a->s0, ldb = b->s0, cl = ldc;
+    cl_long3 batch = {{a->batch, b->batch, cbatch}};
+    size_t global[3] = {(size_t)rtiles, (size_t)ctiles, (size_t)nbatch}, local[3] = {1, 1, 1};
+    while (local[0] < 16 && global[0] % (local[0] * 2) == 0)
+        local[0] *= 2;
+    usmarr__queue_lock(ctx);
+    int rc;
+    cl_uint i = 0;
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof lda, &lda)) && !(rc = usmarr__kernel_arg(k, i++, sizeof ldb, &ldb)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof cl, &cl)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)))
+        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+/* c (C-ordered, dtype dt, shape (nbatch, M, N) flattened) = a @ b. */
+static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const struct mm_operand *a,
+                   const struct mm_operand *b, int64_t nbatch, int64_t M, int64_t N, int64_t K)
+{
+    int rm, vw;
+    tile_of(dt, &rm, &vw);
+    bool tiled = vw && !naive_forced() && a->s1 == 1 && b->s1 == 1 && M >= rm && N >= vw;
+    char defines[128];
+    snprintf(defines, sizeof defines, "-DD0=%s%s%s", usmarr__dtype_tag(dt),
+             usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX ? " -DMM_COMPLEX" : dt == USMARR_BOOL ? " -DMM_BOOL" : "", "");
+    if (vw) {
+        size_t len = strlen(defines);
+        snprintf(defines + len, sizeof defines - len, " -DMM_TILED -DMM_RM=%d -DMM_VW=%d", rm, vw);
+    }
+    usmarr__kernel_t *kn, *kt = NULL;
+    int rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_naive", &kn);
+    if (!rc && tiled)
+        rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_tiled", &kt);
+    if (rc)
+        return rc;
+    void *cp = element0(c);
+    cl_long2 sc = {{N, 1}};
+    if (!tiled)
+        return launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, 0, 0, M, N, nbatch);
+    int64_t mf = M / rm * rm, nf = N / vw * vw;
+    rc = launch_tiled(ctx, kt, cp, a, b, K, N, M * N, M / rm, N / vw, nbatch);
+    if (!rc)
+        rc = launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, 0, nf, M, N - nf, nbatch);
+    if (!rc)
+        rc = launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, mf, 0, M - mf, nf, nbatch);
+    return rc;
+}
+
+int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!x1 || !x2)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matmul: %s is NULL", x1 ? "x2" : "x1");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matmul: result is NULL and there is no out");
+    int rc = usmarr__same_context(x1, "x1", x2, "x2");
+    if (rc)
+        return rc;
+    if (x1->ndim < 1 || x2->ndim < 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "matmul: %s is 0-d; both operands need at least 1 dim",
+                            x1->ndim < 1 ? "x1" : "x2");
+    usmarr_context_t *ctx = x1->memory->context;
+    usmarr_dtype_t dt = usmarr__promote(x1->dtype, x2->dtype);
+    if ((rc = usmarr__check_dtype_supported(ctx, dt, "the result dtype")))
+        return rc;
+    /* 1-D operands: (K,) @ ... is (1, K) @ ..., ... @ (K,) is ... @ (K, 1); the added dim
+     * is dropped from the result */
+    usmarr_array_t *a = NULL, *b = NULL, *target = NULL, *work = NULL;
+    int e0 = 0, e1 = -1;
+    if ((rc = x1->ndim == 1 ? usmarr_array_expand_dims(x1, 1, &e0, &a) : 0))
+        return rc;
+    if (x1->ndim != 1)
+        a = usmarr_array_retain((usmarr_array_t *)x1);
+    if ((rc = x2->ndim == 1 ? usmarr_array_expand_dims(x2, 1, &e1, &b) : 0))
+        goto done;
+    if (x2->ndim != 1)
+        b = usmarr_array_retain((usmarr_array_t *)x2);
+    int64_t M = a->shape[a->ndim - 2], K = a->shape[a->ndim - 1], N = b->shape[b->ndim - 1];
+    if (b->shape[b->ndim - 2] != K) {
+        rc = usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                          "matmul: x1's last dim has %lld elements, x2's %s dim has %lld (they must match)",
+                          (long long)K, x2->ndim == 1 ? "only" : "second-to-last", (long long)b->shape[b->ndim - 2]);
+        goto done;
+    }
+    /* batch dims, broadcast NumPy's way */
+    int na = a->ndim - 2, nb = b->ndim - 2, nbd = na > nb ? na : nb;
+    int64_t bshape[USMARR_MAX_NDIM], nbatch = 1;
+    for (int d = 0; d < nbd; d++) {
+        int da = d - (nbd - na), db = d - (nbd - nb);
+        int64_t ea = da >= 0 ? a->shape[da] : 1, eb = db >= 0 ? b->shape[db] : 1;
+        if (ea != eb && ea != 1 && eb != 1) {
+            rc = usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                              "matmul: batch dim %d does not broadcast (x1 has %lld, x2 has %lld)", d, (long long)ea,
+                              (long long)eb);
+            goto done;
+        }
+        bshape[d] = ea == 1 ? eb : ea;
+        nbatch *= bshape[d];
+    }
+    int64_t rshape[USMARR_MAX_NDIM];
+    int rnd = nbd;
+    memcpy(rshape, bshape, sizeof(int64_t) * (size_t)nbd);
+    if (x1->ndim > 1)
+        rshape[rnd++] = M;
+    if (x2->ndim > 1)
+        rshape[rnd++] = N;
+    const usmarr_array_t *inputs[2] = {x1, x2};
+    if ((rc = usmarr__result_begin(x1, inputs, 2, dt, rnd, rshape, out, result, &target)))
+        goto done;
+    bool direct = target->dtype == dt && (target->flags & USMARR_FLAG_C_CONTIGUOUS);
+    if (direct)
+        work = usmarr_array_retain(target);
+    else if ((rc = usmarr__array_empty_like_layout(ctx, dt, rnd, rshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &work)))
+        goto finish;
+    if (nbatch > 0 && M > 0 && N > 0 && K == 0) {
+        rc = usmarr_array_fill(work, usmarr_scalar_int(0)); /* an empty sum */
+    } else if (nbatch > 0 && M > 0 && N > 0) {
+        int rm, vw;
+        tile_of(dt, &rm, &vw);
+        bool unit = vw && !naive_forced();
+        struct mm_operand oa = {0}, ob = {0};
+        rc = prepare(a, nbd, bshape, dt, unit, 1, &oa);
+        if (!rc)
+            rc = prepare(b, nbd, bshape, dt, unit, 1, &ob);
+        if (!rc)
+            rc = compute(ctx, dt, work, &oa, &ob, nbatch, M, N, K);
+        usmarr_array_release(oa.keep); /* waits for the launches */
+        usmarr_array_release(ob.keep);
+    }
+    if (!rc && work != target)
+        rc = usmarr_array_copy_into(target, work);
+finish:
+    usmarr_array_release(work);
+    rc = usmarr__result_end(rc, target, out, result);
+done:
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    return rc;
+}

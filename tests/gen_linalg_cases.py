@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""NumPy oracles of the linalg suite (tests/test_linalg.c): matmul, tensordot, vecdot.
+
+Writes blocks to stdout:
+    lcase NAME
+    op matmul | op tensordot N PAIRS [AXES1...] [AXES2...] | op vecdot AXIS
+    x DTYPE ; BASE SHAPE ; VIEW TEXT or - ; BROADCAST SHAPE or - ; T ; VALUES
+    x ...                         (second operand)
+    expect DTYPE ; SHAPE ; VALUES (or: expect error CODE)
+    end
+An operand is a C-ordered base array of VALUES, indexed with VIEW TEXT (basic indexing),
+broadcast to BROADCAST SHAPE, and with its last two axes swapped when T is 1.  Complex
+values are written as real, imaginary pairs; bool as 0/1.  vecdot is computed as
+sum(conj(x1) * x2, axis) in the promoted dtype (NumPy 2's definition; this also runs on
+NumPy 1, which lacks np.vecdot)."""
+import sys
+
+import numpy as np
+
+rng = np.random.default_rng(20261125)
+
+
+def values(dt, n, wide=False):
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, n).astype(dt)
+    if dt.kind == "u":
+        return rng.integers(0, 200 if wide else 10, n).astype(dt)
+    if dt.kind == "i":
+        return rng.integers(-100 if wide else -5, 101 if wide else 6, n).astype(dt)
+    if dt == np.float16:
+        return rng.integers(-3, 4, n).astype(dt)
+    if dt.kind == "f":
+        return rng.uniform(-1, 1, n).astype(dt)
+    return (rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n)).astype(dt)
+
+
+def fmt(a):
+    a = np.asarray(a).ravel()
+    if a.dtype.kind == "c":
+        return " ".join("%r %r" % (float(v.real), float(v.imag)) for v in a)
+    if a.dtype.kind == "f":
+        return " ".join(repr(float(v)) for v in a)
+    return " ".join(str(int(v)) for v in a)
+
+
+class Operand:
+    def __init__(self, dt, base, view="-", bcast=None, t=False, wide=False):
+        self.dt, self.base, self.view, self.bcast, self.t = np.dtype(dt), base, view, bcast, t
+        self.data = values(dt, int(np.prod(base, dtype=np.int64)), wide).reshape(base)
+
+    def array(self):
+        a = self.data
+        if self.view != "-":
+            a = eval("a[%s]" % self.view)
+        if self.bcast is not None:
+            a = np.broadcast_to(a, self.bcast)
+        if self.t:
+            a = np.swapaxes(a, -1, -2)
+        return a
+
+    def line(self):
+        return "x %s ; %s ; %s ; %s ; %d ; %s" % (
+            self.dt.name, " ".join(map(str, self.base)), self.view,
+            "-" if self.bcast is None else " ".join(map(str, self.bcast)), int(self.t), fmt(self.data))
+
+
+def emit(name, opline, x1, x2, result):
+    out = sys.stdout
+    out.write("lcase %s\nop %s\n%s\n%s\n" % (name, opline, x1.line(), x2.line()))
+    out.write("expect %s ; %s ; %s\nend\n" % (result.dtype.name, " ".join(map(str, result.shape)), fmt(result)))
+
+
+def mm(name, x1, x2):
+    emit(name, "matmul", x1, x2, np.matmul(x1.array(), x2.array()))
+
+
+def vecdot(name, x1, x2, axis):
+    a, b = x1.array(), x2.array()
+    dt = np.promote_types(a.dtype, b.dtype)
+    r = np.sum(np.conj(a).astype(dt) * b.astype(dt), axis=axis if axis >= 0 else axis, dtype=dt)
+    emit(name, "vecdot %d" % axis, x1, x2, np.asarray(r, dtype=dt))
+
+
+def tensordot(name, x1, x2, n, axes1=None, axes2=None):
+    if axes1 is None:
+        r, opline = np.tensordot(x1.array(), x2.array(), n), "tensordot %d 0" % n
+    else:
+        r = np.tensordot(x1.array(), x2.array(), (axes1, axes2))
+        opline = "tensordot %d 1 %s %s" % (n, " ".join(map(str, axes1)), " ".join(map(str, axes2)))
+    emit(name, opline, x1, x2, r)
+
+
+O = Operand
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "complex64", "complex128"]
+
+# every dtype: a small product (naive kernel) and one with full tiles plus both edges
+for dt in DTYPES:
+    mm("small_%s" % dt, O(dt, (5, 7)), O(dt, (7, 3)))
+    mm("tiles_%s" % dt, O(dt, (19, 23)), O(dt, (23, 37)))
+mm("wrap_int8", O("int8", (9, 20), wide=True), O("int8", (20, 17), wide=True))
+mm("wrap_uint8", O("uint8", (9, 20), wide=True), O("uint8", (20, 17), wide=True))
+# mixed dtypes promote
+mm("mixed_int8_float32", O("int8", (9, 6)), O("float32", (6, 18)))
+mm("mixed_int32_uint8", O("int32", (16, 6)), O("uint8", (6, 16)))
+mm("mixed_float32_complex128", O("float32", (4, 6)), O("complex128", (6, 5)))
+# 1-D operands
+mm("vec_mat", O("float32", (7,)), O("float32", (7, 20)))
+mm("mat_vec", O("float64", (20, 7)), O("float64", (7,)))
+mm("vec_vec", O("int32", (9,)), O("int32", (9,)))
+mm("vec_batch", O("float32", (5,)), O("float32", (3, 5, 18)))
+mm("batch_vec", O("float32", (3, 17, 5)), O("float32", (5,)))
+# batches broadcast
+mm("batch_bcast", O("float32", (3, 1, 9, 5)), O("float32", (4, 5, 17)))
+mm("batch_bcast_tiled", O("float32", (2, 1, 16, 8)), O("float32", (1, 3, 8, 32)))
+mm("batch_2d_rhs", O("float64", (2, 9, 20)), O("float64", (20, 17)))
+mm("batch_2d_lhs", O("int32", (18, 6)), O("int32", (5, 6, 16)))
+mm("batch_16", O("float32", (64, 16, 16)), O("float32", (64, 16, 16)))
+# layouts: negative strides, steps, transposed (F-ordered) operands, zero strides
+mm("neg_strides", O("float32", (20, 30), "::-1, ::2"), O("float32", (15, 33), "::-1, ::-1"))
+mm("transposed", O("float32", (24, 17), t=True), O("float32", (40, 24), t=True))
+mm("transposed_int", O("int16", (24, 17), t=True), O("int16", (24, 40)))
+mm("zero_stride_rows", O("float32", (1, 12), bcast=(17, 12)), O("float32", (12, 16)))
+mm("zero_stride_batch", O("float32", (1, 9, 8), bcast=(5, 9, 8)), O("float32", (5, 8, 16)))
+mm("strided_batch", O("float64", (6, 10, 12), "::2, 1:, ::-1"), O("float64", (3, 12, 10), ":, :, 1:"))
+mm("complex_strided", O("complex64", (12, 10), "::-1, 1:"), O("complex64", (8, 9), t=True))
+# zero-size and empty sums
+mm("zero_rows", O("float32", (0, 5)), O("float32", (5, 3)))
+mm("empty_k", O("float32", (4, 0)), O("float32", (0, 3)))
+mm("empty_k_int", O("int32", (2, 4, 0)), O("int32", (0, 18)))
+mm("zero_batch", O("float64", (0, 3, 4)), O("float64", (4, 2)))
+# several work-groups
+mm("large_f32", O("float32", (70, 130)), O("float32", (130, 90)))
+mm("large_f64", O("float64", (33, 40)), O("float64", (40, 41)))
+
+tensordot("td_count2", O("float32", (3, 4, 5)), O("float32", (4, 5, 6)), 2)
+tensordot("td_count1_int", O("int32", (3, 4)), O("int32", (4, 5)), 1)
+tensordot("td_outer", O("float64", (3,)), O("float64", (4,)), 0)
+tensordot("td_pairs", O("float32", (3, 4, 5)), O("float32", (5, 6, 3)), 2, [0, 2], [2, 0])
+tensordot("td_pairs_neg", O("complex128", (2, 3, 4)), O("complex128", (4, 3)), 2, [-1, 1], [0, -1])
+tensordot("td_full", O("int64", (3, 4)), O("int64", (3, 4)), 2)
+tensordot("td_strided", O("float32", (6, 8), "::-1, ::2"), O("float32", (4, 5)), 1)
+tensordot("td_mixed", O("int8", (3, 4)), O("float32", (4, 2)), 1)
+
+vecdot("vd_last", O("float32", (4, 7)), O("float32", (7,)), -1)
+vecdot("vd_complex", O("complex64", (3, 5)), O("complex64", (3, 5)), -1)
+vecdot("vd_complex128_axis0", O("complex128", (5, 4)), O("complex128", (5, 4)), 0)
+vecdot("vd_axis_neg2", O("float64", (6, 3)), O("float64", (2, 6, 3)), -2)
+vecdot("vd_bcast", O("float32", (2, 1, 6)), O("float32", (3, 6)), -1)
+vecdot("vd_int8_wrap", O("int8", (3, 40), wide=True), O("int8", (3, 40), wide=True), -1)
+vecdot("vd_bool", O("bool", (4, 9)), O("bool", (4, 9)), -1)
+vecdot("vd_uint16", O("uint16", (5, 8)), O("uint8", (8,)), -1)
+vecdot("vd_strided", O("float32", (8, 10), "::-2, ::-1"), O("float32", (10,)), -1)
+vecdot("vd_zero_len", O("float32", (3, 0)), O("float32", (3, 0)), -1)
+vecdot("vd_large", O("float32", (3, 5000)), O("float32", (5000,)), -1)
