@@ -281,3 +281,27 @@ int bench_main(int argc, char **argv, const char *command)
     usmarr_context_release(env.ctx);
     return failed || plot_failed ? 1 : 0;
 }
+
+/* bench.h */
+double bench_numpy_stmt(const struct bench_env *env, const char *setup, const char *stmt)
+{
+    const char *py = getenv("PYTHON_NUMPY");
+    if (!py || !*py)
+        py = "/usr/bin/python3";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "env -u OPENBLAS_CORETYPE %s -c 'import time, numpy as np\n%s\nf = lambda: %s\nf()\nts = []\n"
+             "for _ in range(%d):\n    t0 = time.perf_counter(); f(); ts.append(time.perf_counter() - t0)\n"
+             "ts.sort(); print(\"seconds=%%.9f\" %% ts[len(ts) // 2])'",
+             py, setup, stmt, env->repeat);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    double s = -1;
+    char line[256];
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, "seconds=%lf", &s) == 1)
+            break;
+    pclose(p);
+    return s;
+}

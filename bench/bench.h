@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory)
+#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
@@ -71,6 +71,10 @@ double bench_median(double *samples, int n);
  * that command only) and returns the median seconds it prints; negative when the script
  * or NumPy is unavailable. */
 double bench_numpy(const struct bench_env *env, const char *script, const char *args);
+/* NumPy's median seconds (env->repeat runs after one warm-up) of `stmt` after `setup`,
+ * run by $PYTHON_NUMPY (python3 when unset) with OPENBLAS_CORETYPE unset; negative when
+ * NumPy is unavailable. */
+double bench_numpy_stmt(const struct bench_env *env, const char *setup, const char *stmt);
 /* Median seconds of `op(arg)` + usmarr_context_finish and of a raw enqueue + clFinish of
  * a trivial 16-work-item kernel on the same queue, interleaved over 2000 rounds (after 50
  * warm-up rounds) so that drift hits both alike.  Non-zero on failure. */

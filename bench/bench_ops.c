@@ -11,28 +11,9 @@ static int empty(usmarr_context_t *ctx, int ndim, const int64_t *shape, usmarr_a
     return usmarr_array_empty(ctx, ndim, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, a);
 }
 
-/* NumPy's median seconds for `setup; stmt` (stmt is timed), or a negative value. */
 static double numpy_seconds(const struct bench_env *env, const char *setup, const char *stmt)
 {
-    const char *py = getenv("PYTHON_NUMPY");
-    if (!py || !*py)
-        py = "/usr/bin/python3";
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "env -u OPENBLAS_CORETYPE %s -c 'import time, numpy as np\n%s\nf = lambda: %s\nf()\nts = []\n"
-             "for _ in range(%d):\n    t0 = time.perf_counter(); f(); ts.append(time.perf_counter() - t0)\n"
-             "ts.sort(); print(\"seconds=%%.9f\" %% ts[len(ts) // 2])'",
-             py, setup, stmt, env->repeat);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    double s = -1;
-    char line[256];
-    while (fgets(line, sizeof line, p))
-        if (sscanf(line, "seconds=%lf", &s) == 1)
-            break;
-    pclose(p);
-    return s;
+    return bench_numpy_stmt(env, setup, stmt);
 }
 
 /* Median seconds of one elementwise/reduction call + finish. */

@@ -46,25 +46,51 @@ __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __gl
 #define MM_VLOAD USMARR_CAT(vload, MM_VW)
 #define MM_VSTORE USMARR_CAT(vstore, MM_VW)
 
-__kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K,
-                                  long lda, long ldb, long ldc, long3 batch)
+/* sa: A's strides between row tiles, rows and k; sb: B's between column tiles and k (its
+ * columns are contiguous).  Packed operands: A as (row tiles, K, MM_RM), B as (column
+ * tiles, K, MM_VW), both zero-padded, so every tile is whole; unpacked: A's rows past M
+ * read row M-1 (the results are not stored) and the host runs only full column tiles.
+ * Dim 0 may be rounded up: work-items past the last row tile return at once. */
+__kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
+                                  long N, long ldc, long3 sa, long2 sb, long3 batch)
 {
-    long i0 = (long)get_global_id(0) * MM_RM, j0 = (long)get_global_id(1) * MM_VW, z = (long)get_global_id(2);
-    a += z * batch.s0 + i0 * lda;
-    b += z * batch.s1 + j0;
-    c += z * batch.s2 + i0 * ldc + j0;
+    long it = (long)get_global_id(0), jt = (long)get_global_id(1), z = (long)get_global_id(2);
+    long i0 = it * MM_RM, j0 = jt * MM_VW;
+    if (i0 >= M)
+        return;
+    a += z * batch.s0 + it * sa.s0;
+    b += z * batch.s1 + jt * sb.s0;
+    long ar[MM_RM];
+#pragma unroll
+    for (int r = 0; r < MM_RM; r++)
+        ar[r] = (i0 + r < M ? r : M - 1 - i0) * sa.s1;
     MM_VT acc[MM_RM];
 #pragma unroll
     for (int r = 0; r < MM_RM; r++)
         acc[r] = (MM_VT)0;
     for (long k = 0; k < K; k++) {
-        MM_VT bv = MM_VLOAD(0, b + k * ldb);
+        MM_VT bv = MM_VLOAD(0, b + k * sb.s1);
+        __global const MM_T *ak = a + k * sa.s2;
 #pragma unroll
         for (int r = 0; r < MM_RM; r++)
-            acc[r] += (MM_VT)(a[r * lda + k]) * bv;
+            acc[r] += (MM_VT)(ak[ar[r]]) * bv;
     }
+    c += z * batch.s2 + i0 * ldc + j0;
+    long rows = M - i0 < MM_RM ? M - i0 : MM_RM;
+    if (j0 + MM_VW <= N) {
 #pragma unroll
-    for (int r = 0; r < MM_RM; r++)
-        MM_VSTORE(acc[r], 0, c + r * ldc);
+        for (int r = 0; r < MM_RM; r++)
+            if (r < rows)
+                MM_VSTORE(acc[r], 0, c + r * ldc);
+    } else {
+        MM_CT part[MM_VW];
+#pragma unroll
+        for (int r = 0; r < MM_RM; r++)
+            if (r < rows) {
+                MM_VSTORE(acc[r], 0, part);
+                for (long j = 0; j < N - j0; j++)
+                    c[r * ldc + j] = part[j];
+            }
+    }
 }
 #endif

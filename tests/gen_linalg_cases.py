@@ -132,6 +132,10 @@ mm("empty_k_int", O("int32", (2, 4, 0)), O("int32", (0, 18)))
 mm("zero_batch", O("float64", (0, 3, 4)), O("float64", (4, 2)))
 # several work-groups
 mm("large_f32", O("float32", (70, 130)), O("float32", (130, 90)))
+mm("packed_int32", O("int32", (65, 70)), O("int32", (70, 67)))
+mm("packed_batch_bcast", O("float32", (2, 1, 70, 80)), O("float32", (3, 80, 66)))
+mm("packed_neg_transposed", O("float64", (90, 80), "::-1"), O("float64", (70, 80), ":, ::-1", t=True))
+mm("packed_complex", O("complex64", (70, 64)), O("complex64", (64, 70)))
 mm("large_f64", O("float64", (33, 40)), O("float64", (40, 41)))
 
 tensordot("td_count2", O("float32", (3, 4, 5)), O("float32", (4, 5, 6)), 2)

@@ -84,7 +84,7 @@ static int prepare(const usmarr_array_t *x, int nb, const int64_t *bshape, usmar
 /* Register tile per dtype: rows per work-item, vector width (0: no tiled kernel). */
 static void tile_of(usmarr_dtype_t dt, int *rm, int *vw)
 {
-    *rm = 8;
+    *rm = 6; /* 6 x 2 vector accumulators fit AVX2's 16 registers with B's row and a broadcast */
     switch (dt) {
     case USMARR_FLOAT32:
     case USMARR_INT32:
@@ -132,57 +132,136 @@ static int launch_naive(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, con
     return rc;
 }
 
-static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const struct mm_operand *a,
-                        const struct mm_operand *b, int64_t K, int64_t ldc, int64_t cbatch, int64_t rtiles,
-                        int64_t ctiles, int64_t nbatch)
+static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const void *a, const void *b,
+                        int64_t K, int64_t M, int64_t N, const cl_long3 *sa, const cl_long2 *sb, const cl_long3 *batch,
+                        int64_t rtiles, int64_t ctiles, int64_t nbatch)
 {
-    cl_long kk = K, lda = a->s0, ldb = b->s0, cl = ldc;
-    cl_long3 batch = {{a->batch, b->batch, cbatch}};
-    size_t global[3] = {(size_t)rtiles, (size_t)ctiles, (size_t)nbatch}, local[3] = {1, 1, 1};
-    while (local[0] < 16 && global[0] % (local[0] * 2) == 0)
-        local[0] *= 2;
+    if (rtiles <= 0 || ctiles <= 0 || nbatch <= 0)
+        return 0;
+    cl_long kk = K, mm = M, nn = N, ldc = N;
+    /* dim 0 rounded up to a multiple of 8: one work-group size, PoCL compiles one function */
+    size_t global[3] = {((size_t)rtiles + 7) / 8 * 8, (size_t)ctiles, (size_t)nbatch}, local[3] = {8, 1, 1};
     usmarr__queue_lock(ctx);
     int rc;
     cl_uint i = 0;
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof lda, &lda)) && !(rc = usmarr__kernel_arg(k, i++, sizeof ldb, &ldb)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof cl, &cl)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)))
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a)) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof mm, &mm)) && !(rc = usmarr__kernel_arg(k, i++, sizeof nn, &nn)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof ldc, &ldc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *sa, sa)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof *sb, sb)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *batch, batch)))
         rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
     usmarr__queue_unlock(ctx);
     return rc;
 }
 
-/* c (C-ordered, dtype dt, shape (nbatch, M, N) flattened) = a @ b. */
-static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const struct mm_operand *a,
-                   const struct mm_operand *b, int64_t nbatch, int64_t M, int64_t N, int64_t K)
+/* x, of shape (batch..., R, C), as a zero-padded C-ordered (batch..., ceil(R/t), C, t) array
+ * of dtype dt: each tile of t rows becomes one contiguous (C, t) block, which the tiled
+ * kernel streams (no TLB miss per k, as a column walk of a large matrix has). */
+static int pack(usmarr_context_t *ctx, const usmarr_array_t *x, usmarr_dtype_t dt, int t, usmarr_array_t **packed)
+{
+    int nd = x->ndim, nb = nd - 2;
+    int64_t R = x->shape[nb], C = x->shape[nb + 1], full = R / t, rem = R % t;
+    int64_t shape[USMARR_MAX_NDIM], sstr[USMARR_MAX_NDIM], dstr[USMARR_MAX_NDIM];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = full + (rem > 0);
+    shape[nb + 1] = C;
+    shape[nb + 2] = t;
+    usmarr_array_t *p = NULL;
+    int rc = rem ? usmarr_array_zeros(ctx, nd + 1, shape, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &p)
+                 : usmarr_array_empty(ctx, nd + 1, shape, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &p);
+    if (rc)
+        return rc;
+    memcpy(sstr, x->strides, sizeof(int64_t) * (size_t)nb);
+    memcpy(dstr, p->strides, sizeof(int64_t) * (size_t)nb);
+    sstr[nb] = t * x->strides[nb];
+    sstr[nb + 1] = x->strides[nb + 1];
+    sstr[nb + 2] = x->strides[nb];
+    dstr[nb] = C * t;
+    dstr[nb + 1] = t;
+    dstr[nb + 2] = 1;
+    for (int part = 0; part < 2 && !rc; part++) {
+        shape[nb] = part ? 1 : full;
+        shape[nb + 2] = part ? rem : t;
+        if (!shape[nb] || !shape[nb + 2])
+            continue;
+        usmarr_array_t *sv = NULL, *dv = NULL;
+        rc = usmarr__array_new(x->memory, x->dtype, nd + 1, shape, sstr, x->offset + (part ? full * t * x->strides[nb] : 0),
+                               0, &sv);
+        if (!rc)
+            rc = usmarr__array_new(p->memory, dt, nd + 1, shape, dstr, p->offset + (part ? full * C * t : 0),
+                                   USMARR_FLAG_WRITABLE, &dv);
+        if (!rc)
+            rc = usmarr_array_copy_into(dv, sv);
+        usmarr_array_release(sv);
+        usmarr_array_release(dv);
+    }
+    if (rc)
+        usmarr_array_release(p);
+    else
+        *packed = p;
+    return rc;
+}
+
+/* c (C-ordered, dtype dt, (nbatch, M, N) flattened) = a @ b, where a and b are the
+ * operands broadcast to (bshape[nbd], M, K) and (bshape[nbd], K, N). */
+static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const usmarr_array_t *a,
+                   const usmarr_array_t *b, int nbd, const int64_t *bshape, int64_t nbatch, int64_t M, int64_t N,
+                   int64_t K)
 {
     int rm, vw;
     tile_of(dt, &rm, &vw);
-    bool tiled = vw && !naive_forced() && a->s1 == 1 && b->s1 == 1 && M >= rm && N >= vw;
+    if (naive_forced())
+        vw = 0;
     char defines[128];
-    snprintf(defines, sizeof defines, "-DD0=%s%s%s", usmarr__dtype_tag(dt),
-             usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX ? " -DMM_COMPLEX" : dt == USMARR_BOOL ? " -DMM_BOOL" : "", "");
-    if (vw) {
-        size_t len = strlen(defines);
-        snprintf(defines + len, sizeof defines - len, " -DMM_TILED -DMM_RM=%d -DMM_VW=%d", rm, vw);
-    }
-    usmarr__kernel_t *kn, *kt = NULL;
+    int len = snprintf(defines, sizeof defines, "-DD0=%s%s", usmarr__dtype_tag(dt),
+                       usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX ? " -DMM_COMPLEX" : dt == USMARR_BOOL ? " -DMM_BOOL" : "");
+    int rm0, vw0;
+    tile_of(dt, &rm0, &vw0);
+    if (vw0)
+        snprintf(defines + len, sizeof defines - (size_t)len, " -DMM_TILED -DMM_RM=%d -DMM_VW=%d", rm0, vw0);
+    usmarr__kernel_t *kn = NULL, *kt = NULL;
     int rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_naive", &kn);
-    if (!rc && tiled)
+    if (!rc && vw)
         rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_tiled", &kt);
     if (rc)
         return rc;
     void *cp = element0(c);
     cl_long2 sc = {{N, 1}};
-    if (!tiled)
-        return launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, 0, 0, M, N, nbatch);
-    int64_t mf = M / rm * rm, nf = N / vw * vw;
-    rc = launch_tiled(ctx, kt, cp, a, b, K, N, M * N, M / rm, N / vw, nbatch);
+    struct mm_operand oa = {0}, ob = {0};
+    if (vw && M * N * K >= 262144 && K >= 16) { /* large: both operands packed into tiles */
+        usmarr_array_t *bt = NULL, *pa = NULL, *pb = NULL;
+        rc = pack(ctx, a, dt, rm, &pa);
+        if (!rc)
+            rc = usmarr_matrix_transpose(b, &bt);
+        if (!rc)
+            rc = pack(ctx, bt, dt, vw, &pb);
+        if (!rc) {
+            int64_t rt = (M + rm - 1) / rm, ct = (N + vw - 1) / vw;
+            cl_long3 sa = {{K * rm, 1, rm}}, batch = {{nbd ? rt * K * rm : 0, nbd ? ct * K * vw : 0, M * N}};
+            cl_long2 sb = {{K * vw, vw}};
+            rc = launch_tiled(ctx, kt, cp, element0(pa), element0(pb), K, M, N, &sa, &sb, &batch, rt, ct, nbatch);
+        }
+        usmarr_array_release(bt);
+        usmarr_array_release(pa); /* waits for the launch */
+        usmarr_array_release(pb);
+        return rc;
+    }
+    bool tiled = vw && N >= vw;
+    rc = prepare(a, nbd, bshape, dt, tiled, 1, &oa);
     if (!rc)
-        rc = launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, 0, nf, M, N - nf, nbatch);
-    if (!rc)
-        rc = launch_naive(ctx, kn, cp, a, b, K, &sc, M * N, mf, 0, M - mf, nf, nbatch);
+        rc = prepare(b, nbd, bshape, dt, tiled, 1, &ob);
+    if (!rc && !tiled)
+        rc = launch_naive(ctx, kn, cp, &oa, &ob, K, &sc, M * N, 0, 0, M, N, nbatch);
+    if (!rc && tiled) {
+        int64_t nf = N / vw * vw;
+        cl_long3 sa = {{rm * oa.s0, oa.s0, oa.s1}}, batch = {{oa.batch, ob.batch, M * N}};
+        cl_long2 sb = {{vw, ob.s0}};
+        rc = launch_tiled(ctx, kt, cp, oa.data, ob.data, K, M, N, &sa, &sb, &batch, (M + rm - 1) / rm, N / vw, nbatch);
+        if (!rc)
+            rc = launch_naive(ctx, kn, cp, &oa, &ob, K, &sc, M * N, 0, nf, M, N - nf, nbatch);
+    }
+    usmarr_array_release(oa.keep); /* waits for the launches */
+    usmarr_array_release(ob.keep);
     return rc;
 }
 
@@ -255,17 +334,20 @@ int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_arr
     if (nbatch > 0 && M > 0 && N > 0 && K == 0) {
         rc = usmarr_array_fill(work, usmarr_scalar_int(0)); /* an empty sum */
     } else if (nbatch > 0 && M > 0 && N > 0) {
-        int rm, vw;
-        tile_of(dt, &rm, &vw);
-        bool unit = vw && !naive_forced();
-        struct mm_operand oa = {0}, ob = {0};
-        rc = prepare(a, nbd, bshape, dt, unit, 1, &oa);
+        usmarr_array_t *va = NULL, *vb = NULL;
+        int64_t shape[USMARR_MAX_NDIM];
+        memcpy(shape, bshape, sizeof(int64_t) * (size_t)nbd);
+        shape[nbd] = M;
+        shape[nbd + 1] = K;
+        rc = usmarr_array_broadcast_to(a, nbd + 2, shape, &va);
+        shape[nbd] = K;
+        shape[nbd + 1] = N;
         if (!rc)
-            rc = prepare(b, nbd, bshape, dt, unit, 1, &ob);
+            rc = usmarr_array_broadcast_to(b, nbd + 2, shape, &vb);
         if (!rc)
-            rc = compute(ctx, dt, work, &oa, &ob, nbatch, M, N, K);
-        usmarr_array_release(oa.keep); /* waits for the launches */
-        usmarr_array_release(ob.keep);
+            rc = compute(ctx, dt, work, va, vb, nbd, bshape, nbatch, M, N, K);
+        usmarr_array_release(va);
+        usmarr_array_release(vb);
     }
     if (!rc && work != target)
         rc = usmarr_array_copy_into(target, work);

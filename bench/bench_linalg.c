@@ -1,0 +1,137 @@
+/* Benchmarks of the linear algebra and statistics functions (issue 10's table), against
+ * NumPy measured in the same run, and the tiled matmul kernel against the naive one. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mm_args {
+    usmarr_array_t *a, *b, *out;
+};
+
+static int do_matmul(void *p)
+{
+    struct mm_args *x = p;
+    return usmarr_matmul(x->a, x->b, x->out, NULL);
+}
+
+/* Median seconds of fn(arg) + finish over `n` runs, after one warm-up when `warm`. */
+static int time_calls(const struct bench_env *env, int (*fn)(void *), void *arg, int n, bool warm, double *median)
+{
+    if (warm) {
+        BENCH_OK(fn(arg));
+        BENCH_OK(usmarr_context_finish(env->ctx));
+    }
+    double t[64];
+    if (n > 64)
+        n = 64;
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now();
+        BENCH_OK(fn(arg));
+        BENCH_OK(usmarr_context_finish(env->ctx));
+        t[i] = bench_now() - t0;
+    }
+    *median = bench_median(t, n);
+    return 0;
+}
+
+static int filled(usmarr_context_t *ctx, int ndim, const int64_t *shape, double v, usmarr_array_t **a)
+{
+    int rc = usmarr_array_empty(ctx, ndim, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, a);
+    return rc ? rc : usmarr_array_fill(*a, usmarr_scalar_float(v));
+}
+
+static int mm_setup(const struct bench_env *env, int ndim, const int64_t *shape, struct mm_args *x)
+{
+    BENCH_OK(filled(env->ctx, ndim, shape, 0.5, &x->a));
+    BENCH_OK(filled(env->ctx, ndim, shape, 0.25, &x->b));
+    BENCH_OK(filled(env->ctx, ndim, shape, 0, &x->out));
+    return 0;
+}
+
+static void mm_release(struct mm_args *x)
+{
+    usmarr_array_release(x->a);
+    usmarr_array_release(x->b);
+    usmarr_array_release(x->out);
+}
+
+static int run_matmul_2048(const struct bench_env *env, struct bench_result *r)
+{
+    int64_t shape[2] = {2048, 2048};
+    struct mm_args x = {0};
+    double lib;
+    int rc = mm_setup(env, 2, shape, &x);
+    if (!rc)
+        rc = time_calls(env, do_matmul, &x, env->repeat < 5 ? env->repeat : 5, true, &lib);
+    mm_release(&x);
+    if (rc)
+        return rc;
+    double np = bench_numpy_stmt(env,
+                                 "a = np.full((2048, 2048), 0.5, np.float32); b = np.full((2048, 2048), 0.25, np.float32); "
+                                 "c = np.empty_like(a)",
+                                 "np.matmul(a, b, out=c)");
+    if (np <= 0)
+        return -1;
+    r->ratio = np / lib;
+    snprintf(r->detail, sizeof r->detail, "float32 2048x2048 @ 2048x2048: library %.1f ms (%.1f GFLOP/s), NumPy %.1f ms",
+             lib * 1e3, 2.0 * 2048 * 2048 * 2048 / lib * 1e-9, np * 1e3);
+    return 0;
+}
+
+static int run_matmul_naive(const struct bench_env *env, struct bench_result *r)
+{
+    int64_t shape[2] = {2048, 2048};
+    struct mm_args x = {0};
+    double tiled, naive;
+    int rc = mm_setup(env, 2, shape, &x);
+    if (!rc)
+        rc = time_calls(env, do_matmul, &x, 3, true, &tiled);
+    if (!rc) {
+        setenv("USMARR_MATMUL_KERNEL", "naive", 1);
+        /* one run, no warm-up: the naive kernel is in the program the tiled run built,
+         * and one call is tens of seconds */
+        rc = time_calls(env, do_matmul, &x, 1, false, &naive);
+        unsetenv("USMARR_MATMUL_KERNEL");
+    }
+    mm_release(&x);
+    if (rc)
+        return rc;
+    r->ratio = naive / tiled;
+    snprintf(r->detail, sizeof r->detail, "float32 2048x2048: tiled kernel %.1f ms, naive triple loop %.1f ms",
+             tiled * 1e3, naive * 1e3);
+    return 0;
+}
+
+static int run_matmul_batched(const struct bench_env *env, struct bench_result *r)
+{
+    int64_t shape[3] = {1024, 16, 16};
+    struct mm_args x = {0};
+    double lib;
+    int rc = mm_setup(env, 3, shape, &x);
+    if (!rc)
+        rc = time_calls(env, do_matmul, &x, env->repeat, true, &lib);
+    mm_release(&x);
+    if (rc)
+        return rc;
+    double np = bench_numpy_stmt(env,
+                                 "a = np.full((1024, 16, 16), 0.5, np.float32); b = np.full((1024, 16, 16), 0.25, np.float32); "
+                                 "c = np.empty_like(a)",
+                                 "np.matmul(a, b, out=c)");
+    if (np <= 0)
+        return -1;
+    r->ratio = np / lib;
+    snprintf(r->detail, sizeof r->detail, "float32 (1024, 16, 16) @ (1024, 16, 16): library %.3f ms, NumPy %.3f ms",
+             lib * 1e3, np * 1e3);
+    return 0;
+}
+
+const struct bench_case bench_linalg[] = {
+    {"matmul-2048", "matmul float32 2048x2048 against NumPy's BLAS", 0.5, BENCH_AT_LEAST, run_matmul_2048},
+    {"matmul-vs-naive", "matmul float32 2048x2048: tiled kernel against a naive triple loop", 10, BENCH_AT_LEAST,
+     run_matmul_naive},
+    {"matmul-batched", "batched matmul (1024, 16, 16) x (1024, 16, 16) float32 against NumPy", 2, BENCH_AT_LEAST,
+     run_matmul_batched},
+    {NULL},
+};
