@@ -462,6 +462,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/storage.h"
 #include "usmarr/dlpack.h"
 #include "usmarr/linalg.h"
+#include "usmarr/stats.h"
 #undef USMARR_H_INSIDE
 
 #ifdef __cplusplus

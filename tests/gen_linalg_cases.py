@@ -14,8 +14,11 @@ values are written as real, imaginary pairs; bool as 0/1.  vecdot is computed as
 sum(conj(x1) * x2, axis) in the promoted dtype (NumPy 2's definition; this also runs on
 NumPy 1, which lacks np.vecdot)."""
 import sys
+import warnings
 
 import numpy as np
+
+warnings.simplefilter("ignore")  # NumPy's degrees-of-freedom warning for var with ddof >= N
 
 rng = np.random.default_rng(20261125)
 
@@ -67,7 +70,9 @@ class Operand:
 
 def emit(name, opline, x1, x2, result):
     out = sys.stdout
-    out.write("lcase %s\nop %s\n%s\n%s\n" % (name, opline, x1.line(), x2.line()))
+    out.write("lcase %s\nop %s\n%s\n" % (name, opline, x1.line()))
+    if x2 is not None:
+        out.write("%s\n" % x2.line())
     out.write("expect %s ; %s ; %s\nend\n" % (result.dtype.name, " ".join(map(str, result.shape)), fmt(result)))
 
 
@@ -158,3 +163,42 @@ vecdot("vd_uint16", O("uint16", (5, 8)), O("uint8", (8,)), -1)
 vecdot("vd_strided", O("float32", (8, 10), "::-2, ::-1"), O("float32", (10,)), -1)
 vecdot("vd_zero_len", O("float32", (3, 0)), O("float32", (3, 0)), -1)
 vecdot("vd_large", O("float32", (3, 5000)), O("float32", (5000,)), -1)
+
+
+def moments(fn, name, x, axes, correction, keepdims=False):
+    a = x.array()
+    if a.dtype == np.float16:  # computed in float32 and rounded once (doc/stats.md)
+        r = getattr(np, fn)(a.astype(np.float32), axis=axes, ddof=correction, keepdims=keepdims).astype(np.float16)
+    else:
+        with np.errstate(all="ignore"):
+            r = getattr(np, fn)(a, axis=axes, ddof=correction, keepdims=keepdims)
+    r = np.asarray(r)
+    ax = "-1" if axes is None else "%d %s" % (len(axes), " ".join(map(str, axes)))
+    emit(name, "%s %r %d %s" % (fn, float(correction), int(keepdims), ax), x, None, r)
+
+
+moments("var", "var_axis0_f32", O("float32", (33, 70)), (0,), 0)
+moments("var", "var_axis1_ddof1_f32", O("float32", (33, 70)), (1,), 1)
+moments("var", "var_all_f64", O("float64", (4, 5, 6)), None, 0)
+moments("var", "var_axes02_keep_f64", O("float64", (4, 5, 6)), (0, 2), 1.5, True)
+moments("var", "var_neg_axis_int32", O("int32", (7, 9)), (-1,), 0)
+moments("var", "var_bool", O("bool", (6, 11)), (0,), 0)
+moments("var", "var_uint8", O("uint8", (5, 40), wide=True), (1,), 1)
+moments("var", "var_int64", O("int64", (50,), wide=True), None, 0)
+moments("var", "var_f16", O("float16", (10, 12)), (0,), 0)
+moments("var", "var_complex64", O("complex64", (8, 9)), (1,), 0)
+moments("var", "var_complex128_all", O("complex128", (3, 4)), None, 1)
+moments("var", "var_strided", O("float32", (20, 30), "::-2, ::3"), (0,), 0)
+moments("var", "var_bcast", O("float32", (1, 17), bcast=(9, 17)), (0,), 0)
+moments("var", "var_0d", O("float64", ()), None, 0)
+moments("var", "var_empty_axis", O("float32", (3, 0)), (1,), 0)
+moments("var", "var_zero_rows", O("float32", (0, 4)), (1,), 0)
+moments("var", "var_ddof_too_big", O("float64", (3, 4)), (0,), 3)
+moments("var", "var_ddof_beyond", O("float64", (3, 4)), (0,), 5)
+moments("var", "var_large_axis0", O("float32", (1000, 300)), (0,), 0)
+moments("var", "var_large_axis1", O("float32", (3, 100000)), (1,), 1)
+moments("std", "std_axis0_f32", O("float32", (33, 70)), (0,), 0)
+moments("std", "std_all_int16", O("int16", (6, 7)), None, 1)
+moments("std", "std_complex64_keep", O("complex64", (5, 6)), (0,), 0, True)
+moments("std", "std_f16", O("float16", (9, 4)), (1,), 1)
+moments("std", "std_large", O("float64", (2000, 70)), (0, 1), 0)

@@ -161,8 +161,10 @@ static void check_result(usmarr_context_t *ctx, const usmarr_array_t *r, const c
     usmarr_array_release(c);
     double tol = tolerance(dt);
     for (int64_t i = 0; i < n * (cplx ? 2 : 1); i++)
-        ck_assert_msg(fabs(got[i] - want[i]) <= tol * (1 + fabs(want[i])), "%s: value %lld is %.17g, NumPy %.17g",
-                      name, (long long)i, got[i], want[i]);
+        ck_assert_msg(isnan(want[i])   ? isnan(got[i])
+                      : isinf(want[i]) ? got[i] == want[i]
+                                       : fabs(got[i] - want[i]) <= tol * (1 + fabs(want[i])),
+                      "%s: value %lld is %.17g, NumPy %.17g", name, (long long)i, got[i], want[i]);
     free(want);
     free(got);
     free(line);
@@ -170,10 +172,22 @@ static void check_result(usmarr_context_t *ctx, const usmarr_array_t *r, const c
 
 static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
 {
-    ck_assert_int_ge(e->nlines, 4);
-    usmarr_array_t *x1 = operand(ctx, e->lines[1]), *x2 = operand(ctx, e->lines[2]), *r = NULL;
     const char *op = e->lines[0] + 3;
-    if (!strncmp(op, "matmul", 6)) {
+    bool unary = !strncmp(op, "var", 3) || !strncmp(op, "std", 3);
+    ck_assert_int_ge(e->nlines, unary ? 3 : 4);
+    usmarr_array_t *x1 = operand(ctx, e->lines[1]), *x2 = unary ? NULL : operand(ctx, e->lines[2]), *r = NULL;
+    if (unary) {
+        char *end;
+        double correction = strtod(op + 4, &end);
+        int64_t v[2 + USMARR_MAX_NDIM] = {0};
+        int nv = parse_shape(end, v), axes[USMARR_MAX_NDIM];
+        ck_assert_int_ge(nv, 2);
+        for (int i = 0; i < v[1]; i++)
+            axes[i] = (int)v[2 + i];
+        int (*fn)(const usmarr_array_t *, int, const int *, double, bool, usmarr_array_t *, usmarr_array_t **) =
+            op[0] == 'v' ? usmarr_var : usmarr_std;
+        ck_assert_ok(fn(x1, v[1] < 0 ? 0 : (int)v[1], v[1] < 0 ? NULL : axes, correction, v[0] != 0, NULL, &r));
+    } else if (!strncmp(op, "matmul", 6)) {
         ck_assert_ok(usmarr_matmul(x1, x2, NULL, &r));
     } else if (!strncmp(op, "vecdot", 6)) {
         ck_assert_ok(usmarr_vecdot(x1, x2, atoi(op + 7), NULL, &r));
@@ -187,7 +201,7 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
         }
         ck_assert_ok(usmarr_tensordot(x1, x2, n, v[1] ? a1 : NULL, v[1] ? a2 : NULL, NULL, &r));
     }
-    check_result(ctx, r, e->lines[3], e->name);
+    check_result(ctx, r, e->lines[unary ? 2 : 3], e->name);
     usmarr_array_release(r);
     usmarr_array_release(x1);
     usmarr_array_release(x2);
@@ -377,6 +391,37 @@ START_TEST(test_linalg_failures)
     ck_assert_fails_with(usmarr_vecdot(a, a, -1, oi2, &r), USMARR_ERROR_CASTING, "int32");
     usmarr_array_release(oi2);
     ck_assert_fails_with(usmarr_vecdot(a, other, -1, NULL, &r), USMARR_ERROR_CONTEXT_MISMATCH, "different contexts");
+
+    /* var and std */
+    for (int f = 0; f < 2; f++) {
+        int (*fn)(const usmarr_array_t *, int, const int *, double, bool, usmarr_array_t *, usmarr_array_t **) =
+            f ? usmarr_std : usmarr_var;
+        const char *name = f ? "std" : "var";
+        char need[64];
+        ck_assert_fails_with(fn(NULL, 0, NULL, 0, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "x is NULL");
+        ck_assert_fails_with(fn(a, 0, NULL, 0, false, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT, "result is NULL");
+        snprintf(need, sizeof need, "%s: axes[0]=2 is out of range for 2 dims", name);
+        ck_assert_fails_with(fn(a, 1, (int[]){2}, 0, false, NULL, &r), USMARR_ERROR_INDEX, need);
+        ck_assert_fails_with(fn(a, 2, (int[]){1, -1}, 0, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                             "axes[1]=-1 repeats an axis");
+        ck_assert_fails_with(fn(a, 3, (int[]){0, 1, 0}, 0, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                             "naxes=3 is outside [0, ndim=2]");
+        ck_assert_fails_with(fn(a, 1, (int[]){0}, -1, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                             "correction=-1 must be finite and >= 0");
+        ck_assert_fails_with(fn(a, 1, (int[]){0}, NAN, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "correction=");
+        ck_assert_fails_with(fn(a, 1, (int[]){0}, 0, false, o, &r), USMARR_ERROR_SHAPE_MISMATCH, "out has shape (2, 5)");
+        ck_assert_fails_with(fn(a, 0, NULL, 0, false, oi, &r), USMARR_ERROR_SHAPE_MISMATCH, "the result has shape ()");
+        usmarr_array_t *oi3 = NULL;
+        ck_assert_ok(usmarr_array_zeros(ctx, 1, (int64_t[]){3}, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &oi3));
+        ck_assert_fails_with(fn(a, 1, (int[]){0}, 0, false, oi3, &r), USMARR_ERROR_CASTING, "int32");
+        usmarr_array_release(oi3);
+        ck_assert_fails_with(fn(a, 1, (int[]){0}, 0, true, o, &r), USMARR_ERROR_SHAPE_MISMATCH, "(1, 3)");
+    }
+    usmarr_array_t *ro3 = NULL;
+    ck_assert_ok(usmarr_array_zeros(ctx, 1, (int64_t[]){3}, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &ro3));
+    ck_assert_ok(usmarr_array_make_read_only(ro3));
+    ck_assert_fails_with(usmarr_var(a, 1, (int[]){0}, 0, false, ro3, &r), USMARR_ERROR_READ_ONLY, "out");
+    usmarr_array_release(ro3);
 
     /* matrix_transpose */
     ck_assert_fails_with(usmarr_matrix_transpose(v, &r), USMARR_ERROR_SHAPE_MISMATCH, "x has 1 dims; it needs at least 2");
