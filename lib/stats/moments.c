@@ -1,9 +1,9 @@
-/* var and std (doc/stats.md): NumPy's two-pass algorithm on the library's own kernels:
- * the mean over the axes (kept as size-1 dims), the deviations x - mean, their squared
- * magnitudes (in place), their sum over the axes, divided by max(N - correction, 0).
+/* var and std (doc/stats.md): NumPy's two-pass algorithm: the mean over the axes (the
+ * library's sum, kept as size-1 dims, divided by N), then one pass of cl/stats.cl that
+ * sums the squared magnitudes of the deviations, divided by max(N - correction, 0).
  * Integers and bool compute in float64, float16 in float32 (rounded once at the end), and
  * complex input gives the real dtype: |x - mean|^2 = re^2 + im^2. */
-#include "../internal.h"
+#include "../engine.h"
 #include "../view_internal.h"
 
 #include <math.h>
@@ -26,9 +26,9 @@ static usmarr_dtype_t real_of(usmarr_dtype_t d)
 
 /* The result's shape, the number of reduced elements; errors name the function. */
 static int reduced_shape(const char *fn, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, int *ndim,
-                         int64_t *shape, int64_t *count)
+                         int64_t *shape, int64_t *count, bool *red)
 {
-    bool red[USMARR_MAX_NDIM] = {false};
+    memset(red, 0, sizeof(bool) * USMARR_MAX_NDIM);
     if (!axes) {
         for (int d = 0; d < x->ndim; d++)
             red[d] = true;
@@ -57,6 +57,98 @@ static int reduced_shape(const char *fn, const usmarr_array_t *x, int naxes, con
     return 0;
 }
 
+static void *element0(const usmarr_array_t *a)
+{
+    return a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype) : NULL;
+}
+
+/* Merges dims [0, n) of (shape, strides) that are jointly contiguous, dropping extent-1
+ * dims; true when at most one dim remains (*extent, *stride). */
+static bool merge_one(int n, const int64_t *shape, const int64_t *strides, int64_t *extent, int64_t *stride)
+{
+    int64_t e = 1, s = 0;
+    bool any = false;
+    for (int d = n - 1; d >= 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        if (!any) {
+            e = shape[d];
+            s = strides[d];
+            any = true;
+        } else if (strides[d] == s * e) {
+            e *= shape[d];
+        } else {
+            return false;
+        }
+    }
+    *extent = e;
+    *stride = s;
+    return true;
+}
+
+/* ssd (C-ordered, real dtype, the kept dims' elements) = sum over the reduced dims of
+ * |x - mean|^2, mean C-ordered over the kept dims. */
+static int sum_sq_dev(const usmarr_array_t *x, const bool *red, const usmarr_array_t *mean, usmarr_array_t *ssd)
+{
+    usmarr_context_t *ctx = x->memory->context;
+    int64_t ks_shape[USMARR_MAX_NDIM], ks_str[USMARR_MAX_NDIM], rs_shape[USMARR_MAX_NDIM], rs_str[USMARR_MAX_NDIM];
+    int nk = 0, nr = 0, perm[USMARR_MAX_NDIM];
+    for (int d = 0; d < x->ndim; d++)
+        if (!red[d]) {
+            ks_shape[nk] = x->shape[d];
+            ks_str[nk] = x->strides[d];
+            perm[nk++] = d;
+        }
+    for (int d = 0; d < x->ndim; d++)
+        if (red[d]) {
+            rs_shape[nr] = x->shape[d];
+            rs_str[nr] = x->strides[d];
+            perm[nk + nr++] = d;
+        }
+    int64_t nkept, nred, ks, rs;
+    usmarr_array_t *src = NULL;
+    int rc = 0;
+    if (merge_one(nk, ks_shape, ks_str, &nkept, &ks) && merge_one(nr, rs_shape, rs_str, &nred, &rs)) {
+        src = usmarr_array_retain((usmarr_array_t *)x);
+    } else { /* (kept..., reduced...) in C order */
+        usmarr_array_t *v = NULL;
+        if ((rc = usmarr_array_permute_dims(x, perm, &v)))
+            return rc;
+        rc = usmarr_array_copy(v, USMARR_ORDER_C, NULL, &src);
+        usmarr_array_release(v);
+        if (rc)
+            return rc;
+        nkept = usmarr_array_size(ssd);
+        nred = nkept ? usmarr_array_size(src) / nkept : 0;
+        ks = nred;
+        rs = 1;
+    }
+    if (nkept == 0)
+        goto done;
+    bool cplx = usmarr_dtype_kind(x->dtype) == USMARR_KIND_COMPLEX, cols = !cplx && ks == 1 && nkept >= 16;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DD0=%s -DD1=%s%s", usmarr__dtype_tag(x->dtype), usmarr__dtype_tag(ssd->dtype),
+             cplx ? " -DST_COMPLEX" : " -DST_VECTOR");
+    usmarr__kernel_t *k;
+    if ((rc = usmarr__kernel_get(ctx, "stats", defines, cols ? "usmarr_ssd_cols" : "usmarr_ssd", &k)))
+        goto done;
+    size_t items = (size_t)(cols ? (nkept + 15) / 16 : nkept);
+    size_t global = (items + 7) / 8 * 8, local = 8;
+    cl_long args[4] = {nkept, nred, ks, rs};
+    usmarr__queue_lock(ctx);
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(ssd))) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, 1, element0(src))) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, 2, element0(mean))))
+        for (cl_uint i = 0; i < 4 && !rc; i++)
+            rc = usmarr__kernel_arg(k, 3 + i, sizeof(cl_long), &args[i]);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+done:
+    usmarr_array_release(src); /* waits for the launch when it was a copy */
+    return rc;
+}
+
 static int moments(const char *fn, bool root, const usmarr_array_t *x, int naxes, const int *axes, double correction,
                    bool keepdims, usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -69,7 +161,8 @@ static int moments(const char *fn, bool root, const usmarr_array_t *x, int naxes
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: correction=%g must be finite and >= 0", fn, correction);
     int ndim = 0, rc;
     int64_t shape[USMARR_MAX_NDIM], count = 1;
-    if ((rc = reduced_shape(fn, x, naxes, axes, keepdims, &ndim, shape, &count)))
+    bool red[USMARR_MAX_NDIM];
+    if ((rc = reduced_shape(fn, x, naxes, axes, keepdims, &ndim, shape, &count, red)))
         return rc;
     usmarr_dtype_t cdt = compute_dtype(x->dtype), rdt = real_of(x->dtype == USMARR_FLOAT16 ? x->dtype : cdt);
     if ((rc = usmarr__check_dtype_supported(x->memory->context, cdt, "the computation dtype")))
@@ -78,25 +171,33 @@ static int moments(const char *fn, bool root, const usmarr_array_t *x, int naxes
     const usmarr_array_t *inputs[1] = {x};
     if (out && (rc = usmarr__result_begin(x, inputs, 1, rdt, ndim, shape, out, result, &target)))
         return rc;
-    usmarr_array_t *xc = NULL, *mean = NULL, *dev = NULL, *sq = NULL, *sum = NULL, *var = NULL, *re = NULL, *im = NULL;
+    usmarr_array_t *xc = NULL, *mean = NULL, *sum = NULL, *var = NULL;
     if (x->dtype != cdt)
         rc = usmarr_array_astype(x, cdt, USMARR_ORDER_K, NULL, &xc);
     else
         xc = usmarr_array_retain((usmarr_array_t *)x);
-    if (!rc)
-        rc = usmarr_mean(xc, naxes, axes, true, NULL, &mean);
-    if (!rc)
-        rc = usmarr_subtract(xc, mean, NULL, &dev);
-    if (!rc && usmarr_dtype_kind(cdt) == USMARR_KIND_COMPLEX) {
-        if (!(rc = usmarr_array_real(dev, &re)) && !(rc = usmarr_array_imag(dev, &im)) &&
-            !(rc = usmarr_square(re, NULL, &sq)) && !(rc = usmarr_square(im, im, NULL)))
-            rc = usmarr_add(sq, im, sq, NULL);
-    } else if (!rc) {
-        rc = usmarr_square(dev, dev, NULL);
-        sq = usmarr_array_retain(dev);
+    /* the mean as the library's sum (its fast outer-axis path) divided by N, in place */
+    usmarr_operand_t mops[2] = {{NULL, {0}}, {NULL, usmarr_scalar_float((double)count)}};
+    if (!rc && !(rc = usmarr_sum(xc, naxes, axes, true, NULL, &mean))) {
+        mops[0].array = mean;
+        rc = usmarr_elementwise("divide", mops, 2, mean, NULL);
     }
+    int64_t kshape[USMARR_MAX_NDIM];
+    int nkd = 0;
+    for (int d = 0; d < x->ndim; d++)
+        if (!red[d])
+            kshape[nkd++] = x->shape[d];
     if (!rc)
-        rc = usmarr_sum(sq, naxes, axes, keepdims, NULL, &sum);
+        rc = usmarr__array_empty_like_layout(x->memory->context, real_of(cdt), nkd, kshape, USMARR_ORDER_C,
+                                             USMARR_USM_DEVICE, &sum);
+    if (!rc)
+        rc = sum_sq_dev(xc, red, mean, sum);
+    if (!rc) { /* the result's shape (keepdims) over the same C-ordered elements */
+        usmarr_array_t *shaped = NULL;
+        rc = usmarr_array_reshape(sum, ndim, shape, USMARR_ORDER_C, USMARR_COPY_NEVER, &shaped);
+        usmarr_array_release(sum);
+        sum = shaped;
+    }
     double divisor = (double)count - correction > 0 ? (double)count - correction : 0;
     usmarr_operand_t ops[2] = {{sum, {0}}, {NULL, usmarr_scalar_float(divisor)}};
     bool last_cast = rdt != real_of(cdt); /* float16 */
@@ -121,11 +222,7 @@ static int moments(const char *fn, bool root, const usmarr_array_t *x, int naxes
     }
     usmarr_array_release(xc);
     usmarr_array_release(mean);
-    usmarr_array_release(dev);
-    usmarr_array_release(sq);
     usmarr_array_release(sum);
-    usmarr_array_release(re);
-    usmarr_array_release(im);
     if (!out) {
         if (!rc)
             *result = var;

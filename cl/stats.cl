@@ -1,0 +1,66 @@
+/* stats.cl: the second pass of var/std (lib/stats/moments.c), custom kernels (lib/engine.h,
+ * section 3): the sums of squared deviations from a given mean, one pass over x.
+ *
+ * -DD0=<tag> is the dtype of x and of the mean (f32, f64, c64, c128), -DD1=<tag> the real
+ * dtype of the output; -DST_COMPLEX for complex x, -DST_VECTOR when D0 has a vector form.
+ * The host reduces any layout to (nkept, nred) with strides (ks, rs) (copying x first when
+ * the kept or the reduced dims do not merge into one); mean[i] and out[i] are contiguous
+ * in the kept dims' C order.  Dim 0 of the NDRange may be rounded up: work-items past the
+ * end return at once. */
+#define ST_T USMARR_STORAGE(D0)
+#define ST_CT USMARR_COMPUTE(D0)
+#define ST_RT USMARR_COMPUTE(D1)
+#ifdef ST_COMPLEX
+#define ST_SQ(d) ((d).x * (d).x + (d).y * (d).y)
+#else
+#define ST_SQ(d) ((d) * (d))
+#endif
+
+/* One output per work-item: out[i] = sum over r of |x[i*ks + r*rs] - mean[i]|^2. */
+__kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global const ST_T *mean, long nkept, long nred,
+                         long ks, long rs)
+{
+    long i = (long)get_global_id(0);
+    if (i >= nkept)
+        return;
+    ST_CT m = mean[i];
+    ST_RT acc = 0;
+    x += i * ks;
+    for (long r = 0; r < nred; r++) {
+        ST_CT d = x[r * rs] - m;
+        acc += ST_SQ(d);
+    }
+    out[i] = acc;
+}
+
+#ifdef ST_VECTOR
+#define ST_V16 USMARR_CAT(ST_CT, 16)
+/* 16 neighbouring outputs per work-item, for ks == 1 (an outer reduced axis): each step
+ * of r reads 16 contiguous elements. */
+__kernel void usmarr_ssd_cols(__global ST_RT *out, __global const ST_T *x, __global const ST_T *mean, long nkept,
+                              long nred, long ks, long rs)
+{
+    long i0 = (long)get_global_id(0) * 16;
+    (void)ks;
+    if (i0 >= nkept)
+        return;
+    if (i0 + 16 > nkept) {
+        for (long i = i0; i < nkept; i++) {
+            ST_CT m = mean[i];
+            ST_RT acc = 0;
+            for (long r = 0; r < nred; r++) {
+                ST_CT d = x[i + r * rs] - m;
+                acc += d * d;
+            }
+            out[i] = acc;
+        }
+        return;
+    }
+    ST_V16 m = vload16(0, mean + i0), acc = (ST_V16)0;
+    for (long r = 0; r < nred; r++) {
+        ST_V16 d = vload16(0, x + i0 + r * rs) - m;
+        acc += d * d;
+    }
+    vstore16(acc, 0, out + i0);
+}
+#endif
