@@ -6,6 +6,7 @@
 #include "ops_cases.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct rin {
@@ -388,6 +389,91 @@ START_TEST(test_reduce_many_work_groups_match_host_loops)
 }
 END_TEST
 
+START_TEST(test_reduce_tall_narrow_int32_and_nan_sums_match_host_loops)
+{
+    /* A tall narrow int32 matrix with a prime row count (parts that do not divide it) and
+     * far outliers, every split reduction over all elements and over the outer axis
+     * (results in their own dtypes: int32 min/max, int64 sums and counts, exact float64
+     * means); a float32 NaN near the end survives max and the partial sums. */
+    usmarr_context_t *ctx = test_context();
+    enum { ROWS = 20011, COLS = 5 };
+    int64_t n = ROWS * COLS, shape[2] = {ROWS, COLS};
+    int32_t *h = malloc(sizeof(int32_t) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = (int32_t)((i * 7919) % 1013) - 500;
+    h[77777] = 4000;
+    h[12345] = -4000;
+    usmarr_array_t *v, *m, *r;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, USMARR_INT32, h, NULL, USMARR_USM_DEVICE, &v));
+    ck_assert_ok(usmarr_array_reshape(v, 2, shape, USMARR_ORDER_C, USMARR_COPY_NEVER, &m));
+    static const char *const names[] = {"sum", "min", "max", "count_nonzero", "all", "any", "mean"};
+    for (int axis = -1; axis <= 0; axis++) /* -1: all elements */
+        for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
+            int nout = axis < 0 ? 1 : COLS;
+            ck_assert_ok(usmarr_reduce(names[f], m, axis < 0 ? 0 : 1, axis < 0 ? NULL : &axis, false, NULL, &r));
+            int64_t got_i[COLS] = {0};
+            int32_t got_32[COLS] = {0};
+            double got_d[COLS] = {0};
+            unsigned char got_b[COLS] = {0};
+            usmarr_dtype_t rd = usmarr_array_dtype(r);
+            ck_assert_ok(usmarr_array_copy_to_host(r,
+                                                   rd == USMARR_BOOL      ? (void *)got_b
+                                                   : rd == USMARR_FLOAT64 ? (void *)got_d
+                                                   : rd == USMARR_INT32   ? (void *)got_32
+                                                                          : (void *)got_i,
+                                                   NULL));
+            for (int c = 0; c < nout && rd == USMARR_INT32; c++)
+                got_i[c] = got_32[c];
+            for (int c = 0; c < nout; c++) {
+                int64_t sum = 0, mn = INT64_MAX, mx = INT64_MIN, nz = 0, cnt = 0;
+                for (int64_t i = 0; i < n; i++) {
+                    if (axis == 0 && i % COLS != c)
+                        continue;
+                    int64_t e = h[i];
+                    sum += e;
+                    mn = e < mn ? e : mn;
+                    mx = e > mx ? e : mx;
+                    nz += e != 0;
+                    cnt++;
+                }
+                int64_t want[] = {sum, mn, mx, nz, nz == cnt, nz > 0};
+                if (f < 4) {
+                    ck_assert_msg(got_i[c] == want[f], "%s axis %d [%d]: %lld, want %lld", names[f], axis, c,
+                                  (long long)got_i[c], (long long)want[f]);
+                    ck_assert_int_eq(usmarr_array_dtype(r), (f == 1 || f == 2) ? USMARR_INT32 : USMARR_INT64);
+                } else if (f < 6)
+                    ck_assert_msg(got_b[c] == want[f], "%s axis %d [%d]", names[f], axis, c);
+                else
+                    ck_assert_msg(got_d[c] == (double)sum / (double)cnt, "mean axis %d [%d]: %.17g want %.17g", axis,
+                                  c, got_d[c], (double)sum / (double)cnt);
+            }
+            usmarr_array_release(r);
+        }
+    /* float32 min/max with a NaN far from the start: NaN wins in every part layout */
+    float *hf = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        hf[i] = (float)h[i];
+    hf[n - 3] = NAN;
+    usmarr_array_t *vf;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, USMARR_FLOAT32, hf, NULL, USMARR_USM_DEVICE, &vf));
+    float got;
+    ck_assert_ok(usmarr_max(vf, 0, NULL, false, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, &got, NULL));
+    ck_assert_msg(got != got, "max with a NaN: %g", got);
+    usmarr_array_release(r);
+    ck_assert_ok(usmarr_sum(vf, 0, NULL, false, NULL, &r)); /* NaN propagates through the partial sums */
+    ck_assert_ok(usmarr_array_copy_to_host(r, &got, NULL));
+    ck_assert_msg(got != got, "sum with a NaN: %g", got);
+    usmarr_array_release(r);
+    usmarr_array_release(vf);
+    free(hf);
+    usmarr_array_release(m);
+    usmarr_array_release(v);
+    free(h);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_reduce_rejects_bad_arguments)
 {
     usmarr_context_t *ctx = test_context();
@@ -436,6 +522,7 @@ Suite *suite_reduce(void)
         {"empty", test_reduce_empty_selections_use_identities_or_fail},
         {"classes", test_reduce_large_and_short_axes_and_out},
         {"groups", test_reduce_many_work_groups_match_host_loops},
+        {"tall-narrow", test_reduce_tall_narrow_int32_and_nan_sums_match_host_loops},
         {"failures", test_reduce_rejects_bad_arguments},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
