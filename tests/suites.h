@@ -12,6 +12,7 @@
     X(promote)         \
     X(elementwise)     \
     X(reduce)          \
+    X(sort)            \
     X(memory)          \
     X(cache)           \
     X(dtype)           \

@@ -1,0 +1,291 @@
+/* sort.cl: sort, argsort and searchsorted (lib/sort.c).  Elements are handled as their
+ * bits and mapped to unsigned keys whose unsigned order is NumPy's order:
+ *
+ *   -DW=8|16|32|64      element width in bits (complex64 is 64: real part in the low half)
+ *   -DKIND=0|1|2|3      0 unsigned or bool, 1 signed, 2 float (f16/f32/f64), 3 complex64
+ *   -DDESC=0|1          descending: the key is inverted, so a stable ascending sort of the
+ *                       inverted keys is NumPy's flip(sort(flip(x))) (equal keys keep their
+ *                       order, NaNs come first)
+ *   -DARG=0|1           argsort: an int64 index travels with every key; zeros are made
+ *                       equal (-0.0 == 0.0), which sort cannot do because it rebuilds the
+ *                       element from its key (complex64 keys always make them equal, as
+ *                       the lexicographic order needs: sort then returns +0.0 parts)
+ *
+ * Float keys: NaN (any payload or sign) -> all ones, the largest key; otherwise a set sign
+ * bit inverts every bit, a clear one sets the sign bit.  Complex64: the real part's key in
+ * the high 32 bits, the imaginary part's in the low ones, which is NumPy's lexicographic
+ * order with NaN parts last (R+Rj < R+nanj < nan+Rj < nan+nanj).
+ *
+ * The sort works on R rows of n contiguous keys (row r at r*n):
+ *   usmarr_sort_prepare   key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG); 2-D NDRange
+ *   usmarr_sort_chunks    one work-item sorts `chunk` consecutive keys of a row (LSD radix,
+ *                         8-bit digits, passes whose digit is constant skipped; insertion
+ *                         sort for short chunks); ends in key/idx
+ *   usmarr_sort_merge     one merge pass: runs of `width` merge pairwise from src to dst;
+ *                         a work-item writes `seg` outputs, finding its start on the merge
+ *                         path by binary search (ties go to the left run: stable)
+ *   usmarr_sort_finish    out[r*sr + i*se] = the element of key (or its index with ARG)
+ * usmarr_searchsorted: one key per work-item, a binary search over a strided sorted row,
+ * through an optional int64 sorter; -DRIGHT=0|1 for the side. */
+
+#if W == 8
+typedef uchar ET;
+#elif W == 16
+typedef ushort ET;
+#elif W == 32
+typedef uint ET;
+#else
+typedef ulong ET;
+#endif
+
+#if W == 64
+typedef ulong KT;
+#define KEYBITS 64
+#else
+typedef uint KT;
+#define KEYBITS 32
+#endif
+
+#ifndef ARG
+#define ARG 0
+#endif
+#ifndef DESC
+#define DESC 0
+#endif
+#ifndef RIGHT
+#define RIGHT 0
+#endif
+
+/* passes of 8 bits, rounded up to an even count so that the data ends where it began */
+#define PASSES (((W + 7) / 8) + (((W + 7) / 8) & 1))
+#define FMASK(w) (~(KT)0 >> (KEYBITS - (w)))
+#define FSIGN(w) ((KT)1 << ((w)-1))
+
+#if W == 16
+#define EXPMASK 0x7c00u
+#elif W == 32 || KIND == 3
+#define EXPMASK 0x7f800000u
+#else
+#define EXPMASK 0x7ff0000000000000ul
+#endif
+
+/* key of float bits b of width w (canon: -0.0 -> +0.0) */
+inline KT float_key(KT b, int w, KT expmask, int canon)
+{
+    KT sign = FSIGN(w), mask = FMASK(w), mag = b & (sign - 1);
+    if (mag > expmask)
+        return mask;
+    if (canon && mag == 0)
+        b = 0;
+    return (b & sign) ? (~b & mask) : (b | sign);
+}
+
+inline KT float_bits(KT k, int w)
+{
+    KT sign = FSIGN(w), mask = FMASK(w);
+    return (k & sign) ? (k ^ sign) : (~k & mask);
+}
+
+inline KT make_key(ET e, int canon)
+{
+    KT k;
+#if KIND == 0
+    k = (KT)e;
+#elif KIND == 1
+    k = (KT)e ^ FSIGN(W);
+#elif KIND == 2
+    k = float_key((KT)e, W, EXPMASK, canon);
+#else /* zeros always equal: otherwise -0.0 < +0.0 would decide between real parts */
+    k = (float_key((KT)(e & 0xffffffffu), 32, EXPMASK, 1) << 32) | float_key((KT)(e >> 32), 32, EXPMASK, 1);
+#endif
+#if DESC
+    k = ~k & FMASK(W);
+#endif
+    return k;
+}
+
+inline ET key_element(KT k)
+{
+#if DESC
+    k = ~k & FMASK(W);
+#endif
+#if KIND == 0
+    return (ET)k;
+#elif KIND == 1
+    return (ET)(k ^ FSIGN(W));
+#elif KIND == 2
+    return (ET)float_bits(k, W);
+#else
+    return (ET)(float_bits(k >> 32, 32) | (float_bits(k & 0xffffffffu, 32) << 32));
+#endif
+}
+
+__kernel void usmarr_sort_prepare(__global const ET *in, long sr, long se, long n, __global KT *key,
+                                  __global long *idx)
+{
+    long i = get_global_id(0), r = get_global_id(1);
+    if (i >= n)
+        return;
+    key[r * n + i] = make_key(in[r * sr + i * se], ARG);
+#if ARG
+    idx[r * n + i] = i;
+#endif
+}
+
+__kernel void usmarr_sort_finish(__global const KT *key, __global const long *idx, long n, __global ET *out,
+                                 long sr, long se)
+{
+    long i = get_global_id(0), r = get_global_id(1);
+    if (i >= n)
+        return;
+#if ARG
+    ((__global long *)out)[r * sr + i * se] = idx[r * n + i];
+#else
+    out[r * sr + i * se] = key_element(key[r * n + i]);
+#endif
+}
+
+__kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global long *idx, __global long *tidx,
+                                 long n, long chunk, long per_row)
+{
+    long g = get_global_id(0);
+    long r = g / per_row, c = g - r * per_row;
+    long base = r * n + c * chunk;
+    long len = min(chunk, n - c * chunk);
+    __global KT *k0 = key + base, *k1 = tkey + base;
+#if ARG
+    __global long *i0 = idx + base, *i1 = tidx + base;
+#endif
+    if (len <= 24) { /* insertion sort: stable, no scratch */
+        for (long i = 1; i < len; i++) {
+            KT k = k0[i];
+#if ARG
+            long x = i0[i];
+#endif
+            long j = i;
+            while (j > 0 && k0[j - 1] > k) {
+                k0[j] = k0[j - 1];
+#if ARG
+                i0[j] = i0[j - 1];
+#endif
+                j--;
+            }
+            k0[j] = k;
+#if ARG
+            i0[j] = x;
+#endif
+        }
+        return;
+    }
+    uint h[256];
+    int swapped = 0;
+    for (int p = 0; p < PASSES; p++) {
+        int shift = 8 * p;
+        for (int d = 0; d < 256; d++)
+            h[d] = 0;
+        for (long i = 0; i < len; i++)
+            h[(uint)(k0[i] >> shift) & 255u]++;
+        if (h[(uint)(k0[0] >> shift) & 255u] == (uint)len)
+            continue; /* one digit value: the pass would only copy */
+        uint sum = 0;
+        for (int d = 0; d < 256; d++) {
+            uint t = h[d];
+            h[d] = sum;
+            sum += t;
+        }
+        for (long i = 0; i < len; i++) {
+            KT k = k0[i];
+            uint o = h[(uint)(k >> shift) & 255u]++;
+            k1[o] = k;
+#if ARG
+            i1[o] = i0[i];
+#endif
+        }
+        __global KT *tk = k0;
+        k0 = k1;
+        k1 = tk;
+#if ARG
+        __global long *ti = i0;
+        i0 = i1;
+        i1 = ti;
+#endif
+        swapped ^= 1;
+    }
+    if (swapped) {
+        for (long i = 0; i < len; i++) {
+            k1[i] = k0[i];
+#if ARG
+            i1[i] = i0[i];
+#endif
+        }
+    }
+}
+
+__kernel void usmarr_sort_merge(__global const KT *skey, __global KT *dkey, __global const long *sidx,
+                                __global long *didx, long n, long width, long seg, long per_row)
+{
+    long g = get_global_id(0);
+    long r = g / per_row, s = g - r * per_row;
+    long o = s * seg;
+    if (o >= n)
+        return;
+    long oe = min(o + seg, n);
+    long a0 = o / (2 * width) * (2 * width);
+    long a1 = min(a0 + width, n), b1 = min(a0 + 2 * width, n);
+    __global const KT *K = skey + r * n;
+    __global KT *D = dkey + r * n;
+#if ARG
+    __global const long *I = sidx + r * n;
+    __global long *DI = didx + r * n;
+#endif
+    long k = o - a0, la = a1 - a0, lb = b1 - a1;
+    long lo = max(0L, k - lb), hi = min(k, la);
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (K[a0 + mid] <= K[a1 + k - 1 - mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long i = a0 + lo, j = a1 + (k - lo);
+    for (long p = o; p < oe; p++) {
+        if (j >= b1 || (i < a1 && K[i] <= K[j])) {
+            D[p] = K[i];
+#if ARG
+            DI[p] = I[i];
+#endif
+            i++;
+        } else {
+            D[p] = K[j];
+#if ARG
+            DI[p] = I[j];
+#endif
+            j++;
+        }
+    }
+}
+
+__kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __global const long *sorter, long ss,
+                                  int use_sorter, __global const ET *v, long m, __global long *out)
+{
+    long g = get_global_id(0);
+    if (g >= m)
+        return;
+    KT key = make_key(v[g], 1);
+    long lo = 0, hi = n;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        long at = use_sorter ? sorter[mid * ss] : mid;
+        at = clamp(at, 0L, n - 1); /* a sorter must be a permutation; never read outside a */
+        KT km = make_key(a[at * sa], 1);
+#if RIGHT
+        if (km <= key)
+#else
+        if (km < key)
+#endif
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    out[g] = lo;
+}

@@ -1,0 +1,86 @@
+/* Part of usmarr.h: include <usmarr.h>, not this file. */
+#ifndef USMARR_H_INSIDE
+#error "include <usmarr.h> instead of usmarr/sort.h"
+#endif
+#ifndef USMARR_SORT_H
+#define USMARR_SORT_H
+
+/** @name Sorting and searching
+ *
+ * NumPy's order for every real dtype and bool: NaNs (any sign or payload) after every
+ * other value; complex64 in NumPy's lexicographic order (real part first, then the
+ * imaginary part, a NaN part ordering last).  complex128 is not supported yet.
+ * Sorts are always stable (NumPy's `kind="stable"`); `descending` is the array API's
+ * (NumPy's `flip(sort(flip(x)))`): equal elements keep their order and NaNs come first.
+ * Results follow the library's convention (usmarr/copy.h): @p out NULL gives a new
+ * C-ordered array through @p result, else @p out (of exactly the result's shape and dtype;
+ * it may be the input itself) is written.  Documentation: doc/sorting.md.
+ * @{ */
+
+/** Which end of a run of equal elements searchsorted reports (NumPy's `side`). */
+typedef enum usmarr_side {
+    USMARR_SIDE_LEFT = 0, /**< the first position i with a[i] >= v */
+    USMARR_SIDE_RIGHT = 1 /**< the first position i with a[i] > v */
+} usmarr_side_t;
+
+/** @brief NumPy's `sort(x, axis, kind="stable")`, ascending or descending.
+ *
+ * float -0.0 sorts before +0.0 (the values compare equal, NumPy keeps their input order).
+ * @param x the input (borrowed), at least 1-d
+ * @param axis the axis to sort along, negative counts from the end
+ * @param descending largest first (stable, NaNs first)
+ * @param out NULL, or a writable array of @p x's shape and dtype (may be @p x)
+ * @param[out] result the result array, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_INDEX @p axis out of range (a 0-d @p x has no axis)
+ * @retval USMARR_ERROR_UNSUPPORTED complex128
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p out's shape differs from @p x's
+ * @retval USMARR_ERROR_BAD_DTYPE @p out's dtype differs from @p x's
+ * @retval USMARR_ERROR_ALLOCATION scratch space or the result could not be allocated
+ * @retval USMARR_ERROR_BUILD a kernel failed to build */
+USMARR_API USMARR_NODISCARD int usmarr_sort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
+                                            usmarr_array_t **result);
+
+/** @brief NumPy's `argsort(x, axis, kind="stable")`: int64 indices along @p axis.
+ *
+ * -0.0 and +0.0 are equal (their input order is kept).  Arguments and errors as
+ * usmarr_sort(), except that @p out must be int64 (::USMARR_ERROR_BAD_DTYPE otherwise).
+ * @param x the input (borrowed), at least 1-d
+ * @param axis the axis to sort along, negative counts from the end
+ * @param descending largest first (stable, NaNs first)
+ * @param out NULL, or a writable int64 array of @p x's shape
+ * @param[out] result the result array, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success, or an error of usmarr_sort() */
+USMARR_API USMARR_NODISCARD int usmarr_argsort(const usmarr_array_t *x, int axis, bool descending,
+                                               usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief NumPy's `searchsorted(a, v, side, sorter)`: for each element of @p v, the
+ *  position in the ascending 1-d @p a where it would be inserted to keep the order.
+ *
+ * @p a and @p v are compared in their promoted dtype (usmarr_promote_types()), in the sort
+ * order above (NaN last, -0.0 == 0.0).  A result for an unsorted @p a is unspecified
+ * (never a read outside @p a).
+ * @param a the sorted 1-d array (borrowed), any stride
+ * @param v the keys (borrowed), any shape
+ * @param side ::USMARR_SIDE_LEFT or ::USMARR_SIDE_RIGHT
+ * @param sorter NULL, or an int64 1-d permutation of a's positions that sorts @p a
+ *        (NumPy's argsort(a)); an index out of [0, len(a)) is clamped
+ * @param out NULL, or a writable int64 array of @p v's shape
+ * @param[out] result the int64 positions, @p v's shape
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a or @p v, bad @p side, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p a not 1-d, @p sorter not of @p a's shape, @p out not of @p v's
+ * @retval USMARR_ERROR_BAD_DTYPE @p sorter or @p out not int64
+ * @retval USMARR_ERROR_UNSUPPORTED the promoted dtype is complex128
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable */
+USMARR_API USMARR_NODISCARD int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t *v,
+                                                    usmarr_side_t side, const usmarr_array_t *sorter,
+                                                    usmarr_array_t *out, usmarr_array_t **result);
+
+/** @} */
+
+#endif

@@ -1,0 +1,408 @@
+/* sort, argsort and searchsorted on cl/sort.cl (the kernels and the key mapping are
+ * described in that file's header; user documentation: doc/sorting.md).  Every sort runs
+ * on R rows of n contiguous keys: the input is read along the axis by a 2-D kernel when
+ * its other axes collapse to one, else through a contiguous copy with the axis last; the
+ * result is written the same way. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows of at most this many keys are sorted by one work-item; longer ones are cut into
+ * chunks of CHUNK keys (a power of two, so that merge segments divide the runs), sorted,
+ * then merged in passes whose work-items write SEGMENT keys each. */
+#define ONE_ITEM_MAX 16384
+#define CHUNK 16384
+#define SEGMENT 32768
+
+/* cl/sort.cl's KIND, or -1 where the dtype has no key (complex128). */
+static int key_kind(usmarr_dtype_t d)
+{
+    switch (usmarr_dtype_kind(d)) {
+    case USMARR_KIND_BOOL:
+    case USMARR_KIND_UINT: return 0;
+    case USMARR_KIND_INT: return 1;
+    case USMARR_KIND_FLOAT: return 2;
+    default: return d == USMARR_COMPLEX64 ? 3 : -1;
+    }
+}
+
+static void *element0(const usmarr_array_t *a)
+{
+    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
+}
+
+/* Whether `a` is R rows along `axis`: the other axes (extent-1 ones dropped) nest as one
+ * with row stride *sr.  *rows is their product, *se the axis's stride. */
+static bool rows_of(const usmarr_array_t *a, int axis, int64_t *rows, int64_t *sr, int64_t *se)
+{
+    int64_t r = 1, s = 0, inner = -1;
+    bool first = true;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        if (d == axis || a->shape[d] == 1)
+            continue;
+        if (first) {
+            s = a->strides[d];
+            first = false;
+        } else if (a->strides[d] != inner) {
+            return false;
+        }
+        inner = a->strides[d] * a->shape[d];
+        r *= a->shape[d];
+    }
+    *rows = r;
+    *sr = s;
+    *se = a->ndim ? a->strides[axis] : 1;
+    return true;
+}
+
+/* `a` with `axis` moved last, copied C-contiguous. */
+static int axis_last_copy(const usmarr_array_t *a, int axis, usmarr_array_t **copy)
+{
+    int dst = a->ndim - 1;
+    usmarr_array_t *v;
+    int rc = usmarr_array_moveaxis(a, 1, &axis, &dst, &v);
+    if (rc)
+        return rc;
+    rc = usmarr_array_copy(v, USMARR_ORDER_C, NULL, copy);
+    usmarr_array_release(v);
+    return rc;
+}
+
+static int set_args(usmarr_context_t *ctx, usmarr__kernel_t *k, int n, const void *const *ptrs, const cl_long *longs,
+                    int nlong)
+{
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        rc = usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, ptrs[i]);
+    for (int i = 0; i < nlong && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(n + i), sizeof(cl_long), &longs[i]);
+    return rc;
+}
+
+struct sort_job {
+    usmarr_context_t *ctx;
+    char defines[96];
+    int64_t rows, n;
+    void *key, *tkey, *idx, *tidx; /* R*n keys and scratch; indices with argsort */
+};
+
+static int launch(struct sort_job *j, const char *name, int nptr, const void *const *ptrs, const cl_long *longs,
+                  int nlong, cl_uint dim, const size_t *global, const size_t *local)
+{
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, name, &k);
+    if (rc)
+        return rc;
+    usmarr__queue_lock(j->ctx);
+    rc = set_args(j->ctx, k, nptr, ptrs, longs, nlong);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(j->ctx, k, dim, global, local);
+    usmarr__queue_unlock(j->ctx);
+    return rc;
+}
+
+/* 2-D NDRange over (n, rows) for prepare and finish. */
+static void grid2(const struct sort_job *j, size_t *global, size_t *local)
+{
+    local[0] = 64;
+    local[1] = 1;
+    global[0] = ((size_t)j->n + 63) / 64 * 64;
+    global[1] = (size_t)j->rows;
+}
+
+/* Sorts the keys in place (they end in j->key / j->idx). */
+static int sort_keys(struct sort_job *j)
+{
+    int64_t n = j->n, chunk = n <= ONE_ITEM_MAX ? n : CHUNK;
+    int64_t per_row = (n + chunk - 1) / chunk;
+    size_t one = 1, global = (size_t)(j->rows * per_row);
+    const void *p[4] = {j->key, j->tkey, j->idx, j->tidx};
+    cl_long l[3] = {n, chunk, per_row};
+    int rc = launch(j, "usmarr_sort_chunks", 4, p, l, 3, 1, &global, &one);
+    void *src = j->key, *dst = j->tkey, *isrc = j->idx, *idst = j->tidx;
+    for (int64_t width = chunk; !rc && width < n; width *= 2) {
+        int64_t seg = SEGMENT < 2 * width ? SEGMENT : 2 * width;
+        int64_t segs = (n + seg - 1) / seg;
+        const void *mp[4] = {src, dst, isrc, idst};
+        cl_long ml[4] = {n, width, seg, segs};
+        global = (size_t)(j->rows * segs);
+        rc = launch(j, "usmarr_sort_merge", 4, mp, ml, 4, 1, &global, &one);
+        void *t = src;
+        src = dst;
+        dst = t;
+        t = isrc;
+        isrc = idst;
+        idst = t;
+    }
+    j->key = src; /* where the sorted keys are now */
+    j->tkey = dst;
+    j->idx = isrc;
+    j->tidx = idst;
+    return rc;
+}
+
+static int check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
+                     const int64_t *shape, const char *name)
+{
+    int rc;
+    if (out->memory->context != x->memory->context)
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and the input belong to different contexts", name);
+    if ((rc = usmarr__check_writable(out, "out")))
+        return rc;
+    if (out->ndim != ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)ndim))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has %d dims and not the result's shape (%d dims)",
+                            name, out->ndim, ndim);
+    if (out->dtype != res)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: out has dtype %s, the result is %s", name,
+                            usmarr_dtype_name(out->dtype), usmarr_dtype_name(res));
+    return 0;
+}
+
+static int new_result(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                      usmarr_array_t **res)
+{
+    usmarr_usm_kind_t kind = like->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : like->memory->kind;
+    return usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind, res);
+}
+
+static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool arg, usmarr_array_t *out,
+                       usmarr_array_t **result, const char *name)
+{
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and no out is given", name);
+    int a = axis < 0 ? axis + x->ndim : axis;
+    if (a < 0 || a >= x->ndim)
+        return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, axis, x->ndim);
+    int kind = key_kind(x->dtype);
+    if (kind < 0)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: %s is not supported (complex64 is)", name,
+                            usmarr_dtype_name(x->dtype));
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_dtype_t rd = arg ? USMARR_INT64 : x->dtype;
+    int rc;
+    if (out && (rc = check_out(x, out, rd, x->ndim, x->shape, name)))
+        return rc;
+
+    usmarr_array_t *res = NULL, *in_copy = NULL, *out_tmp = NULL, *res_view = NULL;
+    usmarr_memory_t *blocks[4] = {NULL, NULL, NULL, NULL};
+    if (out)
+        res = usmarr_array_retain(out);
+    else if ((rc = new_result(x, rd, x->ndim, x->shape, &res)))
+        return rc;
+    struct sort_job j = {.ctx = ctx, .n = x->shape[a]};
+    int64_t total = usmarr_array_size(x);
+    if (total == 0)
+        goto done;
+    size_t w = usmarr_dtype_size(x->dtype) * 8;
+    snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
+
+    const usmarr_array_t *src = x;
+    int64_t sr, se;
+    if (!rows_of(x, a, &j.rows, &sr, &se)) {
+        if ((rc = axis_last_copy(x, a, &in_copy)))
+            goto done;
+        src = in_copy;
+        rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
+    }
+    size_t kbytes = (size_t)total * (w == 64 ? 8 : 4);
+    for (int i = 0; i < (arg ? 4 : 2) && !rc; i++)
+        rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, i < 2 ? kbytes : (size_t)total * 8, 0, &blocks[i]);
+    if (rc)
+        goto done;
+    j.key = blocks[0]->pointer;
+    j.tkey = blocks[1]->pointer;
+    j.idx = blocks[2] ? blocks[2]->pointer : NULL;
+    j.tidx = blocks[3] ? blocks[3]->pointer : NULL;
+    size_t global[2], local[2];
+    grid2(&j, global, local);
+    const void *pp[3] = {element0(src), j.key, j.idx};
+    cl_long pl[3] = {sr, se, j.n};
+    /* prepare's arguments: in, sr, se, n, key, idx */
+    {
+        usmarr__kernel_t *k;
+        if ((rc = usmarr__kernel_get(ctx, "sort", j.defines, "usmarr_sort_prepare", &k)))
+            goto done;
+        usmarr__queue_lock(ctx);
+        rc = usmarr__kernel_arg_pointer(ctx, k, 0, pp[0]);
+        for (int i = 0; i < 3 && !rc; i++)
+            rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &pl[i]);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 4, pp[1]);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 5, pp[2]);
+        if (!rc)
+            rc = usmarr__kernel_enqueue(ctx, k, 2, global, local);
+        usmarr__queue_unlock(ctx);
+    }
+    if (!rc)
+        rc = sort_keys(&j);
+    if (rc)
+        goto done;
+
+    usmarr_array_t *target = res;
+    int64_t rows2;
+    if (!rows_of(res, a, &rows2, &sr, &se)) {
+        int dst = x->ndim - 1;
+        int64_t shape[USMARR_MAX_NDIM];
+        if ((rc = usmarr_array_moveaxis(res, 1, &a, &dst, &res_view)))
+            goto done;
+        memcpy(shape, res_view->shape, sizeof(int64_t) * (size_t)x->ndim);
+        if ((rc = new_result(x, rd, x->ndim, shape, &out_tmp)))
+            goto done;
+        target = out_tmp;
+        sr = j.n;
+        se = 1;
+    }
+    {
+        usmarr__kernel_t *k;
+        cl_long fl[3] = {j.n, sr, se};
+        if ((rc = usmarr__kernel_get(ctx, "sort", j.defines, "usmarr_sort_finish", &k)))
+            goto done;
+        usmarr__queue_lock(ctx);
+        rc = usmarr__kernel_arg_pointer(ctx, k, 0, j.key);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 1, j.idx);
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 2, sizeof(cl_long), &fl[0]);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 3, element0(target));
+        for (int i = 1; i < 3 && !rc; i++)
+            rc = usmarr__kernel_arg(k, (cl_uint)(3 + i), sizeof(cl_long), &fl[i]);
+        if (!rc)
+            rc = usmarr__kernel_enqueue(ctx, k, 2, global, local);
+        usmarr__queue_unlock(ctx);
+    }
+    if (!rc && out_tmp)
+        rc = usmarr_array_copy_into(res_view, out_tmp);
+done:
+    for (int i = 0; i < 4; i++)
+        usmarr_memory_release(blocks[i]);
+    usmarr_array_release(in_copy);
+    usmarr_array_release(out_tmp);
+    usmarr_array_release(res_view);
+    if (rc) {
+        usmarr_array_release(res);
+        return rc;
+    }
+    if (result)
+        *result = res;
+    else
+        usmarr_array_release(res);
+    return 0;
+}
+
+USMARR_API int usmarr_sort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
+                           usmarr_array_t **result)
+{
+    return sort_common(x, axis, descending, false, out, result, "sort");
+}
+
+USMARR_API int usmarr_argsort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
+                              usmarr_array_t **result)
+{
+    return sort_common(x, axis, descending, true, out, result, "argsort");
+}
+
+USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t *v, usmarr_side_t side,
+                                   const usmarr_array_t *sorter, usmarr_array_t *out, usmarr_array_t **result)
+{
+    if (!a || !v)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: %s is NULL", a ? "v" : "a");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: result is NULL and no out is given");
+    if (side != USMARR_SIDE_LEFT && side != USMARR_SIDE_RIGHT)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: side=%d is neither left (0) nor right (1)",
+                            (int)side);
+    if (a->ndim != 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "searchsorted: a has %d dims, not 1", a->ndim);
+    if (v->memory->context != a->memory->context || (sorter && sorter->memory->context != a->memory->context))
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "searchsorted: %s and a belong to different contexts",
+                            v->memory->context != a->memory->context ? "v" : "sorter");
+    if (sorter && (sorter->ndim != 1 || sorter->shape[0] != a->shape[0]))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "searchsorted: sorter must have a's shape (%lld)",
+                            (long long)a->shape[0]);
+    if (sorter && sorter->dtype != USMARR_INT64)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: sorter has dtype %s, not int64",
+                            usmarr_dtype_name(sorter->dtype));
+    usmarr_dtype_t common;
+    int rc = usmarr_promote_types(a->dtype, v->dtype, &common);
+    if (rc)
+        return rc;
+    int kind = key_kind(common);
+    if (kind < 0)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "searchsorted: %s is not supported (complex64 is)",
+                            usmarr_dtype_name(common));
+    if (out && (rc = check_out(a, out, USMARR_INT64, v->ndim, v->shape, "searchsorted")))
+        return rc;
+
+    usmarr_context_t *ctx = a->memory->context;
+    usmarr_array_t *res = NULL, *ac = NULL, *vc = NULL, *target = NULL;
+    if (out)
+        res = usmarr_array_retain(out);
+    else if ((rc = new_result(v, USMARR_INT64, v->ndim, v->shape, &res)))
+        return rc;
+    int64_t m = usmarr_array_size(v), n = a->shape[0];
+    if (m == 0)
+        goto done;
+    if (n == 0) { /* every key goes to position 0 */
+        rc = usmarr_array_fill(res, usmarr_scalar_int(0));
+        goto done;
+    }
+    if (a->dtype != common && (rc = usmarr_array_astype(a, common, USMARR_ORDER_C, NULL, &ac)))
+        goto done;
+    if ((v->dtype != common || !(v->flags & USMARR_FLAG_C_CONTIGUOUS)) &&
+        (rc = usmarr_array_astype(v, common, USMARR_ORDER_C, NULL, &vc)))
+        goto done;
+    target = (res->flags & USMARR_FLAG_C_CONTIGUOUS) ? usmarr_array_retain(res) : NULL;
+    if (!target && (rc = new_result(v, USMARR_INT64, v->ndim, v->shape, &target)))
+        goto done;
+    const usmarr_array_t *as = ac ? ac : a, *vs = vc ? vc : v;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d -DRIGHT=%d", usmarr_dtype_size(common) * 8, kind,
+             side == USMARR_SIDE_RIGHT);
+    usmarr__kernel_t *k;
+    if ((rc = usmarr__kernel_get(ctx, "sort", defines, "usmarr_searchsorted", &k)))
+        goto done;
+    cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
+    cl_int use = sorter != NULL;
+    size_t local = 64, global = ((size_t)m + 63) / 64 * 64;
+    usmarr__queue_lock(ctx);
+    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(as));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 1, sizeof ln, &ln);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 2, sizeof lsa, &lsa);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 3, sorter ? element0(sorter) : NULL);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 4, sizeof lss, &lss);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 5, sizeof use, &use);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 6, element0(vs));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 7, sizeof lm, &lm);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 8, element0(target));
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+    if (!rc && target != res)
+        rc = usmarr_array_copy_into(res, target);
+done:
+    usmarr_array_release(ac);
+    usmarr_array_release(vc);
+    usmarr_array_release(target);
+    if (rc) {
+        usmarr_array_release(res);
+        return rc;
+    }
+    if (result)
+        *result = res;
+    else
+        usmarr_array_release(res);
+    return 0;
+}

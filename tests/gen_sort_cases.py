@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""NumPy oracle for the sorting tests (tests/test_sort.c).
+
+Run as `$PYTHON_NUMPY tests/gen_sort_cases.py > tests/sort_cases.txt` (the build does it
+before `make check`).  NumPy, never the library, computes every expected result.
+
+Elements are written as the hexadecimal integer of their bytes (little-endian), so NaN
+payloads, -0.0 and float16 travel exactly.  Blocks:
+
+  sort NAME DTYPE NDIM SHAPE... AXIS DESCENDING
+  in V...          the input, C order
+  val V...         NumPy's stable sort along AXIS (descending: flip(sort(flip(x))))
+  arg I...         NumPy's stable argsort (descending: the array API's, as above)
+  end
+  search NAME DTYPE N M SIDE SORTER       SIDE 0 left, 1 right; SORTER 0/1
+  a V...           the sorted array (unsorted when SORTER is 1)
+  v V...           the keys
+  sorter I...      (only with SORTER 1)
+  exp I...         NumPy's searchsorted
+  end
+"""
+import sys
+
+import numpy as np
+
+out = sys.stdout
+rng = np.random.default_rng(20261125)
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "complex64"]
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def hexes(a):
+    a = np.ascontiguousarray(a)
+    if a.dtype == np.complex64:
+        bits = a.view(np.uint64)
+    else:
+        bits = a.view(UINT[a.dtype.itemsize])
+    return " ".join("%x" % int(b) for b in bits.ravel())
+
+
+def values(dtype, n, kind):
+    """n values of dtype with duplicates; kind: random, sorted, reversed, special"""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        a = rng.integers(0, 2, n).astype(np.bool_)
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        if kind == "wide":
+            a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+        else:
+            lo = max(info.min, -50)
+            a = rng.integers(lo, lo + 100, n).astype(dt)
+            a[rng.random(n) < 0.05] = info.max
+            a[rng.random(n) < 0.05] = info.min
+    else:
+        real = np.float32 if dt == np.complex64 else dt
+        a = (rng.integers(-20, 20, n) / 4).astype(real)
+        specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], dtype=real)
+        mask = rng.random(n) < 0.15
+        a[mask] = rng.choice(specials, mask.sum())
+        if kind == "wide":
+            a = (rng.standard_normal(n) * 1e3).astype(real)
+        if dt == np.complex64:
+            b = (rng.integers(-4, 4, n) / 2).astype(real)
+            m2 = rng.random(n) < 0.1
+            b[m2] = np.nan
+            a = (a + 1j * b).astype(np.complex64)
+            # a + 1j*b turns nan real parts into nan+nanj; rebuild from parts
+            c = np.empty(n, np.complex64)
+            c.real = a.real
+            c.imag = b
+            a = c
+    if kind == "sorted":
+        a = np.sort(a, kind="stable")
+    elif kind == "reversed":
+        a = np.sort(a, kind="stable")[::-1].copy()
+    return a
+
+
+def sort_case(name, a, axis, desc):
+    if desc:
+        val = np.flip(np.sort(np.flip(a, axis), axis=axis, kind="stable"), axis)
+        n = a.shape[axis]
+        arg = n - 1 - np.flip(np.argsort(np.flip(a, axis), axis=axis, kind="stable"), axis)
+    else:
+        val = np.sort(a, axis=axis, kind="stable")
+        arg = np.argsort(a, axis=axis, kind="stable")
+    out.write("sort %s %s %d %s %d %d\n" % (name, a.dtype.name, a.ndim, " ".join(map(str, a.shape)), axis, int(desc)))
+    out.write("in %s\nval %s\narg %s\nend\n" % (hexes(a), hexes(val), " ".join(map(str, arg.ravel()))))
+
+
+LENGTHS = [1, 2, 3, 23, 24, 25, 63, 64, 65, 255, 256, 257, 1000]
+BIG = [16383, 16384, 16385, 40000, 70001]
+
+for dt in DTYPES:
+    for n in LENGTHS:
+        for desc in (False, True):
+            sort_case("%s_n%d" % (dt, n), values(dt, n, "random"), 0, desc)
+    for kind in ("sorted", "reversed", "wide"):
+        for desc in (False, True):
+            sort_case("%s_%s" % (dt, kind), values(dt, 300, kind), 0, desc)
+    for axis in (0, 1, -1):
+        sort_case("%s_2d_axis%d" % (dt, axis), values(dt, 7 * 33, "random").reshape(7, 33), axis, axis == 1)
+    for axis in (0, 1, 2):
+        sort_case("%s_3d_axis%d" % (dt, axis), values(dt, 4 * 5 * 6, "random").reshape(4, 5, 6), axis, False)
+for dt, big in (("float32", BIG), ("int64", [16385, 40000]), ("uint8", [16385]), ("complex64", [40000])):
+    for n in big:
+        sort_case("%s_big%d" % (dt, n), values(dt, n, "random"), 0, n == 40000)
+sort_case("float32_rows", values("float32", 300 * 40, "random").reshape(300, 40), 1, False)
+
+
+def search_case(name, dt, n, m, side, use_sorter):
+    a = values(dt, n, "random")
+    v = np.concatenate([values(dt, m - min(m, n), "random"), a[: min(m, n)]])
+    sorter = None
+    if use_sorter:
+        sorter = np.argsort(a, kind="stable")
+        exp = np.searchsorted(a, v, side=side, sorter=sorter)
+    else:
+        a = np.sort(a)
+        exp = np.searchsorted(a, v, side=side)
+    out.write("search %s %s %d %d %d %d\n" % (name, dt, n, m, int(side == "right"), int(use_sorter)))
+    out.write("a %s\nv %s\n" % (hexes(a), hexes(v)))
+    if use_sorter:
+        out.write("sorter %s\n" % " ".join(map(str, sorter)))
+    out.write("exp %s\nend\n" % " ".join(map(str, exp)))
+
+
+for dt in DTYPES:
+    for n in (1, 5, 64, 1000):
+        for side in ("left", "right"):
+            for use_sorter in (False, True):
+                search_case("%s_n%d_%s_%d" % (dt, n, side, use_sorter), dt, n, 50, side, use_sorter)
