@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg)
+#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg) X(sort)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
