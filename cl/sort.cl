@@ -8,7 +8,8 @@
  *                       order, NaNs come first)
  *   -DARG=0|1           argsort: an int64 index travels with every key; zeros are made
  *                       equal (-0.0 == 0.0), which sort cannot do because it rebuilds the
- *                       element from its key (complex64 keys always make them equal, as
+ *                       element from its key (-DCANON=1 makes them equal without ARG,
+ *                       for the set functions; complex64 keys always make them equal, as
  *                       the lexicographic order needs: sort then returns +0.0 parts)
  *
  * Float keys: NaN (any payload or sign) -> all ones, the largest key; otherwise a set sign
@@ -54,6 +55,9 @@ typedef uint KT;
 #endif
 #ifndef RIGHT
 #define RIGHT 0
+#endif
+#ifndef CANON
+#define CANON ARG
 #endif
 
 /* passes of 8 bits, rounded up to an even count so that the data ends where it began */
@@ -126,7 +130,7 @@ __kernel void usmarr_sort_prepare(__global const ET *in, long sr, long se, long 
     long i = get_global_id(0), r = get_global_id(1);
     if (i >= n)
         return;
-    key[r * n + i] = make_key(in[r * sr + i * se], ARG);
+    key[r * n + i] = make_key(in[r * sr + i * se], CANON);
 #if ARG
     idx[r * n + i] = i;
 #endif
@@ -288,4 +292,106 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
             hi = mid;
     }
     out[g] = lo;
+}
+
+/* ---- set functions (lib/set.c) on keys sorted with -DCANON=1 --------------------------
+ * A *head* starts a run of equal keys; every NaN is a head of its own (the array API's
+ * unique: NaNs are distinct).  The sorted keys are cut into chunks of `chunk`:
+ *   usmarr_unique_count   heads[c] = heads in chunk c
+ *   usmarr_unique_scan    exclusive prefix sum in place, the total in heads[nchunks]
+ *   usmarr_unique_write   for the j-th head at position i: values[j] = element,
+ *                         first[j] = idx[i] (-DUNIQ_FIRST=1; the stable sort puts the
+ *                         first occurrence first), starts[j] = i (-DUNIQ_STARTS=1);
+ *                         inverse[idx[i]] = j for every i (-DUNIQ_INVERSE=1)
+ *   usmarr_unique_counts  counts[j] = starts[j+1] - starts[j] (starts[total] = n)
+ *   usmarr_isin           out[g] = (v[g] is among the sorted keys) != invert; NaN never is */
+
+inline int key_is_nan(KT a)
+{
+#if KIND == 2
+    return a == FMASK(W);
+#elif KIND == 3
+    return (uint)(a >> 32) == 0xffffffffu || (uint)a == 0xffffffffu;
+#else
+    return 0;
+#endif
+}
+
+inline int is_head(__global const KT *k, long i)
+{
+    return i == 0 || k[i] != k[i - 1] || key_is_nan(k[i]);
+}
+
+__kernel void usmarr_unique_count(__global const KT *key, long n, long chunk, long nchunks, __global long *heads)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long b = c * chunk, e = min(b + chunk, n), h = 0;
+    for (long i = b; i < e; i++)
+        h += is_head(key, i);
+    heads[c] = h;
+}
+
+__kernel void usmarr_unique_scan(__global long *heads, long nchunks)
+{
+    long sum = 0;
+    for (long c = 0; c < nchunks; c++) {
+        long t = heads[c];
+        heads[c] = sum;
+        sum += t;
+    }
+    heads[nchunks] = sum;
+}
+
+__kernel void usmarr_unique_write(__global const KT *key, __global const long *idx, long n, long chunk, long nchunks,
+                                  __global const long *heads, __global ET *values, __global long *first,
+                                  __global long *starts, __global long *inverse)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long b = c * chunk, e = min(b + chunk, n), j = heads[c] - 1;
+    for (long i = b; i < e; i++) {
+        if (is_head(key, i)) {
+            j++;
+            values[j] = key_element(key[i]);
+#if UNIQ_FIRST
+            first[j] = idx[i];
+#endif
+#if UNIQ_STARTS
+            starts[j] = i;
+#endif
+        }
+#if UNIQ_INVERSE
+        inverse[idx[i]] = j;
+#endif
+    }
+}
+
+__kernel void usmarr_unique_counts(__global const long *starts, long total, long n, __global long *counts)
+{
+    long g = get_global_id(0);
+    if (g >= total)
+        return;
+    counts[g] = (g + 1 < total ? starts[g + 1] : n) - starts[g];
+}
+
+__kernel void usmarr_isin(__global const KT *key, long n, __global const ET *v, long m, __global uchar *out,
+                          int invert)
+{
+    long g = get_global_id(0);
+    if (g >= m)
+        return;
+    KT k = make_key(v[g], 1);
+    long lo = 0, hi = n;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (key[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int found = lo < n && key[lo] == k && !key_is_nan(k);
+    out[g] = (uchar)(found != invert);
 }

@@ -3,7 +3,7 @@
  * on R rows of n contiguous keys: the input is read along the axis by a 2-D kernel when
  * its other axes collapse to one, else through a contiguous copy with the axis last; the
  * result is written the same way. */
-#include "engine.h"
+#include "sort_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +15,7 @@
 #define CHUNK 16384
 #define SEGMENT 32768
 
-/* cl/sort.cl's KIND, or -1 where the dtype has no key (complex128). */
-static int key_kind(usmarr_dtype_t d)
+int usmarr__sort_key_kind(usmarr_dtype_t d)
 {
     switch (usmarr_dtype_kind(d)) {
     case USMARR_KIND_BOOL:
@@ -80,14 +79,8 @@ static int set_args(usmarr_context_t *ctx, usmarr__kernel_t *k, int n, const voi
     return rc;
 }
 
-struct sort_job {
-    usmarr_context_t *ctx;
-    char defines[96];
-    int64_t rows, n;
-    void *key, *tkey, *idx, *tidx; /* R*n keys and scratch; indices with argsort */
-};
 
-static int launch(struct sort_job *j, const char *name, int nptr, const void *const *ptrs, const cl_long *longs,
+static int launch(struct usmarr__sorted *j, const char *name, int nptr, const void *const *ptrs, const cl_long *longs,
                   int nlong, cl_uint dim, const size_t *global, const size_t *local)
 {
     usmarr__kernel_t *k;
@@ -103,7 +96,7 @@ static int launch(struct sort_job *j, const char *name, int nptr, const void *co
 }
 
 /* 2-D NDRange over (n, rows) for prepare and finish. */
-static void grid2(const struct sort_job *j, size_t *global, size_t *local)
+static void grid2(const struct usmarr__sorted *j, size_t *global, size_t *local)
 {
     local[0] = 64;
     local[1] = 1;
@@ -111,8 +104,55 @@ static void grid2(const struct sort_job *j, size_t *global, size_t *local)
     global[1] = (size_t)j->rows;
 }
 
+static int alloc_scratch(struct usmarr__sorted *j, bool arg)
+{
+    size_t total = (size_t)(j->rows * j->n), kbytes = total * (j->wide ? 8 : 4);
+    int rc = 0;
+    for (int i = 0; i < (arg ? 4 : 2) && !rc; i++)
+        rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, i < 2 ? kbytes : total * 8, 0, &j->blocks[i]);
+    if (rc)
+        return rc;
+    j->key = j->blocks[0]->pointer;
+    j->tkey = j->blocks[1]->pointer;
+    j->idx = j->blocks[2] ? j->blocks[2]->pointer : NULL;
+    j->tidx = j->blocks[3] ? j->blocks[3]->pointer : NULL;
+    return 0;
+}
+
+/* Keys (and indices) of the rows `in[r*sr + i*se]` into j->key (j->idx). */
+static int prepare(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se)
+{
+    size_t global[2], local[2];
+    grid2(j, global, local);
+    cl_long pl[3] = {sr, se, j->n};
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, "usmarr_sort_prepare", &k);
+    if (rc)
+        return rc;
+    usmarr__queue_lock(j->ctx);
+    rc = usmarr__kernel_arg_pointer(j->ctx, k, 0, in);
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &pl[i]);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, j->key);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(j->ctx, k, 5, j->idx);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(j->ctx, k, 2, global, local);
+    usmarr__queue_unlock(j->ctx);
+    return rc;
+}
+
+void usmarr__sorted_release(struct usmarr__sorted *j)
+{
+    for (int i = 0; i < 4; i++) {
+        usmarr_memory_release(j->blocks[i]);
+        j->blocks[i] = NULL;
+    }
+}
+
 /* Sorts the keys in place (they end in j->key / j->idx). */
-static int sort_keys(struct sort_job *j)
+static int sort_keys(struct usmarr__sorted *j)
 {
     int64_t n = j->n, chunk = n <= ONE_ITEM_MAX ? n : CHUNK;
     int64_t per_row = (n + chunk - 1) / chunk;
@@ -169,6 +209,7 @@ static int new_result(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim
 static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool arg, usmarr_array_t *out,
                        usmarr_array_t **result, const char *name)
 {
+    usmarr__clear_error();
     if (!x)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
     if (!out && !result)
@@ -176,7 +217,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     int a = axis < 0 ? axis + x->ndim : axis;
     if (a < 0 || a >= x->ndim)
         return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, axis, x->ndim);
-    int kind = key_kind(x->dtype);
+    int kind = usmarr__sort_key_kind(x->dtype);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: %s is not supported (complex64 is)", name,
                             usmarr_dtype_name(x->dtype));
@@ -187,16 +228,16 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         return rc;
 
     usmarr_array_t *res = NULL, *in_copy = NULL, *out_tmp = NULL, *res_view = NULL;
-    usmarr_memory_t *blocks[4] = {NULL, NULL, NULL, NULL};
     if (out)
         res = usmarr_array_retain(out);
     else if ((rc = new_result(x, rd, x->ndim, x->shape, &res)))
         return rc;
-    struct sort_job j = {.ctx = ctx, .n = x->shape[a]};
+    struct usmarr__sorted j = {.ctx = ctx, .n = x->shape[a]};
     int64_t total = usmarr_array_size(x);
     if (total == 0)
         goto done;
     size_t w = usmarr_dtype_size(x->dtype) * 8;
+    j.wide = w == 64;
     snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
 
     const usmarr_array_t *src = x;
@@ -207,39 +248,9 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         src = in_copy;
         rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
-    size_t kbytes = (size_t)total * (w == 64 ? 8 : 4);
-    for (int i = 0; i < (arg ? 4 : 2) && !rc; i++)
-        rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, i < 2 ? kbytes : (size_t)total * 8, 0, &blocks[i]);
-    if (rc)
+    if ((rc = alloc_scratch(&j, arg)) || (rc = prepare(&j, element0(src), sr, se)))
         goto done;
-    j.key = blocks[0]->pointer;
-    j.tkey = blocks[1]->pointer;
-    j.idx = blocks[2] ? blocks[2]->pointer : NULL;
-    j.tidx = blocks[3] ? blocks[3]->pointer : NULL;
-    size_t global[2], local[2];
-    grid2(&j, global, local);
-    const void *pp[3] = {element0(src), j.key, j.idx};
-    cl_long pl[3] = {sr, se, j.n};
-    /* prepare's arguments: in, sr, se, n, key, idx */
-    {
-        usmarr__kernel_t *k;
-        if ((rc = usmarr__kernel_get(ctx, "sort", j.defines, "usmarr_sort_prepare", &k)))
-            goto done;
-        usmarr__queue_lock(ctx);
-        rc = usmarr__kernel_arg_pointer(ctx, k, 0, pp[0]);
-        for (int i = 0; i < 3 && !rc; i++)
-            rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &pl[i]);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 4, pp[1]);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 5, pp[2]);
-        if (!rc)
-            rc = usmarr__kernel_enqueue(ctx, k, 2, global, local);
-        usmarr__queue_unlock(ctx);
-    }
-    if (!rc)
-        rc = sort_keys(&j);
-    if (rc)
+    if ((rc = sort_keys(&j)))
         goto done;
 
     usmarr_array_t *target = res;
@@ -257,6 +268,8 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         se = 1;
     }
     {
+        size_t global[2], local[2];
+        grid2(&j, global, local);
         usmarr__kernel_t *k;
         cl_long fl[3] = {j.n, sr, se};
         if ((rc = usmarr__kernel_get(ctx, "sort", j.defines, "usmarr_sort_finish", &k)))
@@ -278,8 +291,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     if (!rc && out_tmp)
         rc = usmarr_array_copy_into(res_view, out_tmp);
 done:
-    for (int i = 0; i < 4; i++)
-        usmarr_memory_release(blocks[i]);
+    usmarr__sorted_release(&j);
     usmarr_array_release(in_copy);
     usmarr_array_release(out_tmp);
     usmarr_array_release(res_view);
@@ -292,6 +304,36 @@ done:
     else
         usmarr_array_release(res);
     return 0;
+}
+
+int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *j)
+{
+    int kind = usmarr__sort_key_kind(x->dtype);
+    memset(j, 0, sizeof *j);
+    j->ctx = x->memory->context;
+    j->rows = 1;
+    j->n = usmarr_array_size(x);
+    size_t w = usmarr_dtype_size(x->dtype) * 8;
+    j->wide = w == 64;
+    snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DARG=%d -DCANON=1", w, kind, (int)arg);
+    if (j->n == 0)
+        return 0;
+    usmarr_array_t *flat = NULL;
+    int64_t se = x->ndim ? x->strides[x->ndim - 1] : 1;
+    int rc = 0;
+    if (x->ndim > 1 && !(x->flags & USMARR_FLAG_C_CONTIGUOUS)) {
+        if ((rc = usmarr_array_copy(x, USMARR_ORDER_C, NULL, &flat)))
+            return rc;
+        se = 1;
+    } else if (x->ndim > 1) {
+        se = 1;
+    }
+    if (!(rc = alloc_scratch(j, arg)) && !(rc = prepare(j, element0(flat ? flat : x), 0, se)))
+        rc = sort_keys(j);
+    usmarr_array_release(flat); /* waits for prepare */
+    if (rc)
+        usmarr__sorted_release(j);
+    return rc;
 }
 
 USMARR_API int usmarr_sort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
@@ -309,6 +351,7 @@ USMARR_API int usmarr_argsort(const usmarr_array_t *x, int axis, bool descending
 USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t *v, usmarr_side_t side,
                                    const usmarr_array_t *sorter, usmarr_array_t *out, usmarr_array_t **result)
 {
+    usmarr__clear_error();
     if (!a || !v)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: %s is NULL", a ? "v" : "a");
     if (!out && !result)
@@ -331,7 +374,7 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     int rc = usmarr_promote_types(a->dtype, v->dtype, &common);
     if (rc)
         return rc;
-    int kind = key_kind(common);
+    int kind = usmarr__sort_key_kind(common);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "searchsorted: %s is not supported (complex64 is)",
                             usmarr_dtype_name(common));

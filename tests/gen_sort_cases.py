@@ -133,3 +133,39 @@ for dt in DTYPES:
         for side in ("left", "right"):
             for use_sorter in (False, True):
                 search_case("%s_n%d_%s_%d" % (dt, n, side, use_sorter), dt, n, 50, side, use_sorter)
+
+
+# ---- set functions -------------------------------------------------------------------
+#   unique NAME DTYPE NDIM SHAPE...
+#   in V... / values V... / indices I... / inverse I... / counts I...   (NaNs distinct)
+#   isin NAME XDTYPE N TDTYPE M INVERT
+#   x V... / t V... / exp 0|1...
+def unique_case(name, a):
+    vals, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
+    out.write("unique %s %s %d %s\n" % (name, a.dtype.name, a.ndim, " ".join(map(str, a.shape))))
+    out.write("in %s\nvalues %s\n" % (hexes(a), hexes(vals)))
+    for tag, arr in (("indices", idx), ("inverse", inv), ("counts", cnt)):
+        out.write("%s %s\n" % (tag, " ".join(map(str, np.asarray(arr).ravel()))))
+    out.write("end\n")
+
+
+for dt in DTYPES:
+    for n in (1, 2, 25, 257, 1000):
+        unique_case("%s_n%d" % (dt, n), values(dt, n, "random"))
+    unique_case("%s_2d" % dt, values(dt, 6 * 35, "random").reshape(6, 35))
+    unique_case("%s_wide" % dt, values(dt, 500, "wide"))
+unique_case("int32_big", rng.integers(0, 1000, 140000).astype(np.int32))
+unique_case("float32_big", values("float32", 140000, "random"))
+
+
+def isin_case(name, x, t, invert):
+    exp = np.isin(x, t, invert=invert)
+    out.write("isin %s %s %d %s %d %d\n" % (name, x.dtype.name, x.size, t.dtype.name, t.size, int(invert)))
+    out.write("x %s\nt %s\nexp %s\nend\n" % (hexes(x), hexes(t), " ".join(str(int(b)) for b in exp.ravel())))
+
+
+for dt in DTYPES:
+    for n, m in ((1, 1), (50, 7), (300, 40), (1000, 1000)):
+        isin_case("%s_%d_%d" % (dt, n, m), values(dt, n, "random"), values(dt, m, "random"), n == 50)
+isin_case("int32_in_float64", values("int32", 200, "random"), values("float64", 30, "random"), False)
+isin_case("uint8_in_int16", values("uint8", 200, "random"), values("int16", 30, "random"), True)

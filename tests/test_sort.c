@@ -1,4 +1,4 @@
-/* sort, argsort and searchsorted against NumPy (tests/sort_cases.txt, written by
+/* sort, argsort, searchsorted, the unique functions and isin against NumPy (tests/sort_cases.txt, written by
  * tests/gen_sort_cases.py): every dtype, lengths around work-group, chunk and power-of-two
  * boundaries, duplicates, NaNs, signed zeros, sorted and reversed inputs, every axis of
  * 2-d and 3-d shapes; C, reversed (negative strides) and step-2 layouts, in place; zero
@@ -401,6 +401,221 @@ START_TEST(test_sort_functions_reject_bad_arguments)
 }
 END_TEST
 
+START_TEST(test_unique_functions_match_numpy_with_nans_distinct)
+{
+    usmarr_context_t *ctx = test_context();
+    FILE *f = fopen(cases_path(), "r");
+    ck_assert_msg(f != NULL, "cannot open %s", cases_path());
+    char *line = NULL;
+    size_t cap = 0;
+    int cases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (strncmp(line, "unique ", 7))
+            continue;
+        char name[96], dname[16];
+        int ndim, used;
+        int64_t shape[3] = {1, 1, 1};
+        ck_assert_int_eq(sscanf(line, "unique %95s %15s %d%n", name, dname, &ndim, &used), 3);
+        char *p = line + used;
+        for (int i = 0; i < ndim; i++)
+            shape[i] = strtoll(p, &p, 10);
+        usmarr_dtype_t d = dtype_named(dname);
+        if (skip_dtype(ctx, d))
+            continue;
+        int64_t n = shape[0] * shape[1] * shape[2];
+        size_t isz = usmarr_dtype_size(d);
+        unsigned char *in = malloc((size_t)n * isz), *vals = malloc((size_t)n * isz);
+        int64_t *idx = malloc((size_t)n * 8), *inv = malloc((size_t)n * 8), *cnt = malloc((size_t)n * 8);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
+        int64_t nu = parse_values(next_line(f, &line, &cap), "values", vals, isz);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "indices", idx, 0), nu);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "inverse", inv, 0), n);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "counts", cnt, 0), nu);
+        for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+            char what[160];
+            snprintf(what, sizeof what, "unique %s (%s layout)", name, layout_names[lay]);
+            usmarr_array_t *x = make(ctx, d, ndim, shape, in, n, (enum layout)lay);
+            usmarr_array_t *v = NULL, *fi = NULL, *iv = NULL, *c = NULL;
+            ck_assert_ok(usmarr_unique_all(x, &v, &fi, &iv, &c));
+            ck_assert_int_eq(usmarr_array_size(v), nu);
+            ck_assert_int_eq(usmarr_array_ndim(iv), ndim);
+            check_values(v, d, vals, nu, what);
+            check_indices(fi, idx, nu, what);
+            check_indices(iv, inv, n, what);
+            check_indices(c, cnt, nu, what);
+            usmarr_array_release(v);
+            usmarr_array_release(fi);
+            usmarr_array_release(iv);
+            usmarr_array_release(c);
+            /* the smaller forms */
+            ck_assert_ok(usmarr_unique_values(x, &v));
+            check_values(v, d, vals, nu, what);
+            usmarr_array_release(v);
+            ck_assert_ok(usmarr_unique_counts(x, &v, &c));
+            check_values(v, d, vals, nu, what);
+            check_indices(c, cnt, nu, what);
+            usmarr_array_release(v);
+            usmarr_array_release(c);
+            ck_assert_ok(usmarr_unique_inverse(x, &v, &iv));
+            check_indices(iv, inv, n, what);
+            usmarr_array_release(v);
+            usmarr_array_release(iv);
+            usmarr_array_release(x);
+        }
+        free(in);
+        free(vals);
+        free(idx);
+        free(inv);
+        free(cnt);
+        cases++;
+    }
+    free(line);
+    fclose(f);
+    ck_assert_int_gt(cases, 50);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+START_TEST(test_isin_matches_numpy)
+{
+    usmarr_context_t *ctx = test_context();
+    FILE *f = fopen(cases_path(), "r");
+    ck_assert_msg(f != NULL, "cannot open %s", cases_path());
+    char *line = NULL;
+    size_t cap = 0;
+    int cases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (strncmp(line, "isin ", 5))
+            continue;
+        char name[96], xname[16], tname[16];
+        long long n, m;
+        int invert;
+        ck_assert_int_eq(sscanf(line, "isin %95s %15s %lld %15s %lld %d", name, xname, &n, tname, &m, &invert), 6);
+        usmarr_dtype_t xd = dtype_named(xname), td = dtype_named(tname);
+        if (skip_dtype(ctx, xd) || skip_dtype(ctx, td))
+            continue;
+        unsigned char *xh = malloc((size_t)n * 16), *th = malloc((size_t)m * 16);
+        int64_t *exp = malloc((size_t)n * 8);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "x", xh, usmarr_dtype_size(xd)), n);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "t", th, usmarr_dtype_size(td)), m);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "exp", exp, 0), n);
+        int64_t xn = n, tm = m;
+        for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+            usmarr_array_t *x = make(ctx, xd, 1, &xn, xh, n, (enum layout)lay);
+            usmarr_array_t *t = make(ctx, td, 1, &tm, th, m, (enum layout)((lay + 2) % LAYOUT_COUNT)), *r;
+            ck_assert_ok(usmarr_isin(x, t, invert, NULL, &r));
+            ck_assert_int_eq(usmarr_array_dtype(r), USMARR_BOOL);
+            unsigned char *got = malloc((size_t)n);
+            ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+            for (int64_t i = 0; i < n; i++)
+                ck_assert_msg(got[i] == exp[i], "isin %s (%s layout): element %lld is %d, NumPy says %lld", name,
+                              layout_names[lay], (long long)i, got[i], (long long)exp[i]);
+            free(got);
+            usmarr_array_release(r);
+            usmarr_array_release(x);
+            usmarr_array_release(t);
+        }
+        free(xh);
+        free(th);
+        free(exp);
+        cases++;
+    }
+    free(line);
+    fclose(f);
+    ck_assert_int_gt(cases, 40);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+START_TEST(test_set_functions_edges_and_failures)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t zero = 0, three = 3, shape[2] = {2, 3};
+    usmarr_array_t *e, *x, *v = NULL, *fi = NULL, *iv = NULL, *c = NULL, *r = NULL, *o;
+    /* zero-size input: empty results, inverse of the input's shape */
+    int64_t zshape[2] = {0, 4};
+    ck_assert_ok(usmarr_array_empty(ctx, 2, zshape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &e));
+    ck_assert_ok(usmarr_unique_all(e, &v, &fi, &iv, &c));
+    ck_assert_int_eq(usmarr_array_size(v), 0);
+    ck_assert_int_eq(usmarr_array_size(fi), 0);
+    ck_assert_int_eq(usmarr_array_size(c), 0);
+    ck_assert_int_eq(usmarr_array_ndim(iv), 2);
+    ck_assert_int_eq(usmarr_array_shape(iv)[1], 4);
+    usmarr_array_release(v);
+    usmarr_array_release(fi);
+    usmarr_array_release(iv);
+    usmarr_array_release(c);
+    /* 0-d input: one value; isin against an empty set is all false (all true inverted) */
+    float one = 2.5f;
+    usmarr_array_t *s;
+    ck_assert_ok(usmarr_array_from_host(ctx, 0, NULL, USMARR_FLOAT32, &one, NULL, USMARR_USM_DEVICE, &s));
+    ck_assert_ok(usmarr_unique_inverse(s, &v, &iv));
+    ck_assert_int_eq(usmarr_array_size(v), 1);
+    ck_assert_int_eq(usmarr_array_ndim(iv), 0);
+    usmarr_array_release(v);
+    usmarr_array_release(iv);
+    float xh[6] = {1, 2, 3, 4, 5, 6};
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_FLOAT32, xh, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_array_empty(ctx, 1, &zero, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
+    for (int invert = 0; invert < 2; invert++) {
+        unsigned char got[6];
+        ck_assert_ok(usmarr_isin(x, o, invert, NULL, &r));
+        ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+        for (int i = 0; i < 6; i++)
+            ck_assert_int_eq(got[i], invert);
+        usmarr_array_release(r);
+    }
+    usmarr_array_release(o);
+    /* isin into a transposed out (written through a temporary) */
+    int64_t tshape[2] = {3, 2};
+    usmarr_array_t *ob, *ot;
+    ck_assert_ok(usmarr_array_empty(ctx, 2, tshape, USMARR_BOOL, USMARR_ORDER_C, USMARR_USM_DEVICE, &ob));
+    ck_assert_ok(usmarr_array_transpose(ob, &ot));
+    ck_assert_ok(usmarr_isin(x, s, false, ot, NULL));
+    unsigned char tb[6];
+    ck_assert_ok(usmarr_array_copy_to_host(ot, tb, NULL));
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(tb[i], 0);
+    /* failures: NULL arguments, complex128, bad out */
+    r = NULL;
+    v = NULL;
+    ck_assert_fails_with(usmarr_unique_values(NULL, &v), USMARR_ERROR_INVALID_ARGUMENT, "x is NULL");
+    ck_assert_fails_with(usmarr_unique_values(x, NULL), USMARR_ERROR_INVALID_ARGUMENT, "values is NULL");
+    ck_assert_fails_with(usmarr_unique_counts(x, &v, NULL), USMARR_ERROR_INVALID_ARGUMENT, "counts is NULL");
+    ck_assert_fails_with(usmarr_unique_inverse(x, &v, NULL), USMARR_ERROR_INVALID_ARGUMENT, "inverse_indices is NULL");
+    ck_assert_fails_with(usmarr_unique_all(x, &v, &fi, NULL, &c), USMARR_ERROR_INVALID_ARGUMENT, "inverse_indices");
+    ck_assert_fails_with(usmarr_isin(NULL, x, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "x is NULL");
+    ck_assert_fails_with(usmarr_isin(x, NULL, false, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "test_elements is NULL");
+    ck_assert_fails_with(usmarr_isin(x, x, false, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT, "result is NULL");
+    ck_assert_fails_with(usmarr_isin(x, x, false, ob, NULL), USMARR_ERROR_SHAPE_MISMATCH, "out has 2 dims");
+    ck_assert_ok(usmarr_array_empty(ctx, 2, shape, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
+    ck_assert_fails_with(usmarr_isin(x, x, false, o, NULL), USMARR_ERROR_BAD_DTYPE, "out has dtype int32");
+    usmarr_array_release(o);
+    ck_assert_ok(usmarr_array_empty(ctx, 2, shape, USMARR_BOOL, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
+    ck_assert_ok(usmarr_array_make_read_only(o));
+    ck_assert_fails_with(usmarr_isin(x, x, false, o, NULL), USMARR_ERROR_READ_ONLY, "out");
+    usmarr_array_release(o);
+    if (!skip_dtype(ctx, USMARR_COMPLEX128)) {
+        ck_assert_ok(usmarr_array_empty(ctx, 1, &three, USMARR_COMPLEX128, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
+        ck_assert_fails_with(usmarr_unique_values(o, &v), USMARR_ERROR_UNSUPPORTED, "complex128");
+        ck_assert_fails_with(usmarr_isin(x, o, false, NULL, &r), USMARR_ERROR_UNSUPPORTED, "complex128");
+        usmarr_array_release(o);
+    }
+    ck_assert_ptr_null(v);
+    ck_assert_ptr_null(r);
+    ck_assert_int_eq(usmarr_array_refcount(x), 1);
+    float back[6];
+    ck_assert_ok(usmarr_array_copy_to_host(x, back, NULL));
+    ck_assert(!memcmp(back, xh, sizeof xh));
+    usmarr_array_release(ot);
+    usmarr_array_release(ob);
+    usmarr_array_release(x);
+    usmarr_array_release(s);
+    usmarr_array_release(e);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_sort(void);
 Suite *suite_sort(void)
 {
@@ -410,6 +625,9 @@ Suite *suite_sort(void)
         {"searchsorted", test_searchsorted_matches_numpy_with_and_without_sorter},
         {"edges", test_sort_zero_strides_zero_size_and_mixed_types},
         {"failures", test_sort_functions_reject_bad_arguments},
+        {"unique", test_unique_functions_match_numpy_with_nans_distinct},
+        {"isin", test_isin_matches_numpy},
+        {"set-edges", test_set_functions_edges_and_failures},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;

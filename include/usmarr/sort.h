@@ -83,4 +83,74 @@ USMARR_API USMARR_NODISCARD int usmarr_searchsorted(const usmarr_array_t *a, con
 
 /** @} */
 
+/** @name Set functions
+ *
+ * The array API's unique_values, unique_counts, unique_inverse and unique_all, and NumPy's
+ * isin, for every real dtype, bool and complex64 (complex128: ::USMARR_ERROR_UNSUPPORTED).
+ * Unique values come back sorted ascending in the order above, as 1-d arrays of
+ * data-dependent length (trimmed pod blocks, usmarr/pod.h); -0.0 and +0.0 are one value
+ * (returned as +0.0); every NaN is distinct, as the array API says (NumPy 2's
+ * `np.unique_values`, not `np.unique`'s default `equal_nan=True`).  The input may have any
+ * shape and layout; it is read in C order.  Documentation: doc/sorting.md.
+ *
+ * Errors of every unique function: ::USMARR_ERROR_INVALID_ARGUMENT (NULL @p x or NULL
+ * output pointer), ::USMARR_ERROR_UNSUPPORTED (complex128), ::USMARR_ERROR_ALLOCATION,
+ * ::USMARR_ERROR_BUILD.
+ * @{ */
+
+/** @brief The array API's `unique_values(x)`: the distinct elements, sorted.
+ *  @param x the input (borrowed), any shape
+ *  @param[out] values a new 1-d array of x's dtype
+ *  @return 0 on success, or an error listed above */
+USMARR_API USMARR_NODISCARD int usmarr_unique_values(const usmarr_array_t *x, usmarr_array_t **values);
+
+/** @brief The array API's `unique_counts(x)`: distinct elements and how often each occurs.
+ *  @param x the input (borrowed), any shape
+ *  @param[out] values a new 1-d array of x's dtype
+ *  @param[out] counts a new 1-d int64 array, as long as @p values
+ *  @return 0 on success, or an error listed above */
+USMARR_API USMARR_NODISCARD int usmarr_unique_counts(const usmarr_array_t *x, usmarr_array_t **values,
+                                                     usmarr_array_t **counts);
+
+/** @brief The array API's `unique_inverse(x)`: distinct elements and, for every element of
+ *  @p x, the position of its value in them (`values[inverse] == x`).
+ *  @param x the input (borrowed), any shape
+ *  @param[out] values a new 1-d array of x's dtype
+ *  @param[out] inverse_indices a new int64 array of @p x's shape
+ *  @return 0 on success, or an error listed above */
+USMARR_API USMARR_NODISCARD int usmarr_unique_inverse(const usmarr_array_t *x, usmarr_array_t **values,
+                                                      usmarr_array_t **inverse_indices);
+
+/** @brief The array API's `unique_all(x)`: values, the flat (C-order) index of each
+ *  value's first occurrence, the inverse indices and the counts.
+ *  @param x the input (borrowed), any shape
+ *  @param[out] values a new 1-d array of x's dtype
+ *  @param[out] indices a new 1-d int64 array, as long as @p values
+ *  @param[out] inverse_indices a new int64 array of @p x's shape
+ *  @param[out] counts a new 1-d int64 array, as long as @p values
+ *  @return 0 on success, or an error listed above */
+USMARR_API USMARR_NODISCARD int usmarr_unique_all(const usmarr_array_t *x, usmarr_array_t **values,
+                                                  usmarr_array_t **indices, usmarr_array_t **inverse_indices,
+                                                  usmarr_array_t **counts);
+
+/** @brief NumPy's `isin(x, test_elements, invert=invert)`: whether each element of @p x
+ *  equals some element of @p test_elements (compared in their promoted dtype; NaN is never
+ *  in anything; -0.0 == 0.0).
+ *  @param x the elements to look up (borrowed), any shape
+ *  @param test_elements the set (borrowed), any shape
+ *  @param invert true gives `not isin`
+ *  @param out NULL, or a writable bool array of @p x's shape
+ *  @param[out] result a bool array of @p x's shape, or @p out retained; may be NULL when @p out is given
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x or @p test_elements, NULL @p result without @p out
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ *  @retval USMARR_ERROR_UNSUPPORTED the promoted dtype is complex128
+ *  @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH @p out's shape is not @p x's
+ *  @retval USMARR_ERROR_BAD_DTYPE @p out is not bool */
+USMARR_API USMARR_NODISCARD int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_elements, bool invert,
+                                            usmarr_array_t *out, usmarr_array_t **result);
+
+/** @} */
+
 #endif

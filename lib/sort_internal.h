@@ -1,0 +1,27 @@
+/* What lib/sort.c shares with lib/set.c: keys sorted on the device (cl/sort.cl).  Never
+ * installed. */
+#ifndef USMARR_SORT_INTERNAL_H
+#define USMARR_SORT_INTERNAL_H
+
+#include "engine.h"
+
+/* R rows of n keys, sorted in place by usmarr__sort_flat() (or sort.c's own path). */
+struct usmarr__sorted {
+    usmarr_context_t *ctx;
+    char defines[96];     /* -DW -DKIND -DARG [-DDESC] [-DCANON] */
+    int64_t rows, n;
+    bool wide;            /* 64-bit keys */
+    void *key, *tkey, *idx, *tidx; /* keys and scratch; int64 indices with ARG */
+    usmarr_memory_t *blocks[4];
+};
+
+/* cl/sort.cl's KIND for a dtype, or -1 where it has no key (complex128). */
+USMARR_INTERNAL int usmarr__sort_key_kind(usmarr_dtype_t d);
+/* Every element of `x` (C order, any layout) as one row of canonical keys (-0.0 == 0.0),
+ * sorted ascending and stably, with the flat C-order indices when `arg`.  On success the
+ * caller releases `sorted` with usmarr__sorted_release(); a zero-size x gives n == 0 and
+ * no blocks.  x's dtype must have a key. */
+USMARR_INTERNAL int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *sorted);
+USMARR_INTERNAL void usmarr__sorted_release(struct usmarr__sorted *sorted);
+
+#endif
