@@ -4,6 +4,7 @@
  *   argsort       4M random float32, stable
  *   sort-rows     (4096, 1024) random float32 along the last axis
  *   searchsorted  1M random float32 keys into a sorted 16M float32
+ *   unique        unique_values of 16M int32 drawn from 1000 values (np.unique)
  * Library times include the result's allocation (NumPy's include its own) and waiting for
  * the device. */
 #include "bench.h"
@@ -21,8 +22,8 @@ static float rnd(void)
     return (float)(rng_state >> 40) / (float)(1 << 24);
 }
 
-enum which { SORT, ARGSORT, SORT_ROWS, SEARCHSORTED };
-static const char *const names[] = {"sort", "argsort", "sort-rows", "searchsorted"};
+enum which { SORT, ARGSORT, SORT_ROWS, SEARCHSORTED, UNIQUE };
+static const char *const names[] = {"sort", "argsort", "sort-rows", "searchsorted", "unique"};
 
 static int once(const struct bench_env *env, enum which w, usmarr_array_t *const *in)
 {
@@ -31,6 +32,8 @@ static int once(const struct bench_env *env, enum which w, usmarr_array_t *const
         BENCH_OK(usmarr_sort(in[0], -1, false, NULL, &r));
     else if (w == ARGSORT)
         BENCH_OK(usmarr_argsort(in[0], -1, false, NULL, &r));
+    else if (w == UNIQUE)
+        BENCH_OK(usmarr_unique_values(in[0], &r));
     else
         BENCH_OK(usmarr_searchsorted(in[0], in[1], USMARR_SIDE_LEFT, NULL, NULL, &r));
     BENCH_OK(usmarr_context_finish(env->ctx));
@@ -66,6 +69,14 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
         usmarr_array_release(u);
         if (!rc)
             rc = from_random(env, 1, &keys, &in[1]);
+    } else if (w == UNIQUE) {
+        int32_t *h = malloc(sizeof(int32_t) * (size_t)big);
+        if (!h)
+            return -1;
+        for (int64_t i = 0; i < big; i++)
+            h[i] = (int32_t)(rnd() * 1000.0f);
+        rc = usmarr_array_from_host(env->ctx, 1, &big, USMARR_INT32, h, NULL, USMARR_USM_DEVICE, &in[0]);
+        free(h);
     } else {
         rc = from_random(env, 1, w == SORT ? &big : &four, &in[0]);
     }
@@ -98,6 +109,7 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
 static int run_sort(const struct bench_env *env, struct bench_result *r) { return run_case(env, SORT, r); }
 static int run_argsort(const struct bench_env *env, struct bench_result *r) { return run_case(env, ARGSORT, r); }
 static int run_sort_rows(const struct bench_env *env, struct bench_result *r) { return run_case(env, SORT_ROWS, r); }
+static int run_unique(const struct bench_env *env, struct bench_result *r) { return run_case(env, UNIQUE, r); }
 static int run_searchsorted(const struct bench_env *env, struct bench_result *r)
 {
     return run_case(env, SEARCHSORTED, r);
@@ -110,5 +122,6 @@ const struct bench_case bench_sort[] = {
      run_sort_rows},
     {"searchsorted", "1M random float32 keys into a sorted 16M float32 (np.searchsorted)", 1.0, BENCH_AT_LEAST,
      run_searchsorted},
+    {"unique-values", "unique_values of 16M int32 drawn from 1000 values (np.unique)", 1.0, BENCH_AT_LEAST, run_unique},
     {NULL, NULL, 0, BENCH_AT_LEAST, NULL},
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """NumPy reference timings for bench/bench_sort.c (prints `seconds=<median>`).
-usage: numpy_sort.py sort|argsort|sort-rows|searchsorted [repeat]"""
+usage: numpy_sort.py sort|argsort|sort-rows|searchsorted|unique [repeat]"""
 import sys
 import time
 
@@ -35,6 +35,9 @@ def main():
         a = np.sort(rng.random(16 << 20, dtype=np.float32))
         v = rng.random(1 << 20, dtype=np.float32)
         s = median_time(lambda: np.searchsorted(a, v), repeat)
+    elif case == "unique":
+        a = rng.integers(0, 1000, 16 << 20).astype(np.int32)
+        s = median_time(lambda: np.unique(a), repeat)
     else:
         sys.exit("unknown case " + case)
     print("seconds=%.6f" % s)
