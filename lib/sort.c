@@ -449,3 +449,39 @@ done:
         usmarr_array_release(res);
     return 0;
 }
+
+USMARR_API int usmarr_top_k(const usmarr_array_t *x, int64_t k, int axis, bool largest, usmarr_array_t **values,
+                            usmarr_array_t **indices)
+{
+    usmarr__clear_error();
+    if (!x || !values || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "top_k: %s is NULL",
+                            !x ? "x" : !values ? "values" : "indices");
+    int a = axis < 0 ? axis + x->ndim : axis;
+    if (a < 0 || a >= x->ndim)
+        return usmarr__fail(USMARR_ERROR_INDEX, "top_k: axis=%d is out of range for %d dims", axis, x->ndim);
+    if (k < 0 || k > x->shape[a])
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "top_k: k=%lld is outside [0, %lld] (the axis's length)",
+                            (long long)k, (long long)x->shape[a]);
+    usmarr_array_t *all = NULL, *view = NULL, *idx = NULL, *vals = NULL;
+    int rc = usmarr_argsort(x, a, largest, NULL, &all);
+    if (!rc) {
+        usmarr_index_item_t items[USMARR_MAX_NDIM];
+        for (int d = 0; d < x->ndim; d++)
+            items[d] = d == a ? usmarr_index_slice(NULL, &k, NULL) : usmarr_index_slice(NULL, NULL, NULL);
+        rc = usmarr_array_index(all, items, (size_t)x->ndim, &view);
+    }
+    if (!rc)
+        rc = usmarr_array_copy(view, USMARR_ORDER_C, NULL, &idx);
+    if (!rc)
+        rc = usmarr_take_along_axis(x, idx, a, USMARR_INDEX_MODE_WRAP, NULL, &vals);
+    usmarr_array_release(all);
+    usmarr_array_release(view);
+    if (rc) {
+        usmarr_array_release(idx);
+        return rc;
+    }
+    *values = vals;
+    *indices = idx;
+    return 0;
+}

@@ -169,3 +169,27 @@ for dt in DTYPES:
         isin_case("%s_%d_%d" % (dt, n, m), values(dt, n, "random"), values(dt, m, "random"), n == 50)
 isin_case("int32_in_float64", values("int32", 200, "random"), values("float64", 30, "random"), False)
 isin_case("uint8_in_int16", values("uint8", 200, "random"), values("int16", 30, "random"), True)
+
+
+# ---- top_k ------------------------------------------------------------------------------
+#   topk NAME DTYPE NDIM SHAPE... AXIS K LARGEST
+#   in V... / val V... / idx I...      (the array API's top_k with ties in input order)
+def topk_case(name, a, axis, k, largest):
+    if largest:
+        n = a.shape[axis]
+        order = n - 1 - np.flip(np.argsort(np.flip(a, axis), axis=axis, kind="stable"), axis)
+    else:
+        order = np.argsort(a, axis=axis, kind="stable")
+    idx = np.take(order, np.arange(k), axis=axis)
+    val = np.take_along_axis(a, idx, axis=axis)
+    out.write("topk %s %s %d %s %d %d %d\n" % (name, a.dtype.name, a.ndim, " ".join(map(str, a.shape)), axis, k,
+                                               int(largest)))
+    out.write("in %s\nval %s\nidx %s\nend\n" % (hexes(a), hexes(val), " ".join(map(str, idx.ravel()))))
+
+
+for dt in DTYPES:
+    topk_case("%s_1d" % dt, values(dt, 300, "random"), 0, 10, True)
+    topk_case("%s_1d_small" % dt, values(dt, 300, "random"), 0, 7, False)
+    topk_case("%s_2d_axis0" % dt, values(dt, 40 * 9, "random").reshape(40, 9), 0, 5, True)
+    topk_case("%s_2d_axis1" % dt, values(dt, 9 * 40, "random").reshape(9, 40), 1, 40, False)
+topk_case("float32_k0", values("float32", 50, "random"), 0, 0, True)

@@ -1,4 +1,4 @@
-/* sort, argsort, searchsorted, the unique functions and isin against NumPy (tests/sort_cases.txt, written by
+/* sort, argsort, searchsorted, top_k, the unique functions and isin against NumPy (tests/sort_cases.txt, written by
  * tests/gen_sort_cases.py): every dtype, lengths around work-group, chunk and power-of-two
  * boundaries, duplicates, NaNs, signed zeros, sorted and reversed inputs, every axis of
  * 2-d and 3-d shapes; C, reversed (negative strides) and step-2 layouts, in place; zero
@@ -616,6 +616,80 @@ START_TEST(test_set_functions_edges_and_failures)
 }
 END_TEST
 
+START_TEST(test_top_k_matches_numpy_and_rejects_bad_k)
+{
+    usmarr_context_t *ctx = test_context();
+    FILE *f = fopen(cases_path(), "r");
+    ck_assert_msg(f != NULL, "cannot open %s", cases_path());
+    char *line = NULL;
+    size_t cap = 0;
+    int cases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (strncmp(line, "topk ", 5))
+            continue;
+        char name[96], dname[16];
+        int ndim, used;
+        int64_t shape[3] = {1, 1, 1}, kshape[3];
+        ck_assert_int_eq(sscanf(line, "topk %95s %15s %d%n", name, dname, &ndim, &used), 3);
+        char *p = line + used;
+        for (int i = 0; i < ndim; i++)
+            shape[i] = strtoll(p, &p, 10);
+        int axis = (int)strtol(p, &p, 10);
+        int64_t k = strtoll(p, &p, 10);
+        int largest = (int)strtol(p, &p, 10);
+        usmarr_dtype_t d = dtype_named(dname);
+        if (skip_dtype(ctx, d))
+            continue;
+        memcpy(kshape, shape, sizeof kshape);
+        kshape[axis] = k;
+        int64_t n = shape[0] * shape[1] * shape[2], nk = kshape[0] * kshape[1] * kshape[2];
+        size_t isz = usmarr_dtype_size(d);
+        unsigned char *in = malloc((size_t)n * isz), *val = malloc((size_t)nk * isz + 1);
+        int64_t *idx = malloc((size_t)nk * 8 + 8);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "val", val, isz), nk);
+        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "idx", idx, 0), nk);
+        for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
+            char what[160];
+            snprintf(what, sizeof what, "top_k %s (%s layout)", name, layout_names[lay]);
+            usmarr_array_t *x = make(ctx, d, ndim, shape, in, n, (enum layout)lay), *v, *ix;
+            ck_assert_ok(usmarr_top_k(x, k, axis, largest, &v, &ix));
+            ck_assert_int_eq(usmarr_array_shape(v)[axis], k);
+            check_values(v, d, val, nk, what);
+            check_indices(ix, idx, nk, what);
+            usmarr_array_release(v);
+            usmarr_array_release(ix);
+            usmarr_array_release(x);
+        }
+        free(in);
+        free(val);
+        free(idx);
+        cases++;
+    }
+    free(line);
+    fclose(f);
+    ck_assert_int_gt(cases, 40);
+    /* failures */
+    float h[4] = {1, 2, 3, 4};
+    int64_t four = 4;
+    usmarr_array_t *x, *v = NULL, *ix = NULL, *z;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &four, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_array_from_host(ctx, 0, NULL, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &z));
+    ck_assert_fails_with(usmarr_top_k(x, 5, 0, true, &v, &ix), USMARR_ERROR_INVALID_ARGUMENT, "k=5 is outside [0, 4]");
+    ck_assert_fails_with(usmarr_top_k(x, -1, 0, true, &v, &ix), USMARR_ERROR_INVALID_ARGUMENT, "k=-1");
+    ck_assert_fails_with(usmarr_top_k(x, 1, 1, true, &v, &ix), USMARR_ERROR_INDEX, "axis=1 is out of range");
+    ck_assert_fails_with(usmarr_top_k(z, 1, 0, true, &v, &ix), USMARR_ERROR_INDEX, "for 0 dims");
+    ck_assert_fails_with(usmarr_top_k(NULL, 1, 0, true, &v, &ix), USMARR_ERROR_INVALID_ARGUMENT, "x is NULL");
+    ck_assert_fails_with(usmarr_top_k(x, 1, 0, true, &v, NULL), USMARR_ERROR_INVALID_ARGUMENT, "indices is NULL");
+    ck_assert_ptr_null(v);
+    ck_assert_ptr_null(ix);
+    ck_assert_int_eq(usmarr_array_refcount(x), 1);
+    usmarr_array_release(z);
+    usmarr_array_release(x);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_sort(void);
 Suite *suite_sort(void)
 {
@@ -628,6 +702,7 @@ Suite *suite_sort(void)
         {"unique", test_unique_functions_match_numpy_with_nans_distinct},
         {"isin", test_isin_matches_numpy},
         {"set-edges", test_set_functions_edges_and_failures},
+        {"top_k", test_top_k_matches_numpy_and_rejects_bad_k},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;

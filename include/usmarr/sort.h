@@ -81,6 +81,25 @@ USMARR_API USMARR_NODISCARD int usmarr_searchsorted(const usmarr_array_t *a, con
                                                     usmarr_side_t side, const usmarr_array_t *sorter,
                                                     usmarr_array_t *out, usmarr_array_t **result);
 
+/** @brief The array API's `top_k(x, k, axis=axis, mode="largest"|"smallest")`: the @p k
+ *  largest (or smallest) elements along @p axis and their indices, largest (smallest)
+ *  first, ties in input order.
+ *
+ * In the sort order above NaN is the largest value: `largest` returns NaNs first.  Runs
+ * usmarr_argsort() and gathers the first @p k along @p axis.
+ * @param x the input (borrowed), at least 1-d
+ * @param k how many, 0 to the axis's length
+ * @param axis the axis, negative counts from the end
+ * @param largest true: the largest; false: the smallest
+ * @param[out] values a new array of x's dtype, x's shape with @p k on @p axis
+ * @param[out] indices a new int64 array of the same shape
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, @p k outside [0, length]
+ * @retval USMARR_ERROR_INDEX @p axis out of range
+ * @retval USMARR_ERROR_UNSUPPORTED complex128 */
+USMARR_API USMARR_NODISCARD int usmarr_top_k(const usmarr_array_t *x, int64_t k, int axis, bool largest,
+                                             usmarr_array_t **values, usmarr_array_t **indices);
+
 /** @} */
 
 /** @name Set functions
