@@ -464,6 +464,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/linalg.h"
 #include "usmarr/stats.h"
 #include "usmarr/sort.h"
+#include "usmarr/utilities.h"
 #undef USMARR_H_INSIDE
 
 #ifdef __cplusplus

@@ -23,4 +23,5 @@
     X(storage)         \
     X(storage_ops)     \
     X(linalg)          \
+    X(utilities)       \
     X(threads)

@@ -1,0 +1,94 @@
+/* Part of usmarr.h: include <usmarr.h>, not this file. */
+#ifndef USMARR_H_INSIDE
+#error "include <usmarr.h> instead of usmarr/utilities.h"
+#endif
+#ifndef USMARR_UTILITIES_H
+#define USMARR_UTILITIES_H
+
+/** @name Data type information and array utilities
+ * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid` (doc/utilities.md).
+ * @{ */
+
+/** Machine limits of a floating dtype (the array API's `finfo` object). */
+typedef struct usmarr_finfo {
+    int bits;               /**< size in bits of the (real) dtype */
+    double eps;             /**< the difference between 1 and the next representable value */
+    double max;             /**< the largest finite value */
+    double min;             /**< the smallest (most negative) finite value, -max */
+    double smallest_normal; /**< the smallest positive normal value */
+    usmarr_dtype_t dtype;   /**< the real dtype described (float32 for complex64) */
+} usmarr_finfo_t;
+
+/** Limits of an integer dtype (the array API's `iinfo` object). */
+typedef struct usmarr_iinfo {
+    int bits;             /**< size in bits */
+    int64_t min;          /**< the smallest value */
+    uint64_t max;         /**< the largest value (uint64's does not fit int64) */
+    usmarr_dtype_t dtype; /**< the dtype described */
+} usmarr_iinfo_t;
+
+/** @brief NumPy's `finfo(dtype)`: float16/32/64, and complex dtypes (their real part's).
+ *  @param dtype a floating or complex dtype
+ *  @param[out] info the limits
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p info is NULL
+ *  @retval USMARR_ERROR_BAD_DTYPE @p dtype is not a floating or complex dtype */
+USMARR_API USMARR_NODISCARD int usmarr_finfo(usmarr_dtype_t dtype, usmarr_finfo_t *info);
+
+/** @brief NumPy's `iinfo(dtype)` for the signed and unsigned integer dtypes.
+ *  @param dtype an integer dtype
+ *  @param[out] info the limits
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p info is NULL
+ *  @retval USMARR_ERROR_BAD_DTYPE @p dtype is not an integer dtype (bool included) */
+USMARR_API USMARR_NODISCARD int usmarr_iinfo(usmarr_dtype_t dtype, usmarr_iinfo_t *info);
+
+/** @brief The array API's `isdtype(dtype, kind)`.
+ *
+ * @p kind is one of the standard's kind names, `"bool"`, `"signed integer"`,
+ * `"unsigned integer"`, `"integral"`, `"real floating"`, `"complex floating"`,
+ * `"numeric"`, or a dtype name (`"float32"`: that dtype only); several separated by
+ * commas (`"bool, integral"`) mean any of them, as the standard's tuple form.
+ *
+ * @param dtype the dtype to classify
+ * @param kind the kind(s)
+ * @param[out] result whether @p dtype is of (one of) the kind(s)
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p kind or @p result, an empty or unknown kind
+ *         (the detail quotes it)
+ * @retval USMARR_ERROR_BAD_DTYPE @p dtype is not a ::usmarr_dtype_t */
+USMARR_API USMARR_NODISCARD int usmarr_isdtype(usmarr_dtype_t dtype, const char *kind, bool *result);
+
+/** @brief The array API's `unstack(x, axis)`: the views `x[..., i, ...]` along @p axis.
+ *  @param x the array, at least 1-D (borrowed)
+ *  @param axis the axis (negative counts from the end)
+ *  @param views where to store the shape[axis] views, each with one reference
+ *  @param capacity the room in @p views
+ *  @param[out] count the number of views, shape[axis] (also set when @p capacity is too small)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x or @p count, NULL @p views with a
+ *          non-zero count, @p capacity below shape[axis] (nothing is stored then)
+ *  @retval USMARR_ERROR_INDEX @p axis out of range (a 0-d @p x has none) */
+USMARR_API USMARR_NODISCARD int usmarr_unstack(const usmarr_array_t *x, int axis, usmarr_array_t **views,
+                                               size_t capacity, size_t *count);
+
+/** @brief NumPy's `meshgrid(*arrays, indexing)`: coordinate arrays, as new C-ordered copies.
+ *
+ * With n 1-D inputs of lengths (N0, ..., Nn-1), every result has shape (N0, N1, ...) for
+ * `"ij"` indexing and (N1, N0, N2, ...) for `"xy"` (Cartesian, NumPy's default);
+ * result i holds input i along its own dimension.  Inputs of more dims are flattened, as
+ * NumPy's.
+ *
+ * @param count the number of inputs (and results), 1 to ::USMARR_MAX_NDIM
+ * @param arrays the inputs (borrowed), of one context
+ * @param indexing `"xy"` or `"ij"`
+ * @param[out] results @p count new arrays, each with one reference
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments, @p count out of range, unknown @p indexing
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH inputs of different contexts */
+USMARR_API USMARR_NODISCARD int usmarr_meshgrid(int count, const usmarr_array_t *const *arrays, const char *indexing,
+                                                usmarr_array_t **results);
+
+/** @} */
+
+#endif
