@@ -98,159 +98,6 @@
 
 #ifndef USMARR_ELEMENTWISE_TABLE_ONLY
 
-/* ---- complex helpers: OpenCL C has no complex type --------------------------------------- */
-#define USMARR_OVL __attribute__((overloadable))
-#define USMARR_COMPLEX_FUNCTIONS(C, R)                                                          \
-    static inline USMARR_OVL R c_abs(C a) { return hypot(a.x, a.y); }                            \
-    static inline USMARR_OVL C c_mul(C a, C b)                                                   \
-    {                                                                                            \
-        return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);                                \
-    }                                                                                            \
-    /* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */                        \
-    static inline USMARR_OVL C c_div(C a, C b)                                                   \
-    {                                                                                            \
-        R br = fabs(b.x), bi = fabs(b.y);                                                        \
-        if (br >= bi) {                                                                          \
-            if (br == (R)0 && bi == (R)0)                                                        \
-                return (C)(a.x / br, a.y / br);                                                  \
-            R rat = b.y / b.x, scl = (R)1 / (b.x + b.y * rat);                                   \
-            return (C)((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);                        \
-        }                                                                                        \
-        R rat = b.x / b.y, scl = (R)1 / (b.y + b.x * rat);                                       \
-        return (C)((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);                            \
-    }                                                                                            \
-    /* NumPy's lexicographic order with its NaN rules (CLT, CLE, CGE of npy_math) */             \
-    static inline USMARR_OVL int c_lt(C a, C b)                                                  \
-    {                                                                                            \
-        return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y < b.y);             \
-    }                                                                                            \
-    static inline USMARR_OVL int c_le(C a, C b)                                                  \
-    {                                                                                            \
-        return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y <= b.y);           \
-    }                                                                                            \
-    static inline USMARR_OVL int c_ge(C a, C b)                                                  \
-    {                                                                                            \
-        return (a.x > b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y >= b.y);           \
-    }                                                                                            \
-    static inline USMARR_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }               \
-    static inline USMARR_OVL C c_scale(C a, R s) { return (C)(a.x * s, a.y * s); }               \
-    static inline USMARR_OVL C c_sqrt(C a)                                                       \
-    {                                                                                            \
-        R x = a.x, y = a.y;                                                                      \
-        if (x == (R)0 && y == (R)0)                                                              \
-            return (C)((R)0, y);                                                                 \
-        if (isinf(y))                                                                            \
-            return (C)((R)INFINITY, y);                                                          \
-        if (isnan(x))                                                                            \
-            return (C)(x, x);                                                                    \
-        if (isinf(x)) {                                                                          \
-            if (x > (R)0)                                                                        \
-                return (C)(x, isnan(y) ? y : copysign((R)0, y));                                 \
-            return (C)(isnan(y) ? y : (R)0, copysign(-x, y));                                    \
-        }                                                                                        \
-        R t = sqrt((R)0.5 * fabs(x) + (R)0.5 * hypot(x, y));                                     \
-        if (x >= (R)0)                                                                           \
-            return (C)(t, y / (2 * t));                                                          \
-        return (C)(fabs(y) / (2 * t), copysign(t, y));                                           \
-    }                                                                                            \
-    static inline USMARR_OVL C c_exp(C a)                                                        \
-    {                                                                                            \
-        if (a.y == (R)0)                                                                         \
-            return (C)(exp(a.x), a.y);                                                           \
-        R e = exp(a.x);                                                                          \
-        return (C)(e * cos(a.y), e * sin(a.y));                                                  \
-    }                                                                                            \
-    static inline USMARR_OVL C c_log(C a) { return (C)(log(hypot(a.x, a.y)), atan2(a.y, a.x)); }  \
-    /* NumPy's nc_expm1 and nc_log1p */                                                          \
-    static inline USMARR_OVL C c_expm1(C a)                                                      \
-    {                                                                                            \
-        R s = sin(a.y * (R)0.5);                                                                 \
-        return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));                   \
-    }                                                                                            \
-    static inline USMARR_OVL C c_log1p(C a)                                                      \
-    {                                                                                            \
-        return (C)(log(hypot(a.x + (R)1, a.y)), atan2(a.y, a.x + (R)1));                         \
-    }                                                                                            \
-    static inline USMARR_OVL C c_exp2(C a) { return c_exp(c_scale(a, (R)M_LN2)); }               \
-    static inline USMARR_OVL C c_log2(C a) { return c_scale(c_log(a), (R)M_LOG2E); }             \
-    static inline USMARR_OVL C c_log10(C a) { return c_scale(c_log(a), (R)M_LOG10E); }           \
-    /* NumPy's nc_pow: repeated multiplication for small integral real exponents */             \
-    static inline USMARR_OVL C c_pow(C a, C b)                                                   \
-    {                                                                                            \
-        if (b.x == (R)0 && b.y == (R)0)                                                          \
-            return (C)((R)1, (R)0);                                                              \
-        if (a.x == (R)0 && a.y == (R)0) {                                                        \
-            if (b.x > (R)0 && b.y == (R)0)                                                       \
-                return (C)((R)0, (R)0);                                                          \
-            return (C)((R)NAN, (R)NAN);                                                          \
-        }                                                                                        \
-        if (b.y == (R)0 && b.x == floor(b.x) && fabs(b.x) < (R)100) {                            \
-            long n = (long)b.x, m = n < 0 ? -n : n;                                              \
-            C r = (C)((R)1, (R)0), p = a;                                                        \
-            for (long bit = 1; bit <= m; bit <<= 1) {                                            \
-                if (m & bit)                                                                     \
-                    r = c_mul(r, p);                                                             \
-                p = c_mul(p, p);                                                                 \
-            }                                                                                    \
-            return n < 0 ? c_div((C)((R)1, (R)0), r) : r;                                        \
-        }                                                                                        \
-        return c_exp(c_mul(b, c_log(a)));                                                        \
-    }                                                                                            \
-    static inline USMARR_OVL C c_sin(C a) { return (C)(sin(a.x) * cosh(a.y), cos(a.x) * sinh(a.y)); } \
-    static inline USMARR_OVL C c_cos(C a) { return (C)(cos(a.x) * cosh(a.y), -sin(a.x) * sinh(a.y)); } \
-    static inline USMARR_OVL C c_sinh(C a) { return (C)(sinh(a.x) * cos(a.y), cosh(a.x) * sin(a.y)); } \
-    static inline USMARR_OVL C c_cosh(C a) { return (C)(cosh(a.x) * cos(a.y), sinh(a.x) * sin(a.y)); } \
-    static inline USMARR_OVL C c_tanh(C a)                                                       \
-    {                                                                                            \
-        if (fabs(a.x) > (R)20) /* cosh(2x) overflows long before tanh leaves +-1 */             \
-            return (C)(copysign((R)1, a.x), (R)4 * sin(a.y) * cos(a.y) * exp((R)-2 * fabs(a.x))); \
-        R d = cosh((R)2 * a.x) + cos((R)2 * a.y);                                                \
-        return (C)(sinh((R)2 * a.x) / d, sin((R)2 * a.y) / d);                                   \
-    }                                                                                            \
-    /* tan z = -i tanh(iz) */                                                                    \
-    static inline USMARR_OVL C c_tan(C a)                                                        \
-    {                                                                                            \
-        C t = c_tanh((C)(-a.y, a.x));                                                            \
-        return (C)(t.y, -t.x);                                                                   \
-    }                                                                                            \
-    /* asinh z = log(z + sqrt(z^2 + 1)), in the right half-plane (asinh is odd) */               \
-    static inline USMARR_OVL C c_asinh(C a)                                                      \
-    {                                                                                            \
-        bool neg = a.x < (R)0 || (a.x == (R)0 && a.y < (R)0);                                    \
-        C z = neg ? -a : a;                                                                      \
-        C w = c_log(z + c_sqrt(c_mul(z, z) + (C)((R)1, (R)0)));                                  \
-        return neg ? -w : w;                                                                     \
-    }                                                                                            \
-    /* asin z = -i asinh(iz) */                                                                  \
-    static inline USMARR_OVL C c_asin(C a)                                                       \
-    {                                                                                            \
-        C w = c_asinh((C)(-a.y, a.x));                                                           \
-        return (C)(w.y, -w.x);                                                                   \
-    }                                                                                            \
-    static inline USMARR_OVL C c_acos(C a)                                                       \
-    {                                                                                            \
-        C s = c_asin(a);                                                                         \
-        return (C)((R)M_PI_2 - s.x, -s.y);                                                       \
-    }                                                                                            \
-    /* acosh z = log(z + sqrt(z + 1) sqrt(z - 1)) */                                             \
-    static inline USMARR_OVL C c_acosh(C a)                                                      \
-    {                                                                                            \
-        C one = (C)((R)1, (R)0);                                                                 \
-        return c_log(a + c_mul(c_sqrt(a + one), c_sqrt(a - one)));                               \
-    }                                                                                            \
-    /* atanh z = (log(1 + z) - log(1 - z)) / 2 */                                                \
-    static inline USMARR_OVL C c_atanh(C a)                                                      \
-    {                                                                                            \
-        C one = (C)((R)1, (R)0);                                                                 \
-        return c_scale(c_log(one + a) - c_log(one - a), (R)0.5);                                 \
-    }                                                                                            \
-    /* atan z = -i atanh(iz) */                                                                  \
-    static inline USMARR_OVL C c_atan(C a)                                                       \
-    {                                                                                            \
-        C w = c_atanh((C)(-a.y, a.x));                                                           \
-        return (C)(w.y, -w.x);                                                                   \
-    }
-
 /* kind code (0 bool, 1 signed, 2 unsigned, 3 float, 4 complex) and bits of the loop dtype */
 #define EW_TK_OF_b 0
 #define EW_TK_OF_i8 1
@@ -290,13 +137,6 @@
 #define EW_VEC 0
 #endif
 
-#if EW_TK == 4
-#if EW_TBITS == 64
-USMARR_COMPLEX_FUNCTIONS(float2, float)
-#else
-USMARR_COMPLEX_FUNCTIONS(double2, double)
-#endif
-#endif
 
 /* ---- what the program computes ------------------------------------------------------------
  * Defines from lib/elementwise.c (short: the engine's launch fast path keys on them): EW_T
@@ -435,9 +275,9 @@ USMARR_COMPLEX_FUNCTIONS(double2, double)
 #define EW_R_T USMARR_REAL(EW_T)
 #define EW_NEG(a) (-(a))
 #define EW_ABS(a) c_abs(a)
-#define EW_SIGN(a) (((a).x == 0 && (a).y == 0) ? (a) : c_scale((a), (EW_R_T)1 / c_abs(a)))
-#define EW_RECIP(a) c_div((EW_CT)((EW_R_T)1, (EW_R_T)0), (a))
-#define EW_MUL(a, b) c_mul((a), (b))
+#define EW_SIGN(a) c_sign(a)
+#define EW_RECIP(a) c_recip(a)
+#define EW_MUL(a, b) c_mul_fma((a), (b))
 #define EW_F1(f, a) c_##f(a)
 #define EW_ROUNDING(f, a) ((EW_CT)(f((a).x), f((a).y)))
 #define EW_CONJ(a) ((EW_CT)((a).x, -(a).y))

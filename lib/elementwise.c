@@ -312,7 +312,7 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
     }
 
     /* inputs: cast to the loop dtype where needed; scalars become kernel arguments */
-    struct usmarr__map m = usmarr__map_init("elementwise", NULL, 1, 0);
+    struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
     usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL};
     usmarr_array_t *target = NULL;
     char defines[384];

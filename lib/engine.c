@@ -246,13 +246,31 @@ static int append_text(char **buf, size_t *len, const char *text)
     return 0;
 }
 
+/* A family may name several sources joined by '+' ("complex+elementwise"), appended in order. */
+static int append_family(char **buf, size_t *len, const char *family)
+{
+    char name[64];
+    int rc = 0;
+    for (const char *p = family; !rc && *p;) {
+        size_t n = strcspn(p, "+");
+        if (n >= sizeof name)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "family=\"%s\": a part is longer than %zu", family,
+                                sizeof name - 1);
+        memcpy(name, p, n);
+        name[n] = 0;
+        rc = append_source(buf, len, name);
+        p += n + (p[n] == '+');
+    }
+    return rc;
+}
+
 static int make_source(const struct recipe *r, char **source)
 {
     size_t len = 0;
     int rc = append_source(source, &len, "prelude");
     if (rc || !r->vary_mask) {
         if (!rc)
-            rc = append_source(source, &len, r->family);
+            rc = append_family(source, &len, r->family);
         if (!rc && r->map)
             rc = append_source(source, &len, "map");
         return rc;
@@ -267,7 +285,7 @@ static int make_source(const struct recipe *r, char **source)
                 n += snprintf(defs + n, sizeof defs - (size_t)n, "#define D%d %s\n", k, usmarr__dtype_tag(d));
         rc = append_text(source, &len, defs);
         if (!rc)
-            rc = append_source(source, &len, r->family);
+            rc = append_family(source, &len, r->family);
         if (!rc)
             rc = append_source(source, &len, "map");
         n = snprintf(defs, sizeof defs, "#undef USMARR_VARIANT\n#undef USMARR_MAP_BODY\n#undef USMARR_MAP_VBODY\n");

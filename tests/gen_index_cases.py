@@ -33,6 +33,8 @@ import sys
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+AxisError = np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError  # NumPy 2 moved it
+
 out = sys.stdout
 rng = random.Random(20261121)
 
@@ -65,9 +67,9 @@ def emit_result(r, buf):
 
 
 def code_of(op, exc):
-    if isinstance(exc, IndexError) and not isinstance(exc, np.AxisError):
+    if isinstance(exc, IndexError) and not isinstance(exc, AxisError):
         return "INDEX"
-    if isinstance(exc, np.AxisError):
+    if isinstance(exc, AxisError):
         return "INVALID_ARGUMENT"
     if op == "reshape":
         return "SHAPE_MISMATCH" if "cannot reshape" in str(exc) else "INVALID_ARGUMENT"

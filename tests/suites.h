@@ -11,6 +11,7 @@
     X(getitem)         \
     X(promote)         \
     X(elementwise)     \
+    X(complex)         \
     X(reduce)          \
     X(sort)            \
     X(memory)          \

@@ -1,0 +1,374 @@
+/* complex.cl: the complex functions of elementwise.cl (OpenCL C has no complex type), for
+ * the program's loop dtype EW_T when it is complex64 (float2) or complex128 (double2).
+ * The engine puts this file before elementwise.cl (family "complex+elementwise").
+ * Reference: NumPy 2 (its npy_math, which takes most of these from the C library: C99
+ * Annex G special values, branch cuts that follow the sign of a zero part), within the
+ * tolerances of doc/elementwise.md.  The methods: Kahan's ("Branch cuts for complex
+ * elementary functions", 1987) for asin, acos and atanh, log(2z) asymptotics past 2^MANT,
+ * scaling by powers of two for subnormal and huge parts, exp(x/2)^2 past exp's overflow. */
+#define CX_KIND_c64 1
+#define CX_KIND_c128 2
+#define CX_PASTE_(a, b) a##b
+#define CX_PASTE(a, b) CX_PASTE_(a, b)
+#define CX_KIND CX_PASTE(CX_KIND_, EW_T)
+#if CX_KIND == 1 || CX_KIND == 2
+/* no fused multiply-adds: NumPy's a*b - c*d rounds both products (inf - inf is NaN there) */
+#pragma OPENCL FP_CONTRACT OFF
+#if CX_KIND == 1
+#define C float2
+#define R float
+#define CX_BIG 0x1p24f         /* 2^MANT: past it, 1 is nothing next to |z| */
+#define CX_TINY 0x1p-60f       /* below it, parts are scaled up by CX_UP */
+#define CX_UP 0x1p48f
+#define CX_UPLOG 48
+#define CX_EXPMAX 88.0f        /* exp of more overflows (nearly) */
+#define CX_TANHBIG 10.0f       /* tanh(x) rounds to 1 past it */
+#else
+#define C double2
+#define R double
+#define CX_BIG 0x1p53
+#define CX_TINY 0x1p-500
+#define CX_UP 0x1p106
+#define CX_UPLOG 106
+#define CX_EXPMAX 709.0
+#define CX_TANHBIG 20.0
+#endif
+#define CX_OVL __attribute__((overloadable))
+#define CX_PI ((R)M_PI)
+#define CX_PI_2 ((R)M_PI_2)
+#define CX_LN2 ((R)M_LN2)
+
+static inline CX_OVL R c_abs(C a) { return hypot(a.x, a.y); }
+static inline CX_OVL C c_mul(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+/* multiply and square: one rounding less, as NumPy 2's SIMD loops (x86-64 with FMA) */
+static inline CX_OVL C c_mul_fma(C a, C b) { return (C)(fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)); }
+/* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */
+static inline CX_OVL C c_div(C a, C b)
+{
+    R br = fabs(b.x), bi = fabs(b.y);
+    if (br >= bi) {
+        if (br == (R)0 && bi == (R)0)
+            return (C)(a.x / br, a.y / br);
+        R rat = b.y / b.x, scl = (R)1 / (b.x + b.y * rat);
+        return (C)((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);
+    }
+    R rat = b.x / b.y, scl = (R)1 / (b.y + b.x * rat);
+    return (C)((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);
+}
+/* NumPy 2's reciprocal: one ratio, no special cases (1/0 is NaN). */
+static inline CX_OVL C c_recip(C a)
+{
+    if (fabs(a.y) <= fabs(a.x)) {
+        R r = a.y / a.x, d = a.x + a.y * r;
+        return (C)((R)1 / d, -r / d);
+    }
+    R r = a.x / a.y, d = a.x * r + a.y;
+    return (C)(r / d, (R)-1 / d);
+}
+/* NumPy 2's sign: z/|z|; an infinite part gives its unit; 0 gives +0. */
+static inline CX_OVL C c_sign(C a)
+{
+    R h = hypot(a.x, a.y);
+    if (isnan(h))
+        return (C)((R)NAN, (R)NAN);
+    if (isinf(h)) {
+        if (isinf(a.x) && isinf(a.y))
+            return (C)((R)NAN, (R)NAN);
+        if (isinf(a.x))
+            return (C)(a.x > 0 ? (R)1 : (R)-1, (R)0);
+        return (C)((R)0, a.y > 0 ? (R)1 : (R)-1);
+    }
+    if (h == (R)0)
+        return (C)((R)0, (R)0);
+    return (C)(a.x / h, a.y / h);
+}
+/* NumPy's lexicographic order with its NaN rules (CLT, CLE, CGE of npy_math) */
+static inline CX_OVL int c_lt(C a, C b) { return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y < b.y); }
+static inline CX_OVL int c_le(C a, C b) { return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y <= b.y); }
+static inline CX_OVL int c_ge(C a, C b) { return (a.x > b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y >= b.y); }
+static inline CX_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }
+static inline CX_OVL C c_scale(C a, R s) { return (C)(a.x * s, a.y * s); }
+
+/* log|z| without overflow, underflow or loss near |z| = 1 */
+static inline CX_OVL R c_loghypot(R x, R y)
+{
+    R ax = fmax(fabs(x), fabs(y)), ay = fmin(fabs(x), fabs(y));
+    if (isnan(x) || isnan(y))
+        return isinf(x) || isinf(y) ? (R)INFINITY : x + y;
+    if (ax > CX_BIG * CX_BIG)
+        return log(hypot(ax * (R)0.5, ay * (R)0.5)) + CX_LN2;
+    if (ax < CX_TINY)
+        return log(hypot(ax * CX_UP, ay * CX_UP)) - (R)CX_UPLOG * CX_LN2;
+    if (ax >= (R)0.5 && ax <= (R)2 && ay < (R)1)
+        return (R)0.5 * log1p((ax - (R)1) * (ax + (R)1) + ay * ay);
+    return log(hypot(ax, ay));
+}
+static inline CX_OVL C c_sqrt(C a)
+{
+    R x = a.x, y = a.y;
+    if (isinf(y))
+        return (C)((R)INFINITY, y);
+    if (isnan(x))
+        return (C)(x, x);
+    if (isinf(x)) {
+        if (x > (R)0)
+            return (C)(x, isnan(y) ? y : copysign((R)0, y));
+        return (C)(isnan(y) ? y : (R)0, copysign(-x, y));
+    }
+    if (isnan(y))
+        return (C)(y, y);
+    if (x == (R)0 && y == (R)0)
+        return (C)((R)0, y);
+    R m = fmax(fabs(x), fabs(y)), s = (R)1, xs = x, ys = y;
+    if (m > CX_BIG * CX_BIG) { /* sqrt(z/4) * 2 */
+        xs *= (R)0.25;
+        ys *= (R)0.25;
+        s = (R)2;
+    } else if (m < CX_TINY) { /* sqrt(z UP^2) / UP */
+        xs *= CX_UP * CX_UP;
+        ys *= CX_UP * CX_UP;
+        s = (R)1 / CX_UP;
+    }
+    R t = sqrt((R)0.5 * (fabs(xs) + hypot(xs, ys)));
+    if (xs >= (R)0)
+        return (C)(t * s, ys / (2 * t) * s);
+    return (C)(fabs(ys) / (2 * t) * s, copysign(t, ys) * s);
+}
+/* exp(x) (c, s) without overflow where the product is finite */
+static inline CX_OVL C c_expcis(R x, R c, R s)
+{
+    if (x > CX_EXPMAX) {
+        R e = exp(x * (R)0.5);
+        return (C)(c * e * e, s * e * e);
+    }
+    R e = exp(x);
+    return (C)(c * e, s * e);
+}
+static inline CX_OVL C c_exp(C a)
+{
+    R x = a.x, y = a.y;
+    if (y == (R)0)
+        return (C)(exp(x), y);
+    if (isinf(x) && !isfinite(y))
+        return x > 0 ? (C)(x, y - y) : (C)((R)0, copysign((R)0, y));
+    if (isnan(x))
+        return (C)(x, x);
+    return c_expcis(x, cos(y), sin(y));
+}
+static inline CX_OVL C c_log(C a) { return (C)(c_loghypot(a.x, a.y), atan2(a.y, a.x)); }
+/* NumPy's nc_expm1 and nc_log1p */
+static inline CX_OVL C c_expm1(C a)
+{
+    R s = sin(a.y * (R)0.5);
+    return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));
+}
+static inline CX_OVL C c_log1p(C a) { return (C)(log(hypot(a.x + (R)1, a.y)), atan2(a.y, a.x + (R)1)); }
+static inline CX_OVL C c_exp2(C a) { return c_exp(c_scale(a, CX_LN2)); }
+static inline CX_OVL C c_log2(C a) { return c_scale(c_log(a), (R)M_LOG2E); }
+static inline CX_OVL C c_log10(C a) { return c_scale(c_log(a), (R)M_LOG10E); }
+/* C99 Annex G's multiplication: an infinite factor keeps the product infinite */
+static inline CX_OVL C c_mul_g(C z, C w)
+{
+    R a = z.x, b = z.y, c = w.x, d = w.y, ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+    R x = ac - bd, y = ad + bc;
+    if (!isnan(x) || !isnan(y))
+        return (C)(x, y);
+    bool again = false;
+    if (isinf(a) || isinf(b)) {
+        a = copysign(isinf(a) ? (R)1 : (R)0, a);
+        b = copysign(isinf(b) ? (R)1 : (R)0, b);
+        c = isnan(c) ? copysign((R)0, c) : c;
+        d = isnan(d) ? copysign((R)0, d) : d;
+        again = true;
+    }
+    if (isinf(c) || isinf(d)) {
+        c = copysign(isinf(c) ? (R)1 : (R)0, c);
+        d = copysign(isinf(d) ? (R)1 : (R)0, d);
+        a = isnan(a) ? copysign((R)0, a) : a;
+        b = isnan(b) ? copysign((R)0, b) : b;
+        again = true;
+    }
+    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+        a = isnan(a) ? copysign((R)0, a) : a;
+        b = isnan(b) ? copysign((R)0, b) : b;
+        c = isnan(c) ? copysign((R)0, c) : c;
+        d = isnan(d) ? copysign((R)0, d) : d;
+        again = true;
+    }
+    if (again)
+        return (C)((R)INFINITY * (a * c - b * d), (R)INFINITY * (a * d + b * c));
+    return (C)(x, y);
+}
+/* NumPy 2's pow: 0^b is 0 for Re b > 0; integral real exponents below 100 in magnitude by
+ * repeated (plain) multiplication; otherwise exp(b log a) as the C library's cpow. */
+static inline CX_OVL C c_pow(C a, C b)
+{
+    if (b.x == (R)0 && b.y == (R)0)
+        return (C)((R)1, (R)0);
+    if (a.x == (R)0 && a.y == (R)0)
+        return b.x > (R)0 ? (C)((R)0, (R)0) : (C)((R)NAN, (R)NAN);
+    if (b.y == (R)0 && b.x == floor(b.x) && fabs(b.x) < (R)100) {
+        long n = (long)b.x, m = n < 0 ? -n : n;
+        if (n == 1)
+            return a;
+        if (n == 2)
+            return c_mul(a, a);
+        if (n == 3)
+            return c_mul(c_mul(a, a), a);
+        C r = (C)((R)1, (R)0), p = a;
+        for (long bit = 1;; bit <<= 1) {
+            if (m & bit)
+                r = c_mul(r, p);
+            if (m < (bit << 1))
+                break;
+            p = c_mul(p, p);
+        }
+        return n < 0 ? c_div((C)((R)1, (R)0), r) : r;
+    }
+    return c_exp(c_mul_g(b, c_log(a)));
+}
+/* sinh and cosh: cosh x and sinh x times cis y, with Annex G's zeros and infinities */
+static inline CX_OVL C c_sinh(C a)
+{
+    R x = a.x, y = a.y;
+    if (y == (R)0)
+        return (C)(sinh(x), y);
+    if (!isfinite(y)) {
+        if (x == (R)0)
+            return (C)(x, y - y);
+        if (isinf(x))
+            return (C)((R)INFINITY, y - y);
+        return (C)(y - y, y - y);
+    }
+    R ax = fabs(x);
+    if (ax > CX_TANHBIG) { /* sinh = +-cosh = e^|x| / 2 */
+        C e = c_expcis(ax, (R)0.5 * cos(y), (R)0.5 * sin(y));
+        return (C)(x < 0 ? -e.x : e.x, e.y);
+    }
+    return (C)(sinh(x) * cos(y), cosh(x) * sin(y));
+}
+static inline CX_OVL C c_cosh(C a)
+{
+    R x = a.x, y = a.y;
+    if (y == (R)0)
+        return (C)(cosh(x), isnan(x) ? y : copysign((R)1, x) * y);
+    if (!isfinite(y)) {
+        if (x == (R)0)
+            return (C)(y - y, (R)0);
+        if (isinf(x))
+            return (C)((R)INFINITY, y - y);
+        return (C)(y - y, y - y);
+    }
+    R ax = fabs(x);
+    if (ax > CX_TANHBIG) {
+        C e = c_expcis(ax, (R)0.5 * cos(y), (R)0.5 * sin(y));
+        return (C)(e.x, x < 0 ? -e.y : e.y);
+    }
+    return (C)(cosh(x) * cos(y), sinh(x) * sin(y));
+}
+/* tanh: Kahan's formula; +-1 + i 4 sin y cos y e^(-2|x|) where tanh x rounds to +-1 */
+static inline CX_OVL C c_tanh(C a)
+{
+    R x = a.x, y = a.y;
+    if (isinf(x))
+        return (C)(copysign((R)1, x), isfinite(y) ? copysign((R)0, sin(y) * cos(y)) : isinf(y) ? copysign((R)0, y) : (R)0);
+    if (isnan(x))
+        return (C)(x, y == (R)0 ? y : x);
+    if (!isfinite(y))
+        return (C)(x == (R)0 ? x : y - y, y - y);
+    if (fabs(x) > CX_TANHBIG)
+        return (C)(copysign((R)1, x), (R)4 * sin(y) * cos(y) * exp((R)-2 * fabs(x)));
+    R t = tan(y), beta = (R)1 + t * t, s = sinh(x), rho = sqrt((R)1 + s * s), d = (R)1 + beta * s * s;
+    return (C)(beta * rho * s / d, t / d);
+}
+/* sin z = -i sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz) */
+static inline CX_OVL C c_sin(C a)
+{
+    R x = a.x, y = a.y;
+    if (!isfinite(x)) /* as the C library NumPy uses */
+        return (C)(x - x, y == (R)0 ? y : isinf(y) ? (R)INFINITY : x - x);
+    C t = c_sinh((C)(-y, x));
+    return (C)(t.y, -t.x);
+}
+static inline CX_OVL C c_cos(C a) { return c_cosh((C)(-a.y, a.x)); }
+static inline CX_OVL C c_tan(C a)
+{
+    C t = c_tanh((C)(-a.y, a.x));
+    return (C)(t.y, -t.x);
+}
+/* asin: Kahan's formula with the square roots' branch cuts; past CX_BIG (and for
+ * infinities) asin z = atan2(x, |y|) + i sign(y) log(2|z|) */
+static inline CX_OVL C c_asin(C a)
+{
+    R x = a.x, y = a.y;
+    if (isnan(x) || isnan(y)) {
+        if (isinf(x) || isinf(y))
+            return (C)(x - x + y - y, copysign((R)INFINITY, y));
+        return (C)(x == (R)0 ? x : x + y, x + y);
+    }
+    if (!isfinite(x) || !isfinite(y) || fmax(fabs(x), fabs(y)) > CX_BIG)
+        return (C)(atan2(x, fabs(y)), copysign(c_loghypot(x, y) + CX_LN2, y));
+    C s1 = c_sqrt((C)((R)1 - x, -y)), s2 = c_sqrt((C)((R)1 + x, y));
+    return (C)(atan2(x, s1.x * s2.x - s1.y * s2.y), asinh(s1.x * s2.y - s1.y * s2.x));
+}
+/* acos: Kahan's formula; past CX_BIG atan2(|y|, x) - i sign(y) log(2|z|) */
+static inline CX_OVL C c_acos(C a)
+{
+    R x = a.x, y = a.y;
+    if (isnan(x) || isnan(y)) {
+        if (isinf(x) || isinf(y))
+            return (C)(x - x + y - y, -copysign((R)INFINITY, y));
+        return (C)(x == (R)0 ? CX_PI_2 : x + y, x + y);
+    }
+    if (!isfinite(x) || !isfinite(y) || fmax(fabs(x), fabs(y)) > CX_BIG)
+        return (C)(atan2(fabs(y), x), -copysign(c_loghypot(x, y) + CX_LN2, y));
+    C s1 = c_sqrt((C)((R)1 - x, -y)), s2 = c_sqrt((C)((R)1 + x, y));
+    return (C)((R)2 * atan2(s1.x, s2.x), asinh(s2.x * s1.y - s2.y * s1.x));
+}
+/* asinh z = -i asin(iz) */
+static inline CX_OVL C c_asinh(C a)
+{
+    C w = c_asin((C)(-a.y, a.x));
+    return (C)(w.y, -w.x);
+}
+/* acosh z = +-i acos z: the real part >= 0, the imaginary part with the sign of y */
+static inline CX_OVL C c_acosh(C a)
+{
+    C w = c_acos(a);
+    if (isnan(a.y))
+        return (C)(fabs(w.y), w.x);
+    return (C)(fabs(w.y), signbit(a.y) ? -w.x : w.x);
+}
+/* atanh: Kahan's formula on |x| (atanh(-conj z) = -conj atanh z), log|1+z| - log|1-z|
+ * near the pole at 1, x/|z|^2 + i sign(y) pi/2 past CX_BIG */
+static inline CX_OVL C c_atanh(C a)
+{
+    R x = a.x, y = a.y, ax = fabs(x);
+    if (isinf(x) || isinf(y))
+        return (C)(copysign((R)0, x), isnan(y) ? y : copysign(CX_PI_2, y));
+    if (isnan(x) || isnan(y))
+        return (C)(x == (R)0 ? x : x + y, x + y);
+    R re, im;
+    if (fmax(ax, fabs(y)) > CX_BIG) {
+        R h = hypot(ax * (R)0.5, y * (R)0.5);
+        re = (ax * (R)0.5) / h / h * (R)0.5;
+        im = copysign(CX_PI_2, y);
+    } else {
+        R u = (R)1 - ax;
+        if (fabs(u) + fabs(y) < (R)0.5)
+            re = (R)0.5 * (c_loghypot((R)1 + ax, y) - c_loghypot(u, y));
+        else
+            re = (R)0.25 * log1p((R)4 * ax / (u * u + y * y));
+        im = (R)0.5 * atan2((R)2 * y, u * ((R)1 + ax) - y * y);
+    }
+    return (C)(copysign(re, x), im);
+}
+/* atan z = -i atanh(iz) */
+static inline CX_OVL C c_atan(C a)
+{
+    C w = c_atanh((C)(-a.y, a.x));
+    return (C)(w.y, -w.x);
+}
+#undef C
+#undef R
+#endif
