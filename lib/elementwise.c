@@ -221,6 +221,70 @@ static int resolve_operands(const struct op_info *op, const usmarr_operand_t *op
     return resolve(op, dts, nd, promoted, loop, res);
 }
 
+/* Where a weak integer scalar lies against the range of an integer dtype: -1 below, 1
+ * above, 0 inside (or not a weak integer, or not an integer dtype). */
+static int weak_int_side(const usmarr_scalar_t *s, usmarr_dtype_t d)
+{
+    usmarr_kind_t k = usmarr_dtype_kind(d);
+    if (s->dtype >= 0 || (s->kind != USMARR_KIND_INT && s->kind != USMARR_KIND_UINT) ||
+        (k != USMARR_KIND_INT && k != USMARR_KIND_UINT))
+        return 0;
+    int bits = (int)usmarr_dtype_size(d) * 8;
+    if (s->kind == USMARR_KIND_UINT) {
+        uint64_t v = s->value.u;
+        return k == USMARR_KIND_INT ? v >= (UINT64_C(1) << (bits - 1)) : bits < 64 && v >= (UINT64_C(1) << bits);
+    }
+    int64_t v = s->value.i;
+    if (k == USMARR_KIND_UINT)
+        return v < 0 ? -1 : bits < 64 && v >= (INT64_C(1) << bits);
+    if (bits == 64)
+        return 0;
+    return v < -(INT64_C(1) << (bits - 1)) ? -1 : v >= (INT64_C(1) << (bits - 1));
+}
+
+/* NumPy 2: a weak integer scalar out of range of the integer dtype of a comparison or
+ * logical function is no error.  A comparison has the same result for every element (the
+ * scalar is beyond them all): the call becomes one with the scalar clamped to the dtype's
+ * range and a comparison that gives that constant; a logical function sees the scalar's
+ * truth, true, so the scalar becomes 1.  Returns the rewritten function, or -1. */
+static int weak_out_of_range(int opi, usmarr_dtype_t loop, usmarr_operand_t *ops2)
+{
+    bool logical = opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR;
+    bool compare = opi == OP_LESS || opi == OP_LESS_EQUAL || opi == OP_GREATER || opi == OP_GREATER_EQUAL ||
+                   opi == OP_EQUAL || opi == OP_NOT_EQUAL;
+    if (!logical && !compare)
+        return -1;
+    /* beside bool arrays only, NumPy compares in int64 and raises for what int64 cannot hold */
+    if (compare && !(ops2[0].array && usmarr_dtype_kind(ops2[0].array->dtype) != USMARR_KIND_BOOL) &&
+        !(ops2[1].array && usmarr_dtype_kind(ops2[1].array->dtype) != USMARR_KIND_BOOL))
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        usmarr_scalar_t *s = &ops2[i].scalar;
+        int side = ops2[i].array ? 0 : weak_int_side(s, loop);
+        if (!side)
+            continue;
+        if (logical) {
+            *s = usmarr_scalar_int(1);
+            return opi;
+        }
+        int bits = (int)usmarr_dtype_size(loop) * 8;
+        if (usmarr_dtype_kind(loop) == USMARR_KIND_UINT)
+            *s = side < 0 ? usmarr_scalar_int(0)
+                          : usmarr_scalar_uint(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+        else
+            *s = usmarr_scalar_int(side < 0 ? -(INT64_C(1) << (bits - 1)) : (INT64_C(1) << (bits - 1)) - 1);
+        /* the sign of (first - second), and the comparison's constant value */
+        int sgn = i == 1 ? -side : side;
+        bool c = opi == OP_NOT_EQUAL || ((opi == OP_LESS || opi == OP_LESS_EQUAL) && sgn < 0) ||
+                 ((opi == OP_GREATER || opi == OP_GREATER_EQUAL) && sgn > 0);
+        /* with the clamped scalar, first <= second (sgn < 0) or first >= second holds everywhere */
+        if (sgn < 0)
+            return c ? OP_LESS_EQUAL : OP_GREATER;
+        return c ? OP_GREATER_EQUAL : OP_LESS;
+    }
+    return -1;
+}
+
 static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
                     usmarr_array_t **result)
 {
@@ -258,9 +322,34 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
                             op->name);
 
     usmarr_dtype_t loop = USMARR_BOOL, res = USMARR_BOOL;
+    if (opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR)
+        for (int i = 0; i < n; i++) /* NumPy 2 reads a Python int here as a C long */
+            if (!operands[i].array && operands[i].scalar.dtype < 0 && operands[i].scalar.kind == USMARR_KIND_UINT &&
+                operands[i].scalar.value.u > INT64_MAX)
+                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s: %s=%llu is out of range of int64", op->name,
+                                    operand_names[i], (unsigned long long)operands[i].scalar.value.u);
     int rc = resolve_operands(op, operands, &loop, &res);
+    if (rc == USMARR_ERROR_OVERFLOW && n == 2) {
+        /* the dtype the call would have with the weak integers in range */
+        usmarr_operand_t probe[2] = {operands[0], operands[1]};
+        for (int i = 0; i < 2; i++)
+            if (!probe[i].array && probe[i].scalar.dtype < 0 &&
+                (probe[i].scalar.kind == USMARR_KIND_INT || probe[i].scalar.kind == USMARR_KIND_UINT))
+                probe[i].scalar = usmarr_scalar_int(0);
+        usmarr_dtype_t ploop, pres;
+        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
+        int opj = resolve_operands(op, probe, &ploop, &pres) ? -1 : weak_out_of_range(opi, ploop, ops2);
+        if (opj >= 0)
+            return dispatch(opj, ops2, 2, out, result);
+    }
     if (rc)
         return rc;
+    if (n == 2) {
+        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
+        int opj = weak_out_of_range(opi, loop, ops2);
+        if (opj >= 0)
+            return dispatch(opj, ops2, 2, out, result);
+    }
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
