@@ -28,6 +28,7 @@ import numpy as np
 if hasattr(np, "_set_promotion_state"):  # NumPy 1.24-1.26; NumPy 2 always promotes so
     np._set_promotion_state("weak")
 warnings.simplefilter("ignore")
+NUMPY1 = int(np.__version__.split(".")[0]) < 2  # the fallback oracle (scripts/numpy-oracle.sh)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
@@ -139,7 +140,7 @@ def unary(name, x):
         with np.errstate(all="ignore"):
             r = getattr(np, "reciprocal")(x)
         return np.where(x == 0, 0, r).astype(x.dtype)
-    if name == "sign" and k == "c" and int(np.__version__.split(".")[0]) < 2:
+    if name == "sign" and k == "c" and NUMPY1:
         a = np.abs(x)  # NumPy 1's sign of a complex is the sign of its first nonzero part
         return np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
     return getattr(np, UNARY[name])(x)
@@ -160,7 +161,10 @@ def int_power(a, b):
 def binary(name, x, y):
     if name == "pow":
         try:
-            return np.power(x, y)
+            r = np.power(x, y)
+            if NUMPY1 and r.dtype.kind == "c":  # NumPy 2: 0 ** b is 0 for Re b > 0 (NumPy 1: NaN)
+                r = np.where((np.asarray(x) == 0) & (np.asarray(y).real > 0), 0, r).astype(r.dtype)
+            return r
         except ValueError:
             r = np.result_type(x, y)
             return int_power(x.astype(r), y.astype(r))
@@ -199,7 +203,7 @@ def elementwise():
             emit(name, [operand(a, 0), operand(b, 1)], lambda x, y, n=name: binary(n, x, y))
     # weak integer scalars out of range: comparisons and logical functions still answer (NumPy 2;
     # NumPy 1 has no such rule, and then no cases)
-    for name in [] if int(np.__version__.split(".")[0]) < 2 else ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
+    for name in [] if NUMPY1 else ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
                  "logical_or", "logical_xor", "add", "maximum"]:
         for dt in ("int8", "uint8", "int16", "uint32", "int64", "uint64", "bool", "float32"):
             for kind, text, v in (("int", "-3", -3), ("int", "300", 300), ("int", "-129", -129),
