@@ -209,8 +209,8 @@ static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool int
     int64_t rsize = size_of(p->rnd, p->rshape);
     if (p->nadv == 0)
         return usmarr_array_copy_into(target, p->view);
-    if (rsize == 0) /* NumPy checks no index then either */
-        return 0;
+    if (rsize == 0) /* nothing to read, but NumPy 2 still checks the indices */
+        return check_all(p);
     struct usmarr__operand ops[3];
     int dt = target->dtype, st = p->view->dtype;
     if (dt == st)
