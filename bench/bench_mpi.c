@@ -15,12 +15,12 @@
  * Options: --device SEL (default opencl:cpu:0), --repeat N (rounds, default 15),
  * --edge N (per-rank edge of the first two cases, default 128), --pack-edge N (default 256),
  * --filter SUBSTRING (of "mpi-exchange mpi-overlap" or "mpi-pack-face-I/J/K": which group runs). */
+#include <usmarr_mpi.h> /* first: it sets CL_TARGET_OPENCL_VERSION for the OpenCL headers */
 #include <CL/cl_ext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <usmarr_mpi.h>
 
 typedef cl_int(CL_API_CALL *memcpy_fn)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
                                        const cl_event *, cl_event *);
