@@ -266,6 +266,8 @@ USMARR_INTERNAL int usmarr__operand_from_array(const usmarr_array_t *a, int ndim
  * range or a non-finite float into an integer dtype fails) and stores it in the compute
  * representation of `dtype` (float16 as float) for a by-value kernel argument. */
 USMARR_INTERNAL int usmarr__scalar_arg_set(struct usmarr__scalar_arg *arg, int dtype, const usmarr_scalar_t *value);
+/* usmarr__scalar_arg_set() of an int64 value (index arithmetic: divisors, extents). */
+USMARR_INTERNAL int usmarr__scalar_arg_int64(struct usmarr__scalar_arg *arg, int64_t value);
 
 /* Simplifies, keys, gets the kernel and enqueues it (asynchronously).  A zero-size map
  * enqueues nothing.  Errors: USMARR_ERROR_INVALID_ARGUMENT (bad counts, dtypes, ndim),

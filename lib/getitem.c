@@ -22,13 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *element_pointer(const usmarr_array_t *a)
-{
-    if (!a->memory->pointer)
-        return NULL;
-    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
-}
-
 static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
 {
     return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
@@ -44,16 +37,10 @@ static int64_t size_of(int nd, const int64_t *shape)
 
 /* ---- launching -------------------------------------------------------------------------- */
 
-static int int64_scalar(struct usmarr__scalar_arg *arg, int64_t v)
-{
-    usmarr_scalar_t s = usmarr_scalar_int(v);
-    return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
-}
-
 static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int dtype, int nd,
                         const int64_t *strides)
 {
-    op->data = element_pointer(a);
+    op->data = usmarr_array_data(a);
     op->dtype = dtype;
     memcpy(op->strides, strides, sizeof(int64_t) * (size_t)nd);
 }
@@ -101,9 +88,9 @@ static int make_offsets(const struct usmarr__plan *p, usmarr_array_t **offsets)
         if (k > 0)
             m.operands[next + 1] = m.operands[0];
         m.nscalars = 2;
-        rc = int64_scalar(&m.scalars[0], a->n);
+        rc = usmarr__scalar_arg_int64(&m.scalars[0], a->n);
         if (!rc)
-            rc = int64_scalar(&m.scalars[1], a->stride);
+            rc = usmarr__scalar_arg_int64(&m.scalars[1], a->stride);
         if (!rc)
             rc = usmarr__map_launch(ctx, &m);
     }
@@ -180,13 +167,13 @@ int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int6
     cl_long cm = m, cistride = istride, run = len, cn = n, cstride = stride;
     size_t local = 64, global = ((size_t)m + local - 1) / local * local;
     usmarr__queue_lock(ctx);
-    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element_pointer(target));
+    rc = usmarr__kernel_arg_pointer(ctx, k, 0, usmarr_array_data(target));
     if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 1, element_pointer(ind));
+        rc = usmarr__kernel_arg_pointer(ctx, k, 1, usmarr_array_data(ind));
     if (!rc)
         rc = usmarr__kernel_arg(k, 2, sizeof cistride, &cistride);
     if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 3, element_pointer(src));
+        rc = usmarr__kernel_arg_pointer(ctx, k, 3, usmarr_array_data(src));
     if (!rc)
         rc = usmarr__kernel_arg(k, 4, sizeof cm, &cm);
     if (!rc)

@@ -69,6 +69,12 @@ int usmarr__scalar_arg_set(struct usmarr__scalar_arg *arg, int dtype, const usma
     return 0;
 }
 
+int usmarr__scalar_arg_int64(struct usmarr__scalar_arg *arg, int64_t value)
+{
+    usmarr_scalar_t s = usmarr_scalar_int(value);
+    return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
+}
+
 enum map_class { CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG, CLASS_S2W };
 static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile", "usmarr_map_s1",
                                            "usmarr_map_s2",     "usmarr_map_s3",   "usmarr_map_s8",

@@ -136,11 +136,6 @@ static int check_out(const usmarr_array_t *x, usmarr_array_t *out, usmarr_dtype_
     return 0;
 }
 
-static void *element0(const usmarr_array_t *a)
-{
-    return a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype) : NULL;
-}
-
 struct launch {
     const char *kernel;  /* "sum", ... */
     usmarr_dtype_t in_dtype;
@@ -244,7 +239,7 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
         return rc;
     struct launch p1 = l;
     p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
-    p1.out = element0(partial);
+    p1.out = usmarr_array_data(partial);
     p1.ko.s[0] = l.ks.s[1];
     p1.ko.s[1] = 1;
     p1.po = nkept;
@@ -255,7 +250,7 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
         struct launch p2 = l;
         p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
         p2.in_dtype = part_dtype;
-        p2.in = element0(partial);
+        p2.in = usmarr_array_data(partial);
         p2.ki = p1.ko;
         p2.rs.s[0] = 1;
         p2.rs.s[1] = parts;
@@ -345,8 +340,8 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     memset(&l, 0, sizeof l);
     l.kernel = r->name;
     l.in_dtype = x->dtype;
-    l.in = element0(x);
-    l.out = element0(target);
+    l.in = usmarr_array_data(x);
+    l.out = usmarr_array_data(target);
     pack2(kept.shape, kept.n, &l.ks, 1);
     pack2(kept.out, kept.n, &l.ko, 0);
     pack2(kept.in, kept.n, &l.ki, 0);
@@ -376,7 +371,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
             goto done;
         struct launch p1 = l;
         p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
-        p1.out = element0(partial);
+        p1.out = usmarr_array_data(partial);
         p1.ko.s[0] = l.ks.s[1] * parts;
         p1.ko.s[1] = parts;
         p1.po = 1;
@@ -387,7 +382,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
             struct launch p2 = l;
             p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
             p2.in_dtype = part_dtype;
-            p2.in = element0(partial);
+            p2.in = usmarr_array_data(partial);
             p2.ki = p1.ko;
             p2.rs.s[0] = 1;
             p2.rs.s[1] = parts;
@@ -532,8 +527,8 @@ int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array
             memset(&l, 0, sizeof l);
             l.kernel = "cumulative_sum";
             l.in_dtype = pc->dtype;
-            l.in = element0(pc);
-            l.out = element0(tr);
+            l.in = usmarr_array_data(pc);
+            l.out = usmarr_array_data(tr);
             l.ks.s[0] = 1;
             l.ks.s[1] = lines;
             l.ko.s[1] = n;
