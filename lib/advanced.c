@@ -505,17 +505,7 @@ int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
                usmarr_index_mode_t mode)
 {
     usmarr__clear_error();
-    if (!a || !indices || !values)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
-    int rc = usmarr__same_context(indices, "indices", a, "a");
-    if (!rc)
-        rc = usmarr__same_context(values, "values", a, "a");
-    if (!rc)
-        rc = usmarr__check_writable(a, "a");
-    if (!rc)
-        rc = check_index_dtype(indices, "indices");
-    if (!rc)
-        rc = check_mode(mode);
+    int rc = usmarr__check_put(a, indices, values, mode);
     if (rc)
         return rc;
     if (axis == USMARR_AXIS_NONE) {
@@ -579,6 +569,23 @@ int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
 }
 
 /* ---- shared with getitem.c (view_internal.h) -------------------------------------------- */
+
+int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                      usmarr_index_mode_t mode)
+{
+    if (!a || !indices || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    if (!rc)
+        rc = usmarr__check_writable(a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    if (!rc)
+        rc = check_mode(mode);
+    return rc;
+}
 
 int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells) { return cells_new(ctx, cells); }
 

@@ -441,21 +441,9 @@ int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, cons
                           usmarr_index_mode_t mode)
 {
     usmarr__clear_error();
-    if (!a || !indices || !values)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
-    int rc = usmarr__same_context(indices, "indices", a, "a");
-    if (!rc)
-        rc = usmarr__same_context(values, "values", a, "a");
-    if (!rc)
-        rc = usmarr__check_writable(a, "a");
+    int rc = usmarr__check_put(a, indices, values, mode);
     if (rc)
         return rc;
-    usmarr_kind_t kind = usmarr_dtype_kind(indices->dtype);
-    if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT)
-        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "indices has dtype %s; indices must be integers",
-                            usmarr_dtype_name(indices->dtype));
-    if (mode != USMARR_INDEX_MODE_RAISE && mode != USMARR_INDEX_MODE_WRAP && mode != USMARR_INDEX_MODE_CLIP)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "mode=%d is not raise (0), wrap (1) or clip (2)", (int)mode);
     char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
     if (axis == USMARR_AXIS_NONE) {
         if (indices->ndim != 1)

@@ -58,6 +58,10 @@ USMARR_INTERNAL void usmarr__advise_huge_pages(usmarr_context_t *context, void *
  * usmarr__index_map launches OP_<op> (GATHER or SCATTER) with ops[0] written, ops[1] the
  * indices, ops[2] read, scalars n and stride, and with `cells` the fused check. */
 struct usmarr__operand;
+/* The argument checks of put and put_along_axis: non-NULL, one context, `a` writable,
+ * integer indices, a known mode. */
+USMARR_INTERNAL int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices,
+                                      const usmarr_array_t *values, usmarr_index_mode_t mode);
 USMARR_INTERNAL int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells);
 USMARR_INTERNAL void usmarr__index_cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind,
                                                   struct usmarr__operand *flag, struct usmarr__operand *value);
