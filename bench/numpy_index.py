@@ -2,20 +2,9 @@
 """NumPy reference timings for bench/bench_index.c (prints `seconds=<median>`).
 usage: numpy_index.py take|extract|concat|getitem-rows [repeat]"""
 import sys
-import time
 
 import numpy as np
-
-
-def median_time(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2]
+from numpy_timing import median_time
 
 
 def main():

@@ -2,20 +2,9 @@
 """NumPy reference timings for bench/bench (called by it; prints `seconds=<median>`).
 usage: numpy_ref.py astype|transpose|slice [repeat]"""
 import sys
-import time
 
 import numpy as np
-
-
-def median_time(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2]
+from numpy_timing import median_time
 
 
 def main():
