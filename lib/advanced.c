@@ -202,24 +202,13 @@ static int launch_flat_take(const usmarr_array_t *a, const usmarr_array_t *indic
         return rc;
     cl_long m = usmarr_array_size(indices), n = a->shape[0], stride = a->strides[0];
     size_t local = 256, global = ((size_t)m + local - 1) / local * local;
-    usmarr__queue_lock(ctx);
-    rc = usmarr__kernel_arg_pointer(ctx, k, 0, usmarr_array_data(target));
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 1, usmarr_array_data(indices));
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 2, usmarr_array_data(a));
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 3, sizeof m, &m);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 4, sizeof n, &n);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 5, sizeof stride, &stride);
-    if (!rc) /* unused without CHECKED, but every argument must be set */
-        rc = usmarr__kernel_arg_pointer(ctx, k, 6, cells ? cells->pointer : NULL);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    /* the cells are unused without CHECKED, but every argument must be set */
+    const struct usmarr__karg args[] = {
+        USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG_PTR(usmarr_array_data(indices)),
+        USMARR__ARG_PTR(usmarr_array_data(a)),      USMARR__ARG(m),
+        USMARR__ARG(n),                             USMARR__ARG(stride),
+        USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
 }
 
 /* take along axis 0 of an array whose other axes are one C-contiguous run, with

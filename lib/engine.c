@@ -527,6 +527,20 @@ int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint w
     return 0;
 }
 
+int usmarr__kernel_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs, const struct usmarr__karg *args,
+                          cl_uint work_dim, const size_t *global, const size_t *local)
+{
+    int rc = 0;
+    usmarr__queue_lock(ctx);
+    for (int i = 0; !rc && i < nargs; i++)
+        rc = args[i].size ? usmarr__kernel_arg(k, (cl_uint)i, args[i].size, args[i].value)
+                          : usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, work_dim, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
 void usmarr__engine_stats(usmarr_context_t *ctx, struct usmarr__engine_stats *stats)
 {
     memset(stats, 0, sizeof *stats);

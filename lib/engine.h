@@ -128,6 +128,12 @@
  *
  *      usmarr__kernel_t *k;
  *      rc = usmarr__kernel_get(ctx, "reduce", "-DD0=f32 -DD1=f32", "usmarr_sum_rows", &k);
+ *      cl_long n = ...;
+ *      const struct usmarr__karg args[] = {USMARR__ARG_PTR(out_ptr), USMARR__ARG(n)};
+ *      rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, global, local);
+ *
+ * or, by hand (when arguments are set in a loop):
+ *
  *      usmarr__queue_lock(ctx);      // a cl_kernel's arguments are shared state: hold the
  *      rc = usmarr__kernel_arg_pointer(ctx, k, 0, out_ptr);   // lock from the first
  *      if (!rc) rc = usmarr__kernel_arg(k, 1, sizeof(cl_long), &n);  // argument to the
@@ -186,6 +192,20 @@ USMARR_INTERNAL int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__ke
  * finishes the queue and stores the program's binary in the disk cache. */
 USMARR_INTERNAL int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
                                            const size_t *global, const size_t *local);
+
+/* One argument of usmarr__kernel_launch(): a USM pointer (size 0; NULL for an empty
+ * array is allowed) or `size` bytes by value. */
+struct usmarr__karg {
+    size_t size;
+    const void *value;
+};
+#define USMARR__ARG_PTR(p) ((struct usmarr__karg){0, (p)})
+#define USMARR__ARG(v) ((struct usmarr__karg){sizeof(v), &(v)})
+#define USMARR__NARGS(args) ((int)(sizeof(args) / sizeof((args)[0])))
+/* Under the queue lock: sets args[0..nargs-1] as arguments 0..nargs-1 and enqueues. */
+USMARR_INTERNAL int usmarr__kernel_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
+                                          const struct usmarr__karg *args, cl_uint work_dim, const size_t *global,
+                                          const size_t *local);
 
 /* Engine statistics of a context (tests and benchmarks): programs compiled from source,
  * loaded from the disk cache, found in memory. */

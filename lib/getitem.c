@@ -166,28 +166,14 @@ int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int6
         return rc;
     cl_long cm = m, cistride = istride, run = len, cn = n, cstride = stride;
     size_t local = 64, global = ((size_t)m + local - 1) / local * local;
-    usmarr__queue_lock(ctx);
-    rc = usmarr__kernel_arg_pointer(ctx, k, 0, usmarr_array_data(target));
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 1, usmarr_array_data(ind));
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 2, sizeof cistride, &cistride);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 3, usmarr_array_data(src));
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 4, sizeof cm, &cm);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 5, sizeof run, &run);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 6, sizeof cn, &cn);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 7, sizeof cstride, &cstride);
-    if (!rc) /* unused without CHECKED, but every argument must be set */
-        rc = cells ? usmarr__kernel_arg_pointer(ctx, k, 8, cells->pointer) : usmarr__kernel_arg(k, 8, sizeof(void *), NULL);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    /* the cells are unused without CHECKED, but every argument must be set */
+    const struct usmarr__karg args[] = {
+        USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG_PTR(usmarr_array_data(ind)),
+        USMARR__ARG(cistride),                      USMARR__ARG_PTR(usmarr_array_data(src)),
+        USMARR__ARG(cm),                            USMARR__ARG(run),
+        USMARR__ARG(cn),                            USMARR__ARG(cstride),
+        USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
 }
 
 static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool into_out)

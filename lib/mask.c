@@ -34,10 +34,11 @@ static int mask_kernel(struct mask_run *r, const char *name, usmarr__kernel_t **
     return usmarr__kernel_get(r->ctx, "index", r->defines, name, k);
 }
 
-static int enqueue_chunks(struct mask_run *r, usmarr__kernel_t *k, size_t items)
+/* One work-item per chunk. */
+static int launch_chunks(struct mask_run *r, usmarr__kernel_t *k, int nargs, const struct usmarr__karg *args)
 {
-    size_t local = 64, global = (items + local - 1) / local * local;
-    return usmarr__kernel_enqueue(r->ctx, k, 1, &global, &local);
+    size_t local = 64, global = ((size_t)r->nchunks + local - 1) / local * local;
+    return usmarr__kernel_launch(r->ctx, k, nargs, args, 1, &global, &local);
 }
 
 /* Count + scan: offsets of every chunk, on the device. */
@@ -60,26 +61,14 @@ static int mask_prepare(struct mask_run *r, const usmarr_array_t *cond, usmarr_d
     if ((rc = mask_kernel(r, "usmarr_mask_count", &count)) || (rc = mask_kernel(r, "usmarr_mask_scan", &scan)))
         return rc;
     cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks;
-    usmarr__queue_lock(r->ctx);
-    rc = usmarr__kernel_arg_pointer(r->ctx, count, 0, usmarr_array_data(cond));
-    if (!rc)
-        rc = usmarr__kernel_arg(count, 1, sizeof n, &n);
-    if (!rc)
-        rc = usmarr__kernel_arg(count, 2, sizeof chunk, &chunk);
-    if (!rc)
-        rc = usmarr__kernel_arg(count, 3, sizeof nchunks, &nchunks);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(r->ctx, count, 4, r->counts->pointer);
-    if (!rc)
-        rc = enqueue_chunks(r, count, (size_t)r->nchunks);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(r->ctx, scan, 0, r->counts->pointer);
-    if (!rc)
-        rc = usmarr__kernel_arg(scan, 1, sizeof nchunks, &nchunks);
+    const struct usmarr__karg count_args[] = {USMARR__ARG_PTR(usmarr_array_data(cond)), USMARR__ARG(n),
+                                              USMARR__ARG(chunk), USMARR__ARG(nchunks),
+                                              USMARR__ARG_PTR(r->counts->pointer)};
+    const struct usmarr__karg scan_args[] = {USMARR__ARG_PTR(r->counts->pointer), USMARR__ARG(nchunks)};
     size_t one = 1;
+    rc = launch_chunks(r, count, USMARR__NARGS(count_args), count_args);
     if (!rc)
-        rc = usmarr__kernel_enqueue(r->ctx, scan, 1, &one, &one);
-    usmarr__queue_unlock(r->ctx);
+        rc = usmarr__kernel_launch(r->ctx, scan, USMARR__NARGS(scan_args), scan_args, 1, &one, &one);
     return rc;
 }
 
@@ -88,7 +77,8 @@ static int mask_total(struct mask_run *r, int64_t *total)
     return usmarr_memory_copy_to_host(r->counts, (size_t)r->nchunks * 8, total, 8); /* waits */
 }
 
-/* Enqueues a chunk kernel whose first arguments are (cond, [src,] n, chunk, nchunks, offsets, ...). */
+/* Enqueues a chunk kernel whose arguments are (cond, [src,] n, chunk, nchunks, offsets, dst,
+ * [vals, nvals]). */
 static int mask_launch(struct mask_run *r, const char *name, const void *src, void *dst, const void *vals,
                        int64_t nvals)
 {
@@ -99,30 +89,21 @@ static int mask_launch(struct mask_run *r, const char *name, const void *src, vo
     if (rc)
         return rc;
     cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks, nv = nvals;
-    cl_uint arg = 0;
-    usmarr__queue_lock(r->ctx);
-    rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, usmarr_array_data(r->cond));
-    if (!rc && src)
-        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, src);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, arg++, sizeof chunk, &chunk);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, arg++, sizeof nchunks, &nchunks);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, r->counts->pointer);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, dst);
-    if (!rc && vals) {
-        rc = usmarr__kernel_arg_pointer(r->ctx, k, arg++, vals);
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof nv, &nv);
+    struct usmarr__karg args[9];
+    int nargs = 0;
+    args[nargs++] = USMARR__ARG_PTR(usmarr_array_data(r->cond));
+    if (src)
+        args[nargs++] = USMARR__ARG_PTR(src);
+    args[nargs++] = USMARR__ARG(n);
+    args[nargs++] = USMARR__ARG(chunk);
+    args[nargs++] = USMARR__ARG(nchunks);
+    args[nargs++] = USMARR__ARG_PTR(r->counts->pointer);
+    args[nargs++] = USMARR__ARG_PTR(dst);
+    if (vals) {
+        args[nargs++] = USMARR__ARG_PTR(vals);
+        args[nargs++] = USMARR__ARG(nv);
     }
-    if (!rc)
-        rc = enqueue_chunks(r, k, (size_t)r->nchunks);
-    usmarr__queue_unlock(r->ctx);
-    return rc;
+    return launch_chunks(r, k, nargs, args);
 }
 
 /* `a` itself when C-contiguous, else a C-ordered copy. */
