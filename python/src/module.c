@@ -476,6 +476,20 @@ int axes_from_object(PyObject *obj, int *axes, int *naxes, int max)
     return 0;
 }
 
+/* An out= argument: None (or absent) is NULL, else it must be an Array (borrowed). */
+int out_from_object(PyObject *obj, usmarr_array_t **out)
+{
+    *out = NULL;
+    if (!obj || obj == Py_None)
+        return 0;
+    if (!array_check(obj)) {
+        PyErr_Format(PyExc_TypeError, "usmarr: out must be a usmarr.Array, not %R", obj);
+        return -1;
+    }
+    *out = array_of(obj);
+    return 0;
+}
+
 PyObject *tuple_from_int64(const int64_t *values, int n)
 {
     PyObject *t = PyTuple_New(n);
@@ -636,7 +650,8 @@ PyMODINIT_FUNC PyInit__usmarr(void)
     }
     if (array_init_type(m) < 0 || add_methods(m, functions_methods) < 0 || add_methods(m, creation_methods) < 0 ||
         add_methods(m, bench_methods) < 0 || storage_init_type(m) < 0 || add_methods(m, storage_methods) < 0 ||
-        functions_add_elementwise(m) < 0)
+        functions_add_elementwise(m) < 0 || add_methods(m, sort_methods) < 0 || sort_init(m) < 0 ||
+        add_methods(m, linalg_methods) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_NDIM", USMARR_MAX_NDIM) < 0 ||
         PyModule_AddStringConstant(m, "library_version", USMARR_VERSION_STRING) < 0)

@@ -7,6 +7,8 @@
  * index.c     __getitem__ and __setitem__ with NumPy's indexing
  * functions.c the namespace: elementwise functions from the library's table, reductions
  * creation.c  the namespace: creation and manipulation functions
+ * sort.c      the namespace: sorting, searching and set functions
+ * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
  * bench.c     the C baseline of python/bench.py
  * storage.c   seed 003's storage: a handle type and one function per library call
  */
@@ -53,6 +55,7 @@ int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 *
 int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
 int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
 int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
+int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
 PyObject *tuple_from_int64(const int64_t *values, int n);
 PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 
@@ -95,5 +98,8 @@ extern PyMethodDef bench_methods[]; /* bench.c */
 int functions_add_elementwise(PyObject *module);
 extern PyMethodDef storage_methods[]; /* storage.c: seed 003's storage */
 int storage_init_type(PyObject *module);
+extern PyMethodDef sort_methods[];   /* sort.c */
+int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */
+extern PyMethodDef linalg_methods[]; /* linalg.c */
 
 #endif

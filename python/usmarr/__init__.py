@@ -15,7 +15,7 @@ from . import _usmarr
 from ._usmarr import bool as _bool_dtype, int8, int16, int32, int64, uint8, uint16, uint32, uint64
 from ._usmarr import float16, float32, float64, complex64, complex128
 from ._info import __array_namespace_info__, finfo, iinfo, isdtype  # noqa: F401
-from ._linalg import matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
+from . import linalg  # noqa: F401
 
 import builtins as _builtins
 import math as _math
@@ -55,25 +55,6 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
         shape[axis] = 1
         r = concat([zeros(tuple(shape), dtype=r.dtype, device=r.device), r], axis=axis)
     return r
-
-
-def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """The variance: the mean squared deviation, with `correction` degrees of freedom removed."""
-    d = subtract(x, mean(x, axis=axis, keepdims=True))
-    squares = real(multiply(d, _usmarr.conj(d))) if x.dtype.kind == "c" else multiply(d, d)
-    total = sum(squares, axis=axis, keepdims=keepdims)
-    if axis is None:
-        n = x.size
-    else:
-        n = 1
-        for a in (axis,) if isinstance(axis, int) else axis:
-            n *= x.shape[a]
-    return _usmarr.divide(total, float(_builtins.max(n - correction, 0)))
-
-
-def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """The standard deviation: the square root of var()."""
-    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
 
 
 def unstack(x, /, *, axis=0):
