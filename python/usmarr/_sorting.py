@@ -1,0 +1,74 @@
+"""The set functions for complex128, which the library's sort keys (64 bits) do not cover:
+a composition of library calls.  Three stable argsorts (by the imaginary part, by the real
+part, by the NaN class) give NumPy's order for complex numbers, R+Rj < R+nanj < nan+Rj <
+nan+nanj with numbers lexicographic; the runs of equal values then come from not_equal,
+nonzero and a cumulative sum.  Every other dtype is one call of the C functions
+(python/src/sort.c)."""
+
+from . import _usmarr
+
+_complex128 = _usmarr.complex128
+
+
+def _complex128_unique(x, *, indices=False, inverse=False, counts=False):
+    """(values, indices, inverse_indices, counts), None where not asked for."""
+    n = x.size
+    flat = _usmarr.reshape(x, (n,))
+    real, imag = _usmarr.real(flat), _usmarr.imag(flat)
+    order = _usmarr.argsort(imag)
+    order = _usmarr.take(order, _usmarr.argsort(_usmarr.take(real, order)))
+    nan_class = _usmarr.add(_usmarr.multiply(_usmarr.astype(_usmarr.isnan(real), _usmarr.int8), 2),
+                            _usmarr.astype(_usmarr.isnan(imag), _usmarr.int8))
+    order = _usmarr.take(order, _usmarr.argsort(_usmarr.take(nan_class, order)))
+    ordered = _usmarr.take(flat, order)
+    # a run starts where a value differs from the one before (NaNs differ from everything)
+    head = _usmarr.concat([_usmarr.full((min(n, 1),), True, device=x.device),
+                           _usmarr.not_equal(ordered[1:], ordered[:-1])])
+    values = _usmarr.extract(head, ordered)
+    starts = _usmarr.nonzero(head)[0] if indices or counts else None
+    first = _usmarr.take(order, starts) if indices else None
+    run_counts = None
+    if counts:
+        ends = _usmarr.concat([starts[1:], _usmarr.full((min(n, 1),), n, dtype=_usmarr.int64, device=x.device)])
+        run_counts = _usmarr.subtract(ends, starts)
+    inverse_indices = None
+    if inverse:
+        runs = _usmarr.subtract(_usmarr._cumulative_sum(head, axis=0), 1)
+        inverse_indices = _usmarr.empty((n,), dtype=_usmarr.int64, device=x.device)
+        _usmarr.put(inverse_indices, order, runs)
+        inverse_indices = _usmarr.reshape(inverse_indices, x.shape)
+    return values, first, inverse_indices, run_counts
+
+
+def _is_complex128(x):
+    return isinstance(x, _usmarr.Array) and x.dtype == _complex128
+
+
+def unique_values(x, /):
+    """The distinct elements of x, sorted (NaNs each distinct)."""
+    if _is_complex128(x):
+        return _complex128_unique(x)[0]
+    return _usmarr.unique_values(x)
+
+
+def unique_counts(x, /):
+    """UniqueCountsResult(values, counts)."""
+    if _is_complex128(x):
+        v, _, _, c = _complex128_unique(x, counts=True)
+        return _usmarr.UniqueCountsResult(v, c)
+    return _usmarr.unique_counts(x)
+
+
+def unique_inverse(x, /):
+    """UniqueInverseResult(values, inverse_indices): values[inverse_indices] == x."""
+    if _is_complex128(x):
+        v, _, i, _ = _complex128_unique(x, inverse=True)
+        return _usmarr.UniqueInverseResult(v, i)
+    return _usmarr.unique_inverse(x)
+
+
+def unique_all(x, /):
+    """UniqueAllResult(values, indices, inverse_indices, counts)."""
+    if _is_complex128(x):
+        return _usmarr.UniqueAllResult(*_complex128_unique(x, indices=True, inverse=True, counts=True))
+    return _usmarr.unique_all(x)
