@@ -352,17 +352,19 @@ static PyObject *array_pos(PyObject *a) { return unary("positive", a); }
 static PyObject *array_abs(PyObject *a) { return unary("abs", a); }
 static PyObject *array_invert(PyObject *a) { return unary("bitwise_invert", a); }
 
-/* @ composes library calls in Python (usmarr.matmul). */
+/* @: one call of usmarr_matmul, the operands on the device of the one that is an Array. */
 static PyObject *array_matmul(PyObject *a, PyObject *b)
 {
     if (!operand_supported(a) || !operand_supported(b))
         Py_RETURN_NOTIMPLEMENTED;
-    PyObject *f = module_attr("matmul");
-    if (!f)
+    const usmarr_array_t *like = array_check(a) ? array_of(a) : array_of(b);
+    usmarr_array_t *x1 = convert_operand(a, like), *x2 = x1 ? convert_operand(b, like) : NULL, *r = NULL;
+    int rc = x1 && x2 ? usmarr_matmul(x1, x2, NULL, &r) : 0;
+    usmarr_array_release(x1);
+    usmarr_array_release(x2);
+    if (!x1 || !x2)
         return NULL;
-    PyObject *r = PyObject_CallFunctionObjArgs(f, a, b, NULL);
-    Py_DECREF(f);
-    return r;
+    return array_wrap_result(rc, r);
 }
 
 static PyObject *array_richcompare(PyObject *a, PyObject *b, int op)
