@@ -457,6 +457,66 @@ static PyObject *py_broadcast_arrays(PyObject *self, PyObject *args)
     return list;
 }
 
+/* A list (or tuple) of n new arrays, references taken (released on failure). */
+static PyObject *wrap_arrays(usmarr_array_t **arrays, size_t n, int tuple)
+{
+    PyObject *seq = tuple ? PyTuple_New((Py_ssize_t)n) : PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; i < n; i++) {
+        PyObject *w = seq ? array_wrap(arrays[i]) : (usmarr_array_release(arrays[i]), NULL);
+        if (w && tuple)
+            PyTuple_SetItem(seq, (Py_ssize_t)i, w);
+        else if (w)
+            PyList_SetItem(seq, (Py_ssize_t)i, w);
+        else
+            Py_CLEAR(seq);
+    }
+    return seq;
+}
+
+/* unstack(x, /, *, axis=0): a tuple of views */
+static PyObject *py_unstack(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"x", "axis", NULL};
+    PyObject *x;
+    int axis = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$i:unstack", keywords, &x, &axis))
+        return NULL;
+    usmarr_array_t *a = array_arg(x), **views = NULL;
+    if (!a)
+        return NULL;
+    size_t count = 0;
+    int rc = usmarr_unstack(a, axis, NULL, 0, &count); /* the count (and the axis check) first */
+    if (rc == USMARR_ERROR_INVALID_ARGUMENT && count > 0) {
+        views = calloc(count, sizeof *views);
+        rc = views ? usmarr_unstack(a, axis, views, count, &count) : USMARR_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    usmarr_array_release(a);
+    PyObject *r = rc ? py_error(rc) : wrap_arrays(views, count, 1);
+    free(views);
+    return r;
+}
+
+/* meshgrid(*arrays, indexing='xy'): a list of new arrays */
+static PyObject *py_meshgrid(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"indexing", NULL};
+    const char *indexing = "xy";
+    PyObject *empty = PyTuple_New(0);
+    int ok = empty && PyArg_ParseTupleAndKeywords(empty, kwargs, "|$s:meshgrid", keywords, &indexing);
+    Py_XDECREF(empty);
+    if (!ok)
+        return NULL;
+    usmarr_array_t **arrays, *results[USMARR_MAX_NDIM];
+    int count;
+    if (array_list(args, &arrays, &count) < 0)
+        return NULL;
+    int rc = count ? usmarr_meshgrid(count, (const usmarr_array_t *const *)arrays, indexing, results) : 0;
+    array_list_free(arrays, count);
+    if (rc)
+        return py_error(rc);
+    return wrap_arrays(results, (size_t)count, 0);
+}
+
 /* concat(arrays, /, *, axis=0) and stack(arrays, /, *, axis=0) */
 static PyObject *join_call(PyObject *args, PyObject *kwargs, int stack)
 {
@@ -596,6 +656,8 @@ PyMethodDef creation_methods[] = {
     {"swapaxes", FN(py_swapaxes), METH_VARARGS, "swapaxes(x, axis1, axis2, /)"},
     {"broadcast_to", FN(py_broadcast_to), KW, "broadcast_to(x, /, shape)"},
     {"broadcast_arrays", FN(py_broadcast_arrays), METH_VARARGS, "broadcast_arrays(*arrays): a list of views"},
+    {"unstack", FN(py_unstack), KW, "unstack(x, /, *, axis=0): a tuple of views"},
+    {"meshgrid", FN(py_meshgrid), KW, "meshgrid(*arrays, indexing='xy'): a list of new arrays"},
     {"concat", FN(py_concat), KW, "concat(arrays, /, *, axis=0)"},
     {"stack", FN(py_stack), KW, "stack(arrays, /, *, axis=0)"},
     {"roll", FN(py_roll), KW, "roll(x, /, shift, *, axis=None)"},

@@ -1,4 +1,5 @@
-"""Linear algebra and the moments of the namespace (python/src/linalg.c over
+"""Linear algebra, the moments and unstack/meshgrid of the namespace (python/src/linalg.c,
+python/src/creation.c over
 include/usmarr/linalg.h and stats.h): matmul, tensordot, vecdot, matrix_transpose, usmarr.linalg,
 var and std.  NumPy is the oracle."""
 
@@ -180,3 +181,38 @@ def test_var_failures_name_the_argument():
         usmarr.std(a, axis=(0, 0))
     with pytest.raises(ValueError, match="shape"):
         usmarr.var(a, axis=0, out=usmarr.empty((3,), dtype=usmarr.float32))
+
+
+# ---- unstack, meshgrid (include/usmarr/utilities.h) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unstack_gives_views_along_the_axis(axis):
+    base = host((3, 4, 2), "int32", 14)
+    a = usmarr.asarray(base)
+    parts = usmarr.unstack(a, axis=axis)
+    assert isinstance(parts, tuple) and len(parts) == base.shape[axis]
+    for got, expected in zip(parts, np.moveaxis(base, axis, 0)):
+        np.testing.assert_array_equal(got.to_numpy(), expected)
+    parts[0][...] = 99  # views: the write reaches a
+    assert (np.take(a.to_numpy(), 0, axis=axis) == 99).all()
+    assert usmarr.unstack(usmarr.asarray(np.zeros((0, 2), np.float32))) == ()
+    with pytest.raises(IndexError, match="axis"):
+        usmarr.unstack(a, axis=3)
+    with pytest.raises(IndexError, match="axis"):
+        usmarr.unstack(usmarr.asarray(np.int32(1)))
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_against_numpy(indexing):
+    inputs = [np.arange(3, dtype=np.float32), np.array([5, -1], np.int64), np.arange(4, dtype=np.uint8)]
+    for n in (1, 2, 3):
+        got = usmarr.meshgrid(*[usmarr.asarray(x) for x in inputs[:n]], indexing=indexing)
+        expected = np.meshgrid(*inputs[:n], indexing=indexing)
+        assert isinstance(got, list) and len(got) == n
+        for g, e in zip(got, expected):
+            assert g.shape == e.shape and g.dtype == usmarr.asarray(e).dtype and g.c_contiguous
+            np.testing.assert_array_equal(g.to_numpy(), e)
+    assert usmarr.meshgrid() == []
+    with pytest.raises(ValueError, match="indexing"):
+        usmarr.meshgrid(usmarr.asarray(inputs[0]), indexing="yx")

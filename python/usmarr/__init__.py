@@ -58,32 +58,6 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return r
 
 
-def unstack(x, /, *, axis=0):
-    """Views of x along an axis, as a tuple."""
-    axis = axis % x.ndim if x.ndim else axis
-    moved = _usmarr.moveaxis(x, axis, 0) if axis else x
-    return tuple(moved[i] for i in range(moved.shape[0]))
-
-
-def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-d coordinate arrays (copies, as NumPy returns)."""
-    if indexing not in ("xy", "ij"):
-        raise ValueError("usmarr.meshgrid: indexing must be 'xy' or 'ij'")
-    n = len(arrays)
-    shape = [a.shape[0] for a in arrays]
-    if indexing == "xy" and n > 1:
-        shape[0], shape[1] = shape[1], shape[0]
-    out = []
-    for i, a in enumerate(arrays):
-        view = [1] * n
-        axis = i
-        if indexing == "xy" and n > 1 and i < 2:
-            axis = 1 - i
-        view[axis] = a.shape[0]
-        out.append(asarray(broadcast_to(reshape(a, tuple(view)), tuple(shape)), copy=True))
-    return out
-
-
 def _triangle_mask(x, k, lower):
     rows = _usmarr.arange(x.shape[-2], device=x.device)
     cols = _usmarr.arange(x.shape[-1], device=x.device)
