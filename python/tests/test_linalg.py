@@ -1,7 +1,6 @@
-"""Linear algebra, the moments and unstack/meshgrid of the namespace (python/src/linalg.c,
-python/src/creation.c over
-include/usmarr/linalg.h and stats.h): matmul, tensordot, vecdot, matrix_transpose, usmarr.linalg,
-var and std.  NumPy is the oracle."""
+"""Linear algebra, the moments, unstack and meshgrid of the namespace (python/src/linalg.c and
+creation.c over include/usmarr/linalg.h, stats.h and utilities.h): matmul, tensordot, vecdot,
+matrix_transpose, usmarr.linalg, var, std, unstack, meshgrid.  NumPy is the oracle."""
 
 import pytest
 
