@@ -275,6 +275,78 @@ static PyObject *py_promote_types(PyObject *self, PyObject *args)
     return Py_NewRef(dtype_object(r));
 }
 
+/* _finfo(dtype, /): (bits, eps, max, min, smallest_normal, dtype) of usmarr_finfo */
+static PyObject *py_finfo(PyObject *self, PyObject *dtype_obj)
+{
+    int dtype;
+    usmarr_finfo_t info;
+    if (dtype_or_array(dtype_obj, &dtype) < 0)
+        return NULL;
+    int rc = usmarr_finfo((usmarr_dtype_t)dtype, &info);
+    if (rc)
+        return py_error(rc);
+    return Py_BuildValue("(iddddO)", info.bits, info.eps, info.max, info.min, info.smallest_normal,
+                         dtype_object(info.dtype));
+}
+
+/* _iinfo(dtype, /): (bits, min, max, dtype) of usmarr_iinfo */
+static PyObject *py_iinfo(PyObject *self, PyObject *dtype_obj)
+{
+    int dtype;
+    usmarr_iinfo_t info;
+    if (dtype_or_array(dtype_obj, &dtype) < 0)
+        return NULL;
+    int rc = usmarr_iinfo((usmarr_dtype_t)dtype, &info);
+    if (rc)
+        return py_error(rc);
+    return Py_BuildValue("(iLKO)", info.bits, (long long)info.min, (unsigned long long)info.max,
+                         dtype_object(info.dtype));
+}
+
+/* isdtype(dtype, kind): kind a kind name, a dtype, or a tuple of them (joined with commas,
+ * the library's form of the tuple) */
+static PyObject *py_isdtype(PyObject *self, PyObject *args)
+{
+    PyObject *dtype_obj, *kind;
+    if (!PyArg_ParseTuple(args, "OO:isdtype", &dtype_obj, &kind))
+        return NULL;
+    if (!PyObject_TypeCheck(dtype_obj, DType_Type)) {
+        PyErr_Format(PyExc_TypeError, "usmarr.isdtype: %R is not a usmarr dtype", dtype_obj);
+        return NULL;
+    }
+    if (PyTuple_Check(kind) && PyTuple_Size(kind) == 0)
+        Py_RETURN_FALSE; /* of no kind */
+    PyObject *items = PyTuple_Check(kind) ? Py_NewRef(kind) : PyTuple_Pack(1, kind);
+    PyObject *names = items ? PyList_New(0) : NULL;
+    for (Py_ssize_t i = 0; names && i < PyTuple_Size(items); i++) {
+        PyObject *item = PyTuple_GetItem(items, i), *name = NULL;
+        if (PyUnicode_Check(item) && PyUnicode_FindChar(item, ',', 0, PyUnicode_GetLength(item), 1) < 0)
+            name = Py_NewRef(item);
+        else if (PyObject_TypeCheck(item, DType_Type))
+            name = PyUnicode_FromString(usmarr_dtype_name(((DTypeObject *)item)->num));
+        else
+            PyErr_Format(PyExc_TypeError, "usmarr.isdtype: kind must be a kind name, a dtype or a tuple of them, not %R",
+                         item);
+        if (!name || PyList_Append(names, name) < 0)
+            Py_CLEAR(names);
+        Py_XDECREF(name);
+    }
+    Py_XDECREF(items);
+    PyObject *comma = names ? PyUnicode_FromString(",") : NULL;
+    PyObject *joined = comma ? PyUnicode_Join(comma, names) : NULL;
+    Py_XDECREF(comma);
+    Py_XDECREF(names);
+    const char *text = joined ? PyUnicode_AsUTF8AndSize(joined, NULL) : NULL;
+    bool result = false;
+    int rc = text ? usmarr_isdtype(((DTypeObject *)dtype_obj)->num, text, &result) : 0;
+    Py_XDECREF(joined);
+    if (!text)
+        return NULL;
+    if (rc)
+        return py_error(rc);
+    return PyBool_FromLong(result);
+}
+
 /* astype(x, dtype, /, *, copy=True, device=None) */
 static PyObject *py_astype(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -461,6 +533,9 @@ PyMethodDef functions_methods[] = {
     {"can_cast", FN(py_can_cast), METH_VARARGS, "can_cast(from_, to, /, casting='safe')"},
     {"result_type", FN(py_result_type), METH_VARARGS, "result_type(*arrays_and_dtypes)"},
     {"promote_types", FN(py_promote_types), METH_VARARGS, "promote_types(a, b, /)"},
+    {"_finfo", FN(py_finfo), METH_O, "_finfo(dtype, /): (bits, eps, max, min, smallest_normal, dtype)"},
+    {"_iinfo", FN(py_iinfo), METH_O, "_iinfo(dtype, /): (bits, min, max, dtype)"},
+    {"isdtype", FN(py_isdtype), METH_VARARGS, "isdtype(dtype, kind, /): kind a kind name, a dtype or a tuple of them"},
     {"astype", FN(py_astype), KW, "astype(x, dtype, /, *, copy=True, device=None)"},
     {"take", FN(py_take), KW, "take(x, indices, /, *, axis=None, mode='raise')"},
     {"take_along_axis", FN(py_take_along_axis), KW, "take_along_axis(x, indices, /, axis=-1, *, mode='raise')"},

@@ -1,6 +1,7 @@
-"""Linear algebra, the moments, unstack and meshgrid of the namespace (python/src/linalg.c and
-creation.c over include/usmarr/linalg.h, stats.h and utilities.h): matmul, tensordot, vecdot,
-matrix_transpose, usmarr.linalg, var, std, unstack, meshgrid.  NumPy is the oracle."""
+"""Linear algebra, the moments and the utilities of the namespace (python/src/linalg.c,
+creation.c and functions.c over include/usmarr/linalg.h, stats.h and utilities.h): matmul,
+tensordot, vecdot, matrix_transpose, usmarr.linalg, var, std, unstack, meshgrid, finfo, iinfo,
+isdtype.  NumPy is the oracle."""
 
 import pytest
 
@@ -215,3 +216,50 @@ def test_meshgrid_against_numpy(indexing):
     assert usmarr.meshgrid() == []
     with pytest.raises(ValueError, match="indexing"):
         usmarr.meshgrid(usmarr.asarray(inputs[0]), indexing="yx")
+
+
+# ---- finfo, iinfo, isdtype (include/usmarr/utilities.h) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_finfo_against_numpy(name):
+    got, expected = usmarr.finfo(getattr(usmarr, name)), np.finfo(name)
+    assert got.bits == expected.bits and got.eps == float(expected.eps) and got.max == float(expected.max)
+    assert got.min == float(expected.min) and got.smallest_normal == float(expected.smallest_normal)
+    assert got.dtype == getattr(usmarr, np.dtype(expected.dtype).name)
+    assert usmarr.finfo(usmarr.asarray(np.zeros(2, name))).bits == expected.bits  # an array works too
+
+
+@pytest.mark.parametrize("name", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_iinfo_against_numpy(name):
+    got, expected = usmarr.iinfo(getattr(usmarr, name)), np.iinfo(name)
+    assert (got.bits, got.min, got.max) == (expected.bits, int(expected.min), int(expected.max))
+    assert got.dtype == getattr(usmarr, name)
+
+
+def test_finfo_iinfo_refuse_the_other_kinds():
+    with pytest.raises(TypeError, match="finfo"):
+        usmarr.finfo(usmarr.int32)
+    with pytest.raises(TypeError, match="iinfo"):
+        usmarr.iinfo(usmarr.float32)
+    with pytest.raises(TypeError, match="iinfo"):
+        usmarr.iinfo(usmarr.bool)
+
+
+def test_isdtype_kinds_dtypes_and_tuples():
+    kinds = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu", "real floating": "f",
+             "complex floating": "c", "numeric": "iufc"}
+    for name in ("bool", "int8", "uint64", "float16", "float64", "complex64"):
+        d = getattr(usmarr, name)
+        for kind, letters in kinds.items():
+            assert usmarr.isdtype(d, kind) == (np.dtype(name).kind in letters), (name, kind)
+        assert usmarr.isdtype(d, d) and not usmarr.isdtype(d, usmarr.int32 if name != "int32" else usmarr.int8)
+    assert usmarr.isdtype(usmarr.float32, ("bool", usmarr.float32))
+    assert usmarr.isdtype(usmarr.int16, ("real floating", "signed integer"))
+    assert not usmarr.isdtype(usmarr.int16, ())
+    with pytest.raises(ValueError, match="kind"):
+        usmarr.isdtype(usmarr.int8, "integer")
+    with pytest.raises(TypeError, match="kind"):
+        usmarr.isdtype(usmarr.int8, 3)
+    with pytest.raises(TypeError, match="dtype"):
+        usmarr.isdtype("int8", "integral")

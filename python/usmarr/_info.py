@@ -1,8 +1,6 @@
 """Data type introspection of the array API: finfo, iinfo, isdtype and the inspection
 namespace (__array_namespace_info__)."""
 
-import sys
-
 from . import _usmarr
 
 _DTYPES = [_usmarr.bool, _usmarr.int8, _usmarr.int16, _usmarr.int32, _usmarr.int64, _usmarr.uint8,
@@ -13,12 +11,12 @@ _DTYPES = [_usmarr.bool, _usmarr.int8, _usmarr.int16, _usmarr.int32, _usmarr.int
 class finfo_object:
     """Machine limits of a floating-point dtype (complex: of its real part)."""
 
-    def __init__(self, dtype, bits, eps, max, smallest_normal):
+    def __init__(self, dtype, bits, eps, max, min, smallest_normal):
         self.dtype = dtype
         self.bits = bits
         self.eps = eps
         self.max = max
-        self.min = -max
+        self.min = min
         self.smallest_normal = smallest_normal
         self.tiny = smallest_normal
 
@@ -36,13 +34,6 @@ class iinfo_object:
         return f"usmarr.iinfo(dtype={self.dtype}, min={self.min}, max={self.max})"
 
 
-_FLOAT_LIMITS = {
-    "float16": (16, 2.0 ** -10, 65504.0, 2.0 ** -14),
-    "float32": (32, 2.0 ** -23, 3.4028234663852886e38, 2.0 ** -126),
-    "float64": (64, sys.float_info.epsilon, sys.float_info.max, sys.float_info.min),
-}
-
-
 def _dtype_of(type):
     if isinstance(type, _usmarr.Array):
         return type.dtype
@@ -50,47 +41,18 @@ def _dtype_of(type):
 
 
 def finfo(type, /):
-    """finfo(float dtype or array): bits, eps, max, min, smallest_normal, dtype."""
-    d = _dtype_of(type)
-    real = {"complex64": _usmarr.float32, "complex128": _usmarr.float64}.get(d.name, d)
-    if real.name not in _FLOAT_LIMITS:
-        raise ValueError(f"usmarr.finfo: {d} is not a floating-point dtype")
-    return finfo_object(real, *_FLOAT_LIMITS[real.name])
+    """finfo(float dtype or array): bits, eps, max, min, smallest_normal, dtype (usmarr_finfo)."""
+    bits, eps, max, min, smallest_normal, dtype = _usmarr._finfo(_dtype_of(type))
+    return finfo_object(dtype, bits, eps, max, min, smallest_normal)
 
 
 def iinfo(type, /):
-    """iinfo(integer dtype or array): bits, min, max, dtype."""
-    d = _dtype_of(type)
-    if d.kind not in "iu":
-        raise ValueError(f"usmarr.iinfo: {d} is not an integer dtype")
-    bits = 8 * d.itemsize
-    if d.kind == "i":
-        return iinfo_object(d, bits, -(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-    return iinfo_object(d, bits, 0, (1 << bits) - 1)
+    """iinfo(integer dtype or array): bits, min, max, dtype (usmarr_iinfo)."""
+    bits, min, max, dtype = _usmarr._iinfo(_dtype_of(type))
+    return iinfo_object(dtype, bits, min, max)
 
 
-_KINDS = {
-    "bool": "b",
-    "signed integer": "i",
-    "unsigned integer": "u",
-    "integral": "iu",
-    "real floating": "f",
-    "complex floating": "c",
-    "numeric": "iufc",
-}
-
-
-def isdtype(dtype, kind):
-    """Whether dtype is of kind: a dtype, a kind name ('integral', ...) or a tuple of them."""
-    if not isinstance(dtype, _usmarr.dtype):
-        raise TypeError(f"usmarr.isdtype: {dtype!r} is not a usmarr dtype")
-    if isinstance(kind, tuple):
-        return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, str):
-        if kind not in _KINDS:
-            raise ValueError(f"usmarr.isdtype: unknown kind {kind!r}")
-        return dtype.kind in _KINDS[kind]
-    return dtype == kind
+isdtype = _usmarr.isdtype
 
 
 class Info:
