@@ -2,7 +2,7 @@
 #include "module.h"
 
 #include <limits.h>
-
+#include <math.h>
 #include <stdlib.h>
 
 typedef int (*create_fn)(usmarr_context_t *, int, const int64_t *, usmarr_dtype_t, usmarr_order_t, usmarr_usm_kind_t,
@@ -162,6 +162,41 @@ static PyObject *py_full_like(PyObject *self, PyObject *args, PyObject *kwargs)
     return array_wrap_result(rc, r);
 }
 
+/* int64 arange of Python ints beyond 2**53, which the library's double arguments would round:
+ * the exact values as arange(n) * step + start in the library's int64 arithmetic. */
+static PyObject *arange_exact_int64(DeviceObject *d, PyObject *const *values, usmarr_usm_kind_t kind)
+{
+    long long v[3] = {0, 0, 1};
+    for (int i = 0; i < 3; i++)
+        if (values[i] && (v[i] = PyLong_AsLongLong(values[i])) == -1 && PyErr_Occurred())
+            return NULL;
+    if (v[2] == 0) {
+        PyErr_SetString(PyExc_ValueError, "usmarr.arange: step must not be zero");
+        return NULL;
+    }
+    __int128 span = (__int128)v[1] - v[0], step = v[2];
+    __int128 n = step > 0 ? (span > 0 ? (span + step - 1) / step : 0) : (span < 0 ? (span + step + 1) / step : 0);
+    usmarr_array_t *counter = NULL;
+    int rc = usmarr_array_arange(d->context, 0, (double)n, 1, USMARR_INT64, kind, &counter);
+    if (rc)
+        return py_error(rc);
+    PyObject *r = array_wrap(counter), *scaled = NULL, *shifted = NULL;
+    PyObject *step_obj = PyLong_FromLongLong(v[2]), *start_obj = PyLong_FromLongLong(v[0]);
+    if (r && step_obj && start_obj) {
+        PyObject *args[2] = {r, step_obj};
+        if ((scaled = array_elementwise("multiply", args, 2, NULL)) != NULL) {
+            args[0] = scaled;
+            args[1] = start_obj;
+            shifted = array_elementwise("add", args, 2, NULL);
+        }
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(scaled);
+    Py_XDECREF(step_obj);
+    Py_XDECREF(start_obj);
+    return shifted;
+}
+
 /* arange(start, /, stop=None, step=1, *, dtype=None, device=None, usm_type=None) */
 static PyObject *py_arange(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -194,6 +229,11 @@ static PyObject *py_arange(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!d)
         return NULL;
     usmarr_dtype_t dt = p.dtype >= 0 ? (usmarr_dtype_t)p.dtype : all_int ? USMARR_INT64 : USMARR_FLOAT64;
+    int beyond_double = 0;
+    for (int i = 0; i < 3; i++)
+        beyond_double |= values[i] && PyLong_Check(values[i]) && fabs(v[i]) > 9007199254740992.0;
+    if (dt == USMARR_INT64 && beyond_double)
+        return arange_exact_int64(d, values, p.kind);
     usmarr_array_t *r = NULL;
     int rc = usmarr_array_arange(d->context, v[0], v[1], v[2], dt, p.kind, &r);
     return array_wrap_result(rc, r);

@@ -266,3 +266,14 @@ def test_tensordot_of_zero_size_operands():
                                   np.tensordot(a, b, axes=1))
     z = usmarr.tensordot(usmarr.zeros((2, 0)), usmarr.zeros((0, 4)), axes=1)
     np.testing.assert_array_equal(z.to_numpy(), np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("args", [(1291, -9007199254740995, -2251799813685571), (2**62, 2**62 + 10, 3),
+                                  (-2**63, -2**63 + 5), (0, 2**60, 2**58), (5, 2**60, -1), (2**53 + 1, 2**53 + 4)])
+def test_arange_of_int64_beyond_2_to_the_53_is_exact(args):
+    # the library takes doubles; the binding computes these as arange(n) * step + start in int64
+    got, expected = usmarr.arange(*args).to_numpy(), np.arange(*args)
+    assert got.dtype == expected.dtype == np.int64
+    np.testing.assert_array_equal(got, expected)
+    with pytest.raises(ValueError, match="step"):
+        usmarr.arange(2**60, 2**61, 0)
