@@ -14,8 +14,10 @@
  *
  * Float keys: NaN (any payload or sign) -> all ones, the largest key; otherwise a set sign
  * bit inverts every bit, a clear one sets the sign bit.  Complex64: the real part's key in
- * the high 32 bits, the imaginary part's in the low ones, which is NumPy's lexicographic
- * order with NaN parts last (R+Rj < R+nanj < nan+Rj < nan+nanj).
+ * the high 32 bits, the imaginary part's in the low ones (lexicographic), except that a
+ * number with a NaN imaginary part and a real one (R+nanj) has 0xfffffffe, above every
+ * real part's key, in the high half and R's key in the low half: NumPy's order, every
+ * R+Rj < every R+nanj (by R) < every nan+Rj (by imaginary part) < nan+nanj.
  *
  * The sort works on R rows of n contiguous keys (row r at r*n):
  *   usmarr_sort_prepare   key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG); 2-D NDRange
@@ -100,7 +102,10 @@ inline KT make_key(ET e, int canon)
 #elif KIND == 2
     k = float_key((KT)e, W, EXPMASK, canon);
 #else /* zeros always equal: otherwise -0.0 < +0.0 would decide between real parts */
-    k = (float_key((KT)(e & 0xffffffffu), 32, EXPMASK, 1) << 32) | float_key((KT)(e >> 32), 32, EXPMASK, 1);
+    KT re = float_key((KT)(e & 0xffffffffu), 32, EXPMASK, 1), im = float_key((KT)(e >> 32), 32, EXPMASK, 1);
+    /* R+nanj after every number and before nan+Rj, ordered by R: high half 0xfffffffe,
+     * which no real part's key reaches (+inf's is 0xff800000, a NaN's 0xffffffff) */
+    k = im == 0xffffffffu && re != 0xffffffffu ? (0xfffffffeul << 32) | re : (re << 32) | im;
 #endif
 #if DESC
     k = ~k & FMASK(W);
@@ -120,6 +125,8 @@ inline ET key_element(KT k)
 #elif KIND == 2
     return (ET)float_bits(k, W);
 #else
+    if ((k >> 32) == 0xfffffffeu) /* R+nanj */
+        return (ET)(float_bits(k & 0xffffffffu, 32) | (float_bits(0xffffffffu, 32) << 32));
     return (ET)(float_bits(k >> 32, 32) | (float_bits(k & 0xffffffffu, 32) << 32));
 #endif
 }
@@ -311,7 +318,7 @@ inline int key_is_nan(KT a)
 #if KIND == 2
     return a == FMASK(W);
 #elif KIND == 3
-    return (uint)(a >> 32) == 0xffffffffu || (uint)a == 0xffffffffu;
+    return (uint)(a >> 32) >= 0xfffffffeu; /* R+nanj, nan+Rj, nan+nanj (make_key) */
 #else
     return 0;
 #endif

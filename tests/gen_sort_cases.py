@@ -66,10 +66,10 @@ def values(dtype, n, kind):
             b = (rng.integers(-4, 4, n) / 2).astype(real)
             m2 = rng.random(n) < 0.1
             b[m2] = np.nan
-            a = (a + 1j * b).astype(np.complex64)
-            # a + 1j*b turns nan real parts into nan+nanj; rebuild from parts
+            # from the parts: a + 1j*b would turn a NaN imaginary part into nan+nanj, and
+            # R+nanj (finite or infinite R) must be among the cases
             c = np.empty(n, np.complex64)
-            c.real = a.real
+            c.real = a
             c.imag = b
             a = c
     if kind == "sorted":

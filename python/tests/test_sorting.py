@@ -89,11 +89,18 @@ def test_sort_descending_puts_nans_first_and_keeps_equal_keys_in_order():
     assert_same(usmarr.argsort(a, descending=True, stable=False).to_numpy(), idx)
 
 
-def test_sort_complex64_lexicographic_as_numpy():
-    host = np.array([1 + 2j, 1 + 1j, np.nan + 0j, 0 + np.nan * 1j, -1 + 5j, 1 + 1j, 0 - 1j], dtype=np.complex64)
+def test_sort_complex64_in_numpys_order():
+    # numbers lexicographic < R+nanj (by R) < nan+Rj (by imaginary part) < nan+nanj
+    host = np.array([1 + 2j, complex(-1, np.nan), complex(np.nan, 0), complex(np.nan, np.nan), -1 + 5j, 1 + 1j,
+                     complex(np.nan, -2), complex(np.inf, np.nan), 0 - 1j, complex(-np.inf, 3), complex(2, np.nan),
+                     1 + 1j], dtype=np.complex64)
     a = usmarr.asarray(host)
     assert_same(usmarr.argsort(a).to_numpy(), np.argsort(host, kind="stable"))
     np.testing.assert_array_equal(usmarr.sort(a).to_numpy(), np.sort(host, kind="stable"))
+    assert_same(usmarr.argsort(a, descending=True).to_numpy(), descending_argsort(host, 0))
+    v = np.array([complex(0, np.nan), complex(np.nan, 1), 1 + 1j], dtype=np.complex64)
+    assert_same(usmarr.searchsorted(usmarr.sort(a), usmarr.asarray(v)).to_numpy(),
+                np.searchsorted(np.sort(host), v))
 
 
 def test_sort_into_out_and_in_place():
@@ -222,10 +229,10 @@ def numpy_unique(host):
 @pytest.mark.parametrize("dtype", REAL_DTYPES + ["complex64"])
 def test_unique_all_every_dtype_against_numpy(dtype, fp64):
     skip_without_fp64(dtype, fp64)
-    if dtype == "complex64":  # real parts with NaNs, integral imaginary parts
+    if dtype == "complex64":  # NaNs in either part or both
         host = np.empty((12, 25), np.complex64)
         host.real = sample("float32", (12, 25), seed=7)
-        host.imag = sample("int8", (12, 25), seed=8) % 3
+        host.imag = np.roll(sample("float32", (12, 25), seed=8), 3)
     else:
         host = sample(dtype, (12, 25), seed=7)
     values, index, inverse, counts = numpy_unique(host)
