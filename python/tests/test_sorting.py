@@ -129,12 +129,6 @@ def test_sort_failures_name_the_argument():
     np.testing.assert_array_equal(a.to_numpy(), np.arange(6, dtype=np.float32).reshape(2, 3))  # unchanged
 
 
-def test_sort_complex128_is_refused_with_the_reason(fp64):
-    skip_without_fp64("complex128", fp64)
-    with pytest.raises(usmarr.UsmarrError, match="complex128"):
-        usmarr.sort(usmarr.asarray(np.array([1 + 1j, 0j])))
-
-
 # ---- searchsorted --------------------------------------------------------------------------------------
 
 
@@ -302,6 +296,21 @@ def test_unique_complex128_composed_from_float64_argsorts_against_numpy(shape, f
     i = usmarr.unique_inverse(usmarr.asarray(host))
     assert isinstance(i, usmarr.UniqueInverseResult)
     assert_same(i.inverse_indices.to_numpy(), inverse.astype(np.int64))
+
+
+def test_unique_failures():
+    for f in (usmarr.unique_values, usmarr.unique_counts, usmarr.unique_inverse, usmarr.unique_all):
+        with pytest.raises(TypeError, match="cannot make an array"):
+            f(object())
+
+
+def test_complex128_sort_top_k_isin_are_refused_with_the_reason(fp64):
+    skip_without_fp64("complex128", fp64)
+    c = usmarr.asarray(np.array([1 + 1j, 0j]))
+    for call in (lambda: usmarr.sort(c), lambda: usmarr.argsort(c), lambda: usmarr.top_k(c, 1), lambda: usmarr.isin(c, c),
+                 lambda: usmarr.searchsorted(c, c)):
+        with pytest.raises(usmarr.UsmarrError, match="complex128"):
+            call()
 
 
 @pytest.mark.parametrize("dtypes", [("int32", "int32"), ("float32", "int16"), ("uint8", "int64"), ("float64", "float32")])
