@@ -273,8 +273,8 @@ def test_unique_of_empty_and_0d_arrays():
 
 
 @pytest.mark.parametrize("shape", [(3, 40), (1,), (), (0, 2)])
-def test_unique_complex128_composed_from_float64_argsorts_against_numpy(shape, fp64):
-    # the library's sort keys stop at 64 bits: python/usmarr/_sorting.py composes library calls
+def test_unique_complex128_against_numpy(shape, fp64):
+    # the library's own, or python/usmarr/_sorting.py's composition where it refuses complex128
     skip_without_fp64("complex128", fp64)
     rng = np.random.default_rng(12)
     n = int(np.prod(shape))
@@ -304,13 +304,27 @@ def test_unique_failures():
             f(object())
 
 
-def test_complex128_sort_top_k_isin_are_refused_with_the_reason(fp64):
+def test_complex128_sort_top_k_isin_match_numpy_or_are_refused_with_the_reason(fp64):
+    # the library's sort keys for complex128 (128 bits) may be absent: then each call is
+    # refused and says why; where they exist, the results are NumPy's
     skip_without_fp64("complex128", fp64)
-    c = usmarr.asarray(np.array([1 + 1j, 0j]))
-    for call in (lambda: usmarr.sort(c), lambda: usmarr.argsort(c), lambda: usmarr.top_k(c, 1), lambda: usmarr.isin(c, c),
-                 lambda: usmarr.searchsorted(c, c)):
-        with pytest.raises(usmarr.UsmarrError, match="complex128"):
-            call()
+    host = np.array([1 + 1j, complex(np.nan, 1), 0j, complex(2, np.nan), -1 + 3j, 1 + 1j, complex(-0.0, -1)])
+    c = usmarr.asarray(host)
+    order = np.argsort(host, kind="stable")
+    cases = [
+        (lambda: usmarr.sort(c), np.sort(host, kind="stable")),
+        (lambda: usmarr.argsort(c), order),
+        (lambda: usmarr.top_k(c, 2, mode="smallest").indices, order[:2]),
+        (lambda: usmarr.isin(c, c[:3]), np.isin(host, host[:3])),
+        (lambda: usmarr.searchsorted(c, c, sorter=usmarr.asarray(order)), np.searchsorted(host, host, sorter=order)),
+    ]
+    for call, expected in cases:
+        try:
+            got = call().to_numpy()
+        except usmarr.UsmarrError as e:
+            assert "complex128" in str(e) and e.name == "USMARR_ERROR_UNSUPPORTED"
+            continue
+        np.testing.assert_array_equal(got, expected)
 
 
 @pytest.mark.parametrize("dtypes", [("int32", "int32"), ("float32", "int16"), ("uint8", "int64"), ("float64", "float32")])

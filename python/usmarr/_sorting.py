@@ -3,7 +3,8 @@ a composition of library calls.  Three stable argsorts (by the imaginary part, b
 part, by the NaN class) give NumPy's order for complex numbers, R+Rj < R+nanj < nan+Rj <
 nan+nanj with numbers lexicographic; the runs of equal values then come from not_equal,
 nonzero and a cumulative sum.  Every other dtype is one call of the C functions
-(python/src/sort.c)."""
+(python/src/sort.c), and so is complex128 once the library takes it: the composition runs
+only when the library refuses complex128 as unsupported."""
 
 from . import _usmarr
 
@@ -40,35 +41,50 @@ def _complex128_unique(x, *, indices=False, inverse=False, counts=False):
     return values, first, inverse_indices, run_counts
 
 
-def _is_complex128(x):
-    return isinstance(x, _usmarr.Array) and x.dtype == _complex128
+def _refused_complex128(x, error):
+    """Whether the library refused x only because it is complex128 (its sort keys stop at 64
+    bits), the case the composition above covers."""
+    return (isinstance(x, _usmarr.Array) and x.dtype == _complex128
+            and getattr(error, "name", "") == "USMARR_ERROR_UNSUPPORTED")
 
 
 def unique_values(x, /):
     """The distinct elements of x, sorted (NaNs each distinct)."""
-    if _is_complex128(x):
-        return _complex128_unique(x)[0]
-    return _usmarr.unique_values(x)
+    try:
+        return _usmarr.unique_values(x)
+    except _usmarr.UsmarrError as e:
+        if not _refused_complex128(x, e):
+            raise
+    return _complex128_unique(x)[0]
 
 
 def unique_counts(x, /):
     """UniqueCountsResult(values, counts)."""
-    if _is_complex128(x):
-        v, _, _, c = _complex128_unique(x, counts=True)
-        return _usmarr.UniqueCountsResult(v, c)
-    return _usmarr.unique_counts(x)
+    try:
+        return _usmarr.unique_counts(x)
+    except _usmarr.UsmarrError as e:
+        if not _refused_complex128(x, e):
+            raise
+    v, _, _, c = _complex128_unique(x, counts=True)
+    return _usmarr.UniqueCountsResult(v, c)
 
 
 def unique_inverse(x, /):
     """UniqueInverseResult(values, inverse_indices): values[inverse_indices] == x."""
-    if _is_complex128(x):
-        v, _, i, _ = _complex128_unique(x, inverse=True)
-        return _usmarr.UniqueInverseResult(v, i)
-    return _usmarr.unique_inverse(x)
+    try:
+        return _usmarr.unique_inverse(x)
+    except _usmarr.UsmarrError as e:
+        if not _refused_complex128(x, e):
+            raise
+    v, _, i, _ = _complex128_unique(x, inverse=True)
+    return _usmarr.UniqueInverseResult(v, i)
 
 
 def unique_all(x, /):
     """UniqueAllResult(values, indices, inverse_indices, counts)."""
-    if _is_complex128(x):
-        return _usmarr.UniqueAllResult(*_complex128_unique(x, indices=True, inverse=True, counts=True))
-    return _usmarr.unique_all(x)
+    try:
+        return _usmarr.unique_all(x)
+    except _usmarr.UsmarrError as e:
+        if not _refused_complex128(x, e):
+            raise
+    return _usmarr.UniqueAllResult(*_complex128_unique(x, indices=True, inverse=True, counts=True))
