@@ -1,4 +1,4 @@
-/* reduce.cl: reductions and the cumulative sum, as custom kernels (lib/engine.h, section 3).
+/* reduce.cl: reductions and the cumulative functions, as custom kernels (lib/engine.h, section 3).
  *
  * One program per input dtype (-DD1=<tag>) holds every reduction as its own kernel, so a
  * dtype costs one compile whatever is reduced.  The host (lib/reduce.c) reduces any axis
@@ -268,21 +268,132 @@ kernel void usmarr_reduce_count_nonzero(R_PARAMS(i64))
     out[ob] = acc;
 }
 
-/* cumulative sum along one axis: one work-item per line, `rs.s1` elements of stride
- * ri.s1 in, ko.s1... (the output's stride along the axis is passed in `po`) */
-kernel void usmarr_reduce_cumulative_sum(R_PARAMS(R_SUMTAG))
+/* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:
+ * the float result dtype (bool and integers float64, float16 computed in float32).  A
+ * running pair (m, s) stands for m + log(s) (logsumexp: m the largest element so far, s
+ * the sum of exp(x - m)) or m * sqrt(s) (hypot: m the largest |x|, s the sum of (|x|/m)^2),
+ * so nothing overflows.  step() takes one element, join() two pairs (the tree kernels);
+ * both follow NumPy's special values: logsumexp NaN if any is NaN, else +inf if any is
+ * +inf, -inf when empty or all -inf; hypot +inf if any is infinite (even with a NaN),
+ * else NaN if any is NaN, 0 when empty. */
+#if !R_CPLX
+#define R_FLTTAG_B f64
+#define R_FLTTAG_I f64
+#define R_FLTTAG_H f16
+#define R_FLTTAG_F D1
+#define R_FLTTAG_(k) R_FLTTAG__(k)
+#define R_FLTTAG__(k) R_FLTTAG_##k
+#define R_FLTTAG R_FLTTAG_(R_K)
+#define R_F_CT USMARR_COMPUTE(R_FLTTAG)
+#define R_F_PAIR USMARR_CAT(R_F_CT, 2)
+#define R_TO_F(v) USMARR_CONVERT(D1, R_FLTTAG, v)
+#define R_LSE_INIT ((R_F_PAIR)(-INFINITY, 0))
+#define R_HYPOT_INIT ((R_F_PAIR)(0, 0))
+
+static inline R_F_PAIR r_lse_step(R_F_PAIR a, R_F_CT v)
 {
-    long k1 = get_global_id(0), k0 = get_global_id(1);
-    if (k1 >= ks.s1 || k0 >= ks.s0)
-        return;
-    long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1;
-    R_SUM_CT acc = 0;
-    for (long r1 = 0; r1 < rs.s1; r1++) {
-        R_CT v = R_LOAD(ib + r1 * ri.s1);
-        acc += USMARR_CONVERT(D1, R_SUMTAG, v);
-        USMARR_STOREP(R_SUMTAG, out, ob + r1 * po, acc);
-    }
+    if (v > a.x) /* a new maximum (a.x may be -inf: s becomes 1) */
+        return isinf(v) ? (R_F_PAIR)(v, 1) : (R_F_PAIR)(v, a.y * exp(a.x - v) + 1);
+    if (v <= a.x) /* at an infinite maximum nothing changes */
+        return isinf(a.x) ? a : (R_F_PAIR)(a.x, a.y + exp(v - a.x));
+    return (R_F_PAIR)(NAN, 1); /* v or the maximum is NaN */
 }
+
+static inline R_F_PAIR r_lse_join(R_F_PAIR a, R_F_PAIR b)
+{
+    if (isnan(a.x) || isnan(b.x))
+        return (R_F_PAIR)(NAN, 1);
+    R_F_CT m = fmax(a.x, b.x);
+    if (isinf(m))
+        return (R_F_PAIR)(m, m > 0 ? 1 : 0);
+    return (R_F_PAIR)(m, a.y * exp(a.x - m) + b.y * exp(b.x - m));
+}
+
+static inline R_F_CT r_lse_value(R_F_PAIR a) { return isfinite(a.x) ? a.x + log(a.y) : a.x; }
+
+static inline R_F_PAIR r_hypot_step(R_F_PAIR a, R_F_CT v)
+{
+    R_F_CT r = fabs(v);
+    if (isinf(a.x))
+        return a;
+    if (r > a.x) {
+        if (isinf(r))
+            return (R_F_PAIR)(r, 1);
+        R_F_CT q = a.x / r;
+        return (R_F_PAIR)(r, a.y * q * q + 1);
+    }
+    if (r <= a.x) {
+        if (r > 0) {
+            R_F_CT q = r / a.x;
+            a.y += q * q;
+        }
+        return a;
+    }
+    return isinf(r) ? (R_F_PAIR)(r, 1) : (R_F_PAIR)(NAN, 1);
+}
+
+static inline R_F_PAIR r_hypot_join(R_F_PAIR a, R_F_PAIR b)
+{
+    if (isinf(a.x) || isinf(b.x))
+        return (R_F_PAIR)(INFINITY, 1);
+    if (isnan(a.x) || isnan(b.x))
+        return (R_F_PAIR)(NAN, 1);
+    R_F_CT m = fmax(a.x, b.x);
+    if (m == 0)
+        return R_HYPOT_INIT;
+    R_F_CT qa = a.x / m, qb = b.x / m;
+    return (R_F_PAIR)(m, a.y * qa * qa + b.y * qb * qb);
+}
+
+static inline R_F_CT r_hypot_value(R_F_PAIR a) { return a.x * sqrt(a.y); }
+
+kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
+{
+    R_HEAD
+    R_F_PAIR acc = R_LSE_INIT;
+    R_LOOP(acc = r_lse_step(acc, R_TO_F(v)))
+    USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc));
+}
+
+kernel void usmarr_reduce_reduce_hypot(R_PARAMS(R_FLTTAG))
+{
+    R_HEAD
+    R_F_PAIR acc = R_HYPOT_INIT;
+    R_LOOP(acc = r_hypot_step(acc, R_TO_F(v)))
+    USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc));
+}
+#endif
+
+/* cumulative sums, products and logsumexps along one axis: one work-item per line of
+ * `rs.s1` input elements (stride ri.s1); the output's stride along the axis is `po`.
+ * `count` is 1 for include_initial: the line then starts with the identity (0, 1, -inf)
+ * and has one element more. */
+#define R_SCAN_KERNEL(NAME, OUTTAG, ACC_T, INIT, STEP, VALUE)                                         \
+    kernel void usmarr_reduce_cumulative_##NAME(R_PARAMS(OUTTAG))                                     \
+    {                                                                                                 \
+        long k1 = get_global_id(0), k0 = get_global_id(1);                                            \
+        if (k1 >= ks.s1 || k0 >= ks.s0)                                                               \
+            return;                                                                                   \
+        long ib = k0 * ki.s0 + k1 * ki.s1, o = k0 * ko.s0 + k1 * ko.s1;                               \
+        ACC_T acc = INIT;                                                                             \
+        if (count) {                                                                                  \
+            USMARR_STOREP(OUTTAG, out, o, VALUE(acc));                                                \
+            o += po;                                                                                  \
+        }                                                                                             \
+        for (long r1 = 0; r1 < rs.s1; r1++, o += po) {                                                \
+            R_CT v = R_LOAD(ib + r1 * ri.s1);                                                         \
+            STEP;                                                                                     \
+            USMARR_STOREP(OUTTAG, out, o, VALUE(acc));                                                \
+        }                                                                                             \
+    }
+#define R_SCAN_SAME(a) (a)
+R_SCAN_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
+#if R_CPLX
+R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, ((R_SUM_CT)(1, 0)), acc = R_CMUL(acc, v), R_SCAN_SAME)
+#else
+R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(1), acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
+R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R_TO_F(v)), r_lse_value)
+#endif
 
 #ifdef R_TREE
 /* Work-group tree reductions (the "gpu" kernel shape; built with -DR_TREE=<items>, so the
@@ -382,6 +493,16 @@ R_TREE_KERNEL(max, D1, R_CT, (R_CT)(0), R_SAME_, R_MAX, USMARR_STOREP(D1, out, o
 R_TREE_KERNEL(all, b, uchar, (uchar)1, R_TRUTH_, R_AND, out[ob] = acc_l[lx])
 R_TREE_KERNEL(any, b, uchar, (uchar)0, R_TRUTH_, R_OR, out[ob] = acc_l[lx])
 R_TREE_KERNEL(count_nonzero, i64, long, 0L, R_ONE_IF, R_ADD, out[ob] = acc_l[lx])
+#if !R_CPLX
+#define R_LSE_ONE(v) ((R_F_PAIR)(R_TO_F(v), 1))
+#define R_HYPOT_ONE(v) ((R_F_PAIR)(fabs(R_TO_F(v)), 1))
+#define R_LSE_JOIN(a, ha, b, hb) ((a) = r_lse_join(a, b), (ha) |= (hb))
+#define R_HYPOT_JOIN(a, ha, b, hb) ((a) = r_hypot_join(a, b), (ha) |= (hb))
+R_TREE_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, R_LSE_ONE, R_LSE_JOIN,
+              USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc_l[lx])))
+R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYPOT_JOIN,
+              USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc_l[lx])))
+#endif
 
 /* argmin/argmax in one part (the host never splits them): (value, flat index) pairs, -1
  * for none.  Rows interleave, so ties go to the smaller index explicitly; the first NaN

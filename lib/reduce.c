@@ -1,5 +1,6 @@
 /* Reductions over any axis set (sum, prod, mean, min, max, argmin, argmax, all, any,
- * count_nonzero) and the cumulative sum, on cl/reduce.cl.  The kernel-selection rules are
+ * count_nonzero, logsumexp, reduce_hypot) and the cumulative functions (sum, prod,
+ * logsumexp, with include_initial), on cl/reduce.cl.  The kernel-selection rules are
  * in that file's header; this module reduces the layout to at most two kept and two
  * reduced dims and picks the split of few-output reductions. */
 #include "engine.h"
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum rule { R_SUM, R_MEAN, R_SAME, R_INDEX, R_BOOL, R_COUNT };
+enum rule { R_SUM, R_MEAN, R_SAME, R_INDEX, R_BOOL, R_COUNT, R_FLOAT };
 
 #define USMARR_REDUCTIONS(X)                                                                                \
     X(sum, R_SUM, true, true)                                                                                \
@@ -20,7 +21,9 @@ enum rule { R_SUM, R_MEAN, R_SAME, R_INDEX, R_BOOL, R_COUNT };
     X(argmax, R_INDEX, false, false)                                                                         \
     X(all, R_BOOL, true, true)                                                                               \
     X(any, R_BOOL, true, true)                                                                               \
-    X(count_nonzero, R_COUNT, true, true)
+    X(count_nonzero, R_COUNT, true, true)                                                                    \
+    X(logsumexp, R_FLOAT, true, true)                                                                        \
+    X(reduce_hypot, R_FLOAT, true, true)
 
 struct reduction {
     const char *name;
@@ -57,7 +60,8 @@ static usmarr_dtype_t result_dtype(enum rule r, usmarr_dtype_t d)
 {
     switch (r) {
     case R_SUM: return sum_dtype(d);
-    case R_MEAN: {
+    case R_MEAN:
+    case R_FLOAT: { /* R_FLOAT: real input only (checked by the callers) */
         usmarr_kind_t k = usmarr_dtype_kind(d);
         return k == USMARR_KIND_BOOL || k == USMARR_KIND_INT || k == USMARR_KIND_UINT ? USMARR_FLOAT64 : d;
     }
@@ -65,6 +69,15 @@ static usmarr_dtype_t result_dtype(enum rule r, usmarr_dtype_t d)
     case R_BOOL: return USMARR_BOOL;
     default: return USMARR_INT64;
     }
+}
+
+/* logsumexp and hypot are defined for real input only, as NumPy's logaddexp and hypot. */
+static int real_only(enum rule r, usmarr_dtype_t d, const char *name)
+{
+    if (r == R_FLOAT && usmarr_dtype_kind(d) == USMARR_KIND_COMPLEX)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x is %s; only real dtypes are supported", name,
+                            usmarr_dtype_name(d));
+    return 0;
 }
 
 /* ---- layout ----------------------------------------------------------------------------- */
@@ -421,6 +434,8 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
     int rc = parse_axes(x, naxes, axes, reduced);
     if (rc)
         return rc;
+    if ((rc = real_only(r->rule, x->dtype, r->name)))
+        return rc;
     usmarr_context_t *ctx = x->memory->context;
     usmarr_dtype_t res = result_dtype(r->rule, x->dtype);
     if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
@@ -469,18 +484,35 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
     return rc;
 }
 
-/* ---- the cumulative sum --------------------------------------------------------------------- */
+/* ---- the cumulative functions ---------------------------------------------------------------- */
 
-int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array_t *out, usmarr_array_t **result)
+static const struct {
+    const char *name; /* the kernel is usmarr_reduce_<name> */
+    enum rule rule;
+} cumulatives[] = {
+    [USMARR_CUMULATIVE_SUM] = {"cumulative_sum", R_SUM},
+    [USMARR_CUMULATIVE_PROD] = {"cumulative_prod", R_SUM},
+    [USMARR_CUMULATIVE_LOGSUMEXP] = {"cumulative_logsumexp", R_FLOAT},
+};
+
+/* Lines along the axis: x is copied C-ordered with the axis innermost (every other dim then
+ * merges into one count of lines), scanned one work-item per line into a C-ordered result
+ * with `include_initial` more elements a line, and permuted back (a view). */
+static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
+                      usmarr_array_t *out, usmarr_array_t **result)
 {
-    usmarr__clear_error();
+    if ((unsigned)op >= sizeof cumulatives / sizeof cumulatives[0])
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "cumulative: op=%d is not a usmarr_cumulative_t", (int)op);
+    const char *name = cumulatives[op].name;
     if (!x)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "cumulative_sum: x is NULL");
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
     if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "cumulative_sum: result is NULL and there is no out");
-    usmarr_context_t *ctx = x->memory->context;
-    usmarr_dtype_t res = sum_dtype(x->dtype);
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", name);
     int rc;
+    if ((rc = real_only(cumulatives[op].rule, x->dtype, name)))
+        return rc;
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_dtype_t res = result_dtype(cumulatives[op].rule, x->dtype);
     if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
     usmarr_array_t *src = NULL;
@@ -498,78 +530,97 @@ int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array
     } else {
         ax = *axis < 0 ? *axis + x->ndim : *axis;
         if (ax < 0 || ax >= x->ndim)
-            return usmarr__fail(USMARR_ERROR_INDEX, "axis=%d is out of range for %d dims", *axis, x->ndim);
+            return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, *axis, x->ndim);
         src = usmarr_array_retain((usmarr_array_t *)x);
     }
-    usmarr_array_t *target = NULL;
-    if (out && (rc = check_out(src, out, res, src->ndim, src->shape, "cumulative_sum")))
+    int64_t n = src->shape[ax], init = include_initial ? 1 : 0, rshape[USMARR_MAX_NDIM];
+    memcpy(rshape, src->shape, sizeof(int64_t) * (size_t)src->ndim);
+    rshape[ax] = n + init;
+    int perm[USMARR_MAX_NDIM], inv[USMARR_MAX_NDIM], np = 0;
+    usmarr_array_t *pv = NULL, *pc = NULL, *tr = NULL, *back = NULL;
+    if (out && (rc = check_out(src, out, res, src->ndim, rshape, name)))
         goto done;
-    {
-        /* a C-ordered result with the axis innermost keeps every other dim mergeable */
-        int perm[USMARR_MAX_NDIM], np = 0;
-        for (int d = 0; d < src->ndim; d++)
-            if (d != ax)
-                perm[np++] = d;
-        perm[np++] = ax;
-        usmarr_array_t *pv = NULL, *pc = NULL;
-        if ((rc = usmarr_array_permute_dims(src, perm, &pv)))
+    for (int d = 0; d < src->ndim; d++)
+        if (d != ax)
+            perm[np++] = d;
+    perm[np++] = ax;
+    for (int d = 0; d < src->ndim; d++)
+        inv[perm[d]] = d;
+    if ((rc = usmarr_array_permute_dims(src, perm, &pv)) || (rc = usmarr_array_copy(pv, USMARR_ORDER_C, NULL, &pc)))
+        goto done;
+    int64_t lines = 1, tshape[USMARR_MAX_NDIM];
+    for (int d = 0; d < src->ndim; d++)
+        tshape[d] = rshape[perm[d]];
+    for (int d = 0; d + 1 < src->ndim; d++)
+        lines *= tshape[d];
+    usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
+    if ((rc = usmarr__array_empty_like_layout(ctx, res, src->ndim, tshape, USMARR_ORDER_C, kind, &tr)))
+        goto done;
+    if (lines > 0 && n + init > 0) {
+        struct launch l;
+        memset(&l, 0, sizeof l);
+        l.kernel = name;
+        l.in_dtype = pc->dtype;
+        l.in = usmarr_array_data(pc);
+        l.out = usmarr_array_data(tr);
+        l.ks.s[0] = 1;
+        l.ks.s[1] = lines;
+        l.ko.s[1] = n + init;
+        l.ki.s[1] = n;
+        l.rs.s[0] = 1;
+        l.rs.s[1] = n;
+        l.ri.s[1] = 1;
+        l.po = 1;
+        l.chunk = n;
+        l.count = init;
+        l.parts = 1;
+        if ((rc = launch(ctx, &l)))
             goto done;
-        rc = usmarr_array_copy(pv, USMARR_ORDER_C, NULL, &pc);
-        usmarr_array_release(pv);
-        if (rc)
-            goto done;
-        int64_t n = src->ndim ? src->shape[ax] : 1, lines = n ? usmarr_array_size(pc) / n : 0;
-        usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
-        usmarr_array_t *tr = NULL;
-        rc = usmarr__array_empty_like_layout(ctx, res, pc->ndim, pc->shape, USMARR_ORDER_C, kind, &tr);
-        if (!rc && lines > 0 && n > 0) {
-            struct launch l;
-            memset(&l, 0, sizeof l);
-            l.kernel = "cumulative_sum";
-            l.in_dtype = pc->dtype;
-            l.in = usmarr_array_data(pc);
-            l.out = usmarr_array_data(tr);
-            l.ks.s[0] = 1;
-            l.ks.s[1] = lines;
-            l.ko.s[1] = n;
-            l.ki.s[1] = n;
-            l.rs.s[0] = 1;
-            l.rs.s[1] = n;
-            l.ri.s[1] = 1;
-            l.po = 1;
-            l.chunk = n;
-            l.parts = 1;
-            rc = launch(ctx, &l);
-        }
-        usmarr_array_release(pc);
-        if (rc) {
-            usmarr_array_release(tr);
-            goto done;
-        }
-        /* back to the source's axis order: the inverse permutation is a view */
-        int inv[USMARR_MAX_NDIM];
-        for (int d = 0; d < src->ndim; d++)
-            inv[perm[d]] = d;
-        usmarr_array_t *back = NULL;
-        rc = usmarr_array_permute_dims(tr, inv, &back);
-        usmarr_array_release(tr);
-        if (rc)
-            goto done;
-        if (out) {
-            rc = usmarr_array_copy_into(out, back);
-            usmarr_array_release(back);
-            if (!rc && result)
-                *result = usmarr_array_retain(out);
-        } else {
-            rc = usmarr_array_copy(back, USMARR_ORDER_C, NULL, &target);
-            usmarr_array_release(back);
-            if (!rc)
-                *result = target;
-        }
+    }
+    if ((rc = usmarr_array_permute_dims(tr, inv, &back))) /* back to the source's axis order */
+        goto done;
+    if (out) {
+        if (!(rc = usmarr_array_copy_into(out, back)) && result)
+            *result = usmarr_array_retain(out);
+    } else if (ax == src->ndim - 1) { /* no permutation: tr is the C-ordered result */
+        *result = usmarr_array_retain(tr);
+    } else {
+        rc = usmarr_array_copy(back, USMARR_ORDER_C, NULL, result);
     }
 done:
+    usmarr_array_release(back);
+    usmarr_array_release(tr);
+    usmarr_array_release(pc); /* waits for the launch */
+    usmarr_array_release(pv);
     usmarr_array_release(src);
     return rc;
+}
+
+int usmarr_cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
+                      usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(op, x, axis, include_initial, out, result);
+}
+
+int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_SUM, x, axis, false, out, result);
+}
+
+int usmarr_cumulative_prod(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
+                           usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_PROD, x, axis, include_initial, out, result);
+}
+
+int usmarr_cumulative_logsumexp(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
+                                usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_LOGSUMEXP, x, axis, include_initial, out, result);
 }
 
 /* ---- public entry points --------------------------------------------------------------------- */

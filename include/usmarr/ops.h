@@ -729,7 +729,8 @@ USMARR_API USMARR_NODISCARD int usmarr_clip(const usmarr_array_t *x, const usmar
  * @{ */
 
 /** @brief Applies the reduction @p name ("sum", "prod", "mean", "min", "max", "argmin",
- *  "argmax", "all", "any", "count_nonzero") — the generic form of the functions below.
+ *  "argmax", "all", "any", "count_nonzero", and usmarr/stats.h's "logsumexp" and
+ *  "reduce_hypot") — the generic form of the functions below.
  *  @param name the reduction
  *  @param x the input (borrowed)
  *  @param naxes the number of entries of @p axes
@@ -854,7 +855,9 @@ USMARR_API USMARR_NODISCARD int usmarr_count_nonzero(const usmarr_array_t *x, in
                                         usmarr_array_t *out, usmarr_array_t **result);
 
 /** @brief The cumulative sum along @p axis (NumPy `cumsum`, array API `cumulative_sum`),
- *  accumulated in the sum dtype (int64 for bool and signed integers, ...).
+ *  accumulated in the sum dtype (int64 for bool and signed integers, ...).  The array
+ *  API's `include_initial` and the other cumulative functions: usmarr_cumulative()
+ *  (usmarr/stats.h).
  *  @param x the input (borrowed)
  *  @param axis pointer to the axis (negative counts from the end), or NULL to sum the
  *         flattened C-order array into a 1-d result
