@@ -97,6 +97,7 @@ extern PyMethodDef creation_methods[];
 extern PyMethodDef bench_methods[]; /* bench.c */
 int functions_add_elementwise(PyObject *module);
 extern PyMethodDef storage_methods[]; /* storage.c: seed 003's storage */
+extern PyMethodDef stats_methods[];   /* stats.c: logsumexp, cumulative, diff */
 int storage_init_type(PyObject *module);
 extern PyMethodDef sort_methods[];   /* sort.c */
 int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */

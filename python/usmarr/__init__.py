@@ -17,6 +17,8 @@ from ._usmarr import float16, float32, float64, complex64, complex128
 from ._info import __array_namespace_info__, finfo, iinfo, isdtype  # noqa: F401
 from . import linalg  # noqa: F401
 from ._sorting import unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
+from ._stats import (cumulative_logsumexp, cumulative_prod, cumulative_sum, diff, logsumexp,  # noqa: F401
+                     reduce_hypot)
 
 import builtins as _builtins
 import math as _math
@@ -41,21 +43,6 @@ def clip(x, /, min=None, max=None):
     if max is None:
         return _usmarr.maximum(x, min)
     return _usmarr.clip(x, min, max)
-
-
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """The cumulative sum along an axis (required for arrays of more than one dimension)."""
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError("usmarr.cumulative_sum: axis is required for arrays of more than one dimension")
-        axis = 0
-    r = _usmarr._cumulative_sum(x, axis=axis, dtype=dtype)
-    if include_initial:
-        axis = axis % _builtins.max(x.ndim, 1)
-        shape = list(r.shape)
-        shape[axis] = 1
-        r = concat([zeros(tuple(shape), dtype=r.dtype, device=r.device), r], axis=axis)
-    return r
 
 
 def _triangle_mask(x, k, lower):
