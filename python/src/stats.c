@@ -3,6 +3,8 @@
  * include_initial) and _diff.  Keyword parsing and dtype= handling live in _stats.py. */
 #include "module.h"
 
+#include <string.h>
+
 /* _stats_reduce(name, x, axis=None, keepdims=False) */
 static PyObject *py_stats_reduce(PyObject *self, PyObject *args, PyObject *kwargs)
 {
