@@ -178,45 +178,45 @@ static PyObject *py_top_k(PyObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* ---- set functions ------------------------------------------------------------------------------------- */
-static PyObject *py_unique_values(PyObject *self, PyObject *x)
+/* unique_values(x, /), unique_counts, unique_inverse, unique_all: one dispatcher; the
+ * results of several arrays are the named tuples (result_specs above). */
+enum unique_kind { UNIQUE_VALUES, UNIQUE_COUNTS, UNIQUE_INVERSE, UNIQUE_ALL };
+static PyObject *unique_call(PyObject *x, enum unique_kind kind)
 {
-    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
-    if (!a)
-        return NULL;
-    int rc = usmarr_unique_values(a, &r);
-    usmarr_array_release(a);
-    return array_wrap_result(rc, r);
-}
-
-static PyObject *py_unique_counts(PyObject *self, PyObject *x)
-{
-    usmarr_array_t *a = convert_operand(x, NULL), *r[2] = {NULL, NULL};
-    if (!a)
-        return NULL;
-    int rc = usmarr_unique_counts(a, &r[0], &r[1]);
-    usmarr_array_release(a);
-    return result_tuple(RESULT_UNIQUE_COUNTS, rc, r, 2);
-}
-
-static PyObject *py_unique_inverse(PyObject *self, PyObject *x)
-{
-    usmarr_array_t *a = convert_operand(x, NULL), *r[2] = {NULL, NULL};
-    if (!a)
-        return NULL;
-    int rc = usmarr_unique_inverse(a, &r[0], &r[1]);
-    usmarr_array_release(a);
-    return result_tuple(RESULT_UNIQUE_INVERSE, rc, r, 2);
-}
-
-static PyObject *py_unique_all(PyObject *self, PyObject *x)
-{
+    static const struct {
+        int result, count;
+    } shapes[] = {[UNIQUE_VALUES] = {-1, 1},
+                  [UNIQUE_COUNTS] = {RESULT_UNIQUE_COUNTS, 2},
+                  [UNIQUE_INVERSE] = {RESULT_UNIQUE_INVERSE, 2},
+                  [UNIQUE_ALL] = {RESULT_UNIQUE_ALL, 4}};
     usmarr_array_t *a = convert_operand(x, NULL), *r[4] = {NULL, NULL, NULL, NULL};
     if (!a)
         return NULL;
-    int rc = usmarr_unique_all(a, &r[0], &r[1], &r[2], &r[3]);
+    int rc;
+    switch (kind) {
+    case UNIQUE_VALUES:
+        rc = usmarr_unique_values(a, &r[0]);
+        break;
+    case UNIQUE_COUNTS:
+        rc = usmarr_unique_counts(a, &r[0], &r[1]);
+        break;
+    case UNIQUE_INVERSE:
+        rc = usmarr_unique_inverse(a, &r[0], &r[1]);
+        break;
+    default:
+        rc = usmarr_unique_all(a, &r[0], &r[1], &r[2], &r[3]);
+        break;
+    }
     usmarr_array_release(a);
-    return result_tuple(RESULT_UNIQUE_ALL, rc, r, 4);
+    if (shapes[kind].result < 0)
+        return array_wrap_result(rc, r[0]);
+    return result_tuple(shapes[kind].result, rc, r, shapes[kind].count);
 }
+
+static PyObject *py_unique_values(PyObject *self, PyObject *x) { return unique_call(x, UNIQUE_VALUES); }
+static PyObject *py_unique_counts(PyObject *self, PyObject *x) { return unique_call(x, UNIQUE_COUNTS); }
+static PyObject *py_unique_inverse(PyObject *self, PyObject *x) { return unique_call(x, UNIQUE_INVERSE); }
+static PyObject *py_unique_all(PyObject *self, PyObject *x) { return unique_call(x, UNIQUE_ALL); }
 
 /* isin(x1, x2, /, *, invert=False, out=None) */
 static PyObject *py_isin(PyObject *self, PyObject *args, PyObject *kwargs)

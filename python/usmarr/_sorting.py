@@ -41,50 +41,36 @@ def _complex128_unique(x, *, indices=False, inverse=False, counts=False):
     return values, first, inverse_indices, run_counts
 
 
-def _refused_complex128(x, error):
-    """Whether the library refused x only because it is complex128 (its sort keys stop at 64
-    bits), the case the composition above covers."""
-    return (isinstance(x, _usmarr.Array) and x.dtype == _complex128
-            and getattr(error, "name", "") == "USMARR_ERROR_UNSUPPORTED")
+def _library_or_composition(library_function, x, compose):
+    """The library's call, or the composition where it refuses x only because it is
+    complex128 (its sort keys stop at 64 bits)."""
+    try:
+        return library_function(x)
+    except _usmarr.UsmarrError as e:
+        if not (isinstance(x, _usmarr.Array) and x.dtype == _complex128
+                and getattr(e, "name", "") == "USMARR_ERROR_UNSUPPORTED"):
+            raise
+    return compose()
 
 
 def unique_values(x, /):
     """The distinct elements of x, sorted (NaNs each distinct)."""
-    try:
-        return _usmarr.unique_values(x)
-    except _usmarr.UsmarrError as e:
-        if not _refused_complex128(x, e):
-            raise
-    return _complex128_unique(x)[0]
+    return _library_or_composition(_usmarr.unique_values, x, lambda: _complex128_unique(x)[0])
 
 
 def unique_counts(x, /):
     """UniqueCountsResult(values, counts)."""
-    try:
-        return _usmarr.unique_counts(x)
-    except _usmarr.UsmarrError as e:
-        if not _refused_complex128(x, e):
-            raise
-    v, _, _, c = _complex128_unique(x, counts=True)
-    return _usmarr.UniqueCountsResult(v, c)
+    return _library_or_composition(_usmarr.unique_counts, x, lambda: _usmarr.UniqueCountsResult(
+        *_complex128_unique(x, counts=True)[::3]))
 
 
 def unique_inverse(x, /):
     """UniqueInverseResult(values, inverse_indices): values[inverse_indices] == x."""
-    try:
-        return _usmarr.unique_inverse(x)
-    except _usmarr.UsmarrError as e:
-        if not _refused_complex128(x, e):
-            raise
-    v, _, i, _ = _complex128_unique(x, inverse=True)
-    return _usmarr.UniqueInverseResult(v, i)
+    return _library_or_composition(_usmarr.unique_inverse, x, lambda: _usmarr.UniqueInverseResult(
+        *_complex128_unique(x, inverse=True)[::2]))
 
 
 def unique_all(x, /):
     """UniqueAllResult(values, indices, inverse_indices, counts)."""
-    try:
-        return _usmarr.unique_all(x)
-    except _usmarr.UsmarrError as e:
-        if not _refused_complex128(x, e):
-            raise
-    return _usmarr.UniqueAllResult(*_complex128_unique(x, indices=True, inverse=True, counts=True))
+    return _library_or_composition(_usmarr.unique_all, x, lambda: _usmarr.UniqueAllResult(
+        *_complex128_unique(x, indices=True, inverse=True, counts=True)))
