@@ -1,8 +1,10 @@
 /* sort.cl: sort, argsort and searchsorted (lib/sort.c).  Elements are handled as their
  * bits and mapped to unsigned keys whose unsigned order is NumPy's order:
  *
- *   -DW=8|16|32|64      element width in bits (complex64 is 64: real part in the low half)
- *   -DKIND=0|1|2|3      0 unsigned or bool, 1 signed, 2 float (f16/f32/f64), 3 complex64
+ *   -DW=8|16|32|64|128  element width in bits (complex64 is 64: real part in the low half;
+ *                       complex128 is 128)
+ *   -DKIND=0|1|2|3|4    0 unsigned or bool, 1 signed, 2 float (f16/f32/f64), 3 complex64,
+ *                       4 complex128
  *   -DDESC=0|1          descending: the key is inverted, so a stable ascending sort of the
  *                       inverted keys is NumPy's flip(sort(flip(x))) (equal keys keep their
  *                       order, NaNs come first)
@@ -13,11 +15,16 @@
  *                       the lexicographic order needs: sort then returns +0.0 parts)
  *
  * Float keys: NaN (any payload or sign) -> all ones, the largest key; otherwise a set sign
- * bit inverts every bit, a clear one sets the sign bit.  Complex64: the real part's key in
- * the high 32 bits, the imaginary part's in the low ones (lexicographic), except that a
- * number with a NaN imaginary part and a real one (R+nanj) has 0xfffffffe, above every
- * real part's key, in the high half and R's key in the low half: NumPy's order, every
- * R+Rj < every R+nanj (by R) < every nan+Rj (by imaginary part) < nan+nanj.
+ * bit inverts every bit, a clear one sets the sign bit (+inf's key is then 0xff800000 for
+ * float32: the keys between it and all ones are free).  Complex: NumPy's order, which is
+ * lexicographic (real part first) among numbers, followed by four classes: R+Rj < R+nanj
+ * (by R) < nan+Rj (by R) < nan+nanj.  The key is two part keys, the real part's the more
+ * significant: (key(re), key(im)) for numbers; R+nanj, whose imaginary key would be all
+ * ones, is (all ones - 1, key(re)), above every number's real key and below nan's;
+ * nan+Rj is naturally (all ones, key(im)).  Complex64 holds the two 32-bit part keys in
+ * one ulong (real high); complex128 holds the two 64-bit ones in a ulong2 (.x real, the
+ * more significant), a 128-bit key compared and cut into digits by the KEY_* macros
+ * below, which are the plain operators for the other widths.
  *
  * The sort works on R rows of n contiguous keys (row r at r*n):
  *   usmarr_sort_prepare   key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG); 2-D NDRange
@@ -37,17 +44,32 @@ typedef uchar ET;
 typedef ushort ET;
 #elif W == 32
 typedef uint ET;
-#else
+#elif W == 64
 typedef ulong ET;
+#else
+typedef ulong2 ET;
 #endif
 
-#if W == 64
-typedef ulong KT;
+/* KS: one float part's key (the whole key below 128 bits) */
+#if W >= 64
+typedef ulong KS;
 #define KEYBITS 64
 #else
-typedef uint KT;
+typedef uint KS;
 #define KEYBITS 32
 #endif
+#if W == 128
+typedef ulong2 KT;
+#define KEY_LT(a, b) ((a).x < (b).x || ((a).x == (b).x && (a).y < (b).y))
+#define KEY_EQ(a, b) ((a).x == (b).x && (a).y == (b).y)
+#define KEY_DIGIT(k, shift) ((uint)((shift) < 64 ? (k).y >> (shift) : (k).x >> ((shift)-64)) & 255u)
+#else
+typedef KS KT;
+#define KEY_LT(a, b) ((a) < (b))
+#define KEY_EQ(a, b) ((a) == (b))
+#define KEY_DIGIT(k, shift) ((uint)((k) >> (shift)) & 255u)
+#endif
+#define KEY_LE(a, b) (!KEY_LT(b, a))
 
 #ifndef ARG
 #define ARG 0
@@ -64,8 +86,8 @@ typedef uint KT;
 
 /* passes of 8 bits, rounded up to an even count so that the data ends where it began */
 #define PASSES (((W + 7) / 8) + (((W + 7) / 8) & 1))
-#define FMASK(w) (~(KT)0 >> (KEYBITS - (w)))
-#define FSIGN(w) ((KT)1 << ((w)-1))
+#define FMASK(w) (~(KS)0 >> (KEYBITS - (w)))
+#define FSIGN(w) ((KS)1 << ((w)-1))
 
 #if W == 16
 #define EXPMASK 0x7c00u
@@ -76,9 +98,9 @@ typedef uint KT;
 #endif
 
 /* key of float bits b of width w (canon: -0.0 -> +0.0) */
-inline KT float_key(KT b, int w, KT expmask, int canon)
+inline KS float_key(KS b, int w, KS expmask, int canon)
 {
-    KT sign = FSIGN(w), mask = FMASK(w), mag = b & (sign - 1);
+    KS sign = FSIGN(w), mask = FMASK(w), mag = b & (sign - 1);
     if (mag > expmask)
         return mask;
     if (canon && mag == 0)
@@ -86,10 +108,35 @@ inline KT float_key(KT b, int w, KT expmask, int canon)
     return (b & sign) ? (~b & mask) : (b | sign);
 }
 
-inline KT float_bits(KT k, int w)
+inline KS float_bits(KS k, int w)
 {
-    KT sign = FSIGN(w), mask = FMASK(w);
+    KS sign = FSIGN(w), mask = FMASK(w);
     return (k & sign) ? (k ^ sign) : (~k & mask);
+}
+
+/* The complex key's two parts from the parts' bits (w bits each); zeros are always equal,
+ * otherwise -0.0 < +0.0 would decide between real parts. */
+inline void complex_key(KS re, KS im, int w, KS *hi, KS *lo)
+{
+    KS kr = float_key(re, w, EXPMASK, 1), ki = float_key(im, w, EXPMASK, 1), nan = FMASK(w);
+    if (ki == nan && kr != nan) {
+        ki = kr;
+        kr = nan - 1;
+    }
+    *hi = kr;
+    *lo = ki;
+}
+
+/* The parts' bits from the complex key's two parts */
+inline void complex_bits(KS hi, KS lo, int w, KS *re, KS *im)
+{
+    KS nan = FMASK(w);
+    if (hi == nan - 1) {
+        hi = lo;
+        lo = nan;
+    }
+    *re = float_bits(hi, w);
+    *im = float_bits(lo, w);
 }
 
 inline KT make_key(ET e, int canon)
@@ -101,13 +148,18 @@ inline KT make_key(ET e, int canon)
     k = (KT)e ^ FSIGN(W);
 #elif KIND == 2
     k = float_key((KT)e, W, EXPMASK, canon);
-#else /* zeros always equal: otherwise -0.0 < +0.0 would decide between real parts */
-    KT re = float_key((KT)(e & 0xffffffffu), 32, EXPMASK, 1), im = float_key((KT)(e >> 32), 32, EXPMASK, 1);
-    /* R+nanj after every number and before nan+Rj, ordered by R: high half 0xfffffffe,
-     * which no real part's key reaches (+inf's is 0xff800000, a NaN's 0xffffffff) */
-    k = im == 0xffffffffu && re != 0xffffffffu ? (0xfffffffeul << 32) | re : (re << 32) | im;
+#elif KIND == 3
+    KS hi, lo;
+    complex_key(e & 0xffffffffu, e >> 32, 32, &hi, &lo);
+    k = hi << 32 | lo;
+#else
+    KS hi, lo;
+    complex_key(e.x, e.y, 64, &hi, &lo);
+    k = (KT)(hi, lo);
 #endif
-#if DESC
+#if DESC && W == 128
+    k = ~k;
+#elif DESC
     k = ~k & FMASK(W);
 #endif
     return k;
@@ -115,7 +167,9 @@ inline KT make_key(ET e, int canon)
 
 inline ET key_element(KT k)
 {
-#if DESC
+#if DESC && W == 128
+    k = ~k;
+#elif DESC
     k = ~k & FMASK(W);
 #endif
 #if KIND == 0
@@ -124,10 +178,14 @@ inline ET key_element(KT k)
     return (ET)(k ^ FSIGN(W));
 #elif KIND == 2
     return (ET)float_bits(k, W);
+#elif KIND == 3
+    KS re, im;
+    complex_bits(k >> 32, k & 0xffffffffu, 32, &re, &im);
+    return re | im << 32;
 #else
-    if ((k >> 32) == 0xfffffffeu) /* R+nanj */
-        return (ET)(float_bits(k & 0xffffffffu, 32) | (float_bits(0xffffffffu, 32) << 32));
-    return (ET)(float_bits(k >> 32, 32) | (float_bits(k & 0xffffffffu, 32) << 32));
+    KS re, im;
+    complex_bits(k.x, k.y, 64, &re, &im);
+    return (ET)(re, im);
 #endif
 }
 
@@ -174,7 +232,7 @@ __kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global l
             long x = i0[i];
 #endif
             long j = i;
-            while (j > 0 && k0[j - 1] > k) {
+            while (j > 0 && KEY_LT(k, k0[j - 1])) {
                 k0[j] = k0[j - 1];
 #if ARG
                 i0[j] = i0[j - 1];
@@ -195,8 +253,8 @@ __kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global l
         for (int d = 0; d < 256; d++)
             h[d] = 0;
         for (long i = 0; i < len; i++)
-            h[(uint)(k0[i] >> shift) & 255u]++;
-        if (h[(uint)(k0[0] >> shift) & 255u] == (uint)len)
+            h[KEY_DIGIT(k0[i], shift)]++;
+        if (h[KEY_DIGIT(k0[0], shift)] == (uint)len)
             continue; /* one digit value: the pass would only copy */
         uint sum = 0;
         for (int d = 0; d < 256; d++) {
@@ -206,7 +264,7 @@ __kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global l
         }
         for (long i = 0; i < len; i++) {
             KT k = k0[i];
-            uint o = h[(uint)(k >> shift) & 255u]++;
+            uint o = h[KEY_DIGIT(k, shift)]++;
             k1[o] = k;
 #if ARG
             i1[o] = i0[i];
@@ -253,14 +311,14 @@ __kernel void usmarr_sort_merge(__global const KT *skey, __global KT *dkey, __gl
     long lo = max(0L, k - lb), hi = min(k, la);
     while (lo < hi) {
         long mid = (lo + hi) / 2;
-        if (K[a0 + mid] <= K[a1 + k - 1 - mid])
+        if (KEY_LE(K[a0 + mid], K[a1 + k - 1 - mid]))
             lo = mid + 1;
         else
             hi = mid;
     }
     long i = a0 + lo, j = a1 + (k - lo);
     for (long p = o; p < oe; p++) {
-        if (j >= b1 || (i < a1 && K[i] <= K[j])) {
+        if (j >= b1 || (i < a1 && KEY_LE(K[i], K[j]))) {
             D[p] = K[i];
 #if ARG
             DI[p] = I[i];
@@ -290,9 +348,9 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
         at = clamp(at, 0L, n - 1); /* a sorter must be a permutation; never read outside a */
         KT km = make_key(a[at * sa], 1);
 #if RIGHT
-        if (km <= key)
+        if (KEY_LE(km, key))
 #else
-        if (km < key)
+        if (KEY_LT(km, key))
 #endif
             lo = mid + 1;
         else
@@ -317,8 +375,10 @@ inline int key_is_nan(KT a)
 {
 #if KIND == 2
     return a == FMASK(W);
-#elif KIND == 3
-    return (uint)(a >> 32) >= 0xfffffffeu; /* R+nanj, nan+Rj, nan+nanj (make_key) */
+#elif KIND == 3 /* R+nanj, nan+Rj, nan+nanj */
+    return (uint)(a >> 32) >= 0xfffffffeu;
+#elif KIND == 4
+    return a.x >= ~0ul - 1;
 #else
     return 0;
 #endif
@@ -326,7 +386,7 @@ inline int key_is_nan(KT a)
 
 inline int is_head(__global const KT *k, long i)
 {
-    return i == 0 || k[i] != k[i - 1] || key_is_nan(k[i]);
+    return i == 0 || !KEY_EQ(k[i], k[i - 1]) || key_is_nan(k[i]);
 }
 
 __kernel void usmarr_unique_count(__global const KT *key, long n, long chunk, long nchunks, __global long *heads)
@@ -394,11 +454,11 @@ __kernel void usmarr_isin(__global const KT *key, long n, __global const ET *v, 
     long lo = 0, hi = n;
     while (lo < hi) {
         long mid = lo + (hi - lo) / 2;
-        if (key[mid] < k)
+        if (KEY_LT(key[mid], k))
             lo = mid + 1;
         else
             hi = mid;
     }
-    int found = lo < n && key[lo] == k && !key_is_nan(k);
+    int found = lo < n && KEY_EQ(key[lo], k) && !key_is_nan(k);
     out[g] = (uchar)(found != invert);
 }

@@ -81,9 +81,6 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     usmarr__clear_error();
     if (!x || !values)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", name, x ? "values" : "x");
-    if (usmarr__sort_key_kind(x->dtype) < 0)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: %s is not supported (complex64 is)", name,
-                            usmarr_dtype_name(x->dtype));
     usmarr_context_t *ctx = x->memory->context;
     usmarr_array_t *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
     struct pod_result pv = {0}, pf = {0}, pc = {0};
@@ -216,9 +213,6 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
     int rc = usmarr_promote_types(x->dtype, test_elements->dtype, &common);
     if (rc)
         return rc;
-    if (usmarr__sort_key_kind(common) < 0)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "isin: %s is not supported (complex64 is)",
-                            usmarr_dtype_name(common));
     if (out) {
         if ((rc = usmarr__check_writable(out, "out")))
             return rc;

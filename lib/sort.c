@@ -15,6 +15,12 @@
 #define CHUNK 16384
 #define SEGMENT 32768
 
+int usmarr__sort_key_bytes(usmarr_dtype_t d)
+{
+    size_t size = usmarr_dtype_size(d);
+    return size <= 4 ? 4 : (int)size;
+}
+
 int usmarr__sort_key_kind(usmarr_dtype_t d)
 {
     switch (usmarr_dtype_kind(d)) {
@@ -22,7 +28,8 @@ int usmarr__sort_key_kind(usmarr_dtype_t d)
     case USMARR_KIND_UINT: return 0;
     case USMARR_KIND_INT: return 1;
     case USMARR_KIND_FLOAT: return 2;
-    default: return d == USMARR_COMPLEX64 ? 3 : -1;
+    case USMARR_KIND_COMPLEX: return d == USMARR_COMPLEX64 ? 3 : 4;
+    default: return -1;
     }
 }
 
@@ -106,7 +113,7 @@ static void grid2(const struct usmarr__sorted *j, size_t *global, size_t *local)
 
 static int alloc_scratch(struct usmarr__sorted *j, bool arg)
 {
-    size_t total = (size_t)(j->rows * j->n), kbytes = total * (j->wide ? 8 : 4);
+    size_t total = (size_t)(j->rows * j->n), kbytes = total * (size_t)j->key_bytes;
     int rc = 0;
     for (int i = 0; i < (arg ? 4 : 2) && !rc; i++)
         rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, i < 2 ? kbytes : total * 8, 0, &j->blocks[i]);
@@ -219,8 +226,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, axis, x->ndim);
     int kind = usmarr__sort_key_kind(x->dtype);
     if (kind < 0)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: %s is not supported (complex64 is)", name,
-                            usmarr_dtype_name(x->dtype));
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x has no valid dtype", name);
     usmarr_context_t *ctx = x->memory->context;
     usmarr_dtype_t rd = arg ? USMARR_INT64 : x->dtype;
     int rc;
@@ -237,7 +243,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     if (total == 0)
         goto done;
     size_t w = usmarr_dtype_size(x->dtype) * 8;
-    j.wide = w == 64;
+    j.key_bytes = usmarr__sort_key_bytes(x->dtype);
     snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
 
     const usmarr_array_t *src = x;
@@ -314,7 +320,7 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *
     j->rows = 1;
     j->n = usmarr_array_size(x);
     size_t w = usmarr_dtype_size(x->dtype) * 8;
-    j->wide = w == 64;
+    j->key_bytes = usmarr__sort_key_bytes(x->dtype);
     snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DARG=%d -DCANON=1", w, kind, (int)arg);
     if (j->n == 0)
         return 0;
@@ -376,8 +382,7 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
         return rc;
     int kind = usmarr__sort_key_kind(common);
     if (kind < 0)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "searchsorted: %s is not supported (complex64 is)",
-                            usmarr_dtype_name(common));
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: no key for dtype %s", usmarr_dtype_name(common));
     if (out && (rc = check_out(a, out, USMARR_INT64, v->ndim, v->shape, "searchsorted")))
         return rc;
 

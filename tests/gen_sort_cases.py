@@ -4,8 +4,8 @@
 Run as `$PYTHON_NUMPY tests/gen_sort_cases.py > tests/sort_cases.txt` (the build does it
 before `make check`).  NumPy, never the library, computes every expected result.
 
-Elements are written as the hexadecimal integer of their bytes (little-endian), so NaN
-payloads, -0.0 and float16 travel exactly.  Blocks:
+Elements are written as the hexadecimal integer of their bytes (little-endian; 128 bits
+for complex128), so NaN payloads, -0.0 and float16 travel exactly.  Blocks:
 
   sort NAME DTYPE NDIM SHAPE... AXIS DESCENDING
   in V...          the input, C order
@@ -27,7 +27,7 @@ out = sys.stdout
 rng = np.random.default_rng(20261125)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
-          "float64", "complex64"]
+          "float64", "complex64", "complex128"]
 UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -35,6 +35,9 @@ def hexes(a):
     a = np.ascontiguousarray(a)
     if a.dtype == np.complex64:
         bits = a.view(np.uint64)
+    elif a.dtype == np.complex128:
+        w = a.view(np.uint64).reshape(-1, 2)
+        return " ".join("%x" % (int(lo) | int(hi) << 64) for lo, hi in w)
     else:
         bits = a.view(UINT[a.dtype.itemsize])
     return " ".join("%x" % int(b) for b in bits.ravel())
@@ -55,20 +58,21 @@ def values(dtype, n, kind):
             a[rng.random(n) < 0.05] = info.max
             a[rng.random(n) < 0.05] = info.min
     else:
-        real = np.float32 if dt == np.complex64 else dt
+        real = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}.get(dt, dt)
         a = (rng.integers(-20, 20, n) / 4).astype(real)
         specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], dtype=real)
         mask = rng.random(n) < 0.15
         a[mask] = rng.choice(specials, mask.sum())
         if kind == "wide":
             a = (rng.standard_normal(n) * 1e3).astype(real)
-        if dt == np.complex64:
+        if dt.kind == "c":
             b = (rng.integers(-4, 4, n) / 2).astype(real)
             m2 = rng.random(n) < 0.1
             b[m2] = np.nan
+            b[rng.random(n) < 0.05] = -0.0
             # from the parts: a + 1j*b would turn a NaN imaginary part into nan+nanj, and
             # R+nanj (finite or infinite R) must be among the cases
-            c = np.empty(n, np.complex64)
+            c = np.empty(n, dt)
             c.real = a
             c.imag = b
             a = c
@@ -105,7 +109,8 @@ for dt in DTYPES:
         sort_case("%s_2d_axis%d" % (dt, axis), values(dt, 7 * 33, "random").reshape(7, 33), axis, axis == 1)
     for axis in (0, 1, 2):
         sort_case("%s_3d_axis%d" % (dt, axis), values(dt, 4 * 5 * 6, "random").reshape(4, 5, 6), axis, False)
-for dt, big in (("float32", BIG), ("int64", [16385, 40000]), ("uint8", [16385]), ("complex64", [40000])):
+for dt, big in (("float32", BIG), ("int64", [16385, 40000]), ("uint8", [16385]), ("complex64", [40000]),
+                ("complex128", [16385, 40000])):
     for n in big:
         sort_case("%s_big%d" % (dt, n), values(dt, n, "random"), 0, n == 40000)
 sort_case("float32_rows", values("float32", 300 * 40, "random").reshape(300, 40), 1, False)
@@ -169,6 +174,8 @@ for dt in DTYPES:
         isin_case("%s_%d_%d" % (dt, n, m), values(dt, n, "random"), values(dt, m, "random"), n == 50)
 isin_case("int32_in_float64", values("int32", 200, "random"), values("float64", 30, "random"), False)
 isin_case("uint8_in_int16", values("uint8", 200, "random"), values("int16", 30, "random"), True)
+isin_case("complex64_in_complex128", values("complex64", 200, "random"), values("complex128", 60, "random"), False)
+isin_case("float64_in_complex128", values("float64", 200, "random"), values("complex128", 60, "random"), True)
 
 
 # ---- top_k ------------------------------------------------------------------------------
