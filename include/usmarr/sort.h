@@ -8,8 +8,8 @@
 /** @name Sorting and searching
  *
  * NumPy's order for every real dtype and bool: NaNs (any sign or payload) after every
- * other value; complex64 in NumPy's lexicographic order (real part first, then the
- * imaginary part, a NaN part ordering last).  complex128 is not supported yet.
+ * other value; complex64 and complex128 in NumPy's order: lexicographic (real part first)
+ * among numbers, then R+nanj (by R) < nan+Rj (by R) < nan+nanj.
  * Sorts are always stable (NumPy's `kind="stable"`); `descending` is the array API's
  * (NumPy's `flip(sort(flip(x)))`): equal elements keep their order and NaNs come first.
  * Results follow the library's convention (usmarr/copy.h): @p out NULL gives a new
@@ -34,7 +34,6 @@ typedef enum usmarr_side {
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
  * @retval USMARR_ERROR_INDEX @p axis out of range (a 0-d @p x has no axis)
- * @retval USMARR_ERROR_UNSUPPORTED complex128
  * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
  * @retval USMARR_ERROR_READ_ONLY @p out is not writable
  * @retval USMARR_ERROR_SHAPE_MISMATCH @p out's shape differs from @p x's
@@ -74,7 +73,6 @@ USMARR_API USMARR_NODISCARD int usmarr_argsort(const usmarr_array_t *x, int axis
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a or @p v, bad @p side, NULL @p result without @p out
  * @retval USMARR_ERROR_SHAPE_MISMATCH @p a not 1-d, @p sorter not of @p a's shape, @p out not of @p v's
  * @retval USMARR_ERROR_BAD_DTYPE @p sorter or @p out not int64
- * @retval USMARR_ERROR_UNSUPPORTED the promoted dtype is complex128
  * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
  * @retval USMARR_ERROR_READ_ONLY @p out is not writable */
 USMARR_API USMARR_NODISCARD int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t *v,
@@ -95,8 +93,7 @@ USMARR_API USMARR_NODISCARD int usmarr_searchsorted(const usmarr_array_t *a, con
  * @param[out] indices a new int64 array of the same shape
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument, @p k outside [0, length]
- * @retval USMARR_ERROR_INDEX @p axis out of range
- * @retval USMARR_ERROR_UNSUPPORTED complex128 */
+ * @retval USMARR_ERROR_INDEX @p axis out of range */
 USMARR_API USMARR_NODISCARD int usmarr_top_k(const usmarr_array_t *x, int64_t k, int axis, bool largest,
                                              usmarr_array_t **values, usmarr_array_t **indices);
 
@@ -105,7 +102,7 @@ USMARR_API USMARR_NODISCARD int usmarr_top_k(const usmarr_array_t *x, int64_t k,
 /** @name Set functions
  *
  * The array API's unique_values, unique_counts, unique_inverse and unique_all, and NumPy's
- * isin, for every real dtype, bool and complex64 (complex128: ::USMARR_ERROR_UNSUPPORTED).
+ * isin, for every dtype.
  * Unique values come back sorted ascending in the order above, as 1-d arrays of
  * data-dependent length (trimmed pod blocks, usmarr/pod.h); -0.0 and +0.0 are one value
  * (returned as +0.0); every NaN is distinct, as the array API says (NumPy 2's
@@ -113,7 +110,7 @@ USMARR_API USMARR_NODISCARD int usmarr_top_k(const usmarr_array_t *x, int64_t k,
  * shape and layout; it is read in C order.  Documentation: doc/sorting.md.
  *
  * Errors of every unique function: ::USMARR_ERROR_INVALID_ARGUMENT (NULL @p x or NULL
- * output pointer), ::USMARR_ERROR_UNSUPPORTED (complex128), ::USMARR_ERROR_ALLOCATION,
+ * output pointer), ::USMARR_ERROR_ALLOCATION,
  * ::USMARR_ERROR_BUILD.
  * @{ */
 
@@ -163,7 +160,6 @@ USMARR_API USMARR_NODISCARD int usmarr_unique_all(const usmarr_array_t *x, usmar
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x or @p test_elements, NULL @p result without @p out
  *  @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
- *  @retval USMARR_ERROR_UNSUPPORTED the promoted dtype is complex128
  *  @retval USMARR_ERROR_READ_ONLY @p out is not writable
  *  @retval USMARR_ERROR_SHAPE_MISMATCH @p out's shape is not @p x's
  *  @retval USMARR_ERROR_BAD_DTYPE @p out is not bool */
