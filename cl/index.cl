@@ -20,6 +20,10 @@
  *               indices (a bad index sets the cells and stores 0)
  *    OP_GATHER_OFFSET   out0 = base2[x2 + in1]    (in1: OP_OFFSET's int64 offsets)
  *    OP_SCATTER_OFFSET  base0[x0 + in1] = in2
+ *    OP_TRIANGLE  tril/triu (lib/util/triangle.c): out0 = in1 (converted) where the
+ *               diagonal number in2 (an int64 "j - i + rows - 1" read through strides
+ *               (-1, +1) over an iota, 0 on the batch dims) is <= S0 (-DTRI_LOWER=1) or
+ *               >= S0, else 0
  *    norm() follows MODE: 0 wrap (Python modulo), 1 clip to [0, n-1], 2 "checked":
  *    negative values count from the end (the raise mode after OP_CHECK passed).
  *    IDX_UNSIGNED=1 when the index dtype is unsigned (values above LONG_MAX stay large).
@@ -127,8 +131,12 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #define USMARR_MAP_BODY STORE(0, CONVERT(2, 0, USMARR_LOADP(D2, p2, x2 + LOAD(1))))
 #elif defined(OP_SCATTER_OFFSET) /* base0[x0 + in1] = in2 */
 #define USMARR_MAP_BODY USMARR_STOREP(D0, p0, x0 + LOAD(1), CONVERT(2, 0, LOAD(2)))
+#elif defined(OP_TRIANGLE) && TRI_LOWER
+#define USMARR_MAP_BODY STORE(0, LOAD(2) <= SCALAR(0) ? CONVERT(1, 0, LOAD(1)) : (CTYPE(0))0)
+#elif defined(OP_TRIANGLE)
+#define USMARR_MAP_BODY STORE(0, LOAD(2) >= SCALAR(0) ? CONVERT(1, 0, LOAD(1)) : (CTYPE(0))0)
 #else
-#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK, -DOP_UNRAVEL, -DOP_OFFSET, -DOP_GATHER_OFFSET or -DOP_SCATTER_OFFSET"
+#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK, -DOP_UNRAVEL, -DOP_OFFSET, -DOP_GATHER_OFFSET, -DOP_SCATTER_OFFSET or -DOP_TRIANGLE"
 #endif
 
 #else /* custom kernels */

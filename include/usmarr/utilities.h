@@ -6,7 +6,8 @@
 #define USMARR_UTILITIES_H
 
 /** @name Data type information and array utilities
- * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid` (doc/utilities.md).
+ * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid`, `tril`, `triu`
+ * (doc/utilities.md).
  * @{ */
 
 /** Machine limits of a floating dtype (the array API's `finfo` object). */
@@ -88,6 +89,34 @@ USMARR_API USMARR_NODISCARD int usmarr_unstack(const usmarr_array_t *x, int axis
  * @retval USMARR_ERROR_CONTEXT_MISMATCH inputs of different contexts */
 USMARR_API USMARR_NODISCARD int usmarr_meshgrid(int count, const usmarr_array_t *const *arrays, const char *indexing,
                                                 usmarr_array_t **results);
+
+/** @brief NumPy's `tril(x, k)`: @p x with the elements above diagonal @p k set to zero.
+ *
+ * Works on the last two axes (rows i, columns j) of an array of at least 2 dims; the
+ * leading (batch) dims are kept, each matrix treated alike.  Element (..., i, j) is kept
+ * where j - i <= @p k (0 the main diagonal, positive above it, negative below; any value,
+ * so a @p k past the matrix keeps all or nothing).  One pass over the elements.
+ *
+ * @param x the input (borrowed), at least 2-d, any dtype and layout
+ * @param k the diagonal
+ * @param out NULL, or a writable array of @p x's shape whose dtype @p x's casts to
+ *        (same_kind); it may be @p x itself (in place)
+ * @param[out] result the result (a new C-ordered array of @p x's dtype, or @p out
+ *        retained); may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims (NumPy's 1-d
+ *         broadcasting is not followed: doc/utilities.md), @p out's shape is not @p x's
+ * @retval USMARR_ERROR_CASTING @p x's dtype does not cast to @p out's (same_kind)
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable */
+USMARR_API USMARR_NODISCARD int usmarr_tril(const usmarr_array_t *x, int64_t k, usmarr_array_t *out,
+                                            usmarr_array_t **result);
+
+/** @brief NumPy's `triu(x, k)`: @p x with the elements below diagonal @p k set to zero
+ *  (element (..., i, j) is kept where j - i >= @p k).  Everything else as usmarr_tril(). */
+USMARR_API USMARR_NODISCARD int usmarr_triu(const usmarr_array_t *x, int64_t k, usmarr_array_t *out,
+                                            usmarr_array_t **result);
 
 /** @} */
 
