@@ -4,7 +4,10 @@
  * rules), so the C dispatcher and the kernels cannot disagree.
  *
  * X(ID, name, arity, loops, out, flags, vec, expr, vexpr)
- *   arity  1, 2, 3, or W (where: a bool condition, then two values)
+ *   arity  1, 2, 3, W (where: a bool condition, then two values), or C (isclose: two
+ *          values, with rtol and atol as the program's first two scalars, -DEW_EQUAL_NAN
+ *          for equal_nan and -DEW_TOLB for the second value's precision; one program
+ *          per function, never the switch)
  *   loops  the dtypes the function is computed in (NumPy's "loops"); the dispatcher picks
  *          the first one, in promotion order, that the promoted input dtype casts to safely:
  *            ALL   every dtype          NUM   all but bool     INEX  float and complex
@@ -12,7 +15,9 @@
  *            BINT  bool and integers    INT   integers
  *   out    SAME (the loop dtype), BOOL, or REAL (the real dtype of a complex loop dtype)
  *   flags  F_NONE, F_NOBOOL (a bool input is an error, as NumPy's `-True`),
- *          F_DIVIDE (bool and integer inputs compute in float64, as NumPy's true_divide)
+ *          F_DIVIDE (bool and integer inputs compute in float64, as NumPy's true_divide),
+ *          F_CLOSE (a bool or integer second operand counts as float64, as NumPy's isclose
+ *          makes `b` inexact)
  *   vec    V when vexpr works on 16-vectors of every non-bool, non-complex loop dtype, else N
  *          (sin, cos and tan are N: PoCL 6.0's 16-lane versions return wrong values for
  *          small arguments when another lane holds an infinity or NaN)
@@ -94,7 +99,8 @@
     X(LEFT_SHIFT, left_shift, 2, INT, SAME, F_NONE, N, EW_SHL(a, b), _)                                  \
     X(RIGHT_SHIFT, right_shift, 2, INT, SAME, F_NONE, N, EW_SHR(a, b), _)                                \
     X(WHERE, where, W, ALL, SAME, F_NONE, N, ((a) ? (b) : (c)), _)                                       \
-    X(CLIP, clip, 3, ALL, SAME, F_NONE, N, EW_MINIMUM(EW_MAXIMUM(a, b), c), _)
+    X(CLIP, clip, 3, ALL, SAME, F_NONE, N, EW_MINIMUM(EW_MAXIMUM(a, b), c), _)                          \
+    X(ISCLOSE, isclose, C, INEX, BOOL, F_CLOSE, N, ew_isclose(a, b, SCALAR(0), SCALAR(1)), _)
 
 #ifndef USMARR_ELEMENTWISE_TABLE_ONLY
 
@@ -153,12 +159,14 @@
 #define EW_s0 SCALAR(0)
 #define EW_s1 SCALAR(1)
 #define EW_s2 SCALAR(2)
+#define EW_s3 SCALAR(3)
 #define EW_Va1 VLOAD(1)
 #define EW_Va2 VLOAD(2)
 #define EW_Va3 VLOAD(3)
 #define EW_Vs0 ((EW_VCT)(SCALAR(0)))
 #define EW_Vs1 ((EW_VCT)(SCALAR(1)))
 #define EW_Vs2 ((EW_VCT)(SCALAR(2)))
+#define EW_Vs3 ((EW_VCT)(SCALAR(3)))
 /* the condition of where(): converted to bool in the kernel (a scalar one on the host) */
 #define EW_Ca1 USMARR_CONVERT(D1, b, LOAD(1))
 #define EW_Cs0 SCALAR(0)
@@ -170,6 +178,7 @@
 #define EW_ARGS_2 EW_ARGS_1 EW_CT b = EW_IN(EW_I2);
 #define EW_ARGS_3 EW_ARGS_2 EW_CT c = EW_IN(EW_I3);
 #define EW_ARGS_W uchar a = EW_COND(EW_I1); EW_CT b = EW_IN(EW_I2); EW_CT c = EW_IN(EW_I3);
+#define EW_ARGS_C EW_ARGS_2
 #define EW_VARGS_1 EW_VCT a = EW_VIN(EW_I1);
 #define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_I2);
 #define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_I3);
@@ -199,6 +208,11 @@
 #define EW_AR_W 1
 #else
 #define EW_AR_W 0
+#endif
+#ifdef EW_NC
+#define EW_AR_C 1
+#else
+#define EW_AR_C 0
 #endif
 #ifdef EW_OSAME
 #define EW_OU_SAME 1
@@ -468,6 +482,57 @@ static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
 }
 #define EW_POW(a, b) ew_ipow((a), (b))
 #endif
+#endif
+
+/* ---- isclose (float and complex loops) -----------------------------------------------------
+ * NumPy's: |x - y| <= atol + rtol * |y| for a finite y, or x == y (infinities equal only
+ * to the same infinity); equal_nan: NaN (in either part) is close to NaN.  Rounded as
+ * NumPy's steps are: the difference in the loop dtype (float16 loops compute in float and
+ * round each step to half), the tolerance in y's own real dtype (-DEW_TOLB=16|32|64:
+ * NumPy computes atol + rtol*|y| before promoting it); separate statements, so that no
+ * multiply-add is fused. */
+#if EW_TK == 3 || EW_TK == 4
+#if EW_TK == 4
+#define EW_TOL_T EW_R_T
+#define EW_MAG(v) c_abs(v)
+#define EW_FINITE(v) (isfinite((v).x) && isfinite((v).y))
+#define EW_NANV(v) (isnan((v).x) || isnan((v).y))
+#else
+#define EW_TOL_T EW_CT
+#define EW_MAG(v) fabs(v)
+#define EW_FINITE(v) isfinite(v)
+#define EW_NANV(v) isnan(v)
+#endif
+static inline EW_TOL_T ew_round_half(EW_TOL_T v)
+{
+    ushort h;
+    vstore_half(v, 0, (__private half *)&h);
+    return (EW_TOL_T)vload_half(0, (__private const half *)&h);
+}
+#if EW_TBITS == 16
+#define ew_round_loop(v) ew_round_half(v)
+#else
+#define ew_round_loop(v) (v)
+#endif
+#if defined(EW_TOLB) && EW_TOLB == 16
+#define ew_round_tol(v) ew_round_half(v)
+#elif defined(EW_TOLB) && EW_TOLB == 32
+#define ew_round_tol(v) ((EW_TOL_T)(float)(v))
+#else
+#define ew_round_tol(v) (v)
+#endif
+static inline uchar ew_isclose(EW_CT x, EW_CT y, EW_TOL_T rtol, EW_TOL_T atol)
+{
+    EW_TOL_T d = ew_round_loop(EW_MAG(ew_round_loop(x - y)));
+    EW_TOL_T t = ew_round_tol(EW_MAG(y));
+    t = ew_round_tol(rtol * t);
+    t = ew_round_tol(atol + t);
+    uchar r = (d <= t && EW_FINITE(y)) || EW_EQ(x, y);
+#ifdef EW_EQUAL_NAN
+    r = r || (EW_NANV(x) && EW_NANV(y));
+#endif
+    return r;
+}
 #endif
 
 /* ---- the map body ------------------------------------------------------------------------ */

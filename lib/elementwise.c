@@ -33,14 +33,17 @@ static const char *const out_rule_name[] = {"SAME", "BOOL", "REAL"};
 #define F_NONE 0u
 #define F_NOBOOL 1u
 #define F_DIVIDE 2u
+#define F_CLOSE 4u
 #define ARITY_1 1
 #define ARITY_2 2
 #define ARITY_3 3
 #define ARITY_W 3
+#define ARITY_C 2
 #define WHERE_1 false
 #define WHERE_2 false
 #define WHERE_3 false
 #define WHERE_W true
+#define WHERE_C false
 #define VEC_V true
 #define VEC_N false
 
@@ -53,7 +56,16 @@ struct op_info {
     enum out_rule out;
     unsigned flags;
     bool vec;
+    bool params; /* isclose's rtol/atol/equal_nan (struct params) */
 };
+
+/* The parameters of the functions that have some (isclose), NumPy's defaults when the
+ * generic entry point gives none. */
+struct params {
+    double rtol, atol;
+    bool equal_nan;
+};
+static const struct params close_defaults = {1e-5, 1e-8, false};
 
 enum op_index {
 #define ENUM_(ID, name, arity, loops, out, flags, vec, expr, vexpr) OP_##ID,
@@ -63,8 +75,13 @@ enum op_index {
 };
 
 static const struct op_info ops[OP_COUNT] = {
+#define PARAMS_1 false
+#define PARAMS_2 false
+#define PARAMS_3 false
+#define PARAMS_W false
+#define PARAMS_C true
 #define ROW_(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                          \
-    {#name, "EW_ID_" #ID, ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec},
+    {#name, "EW_ID_" #ID, ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec, PARAMS_##arity},
     USMARR_ELEMENTWISE_OPS(ROW_)
 #undef ROW_
 };
@@ -192,11 +209,23 @@ static int resolve_operands(const struct op_info *op, const usmarr_operand_t *op
     usmarr_dtype_t dts[8] = {USMARR_BOOL};
     const usmarr_scalar_t *scs[3] = {NULL};
     size_t nd = 0, ns = 0;
+    usmarr_scalar_t inexact = usmarr_scalar_float(0);
     for (int i = op->where ? 1 : 0; i < n; i++) {
-        if (operands[i].array)
-            dts[nd++] = operands[i].array->dtype;
+        const usmarr_scalar_t *s = operands[i].array ? NULL : &operands[i].scalar;
+        usmarr_dtype_t d = s ? (usmarr_dtype_t)s->dtype : operands[i].array->dtype;
+        usmarr_kind_t k = s && s->dtype < 0 ? s->kind : usmarr_dtype_kind(d);
+        if ((op->flags & F_CLOSE) && i == 1 && k != USMARR_KIND_FLOAT && k != USMARR_KIND_COMPLEX) {
+            if (s && s->dtype < 0) /* a weak bool or integer: a weak float */
+                s = &inexact;
+            else {
+                s = NULL;
+                d = USMARR_FLOAT64;
+            }
+        }
+        if (s)
+            scs[ns++] = s;
         else
-            scs[ns++] = &operands[i].scalar;
+            dts[nd++] = d;
     }
     usmarr_dtype_t promoted;
     int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
@@ -285,8 +314,8 @@ static int weak_out_of_range(int opi, usmarr_dtype_t loop, usmarr_operand_t *ops
     return -1;
 }
 
-static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
-                    usmarr_array_t **result)
+static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
+                         usmarr_array_t *out, usmarr_array_t **result)
 {
     const struct op_info *op = &ops[opi];
     int n = op->arity;
@@ -340,7 +369,7 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
         usmarr_operand_t ops2[2] = {operands[0], operands[1]};
         int opj = resolve_operands(op, probe, &ploop, &pres) ? -1 : weak_out_of_range(opi, ploop, ops2);
         if (opj >= 0)
-            return dispatch(opj, ops2, 2, out, result);
+            return dispatch_with(opj, ops2, 2, params, out, result);
     }
     if (rc)
         return rc;
@@ -348,7 +377,7 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
         usmarr_operand_t ops2[2] = {operands[0], operands[1]};
         int opj = weak_out_of_range(opi, loop, ops2);
         if (opj >= 0)
-            return dispatch(opj, ops2, 2, out, result);
+            return dispatch_with(opj, ops2, 2, params, out, result);
     }
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
@@ -400,8 +429,31 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
                                 op->name, usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
     }
 
-    /* inputs: cast to the loop dtype where needed; scalars become kernel arguments */
+    /* inputs: cast to the loop dtype where needed; scalars become kernel arguments (after
+     * the function's parameters, which are scalars 0 and 1) */
     struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
+    int tolerance_bits = 0;
+    if (op->params) {
+        /* NumPy computes atol + rtol*|b| in b's own (inexact) dtype, with rtol and atol
+         * converted to it: the tolerance dtype, rounded to in the kernel and here */
+        const struct params *p = params ? params : &close_defaults;
+        const usmarr_operand_t *b = &operands[1];
+        usmarr_dtype_t bd = b->array ? b->array->dtype : b->scalar.dtype >= 0 ? (usmarr_dtype_t)b->scalar.dtype : loop;
+        usmarr_kind_t bk = usmarr_dtype_kind(bd);
+        bd = bk == USMARR_KIND_FLOAT || bk == USMARR_KIND_COMPLEX ? real_of(bd) : USMARR_FLOAT64;
+        if (usmarr_dtype_size(bd) > usmarr_dtype_size(real_of(loop)))
+            bd = real_of(loop);
+        tolerance_bits = (int)usmarr_dtype_size(bd) * 8;
+        double tol[2] = {p->rtol, p->atol};
+        for (int i = 0; i < 2; i++)
+            tol[i] = tolerance_bits == 16 ? usmarr__half_to_double(usmarr__half_from_double(tol[i]))
+                     : tolerance_bits == 32 ? (double)(float)tol[i] : tol[i];
+        usmarr_scalar_t rtol = usmarr_scalar_float(tol[0]), atol = usmarr_scalar_float(tol[1]);
+        if ((rc = usmarr__scalar_arg_set(&m.scalars[0], real_of(loop), &rtol)) ||
+            (rc = usmarr__scalar_arg_set(&m.scalars[1], real_of(loop), &atol)))
+            return rc;
+        m.nscalars = 2;
+    }
     usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL};
     usmarr_array_t *target = NULL;
     char defines[384];
@@ -458,9 +510,10 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
     /* the program: loop dtype, arity, result rule, operand sources, function.  The text is
      * memoised per thread by a key of those fields: formatting it costs about a
      * microsecond, a visible share of a tiny call. */
-    bool spec = specialize();
+    bool spec = specialize() || op->params, equal_nan = op->params && params && params->equal_nan;
     uint64_t key = (uint64_t)loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
-                   (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? opi : 0) << 11;
+                   (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? opi : 0) << 11 |
+                   (uint64_t)equal_nan << 19 | (uint64_t)(tolerance_bits / 16) << 30;
     for (int i = 0; i < n; i++)
         key |= (uint64_t)((srcs[i][0] == 's') << 2 | (srcs[i][1] - '0')) << (20 + 3 * i);
     static _Thread_local struct {
@@ -471,9 +524,11 @@ static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands,
     if (memo[slot].key == key + 1) {
         memcpy(defines, memo[slot].text, sizeof defines);
     } else {
-        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s", usmarr__dtype_tag(loop),
-                           op->where ? "W" : n == 1 ? "1" : n == 2 ? "2" : "3", out_rule_name[op->out],
-                           vec ? " -DEW_V1" : "");
+        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s", usmarr__dtype_tag(loop),
+                           op->where ? "W" : op->params ? "C" : n == 1 ? "1" : n == 2 ? "2" : "3",
+                           out_rule_name[op->out], vec ? " -DEW_V1" : "", equal_nan ? " -DEW_EQUAL_NAN" : "");
+        if (tolerance_bits)
+            len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_TOLB=%d", tolerance_bits);
         for (int i = 0; i < n; i++)
             len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_I%d=%s", i + 1, srcs[i]);
         if (spec)
@@ -506,6 +561,12 @@ done:
     for (int i = 0; i < 4; i++)
         usmarr_array_release(temps[i]);
     return rc;
+}
+
+static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                    usmarr_array_t **result)
+{
+    return dispatch_with(opi, operands, noperands, NULL, out, result);
 }
 
 /* ---- public entry points -------------------------------------------------------------------- */
@@ -588,6 +649,38 @@ const char *usmarr_elementwise_name(int index)
         return dispatch(OP_##ID, o, 3, out, result);                                                         \
     }
 #define WRAP_W_ WRAP_3_
+#define WRAP_C_(ID, name) /* by hand, below: the function has parameters */
 #define WRAP_(ID, name, arity, loops, out, flags, vec, expr, vexpr) WRAP_##arity##_(ID, name)
 USMARR_ELEMENTWISE_OPS(WRAP_)
 #undef WRAP_
+
+int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
+                   usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!a || !b)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "isclose: %s is NULL", !a ? "a" : "b");
+    usmarr_operand_t o[2] = {{.array = a}, {.array = b}};
+    struct params p = {rtol, atol, equal_nan};
+    return dispatch_with(OP_ISCLOSE, o, 2, &p, out, result);
+}
+
+int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
+                    bool *result)
+{
+    usmarr__clear_error();
+    if (!result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "allclose: result is NULL");
+    usmarr_array_t *close = NULL, *all = NULL;
+    unsigned char value = 0;
+    int rc = usmarr_isclose(a, b, rtol, atol, equal_nan, NULL, &close);
+    if (!rc)
+        rc = usmarr_all(close, 0, NULL, false, NULL, &all);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(all, &value, NULL);
+    usmarr_array_release(all);
+    usmarr_array_release(close);
+    if (!rc)
+        *result = value != 0;
+    return rc;
+}

@@ -21,7 +21,7 @@ libs = pkg_config("--libs")
 libdirs = [f[2:] for f in libs if f.startswith("-L")]
 sources = ["src/module.c", "src/array.c", "src/convert.c", "src/dlpack.c", "src/index.c", "src/functions.c",
            "src/creation.c", "src/bench.c", "src/storage.c",
-           "src/sort.c", "src/linalg.c", "src/stats.c"]
+           "src/sort.c", "src/linalg.c", "src/stats.c", "src/utilities.c"]
 
 setup(
     ext_modules=[

@@ -122,7 +122,7 @@ BINARY = {"add": "add", "subtract": "subtract", "multiply": "multiply", "divide"
           "less": "less", "less_equal": "less_equal", "greater": "greater", "greater_equal": "greater_equal",
           "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
           "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
-          "left_shift": "left_shift", "right_shift": "right_shift"}
+          "left_shift": "left_shift", "right_shift": "right_shift", "isclose": "isclose"}
 
 
 def unary(name, x):

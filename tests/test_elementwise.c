@@ -24,8 +24,20 @@ struct wrapper {
 #define AR_2 2
 #define AR_3 3
 #define AR_W 3
+#define AR_C 2
+/* isclose has parameters: the wrapper applies NumPy's defaults, as usmarr_elementwise() does */
+static int isclose_defaults(const usmarr_array_t *a, const usmarr_array_t *b, usmarr_array_t *out,
+                            usmarr_array_t **result)
+{
+    return usmarr_isclose(a, b, 1e-5, 1e-8, false, out, result);
+}
+#define FN_1(name) usmarr_##name
+#define FN_2(name) usmarr_##name
+#define FN_3(name) usmarr_##name
+#define FN_W(name) usmarr_##name
+#define FN_C(name) name##_defaults
 static const struct wrapper wrappers[] = {
-#define W_(ID, name, arity, loops, out, flags, vec, expr, vexpr) {#name, AR_##arity, (void (*)(void))usmarr_##name},
+#define W_(ID, name, arity, loops, out, flags, vec, expr, vexpr) {#name, AR_##arity, (void (*)(void))FN_##arity(name)},
     USMARR_ELEMENTWISE_OPS(W_)
 #undef W_
 };

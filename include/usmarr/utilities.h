@@ -6,8 +6,8 @@
 #define USMARR_UTILITIES_H
 
 /** @name Data type information and array utilities
- * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid`, `tril`, `triu`
- * (doc/utilities.md).
+ * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid`, `tril`, `triu`, and
+ * NumPy's `isclose` and `allclose` (doc/utilities.md).
  * @{ */
 
 /** Machine limits of a floating dtype (the array API's `finfo` object). */
@@ -117,6 +117,44 @@ USMARR_API USMARR_NODISCARD int usmarr_tril(const usmarr_array_t *x, int64_t k, 
  *  (element (..., i, j) is kept where j - i >= @p k).  Everything else as usmarr_tril(). */
 USMARR_API USMARR_NODISCARD int usmarr_triu(const usmarr_array_t *x, int64_t k, usmarr_array_t *out,
                                             usmarr_array_t **result);
+
+/** @brief NumPy's `isclose(a, b, rtol, atol, equal_nan)`: elementwise
+ *  `|a - b| <= atol + rtol * |b|` for a finite @p b, or `a == b`.
+ *
+ * NumPy 2's definition, which is not symmetric in @p a and @p b: infinities are close only
+ * to the same infinity; NaN is close to nothing, or to NaN with @p equal_nan (for complex
+ * values: a NaN in either part); complex values compare by the magnitude of the
+ * difference.  The inputs broadcast together.  A bool or integer @p b counts as float64
+ * (NumPy makes `b` inexact), so the computation runs in the promoted dtype of @p a and
+ * that (int8 with int8 computes in float64, float32 with float16 in float32); @p rtol and
+ * @p atol are converted to its real dtype as NumPy's weak Python floats are.  This is the
+ * elementwise table's function `"isclose"` (usmarr_elementwise() runs it with NumPy's
+ * defaults 1e-5, 1e-8, false).  Any @p rtol and @p atol are accepted, as NumPy does.
+ *
+ * @param a the first input (borrowed)
+ * @param b the second input (borrowed), the reference of the relative tolerance
+ * @param rtol the relative tolerance
+ * @param atol the absolute tolerance
+ * @param equal_nan NaN is close to NaN
+ * @param out NULL, or a writable array of the broadcast shape (bool, or any dtype bool casts to)
+ * @param[out] result the bool result (or @p out retained); may be NULL when @p out is given
+ * @return 0 on success, or one of the errors of usmarr_elementwise()
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a or @p b, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH the inputs (or @p out) do not broadcast
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_UNSUPPORTED the computation needs fp64 and the device has none */
+USMARR_API USMARR_NODISCARD int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol,
+                                               double atol, bool equal_nan, usmarr_array_t *out,
+                                               usmarr_array_t **result);
+
+/** @brief NumPy's `allclose(a, b, rtol, atol, equal_nan)`: whether usmarr_isclose() holds
+ *  for every element (true for no elements).  Waits for the result.
+ *  @param[out] result the answer
+ *  @return 0 on success, or one of the errors of usmarr_isclose() (their details name
+ *          isclose); USMARR_ERROR_INVALID_ARGUMENT for a NULL @p result */
+USMARR_API USMARR_NODISCARD int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol,
+                                                double atol, bool equal_nan, bool *result);
 
 /** @} */
 

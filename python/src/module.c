@@ -651,7 +651,8 @@ PyMODINIT_FUNC PyInit__usmarr(void)
     if (array_init_type(m) < 0 || add_methods(m, functions_methods) < 0 || add_methods(m, creation_methods) < 0 ||
         add_methods(m, bench_methods) < 0 || storage_init_type(m) < 0 || add_methods(m, storage_methods) < 0 ||
         functions_add_elementwise(m) < 0 || add_methods(m, sort_methods) < 0 || sort_init(m) < 0 ||
-        add_methods(m, linalg_methods) < 0 || add_methods(m, stats_methods) < 0)
+        add_methods(m, linalg_methods) < 0 || add_methods(m, stats_methods) < 0 ||
+        add_methods(m, utilities_methods) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_NDIM", USMARR_MAX_NDIM) < 0 ||
         PyModule_AddStringConstant(m, "library_version", USMARR_VERSION_STRING) < 0)

@@ -102,5 +102,6 @@ int storage_init_type(PyObject *module);
 extern PyMethodDef sort_methods[];   /* sort.c */
 int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */
 extern PyMethodDef linalg_methods[]; /* linalg.c */
+extern PyMethodDef utilities_methods[]; /* utilities.c: after the elementwise table (isclose) */
 
 #endif

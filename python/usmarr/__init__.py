@@ -45,18 +45,3 @@ def clip(x, /, min=None, max=None):
     return _usmarr.clip(x, min, max)
 
 
-def _triangle_mask(x, k, lower):
-    rows = _usmarr.arange(x.shape[-2], device=x.device)
-    cols = _usmarr.arange(x.shape[-1], device=x.device)
-    diff = _usmarr.subtract(reshape(cols, (1, -1)), reshape(rows, (-1, 1)))
-    return less_equal(diff, k) if lower else greater_equal(diff, k)
-
-
-def tril(x, /, *, k=0):
-    """x with the elements above diagonal k set to zero."""
-    return where(_triangle_mask(x, k, True), x, zeros_like(x))
-
-
-def triu(x, /, *, k=0):
-    """x with the elements below diagonal k set to zero."""
-    return where(_triangle_mask(x, k, False), x, zeros_like(x))
