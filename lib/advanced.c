@@ -232,9 +232,9 @@ static bool rows_take_fits(const usmarr_array_t *a, const usmarr_array_t *indice
 
 /* take and take_along_axis: the gather, checked in the same pass when the result is new
  * (a failure then only discards it), checked first when writing into the caller's out. */
-static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
-                  usmarr_index_mode_t mode, bool into_out, int nd, const int64_t *shape, struct usmarr__operand *ops,
-                  int64_t n, int axis, const char *what, bool rows_ok)
+static int gather_into(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
+                       usmarr_index_mode_t mode, bool into_out, int nd, const int64_t *shape,
+                       struct usmarr__operand *ops, int64_t n, int axis, const char *what, bool rows_ok)
 {
     usmarr_context_t *ctx = a->memory->context;
     int rc = 0;
@@ -257,6 +257,28 @@ static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr
         rc = cells_verdict(cells, indices, n, axis, what);
     usmarr_memory_release(cells);
     return rc;
+}
+
+/* take and take_along_axis: the result (or `out`) over the iteration space `shape`, where
+ * `ist`/`ast` are the indices' and a's strides and a's axis `ax` is read by index. */
+static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, int nd, const int64_t *shape,
+                  const int64_t *ist, const int64_t *ast, int ax, usmarr_index_mode_t mode, const char *what,
+                  bool rows_ok, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr_array_t *target;
+    const usmarr_array_t *inputs[2] = {a, indices};
+    int rc = usmarr__result_begin(a, inputs, 2, a->dtype, nd, shape, out, result, &target);
+    if (rc)
+        return rc;
+    struct usmarr__operand ops[3];
+    int dt = target->dtype, st = a->dtype;
+    if (dt == st)
+        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+    set_operand(&ops[0], target, dt, nd, target->strides);
+    set_operand(&ops[1], indices, indices->dtype, nd, ist);
+    set_operand(&ops[2], a, st, nd, ast);
+    rc = gather_into(a, indices, target, mode, target == out, nd, shape, ops, a->shape[ax], ax, what, rows_ok);
+    return usmarr__result_end(rc, target, out, result);
 }
 
 static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
@@ -325,19 +347,7 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
                             (long long)usmarr_array_size(indices), ax);
     int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
     indexed_space(a, indices, ax, shape, ist, ast);
-    usmarr_array_t *target;
-    const usmarr_array_t *inputs[2] = {a, indices};
-    if ((rc = usmarr__result_begin(a, inputs, 2, a->dtype, rnd, shape, out, result, &target)))
-        return rc;
-    struct usmarr__operand ops[3];
-    int dt = target->dtype, st = a->dtype;
-    if (dt == st)
-        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
-    set_operand(&ops[0], target, dt, rnd, target->strides);
-    set_operand(&ops[1], indices, indices->dtype, rnd, ist);
-    set_operand(&ops[2], a, st, rnd, ast);
-    rc = gather(a, indices, target, mode, target == out, rnd, shape, ops, n, ax, "take", true);
-    return usmarr__result_end(rc, target, out, result);
+    return gather(a, indices, rnd, shape, ist, ast, ax, mode, "take", true, out, result);
 }
 
 int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
@@ -417,19 +427,7 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
     int64_t n = a->shape[ax];
     if (n == 0 && shape[ax] > 0 && shape_size(nd, shape))
         return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
-    usmarr_array_t *target;
-    const usmarr_array_t *inputs[2] = {a, indices};
-    if ((rc = usmarr__result_begin(a, inputs, 2, a->dtype, nd, shape, out, result, &target)))
-        return rc;
-    struct usmarr__operand ops[3];
-    int dt = target->dtype, st = a->dtype;
-    if (dt == st)
-        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
-    set_operand(&ops[0], target, dt, nd, target->strides);
-    set_operand(&ops[1], indices, indices->dtype, nd, ist);
-    set_operand(&ops[2], a, st, nd, ast);
-    rc = gather(a, indices, target, mode, target == out, nd, shape, ops, n, ax, "take_along_axis", false);
-    return usmarr__result_end(rc, target, out, result);
+    return gather(a, indices, nd, shape, ist, ast, ax, mode, "take_along_axis", false, out, result);
 }
 
 /* ---- put ------------------------------------------------------------------------------ */
