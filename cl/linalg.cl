@@ -1,20 +1,23 @@
 /* linalg.cl: matrix products (lib/linalg/matmul.c), custom kernels (lib/engine.h, section 3).
  *
  * One program per dtype: -DD0=<tag> is the dtype of both operands and of the result (the
- * host casts the operands first), with -DMM_BOOL / -DMM_COMPLEX for those kinds.  Two
+ * host casts the operands first), with -DMM_BOOL / -DMM_COMPLEX for those kinds.  Three
  * kernels:
- *   usmarr_matmul_naive  one output per work-item, any strides (negative, zero), every
- *                        dtype; also the edges of the tiled kernel (rows/columns past the
- *                        last full tile) through the (i0, j0) origin.
- *   usmarr_matmul_tiled  MM_RM rows x MM_VW columns per work-item held in MM_RM vector
- *                        registers: per k, one vector load of B's row and MM_RM scalar
- *                        loads of A broadcast into MM_RM multiply-adds.  A's rows and B's
- *                        rows must be contiguous (unit inner stride), C is C-ordered.  Only
- *                        for dtypes with a vector form (-DMM_TILED), full tiles only.
- * Work-items of one work-group walk down the rows of one column panel, so the panel of B
- * (K x MM_VW) stays in the core's cache while the group runs.
- * NDRange: (rows or row tiles, columns or column tiles, batch).  Batch strides may be 0
- * (a broadcast operand). */
+ *   usmarr_matmul_naive    one output per work-item, any strides (negative, zero), every
+ *                          dtype.
+ *   usmarr_matmul_tiled    packed operands (the host copies A and B into zero-padded tiles):
+ *                          one MM_RM x MM_VW block of C per work-item, held in MM_RM vector
+ *                          registers: per k, one vector load of B's row and MM_RM scalar
+ *                          loads of A broadcast into MM_RM multiply-adds.  Work-items of one
+ *                          work-group walk down the rows of one column panel, so the panel
+ *                          of B (K x MM_VW) stays in the core's cache while the group runs.
+ *                          NDRange: (row tiles, column tiles, batch).
+ *   usmarr_matmul_batched  the same blocks on operands read in place (B's rows contiguous,
+ *                          A any strides), every block of every matrix of the batch on one
+ *                          flat dim, so that one work-group takes several small matrices;
+ *                          right edges (N % MM_VW columns) in the same launch.
+ * The last two exist for dtypes with a vector form (-DMM_TILED); C is C-ordered.  Batch
+ * strides may be 0 (a broadcast operand). */
 #define MM_T USMARR_STORAGE(D0)
 #define MM_CT USMARR_COMPUTE(D0)
 
@@ -30,9 +33,9 @@
 #endif
 
 __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K,
-                                  long2 sa, long2 sb, long2 sc, long3 batch, long i0, long j0)
+                                  long2 sa, long2 sb, long2 sc, long3 batch)
 {
-    long j = j0 + (long)get_global_id(0), i = i0 + (long)get_global_id(1), z = (long)get_global_id(2);
+    long j = (long)get_global_id(0), i = (long)get_global_id(1), z = (long)get_global_id(2);
     a += z * batch.s0 + i * sa.s0;
     b += z * batch.s1 + j * sb.s1;
     MM_CT acc = MM_ZERO;
@@ -46,38 +49,44 @@ __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __gl
 #define MM_VLOAD USMARR_CAT(vload, MM_VW)
 #define MM_VSTORE USMARR_CAT(vstore, MM_VW)
 
-/* sa: A's strides between row tiles, rows and k; sb: B's between column tiles and k (its
- * columns are contiguous).  Packed operands: A as (row tiles, K, MM_RM), B as (column
- * tiles, K, MM_VW), both zero-padded, so every tile is whole; unpacked: A's rows past M
- * read row M-1 (the results are not stored) and the host runs only full column tiles.
- * Dim 0 may be rounded up: work-items past the last row tile return at once. */
-__kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
-                                  long N, long ldc, long3 sa, long2 sb, long3 batch)
+/* A block of C of at most MM_RM rows by MM_VW columns: a points at A's first row of the
+ * block (rows sar apart, k sak apart), b at B's first column (k sbk apart, columns
+ * contiguous), c at C's first element (rows ldc apart).  Rows past `rows` read the last
+ * row (their results are not stored); columns past `cols` are not stored, and B is read
+ * only up to `bcols` columns (MM_VW or more: whole vector loads; fewer: element loads,
+ * zeros after, for a right edge that B does not pad). */
+inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long rows, long cols,
+                     long ldc, long sar, long sak, long sbk, long bcols)
 {
-    long it = (long)get_global_id(0), jt = (long)get_global_id(1), z = (long)get_global_id(2);
-    long i0 = it * MM_RM, j0 = jt * MM_VW;
-    if (i0 >= M)
-        return;
-    a += z * batch.s0 + it * sa.s0;
-    b += z * batch.s1 + jt * sb.s0;
     long ar[MM_RM];
 #pragma unroll
     for (int r = 0; r < MM_RM; r++)
-        ar[r] = (i0 + r < M ? r : M - 1 - i0) * sa.s1;
+        ar[r] = (r < rows ? r : rows - 1) * sar;
     MM_VT acc[MM_RM];
 #pragma unroll
     for (int r = 0; r < MM_RM; r++)
         acc[r] = (MM_VT)0;
-    for (long k = 0; k < K; k++) {
-        MM_VT bv = MM_VLOAD(0, b + k * sb.s1);
-        __global const MM_T *ak = a + k * sa.s2;
+    if (bcols >= MM_VW) {
+        for (long k = 0; k < K; k++) {
+            MM_VT bv = MM_VLOAD(0, b + k * sbk);
+            __global const MM_T *ak = a + k * sak;
 #pragma unroll
-        for (int r = 0; r < MM_RM; r++)
-            acc[r] += (MM_VT)(ak[ar[r]]) * bv;
+            for (int r = 0; r < MM_RM; r++)
+                acc[r] += (MM_VT)(ak[ar[r]]) * bv;
+        }
+    } else {
+        for (long k = 0; k < K; k++) {
+            MM_CT row[MM_VW];
+            for (int j = 0; j < MM_VW; j++)
+                row[j] = j < bcols ? b[k * sbk + j] : (MM_CT)0;
+            MM_VT bv = MM_VLOAD(0, row);
+            __global const MM_T *ak = a + k * sak;
+#pragma unroll
+            for (int r = 0; r < MM_RM; r++)
+                acc[r] += (MM_VT)(ak[ar[r]]) * bv;
+        }
     }
-    c += z * batch.s2 + i0 * ldc + j0;
-    long rows = M - i0 < MM_RM ? M - i0 : MM_RM;
-    if (j0 + MM_VW <= N) {
+    if (cols >= MM_VW) {
 #pragma unroll
         for (int r = 0; r < MM_RM; r++)
             if (r < rows)
@@ -88,9 +97,41 @@ __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __gl
         for (int r = 0; r < MM_RM; r++)
             if (r < rows) {
                 MM_VSTORE(acc[r], 0, part);
-                for (long j = 0; j < N - j0; j++)
+                for (long j = 0; j < cols; j++)
                     c[r * ldc + j] = part[j];
             }
     }
+}
+
+/* Packed operands: A as (row tiles, K, MM_RM), B as (column tiles, K, MM_VW), both
+ * zero-padded, so every tile is whole; sa: A's strides between row tiles, rows and k; sb:
+ * B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
+ * tile return at once. */
+__kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
+                                  long N, long ldc, long3 sa, long2 sb, long3 batch)
+{
+    long it = (long)get_global_id(0), jt = (long)get_global_id(1), z = (long)get_global_id(2);
+    long i0 = it * MM_RM, j0 = jt * MM_VW;
+    if (i0 >= M)
+        return;
+    mm_block(c + z * batch.s2 + i0 * ldc + j0, a + z * batch.s0 + it * sa.s0, b + z * batch.s1 + jt * sb.s0, K, M - i0,
+             N - j0, ldc, sa.s1, sa.s2, sb.s1, MM_VW);
+}
+
+/* Operands read in place (A's rows sa.s0 apart and k sa.s1 apart, B's rows sb apart and
+ * columns contiguous), C C-ordered: dim 0 walks the blocks of every matrix of the batch,
+ * row blocks fastest, then column blocks, then matrices, so that a work-group takes several
+ * whole small matrices (a batch of 16 x 16 products: few groups, every work-item busy).
+ * Dim 0 is rounded up to the work-group size: work-items past `total` return at once. */
+__kernel void usmarr_matmul_batched(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
+                                    long N, long2 sa, long sb, long3 batch, long rt, long ct, long total)
+{
+    long g = (long)get_global_id(0);
+    if (g >= total)
+        return;
+    long per = rt * ct, z = g / per, t = g - z * per, jt = t / rt, it = t - jt * rt;
+    long i0 = it * MM_RM, j0 = jt * MM_VW;
+    mm_block(c + z * batch.s2 + i0 * N + j0, a + z * batch.s0 + i0 * sa.s0, b + z * batch.s1 + j0, K, M - i0, N - j0, N,
+             sa.s0, sa.s1, sb, N - j0);
 }
 #endif

@@ -124,6 +124,10 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
         p->max_group = 1;
     if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
         p->local_mem = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
+            CL_SUCCESS ||
+        p->native_float == 0)
+        p->native_float = 1;
     /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
     if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
                         &p->group_multiple, NULL) != CL_SUCCESS) {

@@ -122,6 +122,32 @@ mm("batch_bcast_tiled", O("float32", (2, 1, 16, 8)), O("float32", (1, 3, 8, 32))
 mm("batch_2d_rhs", O("float64", (2, 9, 20)), O("float64", (20, 17)))
 mm("batch_2d_lhs", O("int32", (18, 6)), O("int32", (5, 6, 16)))
 mm("batch_16", O("float32", (64, 16, 16)), O("float32", (64, 16, 16)))
+# the batched kernel (lib/linalg/matmul.c): up to 64 blocks of 4 or 6 rows by one vector a
+# work-group, so batch sizes around 16 and 64 matrices of 16 rows; non-square shapes, right
+# edges (N % 16, N % 8 columns), one-row and 31-row matrices, each dtype it takes
+for nb in (1, 15, 16, 17, 63, 65):
+    mm("bt_16x16_batch%d" % nb, O("float32", (nb, 16, 16)), O("float32", (nb, 16, 16)))
+mm("bt_f32_5x7x20", O("float32", (9, 5, 7)), O("float32", (9, 7, 20)))
+mm("bt_f32_12x3x16", O("float32", (40, 12, 3)), O("float32", (40, 3, 16)))
+mm("bt_f32_1x16x33", O("float32", (17, 1, 16)), O("float32", (17, 16, 33)))
+mm("bt_f32_31x32x17", O("float32", (5, 31, 32)), O("float32", (5, 32, 17)))
+mm("bt_f32_18x40x48", O("float32", (3, 18, 40)), O("float32", (3, 40, 48)))
+mm("bt_f64_16x16", O("float64", (33, 16, 16)), O("float64", (33, 16, 16)))
+mm("bt_f64_7x9x13", O("float64", (20, 7, 9)), O("float64", (20, 9, 13)))
+for dt in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+    mm("bt_%s_12x16x20" % dt, O(dt, (11, 12, 16), wide=True), O(dt, (11, 16, 20), wide=True))
+mm("bt_mixed_int8_float64", O("int8", (6, 10, 5)), O("float64", (6, 5, 11)))
+mm("bt_complex64_16x16", O("complex64", (18, 16, 16)), O("complex64", (18, 16, 16)))
+mm("bt_complex128_5x7x9", O("complex128", (4, 5, 7)), O("complex128", (4, 7, 9)))
+mm("bt_bcast_batch", O("float32", (3, 1, 12, 16)), O("float32", (1, 5, 16, 24)))
+mm("bt_bcast_lhs_2d", O("float32", (16, 16)), O("float32", (70, 16, 16)))
+mm("bt_bcast_zero_stride", O("float64", (1, 6, 8), bcast=(4, 6, 8)), O("float64", (4, 8, 8)))
+mm("bt_lhs_transposed", O("float32", (20, 16, 16), t=True), O("float32", (20, 16, 16)))
+mm("bt_rhs_transposed", O("float32", (20, 16, 16)), O("float32", (20, 17, 16), t=True))
+mm("bt_both_transposed_int", O("int32", (7, 9, 12), t=True), O("int32", (7, 18, 9), t=True))
+mm("bt_neg_strides", O("float32", (12, 16, 20), "::-2, ::-1, 2:"), O("float32", (6, 20, 16), ":, 1:-1, ::-1"))
+mm("bt_strided_rows", O("float32", (8, 32, 16), ":, ::2"), O("float32", (8, 16, 40), ":, :, ::2"))
+mm("bt_int8_wrap", O("int8", (5, 16, 30), wide=True), O("int8", (5, 30, 16), wide=True))
 # layouts: negative strides, steps, transposed (F-ordered) operands, zero strides
 mm("neg_strides", O("float32", (20, 30), "::-1, ::2"), O("float32", (15, 33), "::-1, ::-1"))
 mm("transposed", O("float32", (24, 17), t=True), O("float32", (40, 24), t=True))

@@ -3,10 +3,12 @@
  * The operands are first cast to the result dtype where they differ and broadcast over the
  * batch dims; the batch dims of each operand are then collapsed into one stride (a copy
  * in C order where they do not collapse).  The product is computed into a C-ordered
- * (batch, M, N) array of the result dtype (the caller's `out` itself when it is one),
- * by the register-tiled kernel over the full tiles and the one-output-per-work-item
- * kernel over the edges; dtypes without a vector form (bool, float16, complex) and
- * operands whose rows are not contiguous run the naive kernel over any strides. */
+ * (batch, M, N) array of the result dtype (the caller's `out` itself when it is one): large
+ * products by the register-tiled kernel on packed copies of both operands, the others by
+ * the batched kernel (the same register blocks, operands in place, a batch of small
+ * matrices spread over few full work-groups, edges included) when N fills a vector; dtypes
+ * without a vector form (bool, float16, complex) and narrow products run the naive kernel
+ * over any strides. */
 #include "../engine.h"
 #include "../ops_internal.h"
 #include "../view_internal.h"
@@ -100,6 +102,19 @@ static void tile_of(usmarr_dtype_t dt, int *rm, int *vw)
     }
 }
 
+/* Rows of the batched kernel's blocks for M-row matrices.  6 (the packed kernel's height)
+ * keeps the accumulators within AVX2's 16 registers; where the device's native float
+ * vector is 16 wide (AVX-512: 32 registers) 8 rows fit as well, and the height that
+ * leaves fewer rows of the last block idle is taken (16 rows: two blocks of 8, ties to 8).
+ * Each height is its own program.  (4-row blocks ran at half the speed on Intel's
+ * runtime.) */
+static int block_rows(const usmarr_context_t *ctx, int64_t M)
+{
+    if (ctx->profile.native_float < 16)
+        return 6;
+    return (M + 7) / 8 * 8 - M <= (M + 5) / 6 * 6 - M ? 8 : 6;
+}
+
 /* Forces the naive kernel everywhere (benchmarks and tests of that kernel). */
 static bool naive_forced(void)
 {
@@ -108,14 +123,14 @@ static bool naive_forced(void)
 }
 
 static int launch_naive(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const struct mm_operand *a,
-                        const struct mm_operand *b, int64_t K, const cl_long2 *sc, int64_t cbatch, int64_t i0,
-                        int64_t j0, int64_t rows, int64_t cols, int64_t nbatch)
+                        const struct mm_operand *b, int64_t K, int64_t rows, int64_t cols, int64_t nbatch)
 {
     if (rows <= 0 || cols <= 0 || nbatch <= 0)
         return 0;
     cl_long2 sa = {{a->s0, a->s1}}, sb = {{b->s0, b->s1}};
-    cl_long3 batch = {{a->batch, b->batch, cbatch}};
-    cl_long kk = K, ci0 = i0, cj0 = j0;
+    cl_long3 batch = {{a->batch, b->batch, rows * cols}};
+    cl_long kk = K;
+    cl_long2 sc = {{cols, 1}};
     size_t global[3] = {(size_t)cols, (size_t)rows, (size_t)nbatch}, local[3] = {1, 1, 1};
     while (local[0] < 16 && global[0] % (local[0] * 2) == 0)
         local[0] *= 2;
@@ -125,8 +140,7 @@ static int launch_naive(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, con
     if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
         !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
         !(rc = usmarr__kernel_arg(k, i++, sizeof sa, &sa)) && !(rc = usmarr__kernel_arg(k, i++, sizeof sb, &sb)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof *sc, sc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof ci0, &ci0)) && !(rc = usmarr__kernel_arg(k, i++, sizeof cj0, &cj0)))
+        !(rc = usmarr__kernel_arg(k, i++, sizeof sc, &sc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)))
         rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
     usmarr__queue_unlock(ctx);
     return rc;
@@ -150,6 +164,35 @@ static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, con
         !(rc = usmarr__kernel_arg(k, i++, sizeof ldc, &ldc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *sa, sa)) &&
         !(rc = usmarr__kernel_arg(k, i++, sizeof *sb, sb)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *batch, batch)))
         rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+/* The batched kernel over every block of every matrix: dim 0 flattened and rounded up to
+ * a power-of-two work-group size (PoCL compiles one function per local size: at most
+ * seven), so that a group takes several whole small matrices. */
+static int launch_batched(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const struct mm_operand *a,
+                          const struct mm_operand *b, int64_t K, int64_t M, int64_t N, int64_t rm, int64_t vw,
+                          int64_t nbatch)
+{
+    cl_long kk = K, mm = M, nn = N, sb = b->s0, rt = (M + rm - 1) / rm, ct = (N + vw - 1) / vw, total = rt * ct * nbatch;
+    cl_long2 sa = {{a->s0, a->s1}};
+    cl_long3 batch = {{a->batch, b->batch, M * N}};
+    /* up to 64 blocks a group, fewer when that leaves under 4 groups per compute unit */
+    size_t group = 64, cap = ctx->profile.max_group;
+    while (group > 1 && (group > cap || (int64_t)group * 4 * ctx->profile.compute_units > total))
+        group /= 2;
+    size_t global[1] = {((size_t)total + group - 1) / group * group}, local[1] = {group};
+    usmarr__queue_lock(ctx);
+    int rc;
+    cl_uint i = 0;
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
+        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof mm, &mm)) && !(rc = usmarr__kernel_arg(k, i++, sizeof nn, &nn)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof sa, &sa)) && !(rc = usmarr__kernel_arg(k, i++, sizeof sb, &sb)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)) && !(rc = usmarr__kernel_arg(k, i++, sizeof rt, &rt)) &&
+        !(rc = usmarr__kernel_arg(k, i++, sizeof ct, &ct)) && !(rc = usmarr__kernel_arg(k, i++, sizeof total, &total)))
+        rc = usmarr__kernel_enqueue(ctx, k, 1, global, local);
     usmarr__queue_unlock(ctx);
     return rc;
 }
@@ -210,25 +253,23 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
 {
     int rm, vw;
     tile_of(dt, &rm, &vw);
+    bool packed = vw && M * N * K >= 262144 && K >= 16, batched = vw && !packed && N >= vw;
     if (naive_forced())
-        vw = 0;
+        packed = batched = false;
+    if (batched)
+        rm = block_rows(ctx, M);
     char defines[128];
     int len = snprintf(defines, sizeof defines, "-DD0=%s%s", usmarr__dtype_tag(dt),
                        usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX ? " -DMM_COMPLEX" : dt == USMARR_BOOL ? " -DMM_BOOL" : "");
-    int rm0, vw0;
-    tile_of(dt, &rm0, &vw0);
-    if (vw0)
-        snprintf(defines + len, sizeof defines - (size_t)len, " -DMM_TILED -DMM_RM=%d -DMM_VW=%d", rm0, vw0);
-    usmarr__kernel_t *kn = NULL, *kt = NULL;
-    int rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_naive", &kn);
-    if (!rc && vw)
-        rc = usmarr__kernel_get(ctx, "linalg", defines, "usmarr_matmul_tiled", &kt);
+    if (vw)
+        snprintf(defines + len, sizeof defines - (size_t)len, " -DMM_TILED -DMM_RM=%d -DMM_VW=%d", rm, vw);
+    usmarr__kernel_t *k = NULL;
+    int rc = usmarr__kernel_get(ctx, "linalg", defines,
+                                packed ? "usmarr_matmul_tiled" : batched ? "usmarr_matmul_batched" : "usmarr_matmul_naive", &k);
     if (rc)
         return rc;
     void *cp = element0(c);
-    cl_long2 sc = {{N, 1}};
-    struct mm_operand oa = {0}, ob = {0};
-    if (vw && M * N * K >= 262144 && K >= 16) { /* large: both operands packed into tiles */
+    if (packed) { /* both operands packed into tiles */
         usmarr_array_t *bt = NULL, *pa = NULL, *pb = NULL;
         rc = pack(ctx, a, dt, rm, &pa);
         if (!rc)
@@ -239,28 +280,21 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
             int64_t rt = (M + rm - 1) / rm, ct = (N + vw - 1) / vw;
             cl_long3 sa = {{K * rm, 1, rm}}, batch = {{nbd ? rt * K * rm : 0, nbd ? ct * K * vw : 0, M * N}};
             cl_long2 sb = {{K * vw, vw}};
-            rc = launch_tiled(ctx, kt, cp, element0(pa), element0(pb), K, M, N, &sa, &sb, &batch, rt, ct, nbatch);
+            rc = launch_tiled(ctx, k, cp, element0(pa), element0(pb), K, M, N, &sa, &sb, &batch, rt, ct, nbatch);
         }
         usmarr_array_release(bt);
         usmarr_array_release(pa); /* waits for the launch */
         usmarr_array_release(pb);
         return rc;
     }
-    bool tiled = vw && N >= vw;
-    rc = prepare(a, nbd, bshape, dt, tiled, 1, &oa);
+    struct mm_operand oa = {0}, ob = {0};
+    rc = prepare(a, nbd, bshape, dt, false, 1, &oa);
     if (!rc)
-        rc = prepare(b, nbd, bshape, dt, tiled, 1, &ob);
-    if (!rc && !tiled)
-        rc = launch_naive(ctx, kn, cp, &oa, &ob, K, &sc, M * N, 0, 0, M, N, nbatch);
-    if (!rc && tiled) {
-        int64_t nf = N / vw * vw;
-        cl_long3 sa = {{rm * oa.s0, oa.s0, oa.s1}}, batch = {{oa.batch, ob.batch, M * N}};
-        cl_long2 sb = {{vw, ob.s0}};
-        rc = launch_tiled(ctx, kt, cp, oa.data, ob.data, K, M, N, &sa, &sb, &batch, (M + rm - 1) / rm, N / vw, nbatch);
-        if (!rc)
-            rc = launch_naive(ctx, kn, cp, &oa, &ob, K, &sc, M * N, 0, nf, M, N - nf, nbatch);
-    }
-    usmarr_array_release(oa.keep); /* waits for the launches */
+        rc = prepare(b, nbd, bshape, dt, batched, 1, &ob);
+    if (!rc)
+        rc = batched ? launch_batched(ctx, k, cp, &oa, &ob, K, M, N, rm, vw, nbatch)
+                     : launch_naive(ctx, k, cp, &oa, &ob, K, M, N, nbatch);
+    usmarr_array_release(oa.keep); /* waits for the launch */
     usmarr_array_release(ob.keep);
     return rc;
 }
