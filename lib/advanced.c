@@ -287,6 +287,15 @@ static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
     return usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, flat);
 }
 
+int usmarr__flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy)
+{
+    *flat = *copy = NULL;
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
+        return flatten(a, flat);
+    int rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, copy);
+    return rc ? rc : flatten(*copy, flat);
+}
+
 /* ---- take ------------------------------------------------------------------------------ */
 
 /* The iteration space of take/put along axis `ax`: a's shape with axis `ax` replaced by
@@ -313,17 +322,22 @@ static void indexed_space(const usmarr_array_t *a, const usmarr_array_t *indices
     }
 }
 
-int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
-                usmarr_array_t *out, usmarr_array_t **result)
+/* The arguments take and take_along_axis share. */
+static int check_take(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_index_mode_t mode)
 {
-    usmarr__clear_error();
     if (!a || !indices)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
     int rc = usmarr__same_context(indices, "indices", a, "a");
     if (!rc)
         rc = check_index_dtype(indices, "indices");
-    if (!rc)
-        rc = check_mode(mode);
+    return rc ? rc : check_mode(mode);
+}
+
+int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
+                usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = check_take(a, indices, mode);
     if (rc)
         return rc;
     if (axis == USMARR_AXIS_NONE) {
@@ -376,13 +390,7 @@ int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indice
                            usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
-    if (!a || !indices)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
-    int rc = usmarr__same_context(indices, "indices", a, "a");
-    if (!rc)
-        rc = check_index_dtype(indices, "indices");
-    if (!rc)
-        rc = check_mode(mode);
+    int rc = check_take(a, indices, mode);
     if (rc)
         return rc;
     char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
@@ -468,13 +476,8 @@ static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usma
             usmarr_array_release(tiled);
         }
     }
-    if (!rc && (a->flags & USMARR_FLAG_C_CONTIGUOUS)) {
-        rc = flatten(a, &flat_a);
-    } else if (!rc) {
-        rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &tmp);
-        if (!rc)
-            rc = flatten(tmp, &flat_a);
-    }
+    if (!rc)
+        rc = usmarr__flat_alias(a, &flat_a, &tmp);
     if (!rc)
         rc = usmarr_put(flat_a, flat_i, vals, 0, mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_WRAP : mode);
     if (!rc && tmp)

@@ -407,13 +407,8 @@ int usmarr_array_setitem_text(usmarr_array_t *array, const char *text, const usm
 static int put_along_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
                           usmarr_index_mode_t mode)
 {
-    int64_t minus_one = -1;
-    usmarr_array_t *flat = NULL, *tmp = NULL;
-    int rc = 0;
-    if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
-        rc = usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_NEVER, &flat);
-    else if (!(rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &tmp)))
-        rc = usmarr_array_reshape(tmp, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_NEVER, &flat);
+    usmarr_array_t *flat, *tmp;
+    int rc = usmarr__flat_alias(a, &flat, &tmp);
     if (!rc)
         rc = usmarr_put_along_axis(flat, indices, values, 0, mode);
     if (!rc && tmp)
