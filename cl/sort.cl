@@ -83,6 +83,9 @@ typedef KS KT;
 #ifndef CANON
 #define CANON ARG
 #endif
+#ifndef ROW_LOCAL
+#define ROW_LOCAL 0
+#endif
 
 /* passes of 8 bits, rounded up to an even count so that the data ends where it began */
 #define PASSES (((W + 7) / 8) + (((W + 7) / 8) & 1))
@@ -287,6 +290,145 @@ __kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global l
             i1[i] = i0[i];
 #endif
         }
+    }
+}
+
+/* ---- one row per work-group (n <= ONE_ITEM_MAX in lib/sort.c) ---------------------------
+ * usmarr_sort_rows sorts row r = get_group_id(0) of in[r*sr + i*se] into out[r*osr + i*ose]
+ * in one kernel: one read pass maps the elements to keys and counts every digit's
+ * histogram; passes whose digit is one value for the whole row are skipped; the first
+ * pass scatters from the input (its keys made again) into the row's scratch, the last one
+ * from the scratch straight into the output as elements (or int64 indices with ARG).  The
+ * scratch is local memory with -DROW_LOCAL=1 (the host sizes it: the row stays in cache),
+ * else global (row r at r*n of blocks of R*n).  The row is read completely before the output is
+ * written, so out may be in exactly in's place. */
+#if ROW_LOCAL
+#define ROWMEM __local
+#else
+#define ROWMEM __global
+#endif
+#define DIGITS ((W + 7) / 8)
+
+#if ARG
+#define ROW_PUT(o, k, i) oi[(long)(o) * ose] = (i)
+#else
+#define ROW_PUT(o, k, i) out[(long)(o) * ose] = key_element(k)
+#endif
+
+__kernel void usmarr_sort_rows(__global const ET *in, long sr, long se, long n, __global ET *out, long osr, long ose,
+                               ROWMEM KT *ka, ROWMEM KT *kb, ROWMEM long *ia, ROWMEM long *ib)
+{
+    __local uint hist[DIGITS * 256];
+    long r = get_group_id(0);
+    in += r * sr;
+#if ARG
+    __global long *oi = (__global long *)out + r * osr;
+#else
+    out += r * osr;
+    (void)ia;
+    (void)ib;
+#endif
+#if !ROW_LOCAL
+    ka += r * n;
+    kb += r * n;
+#if ARG
+    ia += r * n;
+    ib += r * n;
+#endif
+#endif
+    if (n <= 24) { /* insertion sort in the scratch: stable */
+        for (long i = 0; i < n; i++) {
+            KT k = make_key(in[i * se], CANON);
+            long j = i;
+            while (j > 0 && KEY_LT(k, ka[j - 1])) {
+                ka[j] = ka[j - 1];
+#if ARG
+                ia[j] = ia[j - 1];
+#endif
+                j--;
+            }
+            ka[j] = k;
+#if ARG
+            ia[j] = i;
+#endif
+        }
+        for (long i = 0; i < n; i++)
+            ROW_PUT(i, ka[i], ia[i]);
+        return;
+    }
+    for (int d = 0; d < DIGITS * 256; d++)
+        hist[d] = 0;
+    for (long i = 0; i < n; i++) {
+        KT k = make_key(in[i * se], CANON);
+        for (int p = 0; p < DIGITS; p++)
+            hist[p * 256 + KEY_DIGIT(k, 8 * p)]++;
+    }
+    /* the passes that move keys, their counts turned into starting offsets */
+    uchar act[DIGITS];
+    int nact = 0;
+    KT k0 = make_key(in[0], CANON);
+    for (int p = 0; p < DIGITS; p++) {
+        __local uint *h = hist + p * 256;
+        if (h[KEY_DIGIT(k0, 8 * p)] == (uint)n)
+            continue;
+        uint sum = 0;
+        for (int d = 0; d < 256; d++) {
+            uint t = h[d];
+            h[d] = sum;
+            sum += t;
+        }
+        act[nact++] = (uchar)p;
+    }
+    if (nact == 0) {
+        for (long i = 0; i < n; i++)
+            ROW_PUT(i, make_key(in[i * se], CANON), i);
+        return;
+    }
+    /* first pass: input -> ka */
+    {
+        int shift = 8 * act[0];
+        __local uint *h = hist + act[0] * 256;
+        for (long i = 0; i < n; i++) {
+            KT k = make_key(in[i * se], CANON);
+            uint o = h[KEY_DIGIT(k, shift)]++;
+            ka[o] = k;
+#if ARG
+            ia[o] = i;
+#endif
+        }
+    }
+    for (int a = 1; a < nact - 1; a++) { /* middle passes: ka -> kb, swapped */
+        int shift = 8 * act[a];
+        __local uint *h = hist + act[a] * 256;
+        for (long i = 0; i < n; i++) {
+            KT k = ka[i];
+            uint o = h[KEY_DIGIT(k, shift)]++;
+            kb[o] = k;
+#if ARG
+            ib[o] = ia[i];
+#endif
+        }
+        ROWMEM KT *tk = ka;
+        ka = kb;
+        kb = tk;
+#if ARG
+        ROWMEM long *ti = ia;
+        ia = ib;
+        ib = ti;
+#endif
+    }
+    if (nact == 1) { /* the only pass read the input: copy out */
+        for (long i = 0; i < n; i++)
+            ROW_PUT(i, ka[i], ia[i]);
+        return;
+    }
+    /* last pass: ka -> the output */
+    int shift = 8 * act[nact - 1];
+    __local uint *h = hist + act[nact - 1] * 256;
+    for (long i = 0; i < n; i++) {
+        KT k = ka[i];
+        uint o = h[KEY_DIGIT(k, shift)]++;
+        ROW_PUT(o, k, ia[i]);
     }
 }
 

@@ -14,6 +14,9 @@
 #define ONE_ITEM_MAX 16384
 #define CHUNK 16384
 #define SEGMENT 32768
+/* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
+ * device's limit): about a core's L2, past which local memory is no faster than blocks. */
+#define ROW_LOCAL_MAX (256 << 10)
 
 int usmarr__sort_key_bytes(usmarr_dtype_t d)
 {
@@ -189,6 +192,82 @@ static int sort_keys(struct usmarr__sorted *j)
     return rc;
 }
 
+/* out[r*osr + i*ose] = the element of each sorted key (its index with ARG). */
+static int finish(struct usmarr__sorted *j, void *out, int64_t osr, int64_t ose)
+{
+    size_t global[2], local[2];
+    grid2(j, global, local);
+    const void *p[2] = {j->key, j->idx};
+    usmarr__kernel_t *k;
+    cl_long fl[3] = {j->n, osr, ose};
+    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, "usmarr_sort_finish", &k);
+    if (rc)
+        return rc;
+    usmarr__queue_lock(j->ctx);
+    rc = set_args(j->ctx, k, 2, p, fl, 1);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(j->ctx, k, 3, out);
+    for (int i = 1; i < 3 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(3 + i), sizeof(cl_long), &fl[i]);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(j->ctx, k, 2, global, local);
+    usmarr__queue_unlock(j->ctx);
+    return rc;
+}
+
+/* Whether the rows kernel may write out's rows while reading in's: they are different
+ * blocks, or row r element i is the same element of both. */
+static bool row_safe(const usmarr_array_t *in, int64_t sr, int64_t se, const usmarr_array_t *out, int64_t osr,
+                     int64_t ose)
+{
+    if (in->memory != out->memory)
+        return true;
+    return element0(in) == element0(out) && usmarr_dtype_size(in->dtype) == usmarr_dtype_size(out->dtype) &&
+           sr == osr && se == ose;
+}
+
+/* The rows kernel (cl/sort.cl usmarr_sort_rows): one work-group per row, its scratch in
+ * local memory when two copies of the row (keys and indices) fit there, else in blocks
+ * (float32 argsort: rows of up to 10240 keys in local memory). */
+static int sort_rows(struct usmarr__sorted *j, bool arg, const void *in, int64_t sr, int64_t se, void *out,
+                     int64_t osr, int64_t ose)
+{
+    size_t kbytes = (size_t)j->n * (size_t)j->key_bytes, ibytes = arg ? (size_t)j->n * 8 : 8;
+    size_t hist = 16 * 256 * 4; /* the histograms of the widest keys' 16 digits */
+    cl_ulong limit = j->ctx->profile.local_mem < ROW_LOCAL_MAX ? j->ctx->profile.local_mem : ROW_LOCAL_MAX;
+    bool local = 2 * (kbytes + ibytes) + hist <= limit;
+    char defines[sizeof j->defines + 16];
+    snprintf(defines, sizeof defines, "%s -DROW_LOCAL=%d", j->defines, (int)local);
+    int rc = 0;
+    if (!local && (rc = alloc_scratch(j, arg)))
+        return rc;
+    usmarr__kernel_t *k;
+    if ((rc = usmarr__kernel_get(j->ctx, "sort", defines, "usmarr_sort_rows", &k)))
+        return rc;
+    cl_long l[5] = {sr, se, j->n, osr, ose};
+    size_t one = 1, global = (size_t)j->rows;
+    usmarr__queue_lock(j->ctx);
+    rc = usmarr__kernel_arg_pointer(j->ctx, k, 0, in);
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &l[i]);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, out);
+    for (int i = 3; i < 5 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(2 + i), sizeof(cl_long), &l[i]);
+    if (local) {
+        for (int i = 0; i < 4 && !rc; i++)
+            rc = usmarr__kernel_arg(k, (cl_uint)(7 + i), i < 2 ? kbytes : ibytes, NULL);
+    } else {
+        const void *p[4] = {j->key, j->tkey, j->idx, j->tidx};
+        for (int i = 0; i < 4 && !rc; i++)
+            rc = usmarr__kernel_arg_pointer(j->ctx, k, (cl_uint)(7 + i), p[i]);
+    }
+    if (!rc)
+        rc = usmarr__kernel_enqueue(j->ctx, k, 1, &global, &one);
+    usmarr__queue_unlock(j->ctx);
+    return rc;
+}
+
 static int check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
                      const int64_t *shape, const char *name)
 {
@@ -254,14 +333,16 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         src = in_copy;
         rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
-    if ((rc = alloc_scratch(&j, arg)) || (rc = prepare(&j, element0(src), sr, se)))
-        goto done;
-    if ((rc = sort_keys(&j)))
+    bool one_kernel = j.n <= ONE_ITEM_MAX;
+    if (!one_kernel && ((rc = alloc_scratch(&j, arg)) || (rc = prepare(&j, element0(src), sr, se)) ||
+                        (rc = sort_keys(&j))))
         goto done;
 
+    /* the result's rows, or a C-ordered temporary with the axis last (also when the rows
+     * kernel would write elements that other rows of the input still have to read) */
     usmarr_array_t *target = res;
-    int64_t rows2;
-    if (!rows_of(res, a, &rows2, &sr, &se)) {
+    int64_t rows2, osr, ose;
+    if (!rows_of(res, a, &rows2, &osr, &ose) || (one_kernel && !row_safe(src, sr, se, res, osr, ose))) {
         int dst = x->ndim - 1;
         int64_t shape[USMARR_MAX_NDIM];
         if ((rc = usmarr_array_moveaxis(res, 1, &a, &dst, &res_view)))
@@ -270,30 +351,13 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         if ((rc = new_result(x, rd, x->ndim, shape, &out_tmp)))
             goto done;
         target = out_tmp;
-        sr = j.n;
-        se = 1;
+        osr = j.n;
+        ose = 1;
     }
-    {
-        size_t global[2], local[2];
-        grid2(&j, global, local);
-        usmarr__kernel_t *k;
-        cl_long fl[3] = {j.n, sr, se};
-        if ((rc = usmarr__kernel_get(ctx, "sort", j.defines, "usmarr_sort_finish", &k)))
-            goto done;
-        usmarr__queue_lock(ctx);
-        rc = usmarr__kernel_arg_pointer(ctx, k, 0, j.key);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 1, j.idx);
-        if (!rc)
-            rc = usmarr__kernel_arg(k, 2, sizeof(cl_long), &fl[0]);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 3, element0(target));
-        for (int i = 1; i < 3 && !rc; i++)
-            rc = usmarr__kernel_arg(k, (cl_uint)(3 + i), sizeof(cl_long), &fl[i]);
-        if (!rc)
-            rc = usmarr__kernel_enqueue(ctx, k, 2, global, local);
-        usmarr__queue_unlock(ctx);
-    }
+    if (one_kernel)
+        rc = sort_rows(&j, arg, element0(src), sr, se, element0(target), osr, ose);
+    else
+        rc = finish(&j, element0(target), osr, ose);
     if (!rc && out_tmp)
         rc = usmarr_array_copy_into(res_view, out_tmp);
 done:

@@ -14,6 +14,7 @@
     X(complex)         \
     X(reduce)          \
     X(sort)            \
+    X(sort_rows)       \
     X(stats2)          \
     X(memory)          \
     X(cache)           \
