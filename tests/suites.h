@@ -3,6 +3,7 @@
     X(error)           \
     X(simplify)        \
     X(copy)            \
+    X(copy_plan)       \
     X(context)         \
     X(pod)             \
     X(view)            \

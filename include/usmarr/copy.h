@@ -107,6 +107,56 @@ USMARR_API USMARR_NODISCARD int usmarr_array_copy_into(usmarr_array_t *dst, cons
  * @retval USMARR_ERROR_BUILD a kernel failed to build */
 USMARR_API USMARR_NODISCARD int usmarr_array_fill(usmarr_array_t *a, usmarr_scalar_t value);
 
+/** @brief A copy plan: a fixed list of `dst[...] = src` pairs that run as one kernel.
+ *
+ * For code that repeats the same small copies every step (a halo exchange packs and
+ * unpacks up to 26 boxes per storage): the pairs are checked and laid out once, in a
+ * table in device USM, and each run is a single launch, whatever the number of pairs,
+ * their shapes, strides and dtypes.  The plan holds a reference to every array. */
+typedef struct usmarr_copy_plan usmarr_copy_plan_t;
+
+/** @brief Makes a copy plan of @p count pairs `destinations[i][...] = sources[i]`.
+ *
+ * Each pair has one dtype and one shape (no broadcasting, no casting: the bytes of each
+ * element are copied), any strides, and reduces, once size-1 axes are dropped and
+ * jointly contiguous axes merged, to at most three axes (any box of a 3-D array does).
+ * Pairs may have different dtypes and shapes.  Destinations must not overlap their own
+ * source nor another pair's source or destination (unlike usmarr_array_copy_into(),
+ * which handles overlap: nothing is checked here, the result would be undefined).
+ * Arrays over up to eight memory blocks run as one kernel; more blocks make one kernel
+ * per eight.
+ *
+ * @param context the context every array belongs to
+ * @param count the number of pairs (0: a plan that copies nothing)
+ * @param destinations @p count writable arrays (borrowed; the plan retains them)
+ * @param sources @p count arrays (borrowed; the plan retains them)
+ * @param[out] plan the new plan, with one reference
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p context, @p plan, array lists or array; @p count < 0
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH an array belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY a destination is not writable
+ * @retval USMARR_ERROR_BAD_DTYPE a pair's dtypes differ
+ * @retval USMARR_ERROR_SHAPE_MISMATCH a pair's shapes differ
+ * @retval USMARR_ERROR_UNSUPPORTED a pair needs more than three axes
+ * @retval USMARR_ERROR_ALLOCATION the table could not be allocated
+ * @retval USMARR_ERROR_BUILD the kernel failed to build */
+USMARR_API USMARR_NODISCARD int usmarr_copy_plan_create(usmarr_context_t *context, int count,
+                                                        usmarr_array_t *const *destinations,
+                                                        const usmarr_array_t *const *sources,
+                                                        usmarr_copy_plan_t **plan);
+
+/** @brief Enqueues the plan's copies (one kernel per eight memory blocks) and returns
+ *  without waiting, like every copy.
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p plan is NULL */
+USMARR_API USMARR_NODISCARD int usmarr_copy_plan_run(usmarr_copy_plan_t *plan);
+
+/** @brief One more reference to @p plan (returned). */
+USMARR_API usmarr_copy_plan_t *usmarr_copy_plan_retain(usmarr_copy_plan_t *plan);
+
+/** @brief Drops a reference; the last one releases the arrays and the table (after the
+ *  queued runs).  NULL is a no-op. */
+USMARR_API void usmarr_copy_plan_release(usmarr_copy_plan_t *plan);
+
 /** @} */
 
 #endif
