@@ -4,6 +4,8 @@
  * status is the same on every rank: failure if any rank failed. */
 #include "mpi_common.h"
 
+#include <CL/cl_ext.h> /* CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL */
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +46,13 @@ usmarr_storage_options_t test_storage_options(usmarr_context_t *ctx, usmarr_dtyp
     usmarr_storage_options_t o = USMARR_STORAGE_OPTIONS_INIT;
     o.context = ctx;
     o.dtype = (int)dtype;
+    /* Without host USM (USMARR_USM_KINDS=device, the SVM backend) the default host
+     * storage becomes a device storage, so that the exchange's device-only path (device
+     * staging bounced through host memory) runs the same tests. */
+    if (!(usmarr_context_info(ctx)->host_mem_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL)) {
+        o.device = "gpu";
+        o.managed = "none";
+    }
     return o;
 }
 

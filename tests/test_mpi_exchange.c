@@ -50,8 +50,10 @@ static usmarr_storage_t *make_storage(usmarr_context_t *ctx, const usmarr_mpi_gr
     usmarr_storage_options_t o = test_storage_options(ctx, f->dtype);
     o.axes = f->axes;
     o.layout = f->layout;
-    o.device = f->device;
-    o.managed = f->managed;
+    if (f->device || f->managed) { /* else test_storage_options()'s default */
+        o.device = f->device;
+        o.managed = f->managed;
+    }
     if (f->own_halo) {
         int position[3];
         positions(f->axes ? f->axes : "IJK", position);
@@ -299,21 +301,25 @@ START_TEST(test_mpi_exchange_all_ranks_along_one_axis)
 }
 END_TEST
 
-/* One plan, exchanged again after the inner values change. */
+/* One plan, exchanged again after the inner values change: on a host storage, and on a
+ * managed pair planted through the host and the device side in turn (the exchange then
+ * works on the side that was written: its copies are made again for that side). */
 START_TEST(test_mpi_exchange_plan_is_reused_across_steps)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_mpi_grid_options_t go = grid_options(7, 6, 9, 1, true, true, false);
     usmarr_mpi_grid_t *grid = NULL;
     ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_grid_create(MPI_COMM_WORLD, &go, &grid));
-    usmarr_storage_t *s = make_storage(ctx, grid, &f64);
-    struct oracle_domain d = domain_of(grid, &f64);
+    static const struct field_spec pair = {.dtype = USMARR_FLOAT64, .device = "gpu"};
+    const struct field_spec *spec = _i ? &pair : &f64;
+    usmarr_storage_t *s = make_storage(ctx, grid, spec);
+    struct oracle_domain d = domain_of(grid, spec);
     int64_t n = cells(&d);
     double *planted = malloc(sizeof(double) * (size_t)n), *expect = malloc(sizeof(double) * (size_t)n),
            *got = malloc(sizeof(double) * (size_t)n);
     usmarr_mpi_exchange_t *x = NULL;
     ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_create(grid, 1, &s, USMARR_MPI_CORNERS, &x));
-    for (int step = 0; step < 3; step++) {
+    for (int step = 0; step < 4; step++) {
         /* Step k plants value * (k + 1): the halo must follow. */
         oracle_plant(&d, SENTINEL, planted);
         oracle_after_exchange(&d, true, SENTINEL, expect);
@@ -321,7 +327,7 @@ START_TEST(test_mpi_exchange_plan_is_reused_across_steps)
             planted[i] = planted[i] == SENTINEL ? SENTINEL : planted[i] * (step + 1);
             expect[i] = expect[i] == SENTINEL ? SENTINEL : expect[i] * (step + 1);
         }
-        test_storage_write(s, planted, false);
+        test_storage_write(s, planted, _i && step % 2);
         ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_start(x));
         ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_wait(x));
         test_storage_read(s, got);
@@ -494,7 +500,7 @@ Suite *suite_mpi_exchange(void)
     tcase_add_test(tc, test_mpi_exchange_every_storage_kind_keeps_its_sync_state);
     tcase_add_loop_test(tc, test_mpi_exchange_one_and_two_ranks_wrap_onto_themselves, 0, 2);
     tcase_add_test(tc, test_mpi_exchange_all_ranks_along_one_axis);
-    tcase_add_test(tc, test_mpi_exchange_plan_is_reused_across_steps);
+    tcase_add_loop_test(tc, test_mpi_exchange_plan_is_reused_across_steps, 0, 2);
     tcase_add_test(tc, test_mpi_exchange_bytes_counts_the_faces_sent);
     tcase_add_test(tc, test_mpi_exchange_mismatches_fail_on_every_rank);
     tcase_add_test(tc, test_mpi_exchange_start_and_wait_check_their_state);

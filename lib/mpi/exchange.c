@@ -1,5 +1,7 @@
 /* Halo exchange plans: which neighbours, which boxes of which storages, where in the
- * staging buffers; start packs and posts, wait receives and unpacks. */
+ * staging buffers; start packs and posts, wait receives and unpacks.  Packing and
+ * unpacking are one copy plan each (usmarr_copy_plan_create): one kernel for all the
+ * boxes of all the storages, whatever their number. */
 #include "mpi_internal.h"
 
 #include <limits.h>
@@ -36,6 +38,7 @@ struct snapshot {
     int64_t halo[3][2];
     int64_t domain[3];
     int side; /* the side the running exchange works on */
+    int planned_side; /* the side the copy plans were made for; -1: none yet */
     bool views_built[2];
 };
 
@@ -49,6 +52,7 @@ struct usmarr_mpi_exchange {
     struct direction directions[MAX_DIRECTIONS];
     struct piece *pieces; /* [direction * count + storage] */
     usmarr_memory_t *send_memory, *recv_memory;
+    usmarr_copy_plan_t *pack, *unpack; /* region -> staging, staging -> region */
     size_t send_size, recv_size;
     void *send_bounce, *recv_bounce; /* host copies when staging is device USM */
     MPI_Request requests[2 * MAX_DIRECTIONS];
@@ -215,19 +219,6 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
     return 0;
 }
 
-/* The order a piece is stored in: the axes the message is thin along (the halo-width
- * axes of its direction) outermost, then the storage's memory order, so that the long
- * contiguous rows stay innermost (a 2-wide innermost axis makes a slow gather).  Both
- * ends derive the same order: same layout, same axes. */
-static void staging_order(const struct snapshot *s, const int offset[3], int order[3])
-{
-    int k = 0;
-    for (int thin = 1; thin >= 0; thin--)
-        for (int m = 0; m < 3; m++)
-            if ((offset[s->memory_order[m]] != 0) == thin)
-                order[k++] = s->memory_order[m];
-}
-
 /* Staging blocks and the contiguous views of every piece. */
 static int allocate_staging(usmarr_mpi_exchange_t *x)
 {
@@ -244,9 +235,11 @@ static int allocate_staging(usmarr_mpi_exchange_t *x)
     }
     for (int d = 0; !rc && d < x->ndirections; d++)
         for (int s = 0; !rc && s < x->count; s++) {
+            /* A piece is stored in the storage's memory order: the box's rows stay rows (a
+             * K face is rows of halo-width elements, copied whole), and both ends derive
+             * the same order from the same layout. */
             struct piece *p = &x->pieces[d * x->count + s];
-            int order[3];
-            staging_order(&x->snapshots[s], x->directions[d].offset, order);
+            const int *order = x->snapshots[s].memory_order;
             rc = usmarr__mpi_staging_view(x->send_memory, p->send_offset, x->snapshots[s].dtype, p->send_extent,
                                           order, &p->send_stage);
             if (!rc)
@@ -270,6 +263,8 @@ static void free_plan(usmarr_mpi_exchange_t *x)
         }
     }
     free(x->pieces);
+    usmarr_copy_plan_release(x->pack);
+    usmarr_copy_plan_release(x->unpack);
     usmarr_memory_release(x->send_memory);
     usmarr_memory_release(x->recv_memory);
     free(x->send_bounce);
@@ -280,6 +275,80 @@ static void free_plan(usmarr_mpi_exchange_t *x)
     free(x->snapshots);
     usmarr_mpi_grid_release(x->grid);
     free(x);
+}
+
+/* The region views of one storage on one side, made the first time that side is used. */
+static int build_views(usmarr_mpi_exchange_t *x, int s, const struct usmarr__mpi_field *field, int side)
+{
+    int rc = 0;
+    for (int d = 0; !rc && d < x->ndirections; d++) {
+        struct piece *p = &x->pieces[d * x->count + s];
+        rc = usmarr__mpi_box_view(field->array, p->send_begin, p->send_extent, &p->send_region[side]);
+        if (!rc)
+            rc = usmarr__mpi_box_view(field->array, p->recv_begin, p->recv_extent, &p->recv_region[side]);
+    }
+    if (!rc)
+        x->snapshots[s].views_built[side] = true;
+    return rc;
+}
+
+/* Picks each storage's side (marking it written when `write`: the halo will change) and
+ * checks that its halo is still the plan's. */
+static int open_sides(usmarr_mpi_exchange_t *x, bool write)
+{
+    int rc = 0;
+    for (int s = 0; !rc && s < x->count; s++) {
+        struct snapshot *snap = &x->snapshots[s];
+        struct usmarr__mpi_field field;
+        char what[32];
+        snprintf(what, sizeof what, "storages[%d]", s);
+        rc = usmarr__mpi_field_open(x->storages[s], write, what, &field);
+        if (!rc && memcmp(field.halo, snap->halo, sizeof field.halo))
+            rc = usmarr_error_set(USMARR_ERROR_BAD_STATE, "%s: the halo changed since the exchange plan was made",
+                                  what);
+        if (!rc) {
+            snap->side = field.host_side ? 1 : 0;
+            if (!snap->views_built[snap->side])
+                rc = build_views(x, s, &field, snap->side);
+        }
+        usmarr__mpi_field_close(&field);
+    }
+    return rc;
+}
+
+/* The packing and unpacking plans for the storages' current sides, made again only when
+ * a side changed (a managed pair that became host dirty, or clean again). */
+static int plan_copies(usmarr_mpi_exchange_t *x)
+{
+    bool current = x->pack != NULL;
+    for (int s = 0; current && s < x->count; s++)
+        current = x->snapshots[s].planned_side == x->snapshots[s].side;
+    if (current)
+        return 0;
+    usmarr_copy_plan_release(x->pack);
+    usmarr_copy_plan_release(x->unpack);
+    x->pack = x->unpack = NULL;
+    int n = x->ndirections * x->count;
+    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(4 * n + 1));
+    if (!arrays)
+        return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "copy lists of %d pieces", n);
+    usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **region_out = arrays + 2 * n,
+                   **stage_in = arrays + 3 * n;
+    for (int i = 0; i < n; i++) {
+        struct piece *p = &x->pieces[i];
+        int side = x->snapshots[i % x->count].side;
+        stage_out[i] = p->send_stage;
+        region_in[i] = p->send_region[side];
+        region_out[i] = p->recv_region[side];
+        stage_in[i] = p->recv_stage;
+    }
+    int rc = usmarr_copy_plan_create(x->context, n, stage_out, (const usmarr_array_t *const *)region_in, &x->pack);
+    if (!rc)
+        rc = usmarr_copy_plan_create(x->context, n, region_out, (const usmarr_array_t *const *)stage_in, &x->unpack);
+    free(arrays);
+    for (int s = 0; !rc && s < x->count; s++)
+        x->snapshots[s].planned_side = x->snapshots[s].side;
+    return rc;
 }
 
 int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count, usmarr_storage_t *const *storages, unsigned flags,
@@ -313,57 +382,26 @@ int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count, usmarr_storag
     x->pieces = calloc((size_t)(MAX_DIRECTIONS * count), sizeof *x->pieces);
     if (!x->storages || !x->pieces)
         rc = usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "an exchange plan for %d storages", count);
-    for (int s = 0; !rc && s < count; s++)
+    for (int s = 0; !rc && s < count; s++) {
         x->storages[s] = usmarr_storage_retain(storages[s]);
+        snap[s].planned_side = -1;
+    }
     if (!rc)
         rc = plan_directions(x, flags);
     if (!rc)
         rc = allocate_staging(x);
+    /* The copy plans for the sides the storages are on now (nothing is marked written);
+     * start makes them again only if a side has changed by then. */
+    if (!rc)
+        rc = open_sides(x, false);
+    if (!rc)
+        rc = plan_copies(x);
     if ((rc = usmarr__mpi_agree(grid->private, rc))) {
         free_plan(x);
         return rc;
     }
     *exchange = x;
     return 0;
-}
-
-/* The region views of one storage on one side, made the first time that side is used. */
-static int build_views(usmarr_mpi_exchange_t *x, int s, const struct usmarr__mpi_field *field, int side)
-{
-    int rc = 0;
-    for (int d = 0; !rc && d < x->ndirections; d++) {
-        struct piece *p = &x->pieces[d * x->count + s];
-        rc = usmarr__mpi_box_view(field->array, p->send_begin, p->send_extent, &p->send_region[side]);
-        if (!rc)
-            rc = usmarr__mpi_box_view(field->array, p->recv_begin, p->recv_extent, &p->recv_region[side]);
-    }
-    if (!rc)
-        x->snapshots[s].views_built[side] = true;
-    return rc;
-}
-
-/* Picks each storage's side (marking it written: the halo will change) and checks that
- * its halo is still the plan's. */
-static int open_sides(usmarr_mpi_exchange_t *x)
-{
-    int rc = 0;
-    for (int s = 0; !rc && s < x->count; s++) {
-        struct snapshot *snap = &x->snapshots[s];
-        struct usmarr__mpi_field field;
-        char what[32];
-        snprintf(what, sizeof what, "storages[%d]", s);
-        rc = usmarr__mpi_field_open(x->storages[s], true, what, &field);
-        if (!rc && memcmp(field.halo, snap->halo, sizeof field.halo))
-            rc = usmarr_error_set(USMARR_ERROR_BAD_STATE, "%s: the halo changed since the exchange plan was made",
-                                  what);
-        if (!rc) {
-            snap->side = field.host_side ? 1 : 0;
-            if (!snap->views_built[snap->side])
-                rc = build_views(x, s, &field, snap->side);
-        }
-        usmarr__mpi_field_close(&field);
-    }
-    return rc;
 }
 
 /* Frees the request slots after a failure half-way through posting. */
@@ -383,7 +421,9 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
         return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
     if (x->started)
         return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is already started: wait for it first");
-    int rc = open_sides(x), err = MPI_SUCCESS;
+    int rc = open_sides(x, true), err = MPI_SUCCESS;
+    if (!rc)
+        rc = plan_copies(x);
     MPI_Comm comm = x->grid->private;
     char *recv_base = x->recv_bounce ? x->recv_bounce : usmarr_memory_pointer(x->recv_memory);
     char *send_base = x->send_bounce ? x->send_bounce : usmarr_memory_pointer(x->send_memory);
@@ -395,13 +435,9 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
             err = MPI_Irecv(recv_base + dir->recv_offset, (int)dir->recv_bytes, MPI_BYTE, dir->neighbor,
                             dir->recv_tag, comm, &x->requests[x->nrequests++]);
     }
-    for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++)
-        for (int s = 0; !rc && s < x->count; s++) {
-            const struct piece *p = &x->pieces[d * x->count + s];
-            if (usmarr_array_size(p->send_stage))
-                rc = usmarr_array_copy_into(p->send_stage, p->send_region[x->snapshots[s].side]);
-        }
-    /* MPI reads the staging from the host: the packing kernels must be done. */
+    if (!rc && err == MPI_SUCCESS)
+        rc = usmarr_copy_plan_run(x->pack);
+    /* MPI reads the staging from the host: the packing kernel must be done. */
     if (!rc && err == MPI_SUCCESS)
         rc = usmarr_context_finish(x->context);
     if (!rc && err == MPI_SUCCESS && x->send_bounce)
@@ -437,12 +473,8 @@ int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
     int rc = 0;
     if (x->recv_bounce)
         rc = usmarr_memory_copy_from_host(x->recv_memory, 0, x->recv_bounce, x->recv_size);
-    for (int d = 0; !rc && d < x->ndirections; d++)
-        for (int s = 0; !rc && s < x->count; s++) {
-            const struct piece *p = &x->pieces[d * x->count + s];
-            if (usmarr_array_size(p->recv_stage))
-                rc = usmarr_array_copy_into(p->recv_region[x->snapshots[s].side], p->recv_stage);
-        }
+    if (!rc)
+        rc = usmarr_copy_plan_run(x->unpack);
     if (!rc)
         rc = usmarr_context_finish(x->context);
     return rc;
