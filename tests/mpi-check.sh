@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the MPI test suites under mpirun: 4 ranks (the suites split them into
-# communicators of 1, 2 and 4 ranks), then 8 ranks for the stencil oracle.  With
+# communicators of 1, 2 and 4 ranks), the exchange suite again in the device-only and
+# SVM modes, then 8 ranks for the stencil oracle.  With
 # --bench PROGRAM ARGS it launches that benchmark on 4 ranks instead.
 #
 # Without MPI (configure found none) the tests are skipped, or fail when
@@ -45,6 +46,10 @@ case "$flags" in *vader*) flags="$flags --mca btl_vader_backing_directory /tmp" 
 
 builddir="${USMARR_TEST_BUILDDIR:-tests}"
 run 4 "$builddir/mpi_runner" || exit 1
+# The exchange without host USM (device staging bounced through host memory, the
+# default storages on the device): tests/runner's device-only and SVM modes.
+(export USMARR_USM_KINDS=device CK_RUN_SUITE=mpi_exchange; run 4 "$builddir/mpi_runner") || exit 1
+(export USMARR_USM_BACKEND=svm CK_RUN_SUITE=mpi_exchange; run 4 "$builddir/mpi_runner") || exit 1
 run 8 "$builddir/mpi_runner" --ranks 8 || exit 1
 run 4 "$builddir/../examples/heat_mpi" || exit 1
 exit 0

@@ -6,7 +6,8 @@
 #include <check.h>
 #include <stdbool.h>
 #include <string.h>
-#include <usmarr_mpi.h>
+#include <usmarr_mpi.h> /* first: it sets CL_TARGET_OPENCL_VERSION */
+#include <CL/cl_ext.h> /* CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL */
 
 #include "check_usmarr.h"
 

@@ -4,8 +4,6 @@
  * status is the same on every rank: failure if any rank failed. */
 #include "mpi_common.h"
 
-#include <CL/cl_ext.h> /* CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL */
-
 #include <stdio.h>
 #include <stdlib.h>
 
