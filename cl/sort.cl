@@ -432,6 +432,194 @@ __kernel void usmarr_sort_rows(__global const ET *in, long sr, long se, long n, 
     }
 }
 
+/* ---- sort (not argsort) of rows of elements of up to 4 bytes: a sorting network ---------
+ * usmarr_sort_rows_net sorts row r = get_group_id(0) like usmarr_sort_rows, with a bitonic
+ * network on uint16 vectors in local memory of P keys (the row padded with all-ones keys
+ * to P, a power of two >= 64; the host sizes it): min/max of whole vectors for partners 16 or more apart, constant
+ * shuffles inside a vector for the others (the compilers make AVX-512 / AVX2 permutes of
+ * them).  Every step puts the smaller key at the lower position (the first step of each
+ * merge pairs i with its mirror in the block, which turns the two sorted halves into a
+ * bitonic sequence).  Not stable: only sort may use it, whose equal keys rebuild equal
+ * elements. */
+#if W <= 32 && !ARG
+/* compare-exchange of lanes l and l ^ m (m = `perm` pattern) inside x; lanes with `low`
+ * set keep the minimum */
+#define NET_LANES(x, perm, low)                                                                    \
+    do {                                                                                           \
+        uint16 t_ = shuffle(x, perm);                                                              \
+        x = select(max(x, t_), min(x, t_), low);                                                   \
+    } while (0)
+
+#define NET_PERM(m) (uint16)(0 ^ (m), 1 ^ (m), 2 ^ (m), 3 ^ (m), 4 ^ (m), 5 ^ (m), 6 ^ (m), 7 ^ (m), 8 ^ (m), \
+                             9 ^ (m), 10 ^ (m), 11 ^ (m), 12 ^ (m), 13 ^ (m), 14 ^ (m), 15 ^ (m))
+#define NET_LOW(b) (uint16)(0 & (b) ? 0 : ~0u, 1 & (b) ? 0 : ~0u, 2 & (b) ? 0 : ~0u, 3 & (b) ? 0 : ~0u,          \
+                            4 & (b) ? 0 : ~0u, 5 & (b) ? 0 : ~0u, 6 & (b) ? 0 : ~0u, 7 & (b) ? 0 : ~0u,           \
+                            8 & (b) ? 0 : ~0u, 9 & (b) ? 0 : ~0u, 10 & (b) ? 0 : ~0u, 11 & (b) ? 0 : ~0u,         \
+                            12 & (b) ? 0 : ~0u, 13 & (b) ? 0 : ~0u, 14 & (b) ? 0 : ~0u, 15 & (b) ? 0 : ~0u)
+
+/* the steps of partners 8, 4, 2, 1 apart */
+inline uint16 net_tail(uint16 x)
+{
+    NET_LANES(x, NET_PERM(8), NET_LOW(8));
+    NET_LANES(x, NET_PERM(4), NET_LOW(4));
+    NET_LANES(x, NET_PERM(2), NET_LOW(2));
+    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    return x;
+}
+
+inline uint16 net_sort16(uint16 x)
+{
+    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_LANES(x, NET_PERM(3), NET_LOW(2));
+    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_LANES(x, NET_PERM(7), NET_LOW(4));
+    NET_LANES(x, NET_PERM(2), NET_LOW(2));
+    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_LANES(x, NET_PERM(15), NET_LOW(8));
+    NET_LANES(x, NET_PERM(4), NET_LOW(4));
+    NET_LANES(x, NET_PERM(2), NET_LOW(2));
+    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    return x;
+}
+
+/* elements <-> keys, 16 at a time (W <= 32: the element's bits widened to a uint) */
+inline uint16 make_key16(uint16 b)
+{
+#if KIND == 0
+    uint16 k = b;
+#elif KIND == 1
+    uint16 k = b ^ FSIGN(W);
+#else
+    uint16 mag = b & (FSIGN(W) - 1);
+#if CANON
+    b = select(b, (uint16)0, mag == 0);
+#endif
+    uint16 k = select(b | FSIGN(W), ~b & FMASK(W), (b & FSIGN(W)) != 0);
+    k = select(k, (uint16)FMASK(W), mag > EXPMASK);
+#endif
+#if DESC
+    k = ~k & FMASK(W);
+#endif
+    return k;
+}
+
+inline uint16 key_element16(uint16 k)
+{
+#if DESC
+    k = ~k & FMASK(W);
+#endif
+#if KIND == 0
+    return k;
+#elif KIND == 1
+    return k ^ FSIGN(W);
+#else
+    return select(~k & FMASK(W), k ^ FSIGN(W), (k & FSIGN(W)) != 0);
+#endif
+}
+
+#if W == 8
+#define ET16(x) convert_uchar16(x)
+#elif W == 16
+#define ET16(x) convert_ushort16(x)
+#else
+#define ET16(x) (x)
+#endif
+
+/* a and b sorted: a gets the 16 smaller keys, b the 16 larger, both sorted */
+#define NET_MERGE2(a, b)                                                                           \
+    do {                                                                                           \
+        uint16 c_ = NET_REV(b);                                                                    \
+        b = NET_REV(max(a, c_));                                                                   \
+        a = min(a, c_);                                                                            \
+        a = net_tail(a);                                                                           \
+        b = net_tail(b);                                                                           \
+    } while (0)
+#define NET_CX(a, b)                                                                               \
+    do {                                                                                           \
+        uint16 t_ = min(a, b);                                                                     \
+        b = max(a, b);                                                                             \
+        a = t_;                                                                                    \
+    } while (0)
+#define NET_REV(x) shuffle(x, (uint16)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+
+__kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long n, __global ET *out, long osr,
+                                   long ose, __local uint16 *v)
+{
+    __local uint *s = (__local uint *)v;
+    long r = get_group_id(0);
+    in += r * sr;
+    out += r * osr;
+    int p = 64;
+    while (p < n)
+        p *= 2;
+    int nv = p / 16, nfull = (int)n / 16;
+    if (se == 1) {
+        for (int i = 0; i < nfull; i++)
+            v[i] = make_key16(convert_uint16(vload16(i, in)));
+        for (int i = nfull * 16; i < n; i++)
+            s[i] = make_key(in[i], CANON);
+    } else {
+        for (int i = 0; i < n; i++)
+            s[i] = make_key(in[i * se], CANON);
+    }
+    for (int i = n; i < p; i++)
+        s[i] = ~0u;
+    /* blocks of 4 vectors sorted in registers */
+    for (int i = 0; i < nv; i += 4) {
+        uint16 a = net_sort16(v[i]), b = net_sort16(v[i + 1]), c = net_sort16(v[i + 2]), d = net_sort16(v[i + 3]);
+        NET_MERGE2(a, b);
+        NET_MERGE2(c, d);
+        uint16 t = NET_REV(d);
+        d = NET_REV(max(a, t));
+        a = min(a, t);
+        t = NET_REV(c);
+        c = NET_REV(max(b, t));
+        b = min(b, t);
+        NET_CX(a, b);
+        NET_CX(c, d);
+        v[i] = net_tail(a);
+        v[i + 1] = net_tail(b);
+        v[i + 2] = net_tail(c);
+        v[i + 3] = net_tail(d);
+    }
+    for (int m = 8; m <= nv; m *= 2) { /* merge sorted blocks of m/2 vectors into blocks of m */
+        for (int b = 0; b < nv; b += m)
+            for (int q = 0; q < m / 2; q++) {
+                uint16 a = v[b + q], c = NET_REV(v[b + m - 1 - q]);
+                v[b + q] = min(a, c);
+                v[b + m - 1 - q] = NET_REV(max(a, c));
+            }
+        for (int j = m / 4; j >= 4; j /= 2)
+            for (int i = 0; i < nv; i++)
+                if (!(i & j)) {
+                    uint16 a = v[i], c = v[i + j];
+                    v[i] = min(a, c);
+                    v[i + j] = max(a, c);
+                }
+        for (int i = 0; i < nv; i += 4) { /* partners 2 and 1 vectors apart, then inside */
+            uint16 a = v[i], b = v[i + 1], c = v[i + 2], d = v[i + 3];
+            NET_CX(a, c);
+            NET_CX(b, d);
+            NET_CX(a, b);
+            NET_CX(c, d);
+            v[i] = net_tail(a);
+            v[i + 1] = net_tail(b);
+            v[i + 2] = net_tail(c);
+            v[i + 3] = net_tail(d);
+        }
+    }
+    if (ose == 1) {
+        for (int i = 0; i < nfull; i++)
+            vstore16(ET16(key_element16(v[i])), i, out);
+        for (int i = nfull * 16; i < n; i++)
+            out[i] = key_element(s[i]);
+    } else {
+        for (int i = 0; i < n; i++)
+            out[i * ose] = key_element(s[i]);
+    }
+}
+#endif
+
 __kernel void usmarr_sort_merge(__global const KT *skey, __global KT *dkey, __global const long *sidx,
                                 __global long *didx, long n, long width, long seg, long per_row)
 {

@@ -17,6 +17,10 @@
 /* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
  * device's limit): about a core's L2, past which local memory is no faster than blocks. */
 #define ROW_LOCAL_MAX (256 << 10)
+/* sort (not argsort) of rows of 25 to this many elements of 4 bytes runs a sorting
+ * network (cl/sort.cl usmarr_sort_rows_net), of 2 bytes up to NET_MAX/16, of 1 byte up to
+ * NET_MAX/64: its work grows as n log^2 n, the radix sort's with the element's width. */
+#define NET_MAX 16384
 
 int usmarr__sort_key_bytes(usmarr_dtype_t d)
 {
@@ -229,20 +233,24 @@ static bool row_safe(const usmarr_array_t *in, int64_t sr, int64_t se, const usm
 /* The rows kernel (cl/sort.cl usmarr_sort_rows): one work-group per row, its scratch in
  * local memory when two copies of the row (keys and indices) fit there, else in blocks
  * (float32 argsort: rows of up to 10240 keys in local memory). */
-static int sort_rows(struct usmarr__sorted *j, bool arg, const void *in, int64_t sr, int64_t se, void *out,
-                     int64_t osr, int64_t ose)
+static int sort_rows(struct usmarr__sorted *j, bool arg, size_t itemsize, const void *in, int64_t sr, int64_t se,
+                     void *out, int64_t osr, int64_t ose)
 {
     size_t kbytes = (size_t)j->n * (size_t)j->key_bytes, ibytes = arg ? (size_t)j->n * 8 : 8;
     size_t hist = 16 * 256 * 4; /* the histograms of the widest keys' 16 digits */
     cl_ulong limit = j->ctx->profile.local_mem < ROW_LOCAL_MAX ? j->ctx->profile.local_mem : ROW_LOCAL_MAX;
-    bool local = 2 * (kbytes + ibytes) + hist <= limit;
+    size_t padded = 64;
+    while ((int64_t)padded < j->n)
+        padded *= 2;
+    bool net = !arg && itemsize <= 4 && j->n > 24 && j->n <= NET_MAX >> (2 * (4 - itemsize)) && padded * 4 <= limit;
+    bool local = net || 2 * (kbytes + ibytes) + hist <= limit;
     char defines[sizeof j->defines + 16];
     snprintf(defines, sizeof defines, "%s -DROW_LOCAL=%d", j->defines, (int)local);
     int rc = 0;
     if (!local && (rc = alloc_scratch(j, arg)))
         return rc;
     usmarr__kernel_t *k;
-    if ((rc = usmarr__kernel_get(j->ctx, "sort", defines, "usmarr_sort_rows", &k)))
+    if ((rc = usmarr__kernel_get(j->ctx, "sort", defines, net ? "usmarr_sort_rows_net" : "usmarr_sort_rows", &k)))
         return rc;
     cl_long l[5] = {sr, se, j->n, osr, ose};
     size_t one = 1, global = (size_t)j->rows;
@@ -254,7 +262,10 @@ static int sort_rows(struct usmarr__sorted *j, bool arg, const void *in, int64_t
         rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, out);
     for (int i = 3; i < 5 && !rc; i++)
         rc = usmarr__kernel_arg(k, (cl_uint)(2 + i), sizeof(cl_long), &l[i]);
-    if (local) {
+    if (net) {
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 7, padded * 4, NULL);
+    } else if (local) {
         for (int i = 0; i < 4 && !rc; i++)
             rc = usmarr__kernel_arg(k, (cl_uint)(7 + i), i < 2 ? kbytes : ibytes, NULL);
     } else {
@@ -355,7 +366,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         ose = 1;
     }
     if (one_kernel)
-        rc = sort_rows(&j, arg, element0(src), sr, se, element0(target), osr, ose);
+        rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), element0(src), sr, se, element0(target), osr, ose);
     else
         rc = finish(&j, element0(target), osr, ose);
     if (!rc && out_tmp)

@@ -1,6 +1,7 @@
-/* The rows kernel of sort and argsort (cl/sort.cl usmarr_sort_rows) against a host
- * oracle (a stable sort of (value, index) pairs): row lengths around its thresholds
- * (insertion sort up to 24 keys, local-memory scratch up to 10240 float32 argsort keys,
+/* The rows kernels of sort and argsort (cl/sort.cl usmarr_sort_rows, usmarr_sort_rows_net)
+ * against a host oracle (a stable sort of (value, index) pairs): row lengths around their
+ * thresholds (insertion sort up to 24 keys; the network's 64-key minimum, its 16-key
+ * vectors and its maxima, 16384 float32 and 1024 int16 keys; local-memory scratch up to 10240 float32 argsort keys;
  * one kernel up to 16384), rows read with strides and transposed, `out` with strides,
  * transposed, in place and overlapping the input in another layout. */
 #include "common.h"
@@ -81,7 +82,7 @@ static void expect_indices(usmarr_array_t *r, const int64_t *want, int64_t count
 START_TEST(test_sort_rows_lengths_around_the_kernels_thresholds)
 {
     usmarr_context_t *ctx = test_context();
-    const int64_t lengths[] = {24, 25, 10240, 10241, 16384, 16385};
+    const int64_t lengths[] = {24, 25, 63, 64, 65, 1000, 10240, 10241, 16384, 16385};
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
         int64_t n = lengths[l], rows = 3, shape[2] = {rows, n};
         float *h = tied_values(rows, n, (uint32_t)n), *val = malloc(sizeof(float) * (size_t)(rows * n));
@@ -103,6 +104,43 @@ START_TEST(test_sort_rows_lengths_around_the_kernels_thresholds)
         free(h);
         free(val);
         free(idx);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+static int int16_order(const void *a, const void *b)
+{
+    int16_t x = *(const int16_t *)a, y = *(const int16_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 2-byte elements leave the network for the radix sort past 1024 (1-byte ones past 256:
+ * the NumPy cases' lengths 256 and 257 cross that) */
+START_TEST(test_sort_rows_int16_around_the_network_limit)
+{
+    usmarr_context_t *ctx = test_context();
+    for (int64_t n = 1024; n <= 1025; n++) {
+        int64_t rows = 3, shape[2] = {rows, n};
+        int16_t *h = malloc(sizeof(int16_t) * (size_t)(rows * n)), *got = malloc(sizeof(int16_t) * (size_t)(rows * n));
+        uint32_t seed = 5;
+        for (int64_t i = 0; i < rows * n; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            h[i] = (int16_t)(seed >> 16);
+        }
+        usmarr_array_t *x, *r;
+        ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_INT16, h, NULL, USMARR_USM_DEVICE, &x));
+        ck_assert_ok(usmarr_sort(x, 1, false, NULL, &r));
+        ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+        for (int64_t k = 0; k < rows; k++)
+            qsort(h + k * n, (size_t)n, sizeof(int16_t), int16_order);
+        for (int64_t i = 0; i < rows * n; i++)
+            ck_assert_msg(got[i] == h[i], "int16 rows of %lld: element %lld is %d, not %d", (long long)n, (long long)i,
+                          got[i], h[i]);
+        usmarr_array_release(r);
+        usmarr_array_release(x);
+        free(h);
+        free(got);
     }
     usmarr_context_release(ctx);
 }
@@ -172,6 +210,7 @@ Suite *suite_sort_rows(void)
     Suite *s = suite_create("sort_rows");
     const struct test_case_entry tests[] = {
         {"lengths", test_sort_rows_lengths_around_the_kernels_thresholds},
+        {"int16", test_sort_rows_int16_around_the_network_limit},
         {"layouts", test_sort_rows_strided_transposed_and_overlapping_layouts},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
