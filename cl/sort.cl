@@ -26,11 +26,17 @@
  * more significant), a 128-bit key compared and cut into digits by the KEY_* macros
  * below, which are the plain operators for the other widths.
  *
- * The sort works on R rows of n contiguous keys (row r at r*n):
+ * A sort works on R rows of n elements, in[r*sr + i*se] -> out[r*osr + i*ose].  Rows of up
+ * to 16384 (lib/sort.c ONE_ITEM_MAX) take one kernel, one work-group per row:
+ *   usmarr_sort_rows      LSD radix (8-bit digits, all histograms counted in one read of
+ *                         the row, constant digits skipped, insertion sort up to 24 keys)
+ *                         from the input through local (or global) scratch into the output
+ *   usmarr_sort_rows_net  sort of elements of up to 4 bytes, not argsort: a bitonic network
+ *                         on uint16 vectors in local memory
+ * Longer rows (and the set functions' one row) go through contiguous keys, row r at r*n:
  *   usmarr_sort_prepare   key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG); 2-D NDRange
- *   usmarr_sort_chunks    one work-item sorts `chunk` consecutive keys of a row (LSD radix,
- *                         8-bit digits, passes whose digit is constant skipped; insertion
- *                         sort for short chunks); ends in key/idx
+ *   usmarr_sort_chunks    one work-item sorts `chunk` consecutive keys of a row (the radix
+ *                         sort above); ends in key/idx
  *   usmarr_sort_merge     one merge pass: runs of `width` merge pairwise from src to dst;
  *                         a work-item writes `seg` outputs, finding its start on the merge
  *                         path by binary search (ties go to the left run: stable)
