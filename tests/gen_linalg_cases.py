@@ -122,11 +122,13 @@ mm("batch_bcast_tiled", O("float32", (2, 1, 16, 8)), O("float32", (1, 3, 8, 32))
 mm("batch_2d_rhs", O("float64", (2, 9, 20)), O("float64", (20, 17)))
 mm("batch_2d_lhs", O("int32", (18, 6)), O("int32", (5, 6, 16)))
 mm("batch_16", O("float32", (64, 16, 16)), O("float32", (64, 16, 16)))
-# the batched kernel (lib/linalg/matmul.c): up to 64 blocks of 4 or 6 rows by one vector a
-# work-group, so batch sizes around 16 and 64 matrices of 16 rows; non-square shapes, right
-# edges (N % 16, N % 8 columns), one-row and 31-row matrices, each dtype it takes
-for nb in (1, 15, 16, 17, 63, 65):
+# the batched kernel (lib/linalg/matmul.c): up to 64 blocks of 8 or 6 rows by one vector a
+# work-group (fewer while there are under 4 groups per compute unit), so batch sizes around
+# 16 and 32 matrices of 16 rows and a batch of 520 one-block matrices; non-square shapes,
+# right edges (N % 16, N % 8 columns), one-row and 31-row matrices, each dtype it takes
+for nb in (1, 15, 16, 17, 31, 32, 33, 63, 65):
     mm("bt_16x16_batch%d" % nb, O("float32", (nb, 16, 16)), O("float32", (nb, 16, 16)))
+mm("bt_full_groups_int16", O("int16", (520, 8, 4)), O("int16", (520, 4, 16)))  # 520 blocks: groups of 64 and a tail
 mm("bt_f32_5x7x20", O("float32", (9, 5, 7)), O("float32", (9, 7, 20)))
 mm("bt_f32_12x3x16", O("float32", (40, 12, 3)), O("float32", (40, 3, 16)))
 mm("bt_f32_1x16x33", O("float32", (17, 1, 16)), O("float32", (17, 16, 33)))
