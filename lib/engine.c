@@ -408,6 +408,7 @@ static int kernel_of(usmarr_context_t *ctx, struct program *p, const char *name,
         }
         k->kernel = kernel;
         k->program = p;
+        memset(k->args, 0, sizeof k->args);
         memcpy(k->name, name, n);
         k->next = p->kernels;
         p->kernels = k;
@@ -440,9 +441,39 @@ cl_kernel usmarr__kernel_cl(const usmarr__kernel_t *k) { return k->kernel; }
 void usmarr__queue_lock(usmarr_context_t *ctx) { mtx_lock(&ctx->queue_lock); }
 void usmarr__queue_unlock(usmarr_context_t *ctx) { mtx_unlock(&ctx->queue_lock); }
 
+/* True when argument `index` already holds these bytes (size 0: the pointer `value`, set
+ * after the context's last free, `frees`). */
+static bool arg_is(const usmarr__kernel_t *k, cl_uint index, size_t size, const void *value, unsigned frees)
+{
+    if (index >= KERNEL_ARG_SLOTS || size > KERNEL_ARG_BYTES || !k->args[index].known || k->args[index].size != size)
+        return false;
+    if (!size)
+        return k->args[index].frees == frees && !memcmp(k->args[index].bytes, &value, sizeof value);
+    return !memcmp(k->args[index].bytes, value, size);
+}
+
+static void arg_set(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value, unsigned frees, bool ok)
+{
+    if (index >= KERNEL_ARG_SLOTS)
+        return;
+    struct kernel_arg_slot *slot = &k->args[index];
+    slot->known = ok && size <= KERNEL_ARG_BYTES;
+    if (!slot->known)
+        return;
+    slot->size = (unsigned char)size;
+    slot->frees = frees;
+    if (size)
+        memcpy(slot->bytes, value, size);
+    else
+        memcpy(slot->bytes, &value, sizeof value);
+}
+
 int usmarr__kernel_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value)
 {
+    if (value && size && arg_is(k, index, size, value, 0))
+        return 0;
     cl_int err = clSetKernelArg(k->kernel, index, size, value);
+    arg_set(k, index, size, value, 0, err == CL_SUCCESS && value && size);
     if (err != CL_SUCCESS)
         return usmarr__fail(err, "clSetKernelArg(%s, %u, %zu bytes): %s", k->name, index, size,
                             usmarr_error_name(err));
@@ -479,7 +510,11 @@ int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_ui
         if (rc)
             return rc;
     }
+    unsigned frees = atomic_load(&ctx->usm_frees); /* the caller holds the queue lock: no free now */
+    if (arg_is(k, index, 0, pointer, frees))
+        return 0;
     cl_int err = ctx->usm.set_kernel_arg_pointer(k->kernel, index, pointer);
+    arg_set(k, index, 0, pointer, frees, err == CL_SUCCESS);
     if (err != CL_SUCCESS)
         return usmarr__fail(err, "clSetKernelArgMemPointerINTEL(%s, %u, %p): %s", k->name, index, pointer,
                             usmarr_error_name(err));

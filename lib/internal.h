@@ -131,6 +131,10 @@ struct usmarr_context {
     mtx_t kernels_lock;
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
     struct usmarr__pool pool; /* released device blocks for reuse (pool.c) */
+    /* Counts the USM frees of the context (usmarr__usm_free, under queue_lock): a kernel's
+     * recorded pointer argument is reused only while no block was freed since it was set
+     * (engine.c; Intel's CPU runtime ties a pointer argument to its allocation). */
+    atomic_uint usm_frees;
 };
 
 /* Fills `info` for one device (usable, reason, caps); USMARR_ERROR_OUT_OF_HOST_MEMORY

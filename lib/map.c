@@ -319,8 +319,10 @@ static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
             rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of %zu bytes for map metadata: %s", bytes,
                               usmarr_error_name(err));
         } else {
-            if (c->scratch) /* the caller holds the queue lock: frees are serialised with enqueues */
+            if (c->scratch) { /* the caller holds the queue lock: frees are serialised with enqueues */
                 ctx->usm.blocking_free(ctx->cl, c->scratch);
+                atomic_fetch_add(&ctx->usm_frees, 1);
+            }
             c->scratch = p;
             c->scratch_size = bytes;
         }

@@ -194,6 +194,7 @@ void usmarr__usm_free(usmarr_context_t *context, void *pointer)
 {
     mtx_lock(&context->queue_lock);
     context->usm.blocking_free(context->cl, pointer);
+    atomic_fetch_add(&context->usm_frees, 1);
     mtx_unlock(&context->queue_lock);
 }
 
@@ -206,6 +207,7 @@ void usmarr_memory_release(usmarr_memory_t *memory)
         clFinish(memory->context->queue);
         if (memory->release)
             memory->release(memory->pointer, memory->user_data);
+        atomic_fetch_add(&memory->context->usm_frees, 1); /* the owner may have freed it */
     } else if (memory->pointer && (memory->pod_state != USMARR_POD_NONE ||
                                    !usmarr__pool_give(memory->context, memory->kind, memory->pointer, memory->size))) {
         usmarr__usm_free(memory->context, memory->pointer);
