@@ -142,12 +142,16 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 }
 #endif
 
-/* Two 2-D classes, one body: s2 runs 16x16 work-groups, which block the accesses of
- * transposes and gathers; s2w runs 128x2, whose long runs along contiguous (or broadcast)
- * rows vectorise across work-items on CPU devices.  The engine picks by the strides. */
+/* Two 2-D classes, one body: s2 runs 16x16 work-groups (USMARR_S2_EDGE x USMARR_S2_EDGE
+ * where the device's shape asks for it), which block the accesses of transposes and
+ * gathers; s2w runs 128x2, whose long runs along contiguous (or broadcast) rows vectorise
+ * across work-items on CPU devices.  The engine picks by the strides. */
 #if USMARR_IS_CLASS(s2) || USMARR_IS_CLASS(s2w)
 #if USMARR_IS_CLASS(s2)
-#define USMARR_S2_GROUP 16, 16, 1
+#ifndef USMARR_S2_EDGE
+#define USMARR_S2_EDGE 16
+#endif
+#define USMARR_S2_GROUP USMARR_S2_EDGE, USMARR_S2_EDGE, 1
 #else
 #define USMARR_S2_GROUP 128, 2, 1
 #endif

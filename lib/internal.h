@@ -100,6 +100,7 @@ struct usmarr__kernel_shape {
     bool tile;             /* transposes through the local-memory tile class */
     unsigned tree_group;   /* reductions: work-group tree reductions of this many items (0: per-output loops) */
     unsigned tree_cols;    /* of which outputs side by side when the kept axis is contiguous */
+    unsigned s2_edge;      /* s2 class (transposes, wide-stride gathers): edge x edge work-groups */
 };
 
 /* Released device blocks kept for reuse (pool.c); guarded by `lock`. */

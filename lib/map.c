@@ -93,16 +93,17 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
  *   work-item.  Strides it cannot see become gathers: compiling inner strides of 1 and 0
  *   into the kernel took a broadcast add from 18 to 8 ms and a[::2, ::3] from 9.7 to
  *   2.7 ms (with 128x2 groups), and a transpose ran 21-40 ms in 16x16 groups against
- *   77-125 ms through the tile.
+ *   77-125 ms through the tile; in 32x32 groups (a quarter as many groups to schedule)
+ *   it took half the time of 16x16 on a Xeon with AVX-512.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
-static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0};
-static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0};
-static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0};
+static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0, 16};
+static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0, 32};
+static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0, 16};
 /* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
  * groups of 256 (neighbouring work-items, neighbouring addresses), transposes through the
  * local-memory tile, reductions as work-group trees (sized from the profile below). */
-static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32};
+static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32, 16};
 
 static size_t floor_pow2(size_t v)
 {
@@ -185,6 +186,8 @@ void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__ker
         size_tree(&ctx->profile, shape);
     if (shape->contig_group > ctx->profile.max_group)
         shape->contig_group = (unsigned)floor_pow2(ctx->profile.max_group);
+    while (shape->s2_edge > 16 && (size_t)shape->s2_edge * shape->s2_edge > ctx->profile.max_group)
+        shape->s2_edge /= 2;
 }
 
 static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,
@@ -413,6 +416,8 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
     if (cls == CLASS_CONTIG && ctx->shape.contig_group != 64)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
                         ctx->shape.contig_group);
+    if (cls == CLASS_S2 && ctx->shape.s2_edge != 16)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", ctx->shape.s2_edge);
     if (unit || zero)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit, zero);
     if (len >= (int)sizeof options)
@@ -511,8 +516,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
                 local[0] = 128;
                 local[1] = 2;
-            } else {
-                wg16x16(local);
+            } else { /* reqd_work_group_size of usmarr_map_s2 */
+                local[0] = local[1] = ctx->shape.s2_edge;
             }
             global[0] = round_up(it.shape[1], local[0]);
             global[1] = round_up(it.shape[0], local[1]);
