@@ -41,7 +41,7 @@
  *                         a work-item writes `seg` outputs, finding its start on the merge
  *                         path by binary search (ties go to the left run: stable)
  *   usmarr_sort_finish    out[r*sr + i*se] = the element of key (or its index with ARG)
- * usmarr_searchsorted: one key per work-item, a binary search over a strided sorted row,
+ * usmarr_searchsorted: SS_KEYS keys per work-item, binary searches in lockstep over a strided sorted row,
  * through an optional int64 sorter; -DRIGHT=0|1 for the side. */
 
 #if W == 8
@@ -670,29 +670,49 @@ __kernel void usmarr_sort_merge(__global const KT *skey, __global KT *dkey, __gl
     }
 }
 
+/* SS_KEYS keys per work-item, searched in lockstep: the range [base, base + len] that holds
+ * a key's position halves to a length that depends on n alone, so every round's probes of
+ * the SS_KEYS keys are independent loads in flight together (a search of a large array is
+ * a chain of cache misses; one key per work-item leaves one miss in flight per thread where
+ * the compiler does not vectorise the loop across work-items). */
+#define SS_KEYS 16
+#if RIGHT
+#define SS_BEFORE(km, key) KEY_LE(km, key)
+#else
+#define SS_BEFORE(km, key) KEY_LT(km, key)
+#endif
+
+inline KT ss_probe(__global const ET *a, long n, long sa, __global const long *sorter, long ss, int use_sorter,
+                   long i)
+{
+    long at = use_sorter ? clamp(sorter[i * ss], 0L, n - 1) : i; /* a sorter must be a permutation; never
+                                                                     read outside a */
+    return make_key(a[at * sa], 1);
+}
+
 __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __global const long *sorter, long ss,
                                   int use_sorter, __global const ET *v, long m, __global long *out)
 {
-    long g = get_global_id(0);
+    long g = get_global_id(0) * SS_KEYS;
     if (g >= m)
         return;
-    KT key = make_key(v[g], 1);
-    long lo = 0, hi = n;
-    while (lo < hi) {
-        long mid = lo + (hi - lo) / 2;
-        long at = use_sorter ? sorter[mid * ss] : mid;
-        at = clamp(at, 0L, n - 1); /* a sorter must be a permutation; never read outside a */
-        KT km = make_key(a[at * sa], 1);
-#if RIGHT
-        if (KEY_LE(km, key))
-#else
-        if (KEY_LT(km, key))
-#endif
-            lo = mid + 1;
-        else
-            hi = mid;
+    long count = min((long)SS_KEYS, m - g), base[SS_KEYS];
+    KT key[SS_KEYS];
+#pragma unroll
+    for (int q = 0; q < SS_KEYS; q++) {
+        key[q] = make_key(v[g + min((long)q, count - 1)], 1);
+        base[q] = 0;
     }
-    out[g] = lo;
+    for (long len = n; len > 1;) {
+        long step = len / 2;
+#pragma unroll
+        for (int q = 0; q < SS_KEYS; q++)
+            if (SS_BEFORE(ss_probe(a, n, sa, sorter, ss, use_sorter, base[q] + step), key[q]))
+                base[q] += step;
+        len -= step;
+    }
+    for (int q = 0; q < count; q++)
+        out[g + q] = base[q] + (SS_BEFORE(ss_probe(a, n, sa, sorter, ss, use_sorter, base[q]), key[q]) ? 1 : 0);
 }
 
 /* ---- set functions (lib/set.c) on keys sorted with -DCANON=1 --------------------------

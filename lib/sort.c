@@ -14,6 +14,8 @@
 #define ONE_ITEM_MAX 16384
 #define CHUNK 16384
 #define SEGMENT 32768
+/* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
+#define SEARCH_KEYS 16
 /* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
  * device's limit): about a core's L2, past which local memory is no faster than blocks. */
 #define ROW_LOCAL_MAX (256 << 10)
@@ -491,7 +493,7 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
         goto done;
     cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
     cl_int use = sorter != NULL;
-    size_t local = 64, global = ((size_t)m + 63) / 64 * 64;
+    size_t local = 64, global = ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
     usmarr__queue_lock(ctx);
     rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(as));
     if (!rc)

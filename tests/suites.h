@@ -16,6 +16,7 @@
     X(reduce)          \
     X(sort)            \
     X(sort_rows)       \
+    X(search)          \
     X(stats2)          \
     X(memory)          \
     X(cache)           \
