@@ -34,13 +34,10 @@
  *   usmarr_sort_rows_net  sort of elements of up to 4 bytes, not argsort: a bitonic network
  *                         on uint16 vectors in local memory
  * Longer rows (and the set functions' one row) go through contiguous keys, row r at r*n:
- *   usmarr_sort_prepare   key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG); 2-D NDRange
- *   usmarr_sort_chunks    one work-item sorts `chunk` consecutive keys of a row (the radix
- *                         sort above); ends in key/idx
- *   usmarr_sort_merge     one merge pass: runs of `width` merge pairwise from src to dst;
- *                         a work-item writes `seg` outputs, finding its start on the merge
- *                         path by binary search (ties go to the left run: stable)
- *   usmarr_sort_finish    out[r*sr + i*se] = the element of key (or its index with ARG)
+ *   usmarr_radix_*        key[r*n+i] = KEY(in[r*sr + i*se]) (idx = i with ARG), sorted by
+ *                         a stable LSD radix sort over blocks of the rows (cl/sort_radix.cl,
+ *                         appended to this file), into key/idx or as elements (indices
+ *                         with ARG) into out[r*osr + i*ose]
  * usmarr_searchsorted: SS_KEYS keys per work-item, binary searches in lockstep over a strided sorted row,
  * through an optional int64 sorter; -DRIGHT=0|1 for the side. */
 
@@ -93,8 +90,6 @@ typedef KS KT;
 #define ROW_LOCAL 0
 #endif
 
-/* passes of 8 bits, rounded up to an even count so that the data ends where it began */
-#define PASSES (((W + 7) / 8) + (((W + 7) / 8) & 1))
 #define FMASK(w) (~(KS)0 >> (KEYBITS - (w)))
 #define FSIGN(w) ((KS)1 << ((w)-1))
 
@@ -196,107 +191,6 @@ inline ET key_element(KT k)
     complex_bits(k.x, k.y, 64, &re, &im);
     return (ET)(re, im);
 #endif
-}
-
-__kernel void usmarr_sort_prepare(__global const ET *in, long sr, long se, long n, __global KT *key,
-                                  __global long *idx)
-{
-    long i = get_global_id(0), r = get_global_id(1);
-    if (i >= n)
-        return;
-    key[r * n + i] = make_key(in[r * sr + i * se], CANON);
-#if ARG
-    idx[r * n + i] = i;
-#endif
-}
-
-__kernel void usmarr_sort_finish(__global const KT *key, __global const long *idx, long n, __global ET *out,
-                                 long sr, long se)
-{
-    long i = get_global_id(0), r = get_global_id(1);
-    if (i >= n)
-        return;
-#if ARG
-    ((__global long *)out)[r * sr + i * se] = idx[r * n + i];
-#else
-    out[r * sr + i * se] = key_element(key[r * n + i]);
-#endif
-}
-
-__kernel void usmarr_sort_chunks(__global KT *key, __global KT *tkey, __global long *idx, __global long *tidx,
-                                 long n, long chunk, long per_row)
-{
-    long g = get_global_id(0);
-    long r = g / per_row, c = g - r * per_row;
-    long base = r * n + c * chunk;
-    long len = min(chunk, n - c * chunk);
-    __global KT *k0 = key + base, *k1 = tkey + base;
-#if ARG
-    __global long *i0 = idx + base, *i1 = tidx + base;
-#endif
-    if (len <= 24) { /* insertion sort: stable, no scratch */
-        for (long i = 1; i < len; i++) {
-            KT k = k0[i];
-#if ARG
-            long x = i0[i];
-#endif
-            long j = i;
-            while (j > 0 && KEY_LT(k, k0[j - 1])) {
-                k0[j] = k0[j - 1];
-#if ARG
-                i0[j] = i0[j - 1];
-#endif
-                j--;
-            }
-            k0[j] = k;
-#if ARG
-            i0[j] = x;
-#endif
-        }
-        return;
-    }
-    uint h[256];
-    int swapped = 0;
-    for (int p = 0; p < PASSES; p++) {
-        int shift = 8 * p;
-        for (int d = 0; d < 256; d++)
-            h[d] = 0;
-        for (long i = 0; i < len; i++)
-            h[KEY_DIGIT(k0[i], shift)]++;
-        if (h[KEY_DIGIT(k0[0], shift)] == (uint)len)
-            continue; /* one digit value: the pass would only copy */
-        uint sum = 0;
-        for (int d = 0; d < 256; d++) {
-            uint t = h[d];
-            h[d] = sum;
-            sum += t;
-        }
-        for (long i = 0; i < len; i++) {
-            KT k = k0[i];
-            uint o = h[KEY_DIGIT(k, shift)]++;
-            k1[o] = k;
-#if ARG
-            i1[o] = i0[i];
-#endif
-        }
-        __global KT *tk = k0;
-        k0 = k1;
-        k1 = tk;
-#if ARG
-        __global long *ti = i0;
-        i0 = i1;
-        i1 = ti;
-#endif
-        swapped ^= 1;
-    }
-    if (swapped) {
-        for (long i = 0; i < len; i++) {
-            k1[i] = k0[i];
-#if ARG
-            i1[i] = i0[i];
-#endif
-        }
-    }
 }
 
 /* ---- one row per work-group (n <= ONE_ITEM_MAX in lib/sort.c) ---------------------------
@@ -625,50 +519,6 @@ __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long
     }
 }
 #endif
-
-__kernel void usmarr_sort_merge(__global const KT *skey, __global KT *dkey, __global const long *sidx,
-                                __global long *didx, long n, long width, long seg, long per_row)
-{
-    long g = get_global_id(0);
-    long r = g / per_row, s = g - r * per_row;
-    long o = s * seg;
-    if (o >= n)
-        return;
-    long oe = min(o + seg, n);
-    long a0 = o / (2 * width) * (2 * width);
-    long a1 = min(a0 + width, n), b1 = min(a0 + 2 * width, n);
-    __global const KT *K = skey + r * n;
-    __global KT *D = dkey + r * n;
-#if ARG
-    __global const long *I = sidx + r * n;
-    __global long *DI = didx + r * n;
-#endif
-    long k = o - a0, la = a1 - a0, lb = b1 - a1;
-    long lo = max(0L, k - lb), hi = min(k, la);
-    while (lo < hi) {
-        long mid = (lo + hi) / 2;
-        if (KEY_LE(K[a0 + mid], K[a1 + k - 1 - mid]))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    long i = a0 + lo, j = a1 + (k - lo);
-    for (long p = o; p < oe; p++) {
-        if (j >= b1 || (i < a1 && KEY_LE(K[i], K[j]))) {
-            D[p] = K[i];
-#if ARG
-            DI[p] = I[i];
-#endif
-            i++;
-        } else {
-            D[p] = K[j];
-#if ARG
-            DI[p] = I[j];
-#endif
-            j++;
-        }
-    }
-}
 
 /* SS_KEYS keys per work-item, searched in lockstep: the range [base, base + len] that holds
  * a key's position halves to a length that depends on n alone, so every round's probes of

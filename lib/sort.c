@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows of at most this many keys are sorted by one work-item; longer ones are cut into
- * chunks of CHUNK keys (a power of two, so that merge segments divide the runs), sorted,
- * then merged in passes whose work-items write SEGMENT keys each. */
+/* Rows of at most this many keys are sorted by one work-group (the rows kernels); longer
+ * ones by the radix passes of cl/sort_radix.cl over blocks of BLOCK keys, halved down to
+ * BLOCK_MIN while the rows make fewer than BLOCKS_WANTED blocks. */
 #define ONE_ITEM_MAX 16384
-#define CHUNK 16384
-#define SEGMENT 32768
+#define BLOCK 65536
+#define BLOCK_MIN 4096
+#define BLOCKS_WANTED 16
 /* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
 #define SEARCH_KEYS 16
 /* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
@@ -84,40 +85,33 @@ static int axis_last_copy(const usmarr_array_t *a, int axis, usmarr_array_t **co
     return rc;
 }
 
-static int set_args(usmarr_context_t *ctx, usmarr__kernel_t *k, int n, const void *const *ptrs, const cl_long *longs,
-                    int nlong)
+/* The digit of the radix passes: 11 bits (3 passes for 4-byte keys, 6 for 8-byte ones),
+ * 8 for 128-bit keys, which cl/sort_radix.cl cuts with sort.cl's KEY_DIGIT. */
+static int radix_bits(const struct usmarr__sorted *j)
 {
-    int rc = 0;
-    for (int i = 0; i < n && !rc; i++)
-        rc = usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, ptrs[i]);
-    for (int i = 0; i < nlong && !rc; i++)
-        rc = usmarr__kernel_arg(k, (cl_uint)(n + i), sizeof(cl_long), &longs[i]);
-    return rc;
+    return j->bits == 128 ? 8 : 11;
 }
 
-
-static int launch(struct usmarr__sorted *j, const char *name, int nptr, const void *const *ptrs, const cl_long *longs,
-                  int nlong, cl_uint dim, const size_t *global, const size_t *local)
+/* A cl/sort_radix.cl kernel over `items` work-items of one each; `kinds` says which
+ * arguments are pointers ('p', from ptrs in order) and which longs ('l'). */
+static int launch_radix(struct usmarr__sorted *j, const char *name, const char *kinds, const void *const *ptrs,
+                        const cl_long *longs, size_t items)
 {
     usmarr__kernel_t *k;
-    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, name, &k);
+    char defines[sizeof j->defines + 16];
+    snprintf(defines, sizeof defines, "%s -DRADIX_BITS=%d", j->defines, radix_bits(j));
+    int rc = usmarr__kernel_get(j->ctx, "sort+sort_radix", defines, name, &k);
     if (rc)
         return rc;
+    size_t one = 1;
     usmarr__queue_lock(j->ctx);
-    rc = set_args(j->ctx, k, nptr, ptrs, longs, nlong);
+    for (int i = 0, p = 0, l = 0; kinds[i] && !rc; i++)
+        rc = kinds[i] == 'p' ? usmarr__kernel_arg_pointer(j->ctx, k, (cl_uint)i, ptrs[p++])
+                             : usmarr__kernel_arg(k, (cl_uint)i, sizeof(cl_long), &longs[l++]);
     if (!rc)
-        rc = usmarr__kernel_enqueue(j->ctx, k, dim, global, local);
+        rc = usmarr__kernel_enqueue(j->ctx, k, 1, &items, &one);
     usmarr__queue_unlock(j->ctx);
     return rc;
-}
-
-/* 2-D NDRange over (n, rows) for prepare and finish. */
-static void grid2(const struct usmarr__sorted *j, size_t *global, size_t *local)
-{
-    local[0] = 64;
-    local[1] = 1;
-    global[0] = ((size_t)j->n + 63) / 64 * 64;
-    global[1] = (size_t)j->rows;
 }
 
 static int alloc_scratch(struct usmarr__sorted *j, bool arg)
@@ -135,89 +129,53 @@ static int alloc_scratch(struct usmarr__sorted *j, bool arg)
     return 0;
 }
 
-/* Keys (and indices) of the rows `in[r*sr + i*se]` into j->key (j->idx). */
-static int prepare(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se)
-{
-    size_t global[2], local[2];
-    grid2(j, global, local);
-    cl_long pl[3] = {sr, se, j->n};
-    usmarr__kernel_t *k;
-    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, "usmarr_sort_prepare", &k);
-    if (rc)
-        return rc;
-    usmarr__queue_lock(j->ctx);
-    rc = usmarr__kernel_arg_pointer(j->ctx, k, 0, in);
-    for (int i = 0; i < 3 && !rc; i++)
-        rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &pl[i]);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, j->key);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(j->ctx, k, 5, j->idx);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(j->ctx, k, 2, global, local);
-    usmarr__queue_unlock(j->ctx);
-    return rc;
-}
-
 void usmarr__sorted_release(struct usmarr__sorted *j)
 {
-    for (int i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof j->blocks / sizeof *j->blocks; i++) {
         usmarr_memory_release(j->blocks[i]);
         j->blocks[i] = NULL;
     }
 }
 
-/* Sorts the keys in place (they end in j->key / j->idx). */
-static int sort_keys(struct usmarr__sorted *j)
+/* The keys (and indices) of the rows `in[r*sr + i*se]`, sorted into j->key (j->idx), or,
+ * given `out`, out[r*osr + i*ose] = the element of each sorted key (its index with ARG):
+ * cl/sort_radix.cl's passes, one
+ * per digit of radix_bits(), over blocks of BLOCK keys (smaller ones when the rows make few
+ * blocks, so that every core gets some).  The device decides which passes move keys, from
+ * every digit's counts; the counters are uint: rows of fewer than 2^32 keys. */
+static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se, void *out, int64_t osr,
+                     int64_t ose)
 {
-    int64_t n = j->n, chunk = n <= ONE_ITEM_MAX ? n : CHUNK;
-    int64_t per_row = (n + chunk - 1) / chunk;
-    size_t one = 1, global = (size_t)(j->rows * per_row);
-    const void *p[4] = {j->key, j->tkey, j->idx, j->tidx};
-    cl_long l[3] = {n, chunk, per_row};
-    int rc = launch(j, "usmarr_sort_chunks", 4, p, l, 3, 1, &global, &one);
-    void *src = j->key, *dst = j->tkey, *isrc = j->idx, *idst = j->tidx;
-    for (int64_t width = chunk; !rc && width < n; width *= 2) {
-        int64_t seg = SEGMENT < 2 * width ? SEGMENT : 2 * width;
-        int64_t segs = (n + seg - 1) / seg;
-        const void *mp[4] = {src, dst, isrc, idst};
-        cl_long ml[4] = {n, width, seg, segs};
-        global = (size_t)(j->rows * segs);
-        rc = launch(j, "usmarr_sort_merge", 4, mp, ml, 4, 1, &global, &one);
-        void *t = src;
-        src = dst;
-        dst = t;
-        t = isrc;
-        isrc = idst;
-        idst = t;
-    }
-    j->key = src; /* where the sorted keys are now */
-    j->tkey = dst;
-    j->idx = isrc;
-    j->tidx = idst;
-    return rc;
-}
-
-/* out[r*osr + i*ose] = the element of each sorted key (its index with ARG). */
-static int finish(struct usmarr__sorted *j, void *out, int64_t osr, int64_t ose)
-{
-    size_t global[2], local[2];
-    grid2(j, global, local);
-    const void *p[2] = {j->key, j->idx};
-    usmarr__kernel_t *k;
-    cl_long fl[3] = {j->n, osr, ose};
-    int rc = usmarr__kernel_get(j->ctx, "sort", j->defines, "usmarr_sort_finish", &k);
+    int bits = radix_bits(j), digits = (j->bits + bits - 1) / bits;
+    int64_t n = j->n, block = BLOCK;
+    while (block > BLOCK_MIN && j->rows * ((n + block - 1) / block) < BLOCKS_WANTED)
+        block /= 2;
+    int64_t nb = (n + block - 1) / block, items = j->rows * nb;
+    size_t hbytes = (size_t)items * (size_t)digits * ((size_t)1 << bits) * 4;
+    int rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, hbytes + (size_t)j->rows * 4, 0, &j->blocks[4]);
     if (rc)
         return rc;
-    usmarr__queue_lock(j->ctx);
-    rc = set_args(j->ctx, k, 2, p, fl, 1);
+    void *hist = j->blocks[4]->pointer, *mask = (char *)hist + hbytes;
+    const void *prep[4] = {in, j->key, j->idx, hist}, *count[4] = {j->key, j->tkey, hist, mask};
+    cl_long prl[5] = {sr, se, n, block, nb}, cl[4] = {n, block, nb, 0};
+    rc = launch_radix(j, "usmarr_radix_prepare", "plllllppp", prep, prl, (size_t)items);
+    const void *plan[3] = {j->key, hist, mask};
+    cl_long pl[3] = {n, nb, j->rows};
     if (!rc)
-        rc = usmarr__kernel_arg_pointer(j->ctx, k, 3, out);
-    for (int i = 1; i < 3 && !rc; i++)
-        rc = usmarr__kernel_arg(k, (cl_uint)(3 + i), sizeof(cl_long), &fl[i]);
+        rc = launch_radix(j, "usmarr_radix_plan", "pllppl", plan, pl, (size_t)j->rows);
+    for (int p = 0; p < digits && !rc; p++) {
+        cl[3] = p;
+        const void *scan[2] = {hist, mask}, *scatter[7] = {j->key, j->tkey, j->idx, j->tidx, hist, mask, out};
+        cl_long sl[3] = {nb, p, j->rows}, xl[7] = {n, block, nb, p, osr, ose, out != NULL};
+        if (p && (rc = launch_radix(j, "usmarr_radix_count", "pplllppl", count, cl, (size_t)items)))
+            break;
+        if (!(rc = launch_radix(j, "usmarr_radix_scan", "plpll", scan, sl, (size_t)j->rows)))
+            rc = launch_radix(j, "usmarr_radix_scatter", "pppplllpplplll", scatter, xl, (size_t)items);
+    }
+    const void *settle[6] = {j->key, j->tkey, j->idx, j->tidx, mask, out};
+    cl_long tl[6] = {n, block, nb, osr, ose, out != NULL};
     if (!rc)
-        rc = usmarr__kernel_enqueue(j->ctx, k, 2, global, local);
-    usmarr__queue_unlock(j->ctx);
+        rc = launch_radix(j, "usmarr_radix_settle", "pppplllpplll", settle, tl, (size_t)items);
     return rc;
 }
 
@@ -336,6 +294,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         goto done;
     size_t w = usmarr_dtype_size(x->dtype) * 8;
     j.key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j.bits = (int)w;
     snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
 
     const usmarr_array_t *src = x;
@@ -347,12 +306,10 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
     bool one_kernel = j.n <= ONE_ITEM_MAX;
-    if (!one_kernel && ((rc = alloc_scratch(&j, arg)) || (rc = prepare(&j, element0(src), sr, se)) ||
-                        (rc = sort_keys(&j))))
-        goto done;
 
     /* the result's rows, or a C-ordered temporary with the axis last (also when the rows
-     * kernel would write elements that other rows of the input still have to read) */
+     * kernel would write elements that other rows of the input still have to read; the
+     * radix passes read the whole input before they write) */
     usmarr_array_t *target = res;
     int64_t rows2, osr, ose;
     if (!rows_of(res, a, &rows2, &osr, &ose) || (one_kernel && !row_safe(src, sr, se, res, osr, ose))) {
@@ -369,8 +326,8 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     }
     if (one_kernel)
         rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), element0(src), sr, se, element0(target), osr, ose);
-    else
-        rc = finish(&j, element0(target), osr, ose);
+    else if (!(rc = alloc_scratch(&j, arg)))
+        rc = sort_keys(&j, element0(src), sr, se, element0(target), osr, ose);
     if (!rc && out_tmp)
         rc = usmarr_array_copy_into(res_view, out_tmp);
 done:
@@ -398,6 +355,7 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *
     j->n = usmarr_array_size(x);
     size_t w = usmarr_dtype_size(x->dtype) * 8;
     j->key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j->bits = (int)w;
     snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DARG=%d -DCANON=1", w, kind, (int)arg);
     if (j->n == 0)
         return 0;
@@ -411,9 +369,9 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *
     } else if (x->ndim > 1) {
         se = 1;
     }
-    if (!(rc = alloc_scratch(j, arg)) && !(rc = prepare(j, element0(flat ? flat : x), 0, se)))
-        rc = sort_keys(j);
-    usmarr_array_release(flat); /* waits for prepare */
+    if (!(rc = alloc_scratch(j, arg)))
+        rc = sort_keys(j, element0(flat ? flat : x), 0, se, NULL, 0, 0);
+    usmarr_array_release(flat); /* waits for the sort */
     if (rc)
         usmarr__sorted_release(j);
     return rc;

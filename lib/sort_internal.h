@@ -11,8 +11,9 @@ struct usmarr__sorted {
     char defines[96];     /* -DW -DKIND -DARG [-DDESC] [-DCANON] */
     int64_t rows, n;
     int key_bytes;        /* 4, 8, or 16 (complex128: a ulong2) */
+    int bits;             /* the element's width: cl/sort.cl's W */
     void *key, *tkey, *idx, *tidx; /* keys and scratch; int64 indices with ARG */
-    usmarr_memory_t *blocks[4];
+    usmarr_memory_t *blocks[5]; /* key, tkey, idx, tidx, the radix passes' counts */
 };
 
 /* cl/sort.cl's KIND for a dtype (-1 for an invalid one). */

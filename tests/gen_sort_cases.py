@@ -115,6 +115,21 @@ for dt, big in (("float32", BIG), ("int64", [16385, 40000]), ("uint8", [16385]),
         sort_case("%s_big%d" % (dt, n), values(dt, n, "random"), 0, n == 40000)
 sort_case("float32_rows", values("float32", 300 * 40, "random").reshape(300, 40), 1, False)
 
+# the radix passes of long rows (cl/sort_radix.cl): several rows whose skipped digits
+# differ (all equal; only the lowest digit varies: an odd number of passes; every digit
+# varies), rows read across, lengths not a multiple of a block, every digit of wide keys
+# (complex128: 16), the unique benchmark's values (two passes of three)
+mixed = np.stack([np.full(17000, 7, np.int32), rng.integers(0, 2048, 17000).astype(np.int32),
+                  values("int32", 17000, "wide")])
+for desc in (False, True):
+    sort_case("int32_rows_mixed_digits", mixed, 1, desc)
+    sort_case("float32_big_equal", np.full(20000, -2.5, np.float32), 0, desc)
+sort_case("float32_big_axis0", values("float32", 20000 * 3, "random").reshape(20000, 3), 0, False)
+sort_case("int32_big_thousand", rng.integers(0, 1000, 70001).astype(np.int32), 0, False)
+for dt, n in (("float64", 30001), ("float16", 20000), ("int8", 16500), ("bool", 16500), ("complex128", 40000)):
+    sort_case("%s_big_wide" % dt, values(dt, n, "wide"), 0, dt == "float64")
+sort_case("complex128_big_rows", values("complex128", 2 * 16500, "random").reshape(2, 16500), 1, True)
+
 
 def search_case(name, dt, n, m, side, use_sorter):
     a = values(dt, n, "random")

@@ -3,7 +3,8 @@
  * thresholds (insertion sort up to 24 keys; the network's 64-key minimum, its 16-key
  * vectors and its maxima, 16384 float32 and 1024 int16 keys; local-memory scratch up to 10240 float32 argsort keys;
  * one kernel up to 16384), rows read with strides and transposed, `out` with strides,
- * transposed, in place and overlapping the input in another layout. */
+ * transposed, in place and overlapping the input in another layout; the same for rows
+ * past 16384 (the radix passes). */
 #include "common.h"
 
 #include <stdlib.h>
@@ -204,6 +205,60 @@ START_TEST(test_sort_rows_strided_transposed_and_overlapping_layouts)
 }
 END_TEST
 
+/* Rows longer than 16384 take the radix passes (cl/sort_radix.cl), whose last pass writes
+ * the result: rows read with step 2 and sorted in place, indices into a step-2 out, and
+ * the result written reversed over the input (x sorted into x[:, ::-1]). */
+START_TEST(test_sort_long_rows_in_place_and_reversed_over_the_input)
+{
+    usmarr_context_t *ctx = test_context();
+    enum { R = 3, N = 17001 };
+    int64_t shape[2] = {R, N}, wide[2] = {R, 2 * N};
+    float *h = tied_values(R, N, 11), *hw = tied_values(R, 2 * N, 13), *hs = malloc(sizeof(float) * R * N);
+    float *val = malloc(sizeof(float) * R * N), *rev = malloc(sizeof(float) * R * N);
+    int64_t *idx = malloc(sizeof(int64_t) * R * N);
+    ck_assert(hs && val && rev && idx);
+    usmarr_array_t *x, *xr, *w, *ws, *o, *os;
+
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, wide, USMARR_FLOAT32, hw, NULL, USMARR_USM_DEVICE, &w));
+    int64_t one = 1, two = 2, back = -1;
+    usmarr_index_item_t every2[2] = {usmarr_index_slice(NULL, NULL, NULL), usmarr_index_slice(NULL, NULL, &two)};
+    usmarr_index_item_t odd2[2] = {usmarr_index_slice(NULL, NULL, NULL), usmarr_index_slice(&one, NULL, &two)};
+    usmarr_index_item_t reversed[2] = {usmarr_index_slice(NULL, NULL, NULL), usmarr_index_slice(NULL, NULL, &back)};
+    ck_assert_ok(usmarr_array_index(w, every2, 2, &ws));
+    for (int64_t i = 0; i < R * N; i++)
+        hs[i] = hw[i / N * 2 * N + i % N * 2];
+    oracle(hs, R, N, true, val, idx);
+    ck_assert_ok(usmarr_array_empty(ctx, 2, wide, USMARR_INT64, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
+    ck_assert_ok(usmarr_array_index(o, odd2, 2, &os));
+    ck_assert_ok(usmarr_argsort(ws, 1, true, os, NULL));
+    expect_indices(os, idx, R * N, "long rows: step-2 in, step-2 out");
+    ck_assert_ok(usmarr_sort(ws, 1, true, ws, NULL));
+    expect_floats(ws, val, R * N, "long rows: step-2 in place");
+
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_array_index(x, reversed, 2, &xr));
+    oracle(h, R, N, false, val, idx);
+    ck_assert_ok(usmarr_sort(x, 1, false, xr, NULL));
+    expect_floats(xr, val, R * N, "long rows sorted into x[:, ::-1]");
+    for (int64_t i = 0; i < R * N; i++)
+        rev[i] = val[i / N * N + (N - 1 - i % N)];
+    expect_floats(x, rev, R * N, "long rows sorted into x[:, ::-1], read as x");
+    usmarr_array_release(xr);
+    usmarr_array_release(x);
+    usmarr_array_release(os);
+    usmarr_array_release(o);
+    usmarr_array_release(ws);
+    usmarr_array_release(w);
+    free(h);
+    free(hw);
+    free(hs);
+    free(val);
+    free(rev);
+    free(idx);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_sort_rows(void);
 Suite *suite_sort_rows(void)
 {
@@ -212,6 +267,7 @@ Suite *suite_sort_rows(void)
         {"lengths", test_sort_rows_lengths_around_the_kernels_thresholds},
         {"int16", test_sort_rows_int16_around_the_network_limit},
         {"layouts", test_sort_rows_strided_transposed_and_overlapping_layouts},
+        {"long_layouts", test_sort_long_rows_in_place_and_reversed_over_the_input},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
