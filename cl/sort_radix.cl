@@ -14,8 +14,8 @@
  *                        pass p moves no keys or is the row's first (whose counts are
  *                        usmarr_radix_prepare's)
  *   usmarr_radix_plan    mask[r]: bit d set when digit d is not one value over row r; the
- *                        other digits' passes are skipped (1000 distinct int32 values leave
- *                        the high 10 bits constant: 2 passes, not 3)
+ *                        other digits' passes are skipped (int32 values 0 to 999 differ in
+ *                        the lowest 11-bit digit only: 1 pass, not 3)
  *   usmarr_radix_scan    digit p's counts of row r turned into each block's first output
  *                        position per value: an exclusive scan over (v, b), v-major, in
  *                        place
