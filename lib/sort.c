@@ -156,26 +156,26 @@ static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64
     if (rc)
         return rc;
     void *hist = j->blocks[4]->pointer, *mask = (char *)hist + hbytes;
-    const void *prep[4] = {in, j->key, j->idx, hist}, *count[4] = {j->key, j->tkey, hist, mask};
+    const void *prep[2] = {in, hist}, *count[4] = {j->key, j->tkey, hist, mask};
     cl_long prl[5] = {sr, se, n, block, nb}, cl[4] = {n, block, nb, 0};
-    rc = launch_radix(j, "usmarr_radix_prepare", "plllllppp", prep, prl, (size_t)items);
-    const void *plan[3] = {j->key, hist, mask};
-    cl_long pl[3] = {n, nb, j->rows};
+    rc = launch_radix(j, "usmarr_radix_prepare", "plllllp", prep, prl, (size_t)items);
+    const void *plan[3] = {in, hist, mask};
+    cl_long pl[4] = {sr, n, nb, j->rows};
     if (!rc)
-        rc = launch_radix(j, "usmarr_radix_plan", "pllppl", plan, pl, (size_t)j->rows);
+        rc = launch_radix(j, "usmarr_radix_plan", "plllppl", plan, pl, (size_t)j->rows);
     for (int p = 0; p < digits && !rc; p++) {
         cl[3] = p;
-        const void *scan[2] = {hist, mask}, *scatter[7] = {j->key, j->tkey, j->idx, j->tidx, hist, mask, out};
-        cl_long sl[3] = {nb, p, j->rows}, xl[7] = {n, block, nb, p, osr, ose, out != NULL};
+        const void *scan[2] = {hist, mask}, *scatter[8] = {in, j->key, j->tkey, j->idx, j->tidx, hist, mask, out};
+        cl_long sl[3] = {nb, p, j->rows}, xl[9] = {sr, se, n, block, nb, p, osr, ose, out != NULL};
         if (p && (rc = launch_radix(j, "usmarr_radix_count", "pplllppl", count, cl, (size_t)items)))
             break;
         if (!(rc = launch_radix(j, "usmarr_radix_scan", "plpll", scan, sl, (size_t)j->rows)))
-            rc = launch_radix(j, "usmarr_radix_scatter", "pppplllpplplll", scatter, xl, (size_t)items);
+            rc = launch_radix(j, "usmarr_radix_scatter", "pllpppplllpplplll", scatter, xl, (size_t)items);
     }
-    const void *settle[6] = {j->key, j->tkey, j->idx, j->tidx, mask, out};
-    cl_long tl[6] = {n, block, nb, osr, ose, out != NULL};
+    const void *settle[5] = {in, j->key, j->idx, mask, out};
+    cl_long tl[8] = {sr, se, n, block, nb, osr, ose, out != NULL};
     if (!rc)
-        rc = launch_radix(j, "usmarr_radix_settle", "pppplllpplll", settle, tl, (size_t)items);
+        rc = launch_radix(j, "usmarr_radix_settle", "pllpplllpplll", settle, tl, (size_t)items);
     return rc;
 }
 
@@ -308,8 +308,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     bool one_kernel = j.n <= ONE_ITEM_MAX;
 
     /* the result's rows, or a C-ordered temporary with the axis last (also when the rows
-     * kernel would write elements that other rows of the input still have to read; the
-     * radix passes read the whole input before they write) */
+     * kernel would write elements that other rows of the input still have to read) */
     usmarr_array_t *target = res;
     int64_t rows2, osr, ose;
     if (!rows_of(res, a, &rows2, &osr, &ose) || (one_kernel && !row_safe(src, sr, se, res, osr, ose))) {
@@ -323,6 +322,14 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         target = out_tmp;
         osr = j.n;
         ose = 1;
+    }
+    /* the radix passes read the input in their first pass, which may be a row's last one,
+     * writing the result: an input that shares the result's memory is copied first */
+    if (!one_kernel && !in_copy && x->memory == target->memory) {
+        if ((rc = axis_last_copy(x, a, &in_copy)))
+            goto done;
+        src = in_copy;
+        rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
     if (one_kernel)
         rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), element0(src), sr, se, element0(target), osr, ose);
