@@ -87,7 +87,9 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     usmarr_memory_t *heads = NULL, *starts = NULL;
     struct usmarr__sorted s;
     int64_t total = 0;
-    int rc = usmarr__sort_flat(x, indices || inverse, &s);
+    char what[48];
+    snprintf(what, sizeof what, "%s: x", name);
+    int rc = usmarr__sort_flat(x, indices || inverse, what, &s);
     if (rc)
         return rc;
     if (inverse && (rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, x->ndim, x->shape, USMARR_ORDER_C,
@@ -241,7 +243,7 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
     if ((x->dtype != common || !(x->flags & USMARR_FLAG_C_CONTIGUOUS)) &&
         (rc = usmarr_array_astype(x, common, USMARR_ORDER_C, NULL, &xc)))
         goto done;
-    if ((rc = usmarr__sort_flat(tc ? tc : test_elements, false, &s)))
+    if ((rc = usmarr__sort_flat(tc ? tc : test_elements, false, "isin: test_elements", &s)))
         goto done;
     target = (res->flags & USMARR_FLAG_C_CONTIGUOUS) ? usmarr_array_retain(res) : NULL;
     if (!target && (rc = usmarr__array_empty_like_layout(ctx, USMARR_BOOL, x->ndim, x->shape, USMARR_ORDER_C,

@@ -15,6 +15,8 @@
 #define BLOCK 65536
 #define BLOCK_MIN 4096
 #define BLOCKS_WANTED 16
+/* The longest row a sort may hold: the radix passes count keys in 32 bits. */
+#define MAX_ROW_KEYS 4294967295LL
 /* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
 #define SEARCH_KEYS 16
 /* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
@@ -277,6 +279,9 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     int kind = usmarr__sort_key_kind(x->dtype);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x has no valid dtype", name);
+    if (x->shape[a] > MAX_ROW_KEYS)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: x has %lld elements along axis %d, more than the %lld a "
+                            "sort may hold", name, (long long)x->shape[a], a, MAX_ROW_KEYS);
     usmarr_context_t *ctx = x->memory->context;
     usmarr_dtype_t rd = arg ? USMARR_INT64 : x->dtype;
     int rc;
@@ -353,10 +358,13 @@ done:
     return 0;
 }
 
-int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *j)
+int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struct usmarr__sorted *j)
 {
     int kind = usmarr__sort_key_kind(x->dtype);
     memset(j, 0, sizeof *j);
+    if (usmarr_array_size(x) > MAX_ROW_KEYS)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s has %lld elements, more than the %lld a sort may hold",
+                            what, (long long)usmarr_array_size(x), MAX_ROW_KEYS);
     j->ctx = x->memory->context;
     j->rows = 1;
     j->n = usmarr_array_size(x);

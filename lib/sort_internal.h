@@ -23,8 +23,9 @@ USMARR_INTERNAL int usmarr__sort_key_bytes(usmarr_dtype_t d);
 /* Every element of `x` (C order, any layout) as one row of canonical keys (-0.0 == 0.0),
  * sorted ascending and stably, with the flat C-order indices when `arg`.  On success the
  * caller releases `sorted` with usmarr__sorted_release(); a zero-size x gives n == 0 and
- * no blocks.  x's dtype must have a key. */
-USMARR_INTERNAL int usmarr__sort_flat(const usmarr_array_t *x, bool arg, struct usmarr__sorted *sorted);
+ * no blocks.  x's dtype must have a key; `what` names x in the error of an x longer than a
+ * row may be (the radix passes count in 32 bits). */
+USMARR_INTERNAL int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struct usmarr__sorted *sorted);
 USMARR_INTERNAL void usmarr__sorted_release(struct usmarr__sorted *sorted);
 
 #endif

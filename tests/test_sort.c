@@ -366,6 +366,18 @@ START_TEST(test_sort_functions_reject_bad_arguments)
     ck_assert_ok(usmarr_array_empty(ctx, 2, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &ro));
     ck_assert_ok(usmarr_array_make_read_only(ro));
     ck_assert_fails_with(usmarr_sort(x, 1, false, ro, NULL), USMARR_ERROR_READ_ONLY, "out");
+    /* a row longer than the radix passes count (2^32 - 1 keys): refused before anything is
+     * allocated (a broadcast view of one element costs nothing) */
+    usmarr_array_t *huge, *u = NULL;
+    int64_t big = (int64_t)1 << 32;
+    ck_assert_ok(usmarr_array_broadcast_to(z, 1, &big, &huge));
+    ck_assert_fails_with(usmarr_sort(huge, 0, false, NULL, &r), USMARR_ERROR_UNSUPPORTED,
+                         "sort: x has 4294967296 elements along axis 0, more than the 4294967295");
+    ck_assert_fails_with(usmarr_argsort(huge, -1, true, NULL, &r), USMARR_ERROR_UNSUPPORTED, "argsort: x has");
+    ck_assert_fails_with(usmarr_unique_values(huge, &u), USMARR_ERROR_UNSUPPORTED,
+                         "unique_values: x has 4294967296 elements, more than the 4294967295 a sort may hold");
+    ck_assert_ptr_null(u);
+    usmarr_array_release(huge);
     usmarr_array_t *a1, *sorter;
     ck_assert_ok(usmarr_array_from_host(ctx, 1, &six, USMARR_FLOAT32, host, NULL, USMARR_USM_DEVICE, &a1));
     if (!skip_dtype(ctx, USMARR_COMPLEX128)) { /* complex128 checks out as the others */
