@@ -94,26 +94,16 @@ static int radix_bits(const struct usmarr__sorted *j)
     return j->bits == 128 ? 8 : 11;
 }
 
-/* A cl/sort_radix.cl kernel over `items` work-items of one each; `kinds` says which
- * arguments are pointers ('p', from ptrs in order) and which longs ('l'). */
-static int launch_radix(struct usmarr__sorted *j, const char *name, const char *kinds, const void *const *ptrs,
-                        const cl_long *longs, size_t items)
+/* A cl/sort_radix.cl kernel over `items` work-items of one each, its arguments `args`. */
+static int launch_radix(struct usmarr__sorted *j, const char *name, int nargs, const struct usmarr__karg *args,
+                        size_t items)
 {
     usmarr__kernel_t *k;
     char defines[sizeof j->defines + 16];
     snprintf(defines, sizeof defines, "%s -DRADIX_BITS=%d", j->defines, radix_bits(j));
     int rc = usmarr__kernel_get(j->ctx, "sort+sort_radix", defines, name, &k);
-    if (rc)
-        return rc;
     size_t one = 1;
-    usmarr__queue_lock(j->ctx);
-    for (int i = 0, p = 0, l = 0; kinds[i] && !rc; i++)
-        rc = kinds[i] == 'p' ? usmarr__kernel_arg_pointer(j->ctx, k, (cl_uint)i, ptrs[p++])
-                             : usmarr__kernel_arg(k, (cl_uint)i, sizeof(cl_long), &longs[l++]);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(j->ctx, k, 1, &items, &one);
-    usmarr__queue_unlock(j->ctx);
-    return rc;
+    return rc ? rc : usmarr__kernel_launch(j->ctx, k, nargs, args, 1, &items, &one);
 }
 
 static int alloc_scratch(struct usmarr__sorted *j, bool arg)
@@ -158,26 +148,39 @@ static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64
     if (rc)
         return rc;
     void *hist = j->blocks[4]->pointer, *mask = (char *)hist + hbytes;
-    const void *prep[2] = {in, hist}, *count[4] = {j->key, j->tkey, hist, mask};
-    cl_long prl[5] = {sr, se, n, block, nb}, cl[4] = {n, block, nb, 0};
-    rc = launch_radix(j, "usmarr_radix_prepare", "plllllp", prep, prl, (size_t)items);
-    const void *plan[3] = {in, hist, mask};
-    cl_long pl[4] = {sr, n, nb, j->rows};
+    cl_long rows = j->rows, to_out = out != NULL, p = 0;
+    const struct usmarr__karg prepare[] = {USMARR__ARG_PTR(in), USMARR__ARG(sr),    USMARR__ARG(se),
+                                           USMARR__ARG(n),      USMARR__ARG(block), USMARR__ARG(nb),
+                                           USMARR__ARG_PTR(hist)};
+    const struct usmarr__karg plan[] = {USMARR__ARG_PTR(in),   USMARR__ARG(sr),       USMARR__ARG(n),
+                                        USMARR__ARG(nb),       USMARR__ARG_PTR(hist), USMARR__ARG_PTR(mask),
+                                        USMARR__ARG(rows)};
+    const struct usmarr__karg count[] = {USMARR__ARG_PTR(j->key), USMARR__ARG_PTR(j->tkey), USMARR__ARG(n),
+                                         USMARR__ARG(block),      USMARR__ARG(nb),          USMARR__ARG_PTR(hist),
+                                         USMARR__ARG_PTR(mask),   USMARR__ARG(p)};
+    const struct usmarr__karg scan[] = {USMARR__ARG_PTR(hist), USMARR__ARG(nb), USMARR__ARG_PTR(mask), USMARR__ARG(p),
+                                        USMARR__ARG(rows)};
+    const struct usmarr__karg scatter[] = {
+        USMARR__ARG_PTR(in),    USMARR__ARG(sr),         USMARR__ARG(se),       USMARR__ARG_PTR(j->key),
+        USMARR__ARG_PTR(j->tkey), USMARR__ARG_PTR(j->idx), USMARR__ARG_PTR(j->tidx), USMARR__ARG(n),
+        USMARR__ARG(block),     USMARR__ARG(nb),         USMARR__ARG_PTR(hist), USMARR__ARG_PTR(mask),
+        USMARR__ARG(p),         USMARR__ARG_PTR(out),    USMARR__ARG(osr),      USMARR__ARG(ose),
+        USMARR__ARG(to_out)};
+    const struct usmarr__karg settle[] = {
+        USMARR__ARG_PTR(in), USMARR__ARG(sr),       USMARR__ARG(se),  USMARR__ARG_PTR(j->key), USMARR__ARG_PTR(j->idx),
+        USMARR__ARG(n),      USMARR__ARG(block),    USMARR__ARG(nb),  USMARR__ARG_PTR(mask),   USMARR__ARG_PTR(out),
+        USMARR__ARG(osr),    USMARR__ARG(ose),      USMARR__ARG(to_out)};
+    rc = launch_radix(j, "usmarr_radix_prepare", USMARR__NARGS(prepare), prepare, (size_t)items);
     if (!rc)
-        rc = launch_radix(j, "usmarr_radix_plan", "plllppl", plan, pl, (size_t)j->rows);
-    for (int p = 0; p < digits && !rc; p++) {
-        cl[3] = p;
-        const void *scan[2] = {hist, mask}, *scatter[8] = {in, j->key, j->tkey, j->idx, j->tidx, hist, mask, out};
-        cl_long sl[3] = {nb, p, j->rows}, xl[9] = {sr, se, n, block, nb, p, osr, ose, out != NULL};
-        if (p && (rc = launch_radix(j, "usmarr_radix_count", "pplllppl", count, cl, (size_t)items)))
+        rc = launch_radix(j, "usmarr_radix_plan", USMARR__NARGS(plan), plan, (size_t)j->rows);
+    for (; p < digits && !rc; p++) {
+        if (p && (rc = launch_radix(j, "usmarr_radix_count", USMARR__NARGS(count), count, (size_t)items)))
             break;
-        if (!(rc = launch_radix(j, "usmarr_radix_scan", "plpll", scan, sl, (size_t)j->rows)))
-            rc = launch_radix(j, "usmarr_radix_scatter", "pllpppplllpplplll", scatter, xl, (size_t)items);
+        if (!(rc = launch_radix(j, "usmarr_radix_scan", USMARR__NARGS(scan), scan, (size_t)j->rows)))
+            rc = launch_radix(j, "usmarr_radix_scatter", USMARR__NARGS(scatter), scatter, (size_t)items);
     }
-    const void *settle[5] = {in, j->key, j->idx, mask, out};
-    cl_long tl[8] = {sr, se, n, block, nb, osr, ose, out != NULL};
     if (!rc)
-        rc = launch_radix(j, "usmarr_radix_settle", "pllpplllpplll", settle, tl, (size_t)items);
+        rc = launch_radix(j, "usmarr_radix_settle", USMARR__NARGS(settle), settle, (size_t)items);
     return rc;
 }
 
