@@ -183,18 +183,11 @@ static int launch_batched(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, c
     while (group > 1 && (group > cap || (int64_t)group * 4 * ctx->profile.compute_units > total))
         group /= 2;
     size_t global[1] = {((size_t)total + group - 1) / group * group}, local[1] = {group};
-    usmarr__queue_lock(ctx);
-    int rc;
-    cl_uint i = 0;
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof mm, &mm)) && !(rc = usmarr__kernel_arg(k, i++, sizeof nn, &nn)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof sa, &sa)) && !(rc = usmarr__kernel_arg(k, i++, sizeof sb, &sb)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)) && !(rc = usmarr__kernel_arg(k, i++, sizeof rt, &rt)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof ct, &ct)) && !(rc = usmarr__kernel_arg(k, i++, sizeof total, &total)))
-        rc = usmarr__kernel_enqueue(ctx, k, 1, global, local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(c), USMARR__ARG_PTR(a->data), USMARR__ARG_PTR(b->data),
+                                        USMARR__ARG(kk),    USMARR__ARG(mm),          USMARR__ARG(nn),
+                                        USMARR__ARG(sa),    USMARR__ARG(sb),          USMARR__ARG(batch),
+                                        USMARR__ARG(rt),    USMARR__ARG(ct),          USMARR__ARG(total)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, global, local);
 }
 
 /* x, of shape (batch..., R, C), as a zero-padded C-ordered (batch..., ceil(R/t), C, t) array
