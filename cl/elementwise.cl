@@ -1,5 +1,5 @@
 /* elementwise.cl: every elementwise function, as one table, and the map body that applies
- * one of them (lib/engine.h, section 2).  lib/elementwise.c includes this file with
+ * one of them (lib/engine/engine_internal.h, section 2).  lib/elementwise.c includes this file with
  * USMARR_ELEMENTWISE_TABLE_ONLY defined to read the same table (names, arities, type
  * rules), so the C dispatcher and the kernels cannot disagree.
  *

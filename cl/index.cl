@@ -1,6 +1,6 @@
 /* index.cl: advanced indexing (lib/advanced.c).  Two kinds of program from one family:
  *
- * 1. Map programs (lib/engine.h, section 2; USMARR_NOUT is defined), one per -DOP_...:
+ * 1. Map programs (lib/engine/engine_internal.h, section 2; USMARR_NOUT is defined), one per -DOP_...:
  *    OP_GATHER  take / take_along_axis:  out0 = base2[x2 + norm(in1) * stride]
  *               operands: out0 result, in1 indices, in2 the source's element [.., 0, ..]
  *               (zero strides on the index axes); scalars: S0 = n (axis length),

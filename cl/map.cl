@@ -1,5 +1,5 @@
 /* map.cl: appended after a map family's file.  Every loop and all indexing of the map
- * launcher (lib/engine.h, section 2); the family only supplies USMARR_MAP_BODY (and
+ * launcher (lib/engine/engine_internal.h, section 2); the family only supplies USMARR_MAP_BODY (and
  * optionally USMARR_MAP_VBODY).  A program holds one layout class (-DUSMARR_CLASS=s2),
  * since PoCL compiles every kernel of a program when its binary is taken. */
 #ifndef USMARR_MAP_BODY

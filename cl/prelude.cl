@@ -1,5 +1,5 @@
 /* prelude.cl: prepended to every program.  Per-dtype-tag types, loads, stores and
- * NumPy's value conversions (doc/casting.md).  See lib/engine.h for the contract. */
+ * NumPy's value conversions (doc/casting.md).  See lib/engine/engine_internal.h for the contract. */
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define USMARR_HAS_FP64 1

@@ -1,4 +1,4 @@
-/* reduce.cl: reductions and the cumulative functions, as custom kernels (lib/engine.h, section 3).
+/* reduce.cl: reductions and the cumulative functions, as custom kernels (lib/engine/engine_internal.h, section 3).
  *
  * One program per input dtype (-DD1=<tag>) holds every reduction as its own kernel, so a
  * dtype costs one compile whatever is reduced.  The host (lib/reduce.c) reduces any axis

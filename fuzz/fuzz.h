@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "../lib/core/core_internal.h"
 
 /* A property of the library that an input broke: report it and abort, which libFuzzer
  * records as a crash and saves the input for. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Usage: embed-cl.sh SRCDIR cl/a.cl cl/b.cl ... > lib/cl_sources.c
+# Usage: embed-cl.sh SRCDIR cl/a.cl cl/b.cl ... > lib/engine/cl_sources.c
 # Embeds OpenCL C sources into the library as C string literals, one entry per file,
 # named by the file's base name without ".cl" (the engine's "family").
 set -e

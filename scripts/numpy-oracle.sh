@@ -30,6 +30,6 @@ cat >&2 <<MSG
 numpy-oracle: WARNING: could not install NumPy 2 from PyPI into $dir.
 numpy-oracle: the test oracles fall back to $py with NumPy ${v:-(none)}; NumPy 2 is the
 numpy-oracle: reference, so the cases where NumPy 1 and 2 differ (complex special values and
-numpy-oracle: branch cuts, tests/gen_complex_cases.py) are skipped with a message.
+numpy-oracle: branch cuts, tests/gen/gen_complex_cases.py) are skipped with a message.
 MSG
 echo "$py"

@@ -5,8 +5,7 @@
  * make an "IJK" (2,3,4).  Each operand then becomes a view of its own array on the
  * result's axes (permuted, extent-1 dims for the letters it lacks) and the arrays'
  * dispatcher broadcasts those extent-1 dims as NumPy does: nothing is copied. */
-#include "broadcast.h"
-#include "../view_internal.h"
+#include "storage_internal.h"
 
 #include <string.h>
 

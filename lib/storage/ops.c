@@ -8,8 +8,7 @@
  * managed input is host dirty, in which case the kernels read the host side (USM host
  * memory, which every device reaches).  The side read is synchronised first, the side
  * written is marked dirty afterwards; on a clean pair that costs a load of the state. */
-#include "broadcast.h"
-#include "../ops_internal.h"
+#include "storage_internal.h"
 
 #include <string.h>
 

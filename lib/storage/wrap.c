@@ -3,7 +3,6 @@
  * the context, checked with the allocation query, because kernels must reach it; only a
  * copy may read plain host memory. */
 #include "storage_internal.h"
-#include "../view_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,44 @@
+# Fuzz targets (doc/fuzzing.md): libFuzzer binaries that clang builds straight from the
+# library's sources; `make check` runs each for FUZZ_CHECK_SECONDS, `make fuzz` for FUZZ_SECONDS.
+FUZZERS = fuzz/fuzz_index fuzz/fuzz_typestr fuzz/fuzz_json fuzz/fuzz_create
+FUZZ_COMPILE_FLAGS = -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined $(WARN_CFLAGS) $(AM_CPPFLAGS) -I$(top_srcdir)/fuzz
+FUZZ_CHECK_SECONDS = 10
+FUZZ_SECONDS = 60
+FUZZ_ENVIRONMENT = FUZZ_CC="$(FUZZ_CC)"; export FUZZ_CC;
+AM_TESTS_ENVIRONMENT += $(FUZZ_ENVIRONMENT) USMARR_FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS); export USMARR_FUZZ_SECONDS;
+EXTRA_DIST += fuzz/fuzz.h fuzz/host_context.c fuzz/fuzz_index.c fuzz/fuzz_typestr.c fuzz/fuzz_json.c \
+	fuzz/fuzz_create.c fuzz/run.sh fuzz/corpus fuzz/dict
+TESTS += fuzz/run.sh
+if FUZZ
+check_DATA += $(FUZZERS)
+endif
+# Every library source, instrumented for coverage; each target links what it uses.
+fuzz/libusmarr-fuzz.a: $(lib_libusmarr_la_SOURCES) lib/engine/cl_sources.c $(include_HEADERS) $(usmarrinclude_HEADERS) config.h
+	$(AM_V_GEN)rm -rf fuzz/lib && $(MKDIR_P) fuzz/lib && \
+	for f in $(lib_libusmarr_la_SOURCES) lib/engine/cl_sources.c; do \
+	  case $$f in *.c) ;; *) continue;; esac; \
+	  if test -f $$f; then src=$$f; else src=$(srcdir)/$$f; fi; \
+	  $(FUZZ_CC) $(FUZZ_COMPILE_FLAGS) -fsanitize=fuzzer-no-link -c $$src -o fuzz/lib/`basename $$f .c`.o || exit 1; \
+	done && rm -f $@ && $(AR) rcs $@ fuzz/lib/*.o
+FUZZ_LINK_COMMAND = $(FUZZ_CC) $(FUZZ_COMPILE_FLAGS) -fsanitize=fuzzer -o $@ $(srcdir)/fuzz/host_context.c
+FUZZ_DEPS = fuzz/libusmarr-fuzz.a $(srcdir)/fuzz/fuzz.h $(srcdir)/fuzz/host_context.c
+fuzz/fuzz_index: $(srcdir)/fuzz/fuzz_index.c $(FUZZ_DEPS)
+	$(AM_V_CCLD)$(FUZZ_LINK_COMMAND) $(srcdir)/fuzz/fuzz_index.c fuzz/libusmarr-fuzz.a $(LIBS)
+fuzz/fuzz_typestr: $(srcdir)/fuzz/fuzz_typestr.c $(FUZZ_DEPS)
+	$(AM_V_CCLD)$(FUZZ_LINK_COMMAND) $(srcdir)/fuzz/fuzz_typestr.c fuzz/libusmarr-fuzz.a $(LIBS)
+fuzz/fuzz_json: $(srcdir)/fuzz/fuzz_json.c $(FUZZ_DEPS)
+	$(AM_V_CCLD)$(FUZZ_LINK_COMMAND) $(srcdir)/fuzz/fuzz_json.c fuzz/libusmarr-fuzz.a $(LIBS)
+fuzz/fuzz_create: $(srcdir)/fuzz/fuzz_create.c $(FUZZ_DEPS)
+	$(AM_V_CCLD)$(FUZZ_LINK_COMMAND) $(srcdir)/fuzz/fuzz_create.c fuzz/libusmarr-fuzz.a $(LIBS)
+if FUZZ
+fuzz: $(FUZZERS)
+	@$(FUZZ_ENVIRONMENT) srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+else
+fuzz:
+	@echo "make fuzz: the fuzz targets are not built (--disable-fuzz, or configure found no clang with libFuzzer; Debian: clang-15); see doc/fuzzing.md"; exit 1
+endif
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf fuzz/lib fuzz/work fuzz/artifacts fuzz/logs fuzz/libusmarr-fuzz.a $(FUZZERS)
+.PHONY: fuzz clean-fuzz

@@ -1,0 +1,13 @@
+# Errors, devices, contexts, dtypes and promotion, memory blocks, arrays and their creation.
+lib_libusmarr_la_SOURCES += \
+	lib/core/core_internal.h \
+	lib/core/error.c \
+	lib/core/device.c \
+	lib/core/context.c \
+	lib/core/dtype.c \
+	lib/core/dtype_info.c \
+	lib/core/promote.c \
+	lib/core/memory.c \
+	lib/core/pod.c \
+	lib/core/array.c \
+	lib/core/create.c

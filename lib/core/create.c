@@ -1,0 +1,507 @@
+/* Creation functions and host transfers.  Host transfers move whole blocks: one
+ * clEnqueueMemcpyINTEL of the array's span (or its packed bytes), with gathers and
+ * scatters done on the host in a staging buffer, never one element per command. */
+#include "core_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- host-side strided copies ------------------------------------------------------ */
+
+void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
+                               const char *src, const int64_t *src_strides, size_t itemsize)
+{
+    for (int k = 0; k < ndim; k++)
+        if (shape[k] == 0)
+            return;
+    if (ndim == 0) {
+        memcpy(dst, src, itemsize);
+        return;
+    }
+    int64_t idx[USMARR_MAX_NDIM] = {0};
+    const int inner = ndim - 1;
+    const int64_t n = shape[inner];
+    const int64_t ds = dst_strides[inner] * (int64_t)itemsize, ss = src_strides[inner] * (int64_t)itemsize;
+    for (;;) {
+        char *d = dst;
+        const char *s = src;
+        for (int k = 0; k < inner; k++) {
+            d += idx[k] * dst_strides[k] * (int64_t)itemsize;
+            s += idx[k] * src_strides[k] * (int64_t)itemsize;
+        }
+        if (ds == (int64_t)itemsize && ss == (int64_t)itemsize) {
+            memcpy(d, s, (size_t)n * itemsize);
+        } else {
+            switch (itemsize) { /* constant sizes let the compiler inline the moves */
+            case 1:
+                for (int64_t i = 0; i < n; i++)
+                    memcpy(d + i * ds, s + i * ss, 1);
+                break;
+            case 2:
+                for (int64_t i = 0; i < n; i++)
+                    memcpy(d + i * ds, s + i * ss, 2);
+                break;
+            case 4:
+                for (int64_t i = 0; i < n; i++)
+                    memcpy(d + i * ds, s + i * ss, 4);
+                break;
+            case 8:
+                for (int64_t i = 0; i < n; i++)
+                    memcpy(d + i * ds, s + i * ss, 8);
+                break;
+            default:
+                for (int64_t i = 0; i < n; i++)
+                    memcpy(d + i * ds, s + i * ss, itemsize);
+                break;
+            }
+        }
+        int k = inner - 1;
+        for (; k >= 0; k--) {
+            if (++idx[k] < shape[k])
+                break;
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return;
+    }
+}
+
+/* True when both layouts visit the same bytes in the same way: equal strides on every
+ * axis of extent > 1. */
+static bool same_layout(int ndim, const int64_t *shape, const int64_t *a, const int64_t *b)
+{
+    for (int k = 0; k < ndim; k++)
+        if (shape[k] > 1 && a[k] != b[k])
+            return false;
+    return true;
+}
+
+static int staging_alloc(int64_t bytes, char **out)
+{
+    *out = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (!*out)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "host staging buffer of %lld bytes", (long long)bytes);
+    return 0;
+}
+
+static int device_copy_locked(usmarr_context_t *ctx, void *dst, const void *src, size_t size)
+{
+    if (size == 0)
+        return 0;
+    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, size, 0, NULL, NULL);
+    return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
+}
+
+int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides)
+{
+    int64_t lo, hi, cstr[USMARR_MAX_NDIM];
+    if (!usmarr__array_span(a, &lo, &hi))
+        return 0;
+    size_t item = usmarr_dtype_size(a->dtype);
+    if (!host_strides) {
+        usmarr__contiguous_strides(a->ndim, a->shape, USMARR_ORDER_C, cstr);
+        host_strides = cstr;
+    }
+    int64_t span_bytes = (hi - lo + 1) * (int64_t)item; /* inside the block: fits */
+    if ((a->flags & (USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS)) &&
+        same_layout(a->ndim, a->shape, a->strides, host_strides))
+        return usmarr_memory_copy_to_host(a->memory, (size_t)a->offset * item, host, (size_t)span_bytes);
+    char *staging;
+    int rc = staging_alloc(span_bytes, &staging);
+    if (rc)
+        return rc;
+    rc = usmarr_memory_copy_to_host(a->memory, (size_t)(a->offset + lo) * item, staging, (size_t)span_bytes);
+    if (!rc)
+        usmarr__host_strided_copy(a->ndim, a->shape, host, host_strides, staging + (-lo) * (int64_t)item, a->strides,
+                                  item);
+    free(staging);
+    return rc;
+}
+
+int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides)
+{
+    int64_t lo, hi, cstr[USMARR_MAX_NDIM];
+    if (!usmarr__array_span(a, &lo, &hi))
+        return 0;
+    size_t item = usmarr_dtype_size(a->dtype);
+    if (!host_strides) {
+        usmarr__contiguous_strides(a->ndim, a->shape, USMARR_ORDER_C, cstr);
+        host_strides = cstr;
+    }
+    int64_t span_bytes = (hi - lo + 1) * (int64_t)item;
+    bool dense = a->flags & (USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS);
+    if (dense && same_layout(a->ndim, a->shape, a->strides, host_strides))
+        return usmarr_memory_copy_from_host(a->memory, (size_t)a->offset * item, host, (size_t)span_bytes);
+    char *staging;
+    int rc = staging_alloc(span_bytes, &staging);
+    if (rc)
+        return rc;
+    char *origin = staging + (-lo) * (int64_t)item;
+    char *device = (char *)a->memory->pointer + (a->offset + lo) * (int64_t)item;
+    usmarr_context_t *ctx = a->memory->context;
+    if (dense) {
+        usmarr__host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
+        rc = usmarr_memory_copy_from_host(a->memory, (size_t)(a->offset + lo) * item, staging, (size_t)span_bytes);
+    } else {
+        /* Gaps between the elements belong to someone else: read the span, scatter, write
+         * it back, holding the queue so no command of this context runs in between. */
+        mtx_lock(&ctx->queue_lock);
+        rc = device_copy_locked(ctx, staging, device, (size_t)span_bytes);
+        if (!rc) {
+            usmarr__host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
+            rc = device_copy_locked(ctx, device, staging, (size_t)span_bytes);
+        }
+        mtx_unlock(&ctx->queue_lock);
+    }
+    free(staging);
+    return rc;
+}
+
+int usmarr_array_copy_to_host(const usmarr_array_t *array, void *host, const int64_t *host_strides)
+{
+    usmarr__clear_error();
+    if (!array || (!host && usmarr_array_size(array) > 0))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "host");
+    return usmarr__array_read(array, host, host_strides);
+}
+
+int usmarr_array_copy_from_host(usmarr_array_t *array, const void *host, const int64_t *host_strides)
+{
+    usmarr__clear_error();
+    if (!array || (!host && usmarr_array_size(array) > 0))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "host");
+    int rc = usmarr__check_writable(array, "array");
+    return rc ? rc : usmarr__array_write(array, host, host_strides);
+}
+
+/* ---- creation ------------------------------------------------------------------------ */
+
+static usmarr_usm_kind_t kind_or_default(usmarr_usm_kind_t kind) { return kind ? kind : USMARR_USM_DEVICE; }
+
+static int check_order(usmarr_order_t order, bool allow_ak, usmarr_order_t *out)
+{
+    if (order == 0)
+        order = allow_ak ? USMARR_ORDER_K : USMARR_ORDER_C;
+    if (order == USMARR_ORDER_C || order == USMARR_ORDER_F || (allow_ak && (order == USMARR_ORDER_A || order == USMARR_ORDER_K))) {
+        *out = order;
+        return 0;
+    }
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "order=%d is not %s", (int)order,
+                        allow_ak ? "'C', 'F', 'A' or 'K'" : "'C' or 'F'");
+}
+
+static int fill_new(usmarr_array_t *a, usmarr_scalar_t value, const char *argname)
+{
+    unsigned char pattern[16];
+    size_t item = usmarr_dtype_size(a->dtype);
+    int rc = usmarr__scalar_store(value, a->dtype, pattern, argname);
+    if (rc || a->memory->size == 0)
+        return rc;
+    return usmarr_memory_fill(a->memory, 0, pattern, item, a->memory->size);
+}
+
+int usmarr_array_empty(usmarr_context_t *context, int ndim, const int64_t *shape, usmarr_dtype_t dtype,
+                       usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
+    int rc = check_order(order, false, &order);
+    return rc ? rc : usmarr__array_empty_like_layout(context, dtype, ndim, shape, order, kind_or_default(kind), array);
+}
+
+int usmarr_array_full(usmarr_context_t *context, int ndim, const int64_t *shape, usmarr_scalar_t value, int dtype,
+                      usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
+    if (dtype < 0)
+        dtype = usmarr__scalar_default_dtype(value);
+    unsigned char probe[16];
+    int rc = usmarr__scalar_store(value, (usmarr_dtype_t)dtype, probe, "value"); /* fail before allocating */
+    if (!rc)
+        rc = check_order(order, false, &order);
+    if (!rc)
+        rc = usmarr__array_empty_like_layout(context, (usmarr_dtype_t)dtype, ndim, shape, order,
+                                             kind_or_default(kind), array);
+    if (rc)
+        return rc;
+    rc = fill_new(*array, value, "value");
+    if (rc) {
+        usmarr_array_release(*array);
+        *array = NULL;
+    }
+    return rc;
+}
+
+int usmarr_array_zeros(usmarr_context_t *context, int ndim, const int64_t *shape, usmarr_dtype_t dtype,
+                       usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    return usmarr_array_full(context, ndim, shape, usmarr_scalar_bool(false), (int)dtype, order, kind, array);
+}
+
+int usmarr_array_ones(usmarr_context_t *context, int ndim, const int64_t *shape, usmarr_dtype_t dtype,
+                      usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    return usmarr_array_full(context, ndim, shape, usmarr_scalar_bool(true), (int)dtype, order, kind, array);
+}
+
+/* Contiguous strides following `proto`'s stride order (NumPy's order='K'): axes sorted by
+ * decreasing |stride|, ties kept in axis order. */
+static void strides_like(const usmarr_array_t *proto, int64_t *strides)
+{
+    int perm[USMARR_MAX_NDIM], nd = proto->ndim;
+    for (int k = 0; k < nd; k++)
+        perm[k] = k;
+    for (int i = 1; i < nd; i++)
+        for (int j = i; j > 0 && llabs(proto->strides[perm[j]]) > llabs(proto->strides[perm[j - 1]]); j--) {
+            int t = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = t;
+        }
+    int64_t step = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+        strides[perm[i]] = step;
+        step *= proto->shape[perm[i]] > 0 ? proto->shape[perm[i]] : 1; /* fits: proto exists */
+    }
+}
+
+/* The _like forms; value NULL leaves the elements uninitialised. */
+static int like(const usmarr_array_t *proto, const usmarr_scalar_t *value, int dtype, usmarr_order_t order,
+                usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!proto || !array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !proto ? "proto" : "array");
+    usmarr_dtype_t dt = dtype < 0 ? proto->dtype : (usmarr_dtype_t)dtype;
+    int rc = check_order(order, true, &order);
+    unsigned char probe[16];
+    if (!rc && value)
+        rc = usmarr__scalar_store(*value, dt, probe, "value"); /* fail before allocating */
+    if (rc)
+        return rc;
+    usmarr_usm_kind_t k = kind ? kind : proto->memory->kind;
+    if (k == USMARR_USM_UNKNOWN)
+        k = USMARR_USM_DEVICE;
+    if (order == USMARR_ORDER_A)
+        order = (proto->flags & USMARR_FLAG_F_CONTIGUOUS) && !(proto->flags & USMARR_FLAG_C_CONTIGUOUS)
+                    ? USMARR_ORDER_F
+                    : USMARR_ORDER_C;
+    usmarr_context_t *ctx = proto->memory->context;
+    if (order == USMARR_ORDER_K) {
+        int64_t strides[USMARR_MAX_NDIM], bytes;
+        strides_like(proto, strides);
+        rc = usmarr__check_dtype_supported(ctx, dt, "dtype");
+        if (rc)
+            return rc;
+        if (usmarr__mul_overflow(usmarr_array_size(proto), (int64_t)usmarr_dtype_size(dt), &bytes))
+            return usmarr__fail(USMARR_ERROR_OVERFLOW, "array of %lld %s elements overflows 64 bits of bytes",
+                                (long long)usmarr_array_size(proto), usmarr_dtype_name(dt));
+        usmarr_memory_t *m;
+        rc = usmarr_memory_create(ctx, k, (size_t)bytes, 0, &m);
+        if (rc)
+            return rc;
+        rc = usmarr__array_new(m, dt, proto->ndim, proto->shape, strides, 0, USMARR_FLAG_WRITABLE, array);
+        usmarr_memory_release(m);
+    } else {
+        rc = usmarr__array_empty_like_layout(ctx, dt, proto->ndim, proto->shape, order, k, array);
+    }
+    if (rc)
+        return rc;
+    if (!value)
+        return 0;
+    rc = fill_new(*array, *value, "value");
+    if (rc) {
+        usmarr_array_release(*array);
+        *array = NULL;
+    }
+    return rc;
+}
+
+int usmarr_array_full_like(const usmarr_array_t *proto, usmarr_scalar_t value, int dtype, usmarr_order_t order,
+                           usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    return like(proto, &value, dtype, order, kind, array);
+}
+
+int usmarr_array_empty_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order, usmarr_usm_kind_t kind,
+                            usmarr_array_t **array)
+{
+    return like(proto, NULL, dtype, order, kind, array);
+}
+
+int usmarr_array_zeros_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order, usmarr_usm_kind_t kind,
+                            usmarr_array_t **array)
+{
+    usmarr_scalar_t zero = usmarr_scalar_bool(false);
+    return like(proto, &zero, dtype, order, kind, array);
+}
+
+int usmarr_array_ones_like(const usmarr_array_t *proto, int dtype, usmarr_order_t order, usmarr_usm_kind_t kind,
+                           usmarr_array_t **array)
+{
+    usmarr_scalar_t one = usmarr_scalar_bool(true);
+    return like(proto, &one, dtype, order, kind, array);
+}
+
+int usmarr_array_from_host(usmarr_context_t *context, int ndim, const int64_t *shape, usmarr_dtype_t dtype,
+                           const void *host, const int64_t *host_strides, usmarr_usm_kind_t kind,
+                           usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    if (!array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "array is NULL");
+    usmarr_array_t *a;
+    int rc = usmarr__array_empty_like_layout(context, dtype, ndim, shape, USMARR_ORDER_C, kind_or_default(kind), &a);
+    if (rc)
+        return rc;
+    if (!host && usmarr_array_size(a) > 0)
+        rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "host is NULL");
+    if (!rc)
+        rc = usmarr__array_write(a, host, host_strides);
+    if (rc) {
+        usmarr_array_release(a);
+        return rc;
+    }
+    *array = a;
+    return 0;
+}
+
+/* Makes a C-contiguous 1-d or 2-d array from a host staging buffer. */
+static int from_staging(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                        usmarr_order_t order, usmarr_usm_kind_t kind, const char *staging, usmarr_array_t **array)
+{
+    usmarr_array_t *a;
+    int rc = usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind_or_default(kind), &a);
+    if (rc)
+        return rc;
+    rc = usmarr_memory_copy_from_host(a->memory, 0, staging, a->memory->size);
+    if (rc) {
+        usmarr_array_release(a);
+        return rc;
+    }
+    *array = a;
+    return 0;
+}
+
+static int check_creation_args(usmarr_context_t *ctx, usmarr_dtype_t dtype, usmarr_array_t **array)
+{
+    if (!ctx || !array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !ctx ? "context" : "array");
+    return usmarr__check_dtype_supported(ctx, dtype, "dtype");
+}
+
+static int staging_for(int64_t n, usmarr_dtype_t dtype, char **staging)
+{
+    int64_t bytes;
+    if (usmarr__mul_overflow(n, (int64_t)usmarr_dtype_size(dtype), &bytes))
+        return usmarr__fail(USMARR_ERROR_OVERFLOW, "%lld elements of %s overflow 64 bits of bytes", (long long)n,
+                            usmarr_dtype_name(dtype));
+    return staging_alloc(bytes, staging);
+}
+
+int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step, usmarr_dtype_t dtype,
+                        usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    int rc = check_creation_args(context, dtype, array);
+    if (rc)
+        return rc;
+    if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "start=%g, stop=%g, step=%g must all be finite", start,
+                            stop, step);
+    if (step == 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "step=0 gives no progress from start to stop");
+    if (dtype == USMARR_BOOL)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "dtype=bool has no arange (as in NumPy)");
+    double len = ceil((stop - start) / step);
+    if (!(len > 0))
+        len = 0;
+    if (len > 0x1p62)
+        return usmarr__fail(USMARR_ERROR_OVERFLOW, "(stop - start) / step = %g elements is too many", len);
+    int64_t n = (int64_t)len;
+    char *staging;
+    rc = staging_for(n, dtype, &staging);
+    if (rc)
+        return rc;
+    size_t item = usmarr_dtype_size(dtype);
+    for (int64_t i = 0; i < n && !rc; i++)
+        rc = usmarr__scalar_store(usmarr_scalar_float(start + (double)i * step), dtype, staging + i * (int64_t)item,
+                                  "start + i*step");
+    if (!rc)
+        rc = from_staging(context, dtype, 1, &n, USMARR_ORDER_C, kind, staging, array);
+    free(staging);
+    return rc;
+}
+
+int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, int64_t num, bool endpoint,
+                          usmarr_dtype_t dtype, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    int rc = check_creation_args(context, dtype, array);
+    if (rc)
+        return rc;
+    if (num < 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "num=%lld is negative", (long long)num);
+    if (!isfinite(start) || !isfinite(stop))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "start=%g and stop=%g must be finite", start, stop);
+    char *staging;
+    rc = staging_for(num, dtype, &staging);
+    if (rc)
+        return rc;
+    int64_t div = endpoint ? num - 1 : num;
+    double step = div > 0 ? (stop - start) / (double)div : 0;
+    size_t item = usmarr_dtype_size(dtype);
+    bool integer = usmarr_dtype_kind(dtype) == USMARR_KIND_INT || usmarr_dtype_kind(dtype) == USMARR_KIND_UINT;
+    for (int64_t i = 0; i < num && !rc; i++) {
+        double y = (double)i * step + start;
+        if (endpoint && num > 1 && i == num - 1)
+            y = stop;
+        if (integer)
+            y = floor(y); /* NumPy 2 rounds towards -inf for integer dtypes */
+        rc = usmarr__scalar_store(usmarr_scalar_float(y), dtype, staging + i * (int64_t)item, "linspace value");
+    }
+    if (!rc)
+        rc = from_staging(context, dtype, 1, &num, USMARR_ORDER_C, kind, staging, array);
+    free(staging);
+    return rc;
+}
+
+int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k, usmarr_dtype_t dtype,
+                     usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    int rc = check_creation_args(context, dtype, array);
+    if (!rc)
+        rc = check_order(order, false, &order);
+    if (rc)
+        return rc;
+    if (m < 0)
+        m = n;
+    if (n < 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "n=%lld is negative", (long long)n);
+    int64_t count, shape[2] = {n, m};
+    if (usmarr__mul_overflow(n, m, &count))
+        return usmarr__fail(USMARR_ERROR_OVERFLOW, "n=%lld times m=%lld overflows", (long long)n, (long long)m);
+    char *staging;
+    rc = staging_for(count, dtype, &staging);
+    if (rc)
+        return rc;
+    size_t item = usmarr_dtype_size(dtype);
+    unsigned char one[16];
+    memset(staging, 0, (size_t)count * item);
+    rc = usmarr__scalar_store(usmarr_scalar_bool(true), dtype, one, "one");
+    for (int64_t i = 0; i < n && !rc; i++) {
+        int64_t j = i + k;
+        if (k > m || k < -n || j < 0 || j >= m)
+            continue;
+        int64_t at = order == USMARR_ORDER_F ? j * n + i : i * m + j;
+        memcpy(staging + at * (int64_t)item, one, item);
+    }
+    if (!rc)
+        rc = from_staging(context, dtype, 2, shape, order, kind, staging, array);
+    free(staging);
+    return rc;
+}

@@ -1,0 +1,219 @@
+/* USM memory blocks: allocation, foreign wrapping, copies and fills. */
+#include "core_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *usmarr_usm_kind_name(usmarr_usm_kind_t kind) { return usmarr__usm_kind_word(kind); }
+
+int usmarr__usm_kind_offered(const usmarr_context_t *ctx, usmarr_usm_kind_t kind)
+{
+    const usmarr_device_info_t *in = &ctx->info;
+    uint64_t caps = kind == USMARR_USM_HOST     ? in->host_mem_caps
+                    : kind == USMARR_USM_SHARED ? in->single_device_shared_caps
+                                                : in->device_mem_caps;
+    if (caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL)
+        return 0;
+    return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "kind=%s: device \"%s\" offers no %s USM: %s is 0x%llx%s",
+                        usmarr_usm_kind_name(kind), in->device_name, usmarr_usm_kind_name(kind),
+                        kind == USMARR_USM_HOST     ? "CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL"
+                        : kind == USMARR_USM_SHARED ? "CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL"
+                                                    : "CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL",
+                        (unsigned long long)caps, in->kinds_limited ? " (USMARR_USM_KINDS hides it)" : "");
+}
+
+static int memory_new(usmarr_context_t *context, usmarr_memory_t **out)
+{
+    usmarr_memory_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "memory block");
+    atomic_init(&m->refcount, 1);
+    m->context = usmarr_context_retain(context);
+    *out = m;
+    return 0;
+}
+
+int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size, size_t alignment,
+                         usmarr_memory_t **memory)
+{
+    usmarr__clear_error();
+    if (!context || !memory)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
+    if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
+                            (int)kind);
+    if (alignment & (alignment - 1))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu is not a power of two", alignment);
+    if (alignment > UINT32_MAX)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu exceeds %u", alignment, UINT32_MAX);
+    int rc = usmarr__usm_kind_offered(context, kind);
+    if (rc)
+        return rc;
+    if (size > context->info.max_alloc_size)
+        return usmarr__fail(USMARR_ERROR_ALLOCATION, "size=%zu bytes exceeds the device's maximum allocation of %llu "
+                                                     "bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                            size, (unsigned long long)context->info.max_alloc_size);
+    usmarr_memory_t *m;
+    if ((rc = memory_new(context, &m)) != 0)
+        return rc;
+    m->kind = kind;
+    m->size = size;
+    if (size > 0) {
+        m->pointer = usmarr__pool_take(context, kind, size, alignment);
+        rc = m->pointer ? 0 : usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        if (rc == USMARR_ERROR_ALLOCATION && usmarr__pool_drain(context)) /* pooled blocks hold the memory */
+            rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        if (rc) {
+            usmarr_context_release(context);
+            free(m);
+            return rc;
+        }
+    }
+    *memory = m;
+    return 0;
+}
+
+int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size, usmarr_release_fn release,
+                       void *user_data, usmarr_memory_t **memory)
+{
+    usmarr__clear_error();
+    if (!context || !memory)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
+    usmarr_usm_kind_t kind;
+    int rc = usmarr__usm_check_range(context, pointer, size, "pointer", &kind);
+    if (rc)
+        return rc;
+    usmarr_memory_t *m;
+    rc = memory_new(context, &m);
+    if (rc)
+        return rc;
+    m->pointer = pointer;
+    m->size = size;
+    m->kind = kind;
+    m->foreign = true;
+    m->release = release;
+    m->user_data = user_data;
+    *memory = m;
+    return 0;
+}
+
+usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory)
+{
+    if (memory)
+        atomic_fetch_add_explicit(&memory->refcount, 1, memory_order_relaxed);
+    return memory;
+}
+
+void usmarr_memory_release(usmarr_memory_t *memory)
+{
+    if (!memory || atomic_fetch_sub_explicit(&memory->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    if (memory->foreign) {
+        /* The owner frees; make sure our queued work is done with it first. */
+        clFinish(memory->context->queue);
+        if (memory->release)
+            memory->release(memory->pointer, memory->user_data);
+        atomic_fetch_add(&memory->context->usm_frees, 1); /* the owner may have freed it */
+    } else if (memory->pointer && (memory->pod_state != USMARR_POD_NONE ||
+                                   !usmarr__pool_give(memory->context, memory->kind, memory->pointer, memory->size))) {
+        usmarr__usm_free(memory->context, memory->pointer);
+    }
+    usmarr_context_release(memory->context);
+    free(memory);
+}
+
+void *usmarr_memory_pointer(const usmarr_memory_t *memory) { return memory ? memory->pointer : NULL; }
+size_t usmarr_memory_size(const usmarr_memory_t *memory) { return memory ? memory->size : 0; }
+usmarr_usm_kind_t usmarr_memory_kind(const usmarr_memory_t *memory)
+{
+    return memory ? memory->kind : USMARR_USM_UNKNOWN;
+}
+usmarr_context_t *usmarr_memory_context(const usmarr_memory_t *memory) { return memory ? memory->context : NULL; }
+int usmarr_memory_refcount(const usmarr_memory_t *memory)
+{
+    return memory ? atomic_load_explicit(&((usmarr_memory_t *)memory)->refcount, memory_order_relaxed) : 0;
+}
+
+static int check_range(const usmarr_memory_t *m, const char *name, size_t offset, size_t size)
+{
+    if (offset > m->size || size > m->size - offset)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_BOUNDS, "%s range [%zu, %zu + %zu) exceeds the block's %zu bytes",
+                            name, offset, offset, size, m->size);
+    return 0;
+}
+
+static int blocking_copy(usmarr_context_t *ctx, void *dst, const void *src, size_t size)
+{
+    if (size == 0)
+        return 0;
+    mtx_lock(&ctx->queue_lock);
+    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, size, 0, NULL, NULL);
+    mtx_unlock(&ctx->queue_lock);
+    return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
+}
+
+int usmarr_memory_copy_from_host(usmarr_memory_t *memory, size_t offset, const void *source, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || (!source && size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "source");
+    int rc = check_range(memory, "destination", offset, size);
+    return rc ? rc : blocking_copy(memory->context, (char *)memory->pointer + offset, source, size);
+}
+
+int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset, void *destination, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || (!destination && size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "destination");
+    int rc = check_range(memory, "source", offset, size);
+    return rc ? rc : blocking_copy(memory->context, destination, (char *)memory->pointer + offset, size);
+}
+
+int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, usmarr_memory_t *source,
+                       size_t source_offset, size_t size)
+{
+    usmarr__clear_error();
+    if (!destination || !source)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !destination ? "destination" : "source");
+    if (destination->context->cl != source->context->cl)
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "destination and source blocks belong to different "
+                                                           "OpenCL contexts");
+    int rc = check_range(destination, "destination", destination_offset, size);
+    if (!rc)
+        rc = check_range(source, "source", source_offset, size);
+    if (rc)
+        return rc;
+    if (destination->pointer == source->pointer && size &&
+        (destination_offset < source_offset + size && source_offset < destination_offset + size))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "source [%zu, +%zu) and destination [%zu, +%zu) overlap in one block", source_offset, size,
+                            destination_offset, size);
+    return blocking_copy(destination->context, (char *)destination->pointer + destination_offset,
+                         (char *)source->pointer + source_offset, size);
+}
+
+int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *pattern, size_t pattern_size, size_t size)
+{
+    usmarr__clear_error();
+    if (!memory || !pattern)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "pattern");
+    if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "pattern_size=%zu is not a power of two in [1, 128]",
+                            pattern_size);
+    if (offset % pattern_size || size % pattern_size)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "offset=%zu and size=%zu must be multiples of "
+                                                           "pattern_size=%zu",
+                            offset, size, pattern_size);
+    int rc = check_range(memory, "fill", offset, size);
+    if (rc || size == 0)
+        return rc;
+    usmarr_context_t *ctx = memory->context;
+    mtx_lock(&ctx->queue_lock);
+    cl_int err = ctx->usm.memfill(ctx->queue, (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
+                                  NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(ctx->queue);
+    mtx_unlock(&ctx->queue_lock);
+    return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemFillINTEL");
+}

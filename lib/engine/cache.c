@@ -1,0 +1,106 @@
+/* The public usmarr_cache_* functions: argument checks and error details around the
+ * disk-cache module (diskcache.c). */
+#include "engine_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+/* Provided by the kernel engine; absent (NULL) in a build without one. */
+
+/* Leaves room for "/<32 hex>.clbin" and the temporary names under PATH_MAX. */
+#define MAX_DIRECTORY_LENGTH (PATH_MAX - 64)
+
+int usmarr_cache_set_directory(const char *path)
+{
+    usmarr__clear_error();
+    if (path) {
+        size_t n = strlen(path);
+        if (n == 0)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "path is empty (NULL selects the default)");
+        if (path[0] != '/')
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "path \"%s\" is not absolute", path);
+        if (n > MAX_DIRECTORY_LENGTH)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "path length %zu exceeds the limit %d", n,
+                                MAX_DIRECTORY_LENGTH);
+    }
+    usmarr__diskcache_set_directory(path);
+    return 0;
+}
+
+int usmarr_cache_directory(char *buffer, size_t size)
+{
+    usmarr__clear_error();
+    if (!buffer)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "buffer is NULL");
+    size_t needed = 0;
+    const char *why = NULL;
+    int rc = usmarr__diskcache_directory(buffer, size, &needed, &why);
+    if (rc == ERANGE)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "size=%zu is less than the %zu bytes the path needs", size,
+                            needed);
+    if (rc)
+        return usmarr__fail(USMARR_ERROR_IO, "no cache directory: %s", why ? why : "unknown reason");
+    return 0;
+}
+
+int usmarr_cache_set_mode(usmarr_cache_mode_t mode)
+{
+    usmarr__clear_error();
+    if (mode != USMARR_CACHE_OFF && mode != USMARR_CACHE_ON && mode != USMARR_CACHE_READONLY)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "mode=%d is not USMARR_CACHE_OFF (0), _ON (1) or _READONLY (2)",
+                            (int)mode);
+    usmarr__diskcache_set_mode(mode);
+    return 0;
+}
+
+int usmarr_cache_get_stats(usmarr_cache_stats_t *stats)
+{
+    usmarr__clear_error();
+    if (!stats)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "stats is NULL");
+    int rc = usmarr__diskcache_stats(stats);
+    if (rc) {
+        char dir[PATH_MAX];
+        if (usmarr_cache_directory(dir, sizeof dir) != 0)
+            dir[0] = '\0';
+        return usmarr__fail(USMARR_ERROR_IO, "cannot list the cache directory %s: %s", dir, strerror(rc));
+    }
+    return 0;
+}
+
+int usmarr_cache_clear(size_t *removed)
+{
+    usmarr__clear_error();
+    size_t count = 0;
+    if (removed)
+        *removed = 0;
+    if (usmarr__diskcache_mode() == USMARR_CACHE_READONLY)
+        return usmarr__fail(USMARR_ERROR_BAD_STATE, "the cache mode is readonly (USMARR_CACHE or usmarr_cache_set_mode)");
+    char failed[PATH_MAX + 64] = "";
+    int rc = usmarr__diskcache_clear(&count, failed, sizeof failed);
+    if (removed)
+        *removed = count;
+    if (rc)
+        return usmarr__fail(USMARR_ERROR_IO, "cannot %s: %s (%zu files deleted before)", failed, strerror(rc),
+                            count);
+    return 0;
+}
+
+int usmarr_cache_prewarm(usmarr_context_t *context)
+{
+    usmarr__clear_error();
+    if (!context)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
+    usmarr_cache_mode_t mode = usmarr__diskcache_mode();
+    if (mode != USMARR_CACHE_ON)
+        return usmarr__fail(USMARR_ERROR_BAD_STATE, "the cache mode is %s, not on",
+                            mode == USMARR_CACHE_OFF ? "off" : "readonly");
+    char reason[256];
+    if (!usmarr__diskcache_ready(reason, sizeof reason))
+        return usmarr__fail(USMARR_ERROR_BAD_STATE, "the disk cache is disabled: %s", reason);
+    int rc = usmarr__engine_prewarm(context);
+    if (rc == 0 && !usmarr__diskcache_ready(reason, sizeof reason))
+        return usmarr__fail(USMARR_ERROR_IO, "the kernels compiled but could not be stored: %s", reason);
+    return rc;
+}

@@ -1,0 +1,14 @@
+# The kernel engine: programs and their caches (memory and disk), the map launcher,
+# iteration-space simplification, copies and copy plans, results, prewarm.
+lib_libusmarr_la_SOURCES += \
+	lib/engine/engine_internal.h \
+	lib/engine/program.c \
+	lib/engine/diskcache.c \
+	lib/engine/diskcache_entry.c \
+	lib/engine/cache.c \
+	lib/engine/simplify.c \
+	lib/engine/map.c \
+	lib/engine/result.c \
+	lib/engine/copy.c \
+	lib/engine/copy_plan.c \
+	lib/engine/prewarm.c

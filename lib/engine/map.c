@@ -1,0 +1,598 @@
+/* The generic strided map launcher: layout classes, the launch fast path and the
+ * metadata of high-dimensional maps, on top of the program cache (program.c). */
+#include "engine_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- maps -------------------------------------------------------------------------------- */
+
+struct usmarr__map usmarr__map_init(const char *family, const char *defines, int nout, int nin)
+{
+    struct usmarr__map m;
+    memset(&m, 0, sizeof m);
+    m.family = family;
+    m.defines = defines;
+    m.nout = nout;
+    m.nin = nin;
+    return m;
+}
+
+int usmarr__operand_from_array(const usmarr_array_t *a, int ndim, const int64_t *shape, struct usmarr__operand *op)
+{
+    if (a->ndim > ndim)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "an array of %d dims does not broadcast to %d dims",
+                            a->ndim, ndim);
+    int lead = ndim - a->ndim;
+    for (int d = 0; d < ndim; d++) {
+        if (d < lead) {
+            op->strides[d] = 0;
+            continue;
+        }
+        int64_t n = a->shape[d - lead];
+        if (n == shape[d])
+            op->strides[d] = a->strides[d - lead];
+        else if (n == 1)
+            op->strides[d] = 0;
+        else
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "shape[%d]=%lld does not broadcast to %lld (dim %d of the target)", d - lead,
+                                (long long)n, (long long)shape[d], d);
+    }
+    op->dtype = a->dtype;
+    op->data = a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype)
+                                  : NULL;
+    return 0;
+}
+
+int usmarr__scalar_arg_set(struct usmarr__scalar_arg *arg, int dtype, const usmarr_scalar_t *value)
+{
+    memset(arg, 0, sizeof *arg);
+    arg->dtype = dtype;
+    if (dtype < 0 || dtype >= (int)USMARR_DTYPE_COUNT)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "scalar dtype=%d is not a usmarr_dtype_t", dtype);
+    int rc = usmarr__scalar_store(*value, (usmarr_dtype_t)dtype, arg->bytes, "scalar");
+    if (rc)
+        return rc;
+    arg->size = usmarr_dtype_size((usmarr_dtype_t)dtype);
+    if (dtype == USMARR_FLOAT16) { /* kernels take float16 scalars as float */
+        uint16_t h;
+        memcpy(&h, arg->bytes, sizeof h);
+        float f = (float)usmarr__half_to_double(h);
+        memcpy(arg->bytes, &f, sizeof f);
+        arg->size = sizeof f;
+    }
+    return 0;
+}
+
+int usmarr__scalar_arg_int64(struct usmarr__scalar_arg *arg, int64_t value)
+{
+    usmarr_scalar_t s = usmarr_scalar_int(value);
+    return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
+}
+
+enum map_class { CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG, CLASS_S2W };
+static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile", "usmarr_map_s1",
+                                           "usmarr_map_s2",     "usmarr_map_s3",   "usmarr_map_s8",
+                                           "usmarr_map_s16",    "usmarr_map_sbig", "usmarr_map_s2w"};
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* ---- kernel shapes per device ------------------------------------------------------------
+ * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
+ * - PoCL 6.0: 16 elements per work-item with vload16/vstore16 in groups of 64 is the
+ *   fastest contiguous shape, and its 16x16 work-groups of the plain 2-D kernel beat the
+ *   local-memory tile on transposes (~1.4-2x).
+ * - Intel's CPU runtime vectorises across work-items itself: an explicit 16-vector per
+ *   work-item stops that (and a run-time switch around vector bodies is not hoisted), so
+ *   16M float32 add ran 57-110 ms in the PoCL shape and 8-10 ms with one element per
+ *   work-item.  Strides it cannot see become gathers: compiling inner strides of 1 and 0
+ *   into the kernel took a broadcast add from 18 to 8 ms and a[::2, ::3] from 9.7 to
+ *   2.7 ms (with 128x2 groups), and a transpose ran 21-40 ms in 16x16 groups against
+ *   77-125 ms through the tile; in 32x32 groups (a quarter as many groups to schedule)
+ *   it took half the time of 16x16 on a Xeon with AVX-512.
+ * Other devices keep the shapes the engine had before this choice was made per device
+ * (not measured). */
+static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0, 16};
+static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0, 32};
+static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0, 16};
+/* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
+ * groups of 256 (neighbouring work-items, neighbouring addresses), transposes through the
+ * local-memory tile, reductions as work-group trees (sized from the profile below). */
+static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32, 16};
+
+static size_t floor_pow2(size_t v)
+{
+    size_t p = 1;
+    while (p * 2 <= v)
+        p *= 2;
+    return v ? p : 0;
+}
+
+void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
+        p->type = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL) !=
+        CL_SUCCESS)
+        p->compute_units = 1;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
+        p->max_group = 1;
+    if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
+        p->local_mem = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
+            CL_SUCCESS ||
+        p->native_float == 0)
+        p->native_float = 1;
+    /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
+    if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
+                        &p->group_multiple, NULL) != CL_SUCCESS) {
+        cl_uint warp = 0;
+        p->group_multiple = 0;
+        if (clGetDeviceInfo(device, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+            p->group_multiple = warp;
+    }
+    if (p->compute_units == 0)
+        p->compute_units = 1;
+}
+
+/* The gpu shape's reduction work-groups from the profile: at most 256 items, within the
+ * device's group limit and its local memory (an accumulator of up to 16 bytes and an
+ * 8-byte index per item, cl/reduce.cl); outputs side by side = the preferred multiple (32 when not known), leaving at
+ * least 2 rows.  0 (the per-output loops) when the device cannot hold a tree of 4. */
+static void size_tree(const struct usmarr__device_profile *p, struct usmarr__kernel_shape *shape)
+{
+    size_t g = floor_pow2(shape->tree_group < p->max_group ? shape->tree_group : p->max_group);
+    while (g >= 4 && (cl_ulong)g * 24 > p->local_mem)
+        g /= 2;
+    if (g < 4) {
+        shape->tree_group = shape->tree_cols = 0;
+        return;
+    }
+    size_t cols = p->group_multiple ? floor_pow2(p->group_multiple) : 32;
+    if (cols > g / 2)
+        cols = g / 2;
+    shape->tree_group = (unsigned)g;
+    shape->tree_cols = (unsigned)cols;
+}
+
+void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
+{
+    const struct usmarr__kernel_shape *const all[] = {&shape_pocl, &shape_intel_cpu, &shape_generic, &shape_gpu};
+    cl_device_type type = ctx->profile.type;
+    /* USMARR_KERNEL_SHAPE=<name> forces one (benchmarks compare them on one device, the
+     * tests run the gpu shape on the CPU). */
+    const char *force = getenv("USMARR_KERNEL_SHAPE");
+    const struct usmarr__kernel_shape *chosen = NULL;
+    for (size_t i = 0; force && i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(force, all[i]->name))
+            chosen = all[i];
+    if (chosen)
+        *shape = *chosen;
+    else if (strstr(ctx->info.platform_name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU))
+        *shape = shape_pocl;
+    else if (strstr(ctx->info.platform_name, "Intel(R) OpenCL") && (type & CL_DEVICE_TYPE_CPU))
+        *shape = shape_intel_cpu;
+    else if (type & CL_DEVICE_TYPE_GPU)
+        *shape = shape_gpu;
+    else
+        *shape = shape_generic;
+    if (shape->tree_group)
+        size_tree(&ctx->profile, shape);
+    if (shape->contig_group > ctx->profile.max_group)
+        shape->contig_group = (unsigned)floor_pow2(ctx->profile.max_group);
+    while (shape->s2_edge > 16 && (size_t)shape->s2_edge * shape->s2_edge > ctx->profile.max_group)
+        shape->s2_edge /= 2;
+}
+
+static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,
+                                   const struct usmarr__iter *it)
+{
+    int nops = it->nops;
+    if (it->ndim == 0)
+        return CLASS_CONTIG;
+    if (it->ndim == 1) {
+        bool contig = true;
+        for (int k = 0; k < nops; k++)
+            contig &= it->strides[k][0] == 1;
+        return contig ? CLASS_CONTIG : CLASS_S1;
+    }
+    if (it->ndim == 2) {
+        /* Transposes: the input's fastest axis is the output's slower one. */
+        if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && ctx->shape.tile && it->shape[0] >= 16 &&
+            it->shape[1] >= 16 && it->strides[1][0] != 0 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
+            return CLASS_TILE;
+        /* Long rows that every operand walks (nearly) contiguously, or broadcasts: wide groups. */
+        bool rows = it->shape[1] >= 128;
+        for (int k = 0; k < nops; k++)
+            rows &= abs64(it->strides[k][1]) <= ctx->shape.rows_max_stride;
+        return rows ? CLASS_S2W : CLASS_S2;
+    }
+    if (it->ndim == 3)
+        return CLASS_S3;
+    if (it->ndim <= 8)
+        return CLASS_S8;
+    if (it->ndim <= 16)
+        return CLASS_S16;
+    return CLASS_SBIG;
+}
+
+/* Operands whose stride along NDRange axis 0 (the innermost dimension) is 1 or 0, as bit
+ * masks compiled into the strided kernels where the device's shape asks for it. */
+static void stride_masks(const usmarr_context_t *ctx, enum map_class cls, const struct usmarr__iter *it,
+                         unsigned *unit, unsigned *zero)
+{
+    *unit = *zero = 0;
+    if (!ctx->shape.stride_masks || cls == CLASS_CONTIG || cls == CLASS_TILE || it->ndim < 1)
+        return;
+    for (int k = 0; k < it->nops; k++) {
+        int64_t t = it->strides[k][it->ndim - 1];
+        *unit |= (unsigned)(t == 1) << k;
+        *zero |= (unsigned)(t == 0) << k;
+    }
+}
+
+static int check_map(const struct usmarr__map *m)
+{
+    if (!m->family)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map family is NULL");
+    if (m->nout < 1 || m->nin < 0 || m->nout + m->nin > USMARR__MAX_OPERANDS)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map nout=%d nin=%d: need nout >= 1 and at most %d operands",
+                            m->nout, m->nin, USMARR__MAX_OPERANDS);
+    if (m->nscalars < 0 || m->nscalars > USMARR__MAX_SCALARS)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map nscalars=%d outside [0, %d]", m->nscalars,
+                            USMARR__MAX_SCALARS);
+    if (m->ndim < 0 || m->ndim > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map ndim=%d outside [0, %d]", m->ndim, USMARR_MAX_NDIM);
+    for (int k = 0; k < m->nout + m->nin; k++)
+        if (!usmarr__dtype_tag(m->operands[k].dtype))
+            return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "map operand %d: dtype=%d", k, m->operands[k].dtype);
+    for (int j = 0; j < m->nscalars; j++)
+        if (!usmarr__dtype_tag(m->scalars[j].dtype))
+            return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "map scalar %d: dtype=%d", j, m->scalars[j].dtype);
+    if (m->vary_mask) {
+        int first = -1;
+        for (int k = 0; k < m->nout + m->nin; k++) {
+            if (!(m->vary_mask & (1u << k)))
+                continue;
+            if (first < 0)
+                first = k;
+            if (m->operands[k].dtype != m->operands[first].dtype || !(m->vary_dtypes & (1u << m->operands[k].dtype)))
+                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                    "map vary_mask=%#x: operand %d has dtype %d, not operand %d's or outside "
+                                    "vary_dtypes=%#x",
+                                    m->vary_mask, k, m->operands[k].dtype, first, (unsigned)m->vary_dtypes);
+        }
+        if (first < 0 || (m->vary_mask >> (m->nout + m->nin)))
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map vary_mask=%#x names no or missing operands",
+                                m->vary_mask);
+    }
+    return 0;
+}
+
+static void map_iter(const struct usmarr__map *m, struct usmarr__iter *it)
+{
+    it->ndim = m->ndim;
+    it->nops = m->nout + m->nin;
+    memcpy(it->shape, m->shape, sizeof(int64_t) * (size_t)m->ndim);
+    for (int k = 0; k < it->nops; k++) {
+        memcpy(it->strides[k], m->operands[k].strides, sizeof(int64_t) * (size_t)m->ndim);
+        it->offsets[k] = 0;
+    }
+    usmarr__simplify(it);
+}
+
+const char *usmarr__map_class(usmarr_context_t *ctx, const struct usmarr__map *m)
+{
+    if (check_map(m))
+        return NULL;
+    struct usmarr__iter it;
+    map_iter(m, &it);
+    return class_kernel[choose_class(ctx, m, &it)];
+}
+
+/* Work-group sizes are fixed per class (reqd_work_group_size in cl/map.cl): PoCL compiles
+ * a work-group function per local size (~0.1-0.2 s each), so sizes that followed the
+ * shape would cost a compile for every new shape. */
+static void wg16x16(size_t *local)
+{
+    local[0] = 16;
+    local[1] = 16;
+}
+
+static size_t round_up(int64_t n, size_t m) { return ((size_t)n + m - 1) / m * m; }
+
+/* The 17+-dim class's metadata block: device USM (devices may offer no host USM), grown
+ * as needed, reused; written by a blocking USM copy under the queue lock, which the
+ * in-order queue orders after every earlier launch that read it. */
+static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
+{
+    mtx_lock(&ctx->kernels_lock);
+    struct usmarr__kernel_cache *c = ctx->kernels;
+    int rc = 0;
+    if (c->scratch_size < bytes) {
+        cl_int err = CL_SUCCESS;
+        void *p = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, bytes, 64, &err);
+        if (!p || err != CL_SUCCESS) {
+            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of %zu bytes for map metadata: %s", bytes,
+                              usmarr_error_name(err));
+        } else {
+            if (c->scratch) { /* the caller holds the queue lock: frees are serialised with enqueues */
+                ctx->usm.blocking_free(ctx->cl, c->scratch);
+                atomic_fetch_add(&ctx->usm_frees, 1);
+            }
+            c->scratch = p;
+            c->scratch_size = bytes;
+        }
+    }
+    *out = c->scratch;
+    mtx_unlock(&ctx->kernels_lock);
+    return rc;
+}
+
+static bool fast_signature(const struct usmarr__map *m, int cls, struct fast_entry *e, unsigned *slot)
+{
+    size_t dl = m->defines ? strlen(m->defines) : 0, fl = strlen(m->family);
+    if (dl >= sizeof e->defines || fl >= sizeof e->family)
+        return false;
+    memset(e, 0, sizeof *e);
+    memcpy(e->family, m->family, fl);
+    if (dl)
+        memcpy(e->defines, m->defines, dl);
+    e->counts[0] = m->nout;
+    e->counts[1] = m->nin;
+    e->counts[2] = m->nscalars;
+    e->counts[3] = cls;
+    uint64_t h = (uint64_t)fl * 31u + (unsigned char)e->family[0] + (unsigned)cls;
+    for (int k = 0; k < m->nout + m->nin; k++) {
+        e->dtypes[k] = m->operands[k].dtype;
+        h = h * 131u + (unsigned)m->operands[k].dtype;
+    }
+    for (int j = 0; j < m->nscalars; j++) {
+        e->dtypes[USMARR__MAX_OPERANDS + j] = m->scalars[j].dtype;
+        h = h * 131u + (unsigned)m->scalars[j].dtype;
+    }
+    e->vary_mask = m->vary_mask;
+    e->vary_dtypes = m->vary_dtypes;
+    h = h * 131u + dl + (dl ? (unsigned char)e->defines[dl - 1] : 0);
+    *slot = (unsigned)(h % FAST_SLOTS);
+    return true;
+}
+
+static bool fast_equal(const struct fast_entry *a, const struct fast_entry *b)
+{
+    return a->kernel && !strcmp(a->family, b->family) &&
+           !memcmp(a->counts, b->counts, sizeof a->counts) && !memcmp(a->dtypes, b->dtypes, sizeof a->dtypes) &&
+           a->vary_mask == b->vary_mask && a->vary_dtypes == b->vary_dtypes && !strcmp(a->defines, b->defines);
+}
+
+static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum map_class cls, unsigned unit,
+                      unsigned zero, usmarr__kernel_t **out)
+{
+    int nops = m->nout + m->nin;
+    struct fast_entry sig;
+    unsigned slot = 0;
+    bool cacheable = fast_signature(m, (int)(cls | unit << 8 | zero << 16), &sig, &slot);
+    if (cacheable) {
+        /* ctx->kernels is read under the lock too: another thread's first launch may be
+         * creating it right now. */
+        mtx_lock(&ctx->kernels_lock);
+        bool hit = ctx->kernels && fast_equal(&ctx->kernels->fast[slot], &sig);
+        if (hit) {
+            *out = ctx->kernels->fast[slot].kernel;
+            ctx->kernels->stats.memory_hits++;
+        }
+        mtx_unlock(&ctx->kernels_lock);
+        if (hit)
+            return 0;
+    }
+    /* The key: family and its defines, counts and dtype tags (of the operands that do not
+     * vary within the program).  Class, bucket and variant pick the kernel inside it. */
+    char options[1024];
+    int len = snprintf(options, sizeof options, "-DUSMARR_CLASS=%s -DUSMARR_NOUT=%d -DUSMARR_NIN=%d -DUSMARR_NSCALAR=%d",
+                       class_kernel[cls] + strlen("usmarr_map_"), m->nout, m->nin, m->nscalars);
+    int varying = -1;
+    for (int k = 0; k < nops; k++) {
+        if (m->vary_mask & (1u << k))
+            varying = k;
+        else
+            len += snprintf(options + len, sizeof options - (size_t)len, " -DD%d=%s", k,
+                            usmarr__dtype_tag(m->operands[k].dtype));
+    }
+    for (int j = 0; j < m->nscalars; j++)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DS%d=%s", j,
+                        usmarr__dtype_tag(m->scalars[j].dtype));
+    if (m->defines && *m->defines)
+        len += snprintf(options + len, sizeof options - (size_t)len, " %s", m->defines);
+    /* The device's shape; nothing is added where it is the default (PoCL's), so those
+     * programs and their cached binaries stay as they were. */
+    if (cls == CLASS_CONTIG && ctx->shape.contig_one)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_ONE");
+    if (cls == CLASS_CONTIG && ctx->shape.contig_group != 64)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
+                        ctx->shape.contig_group);
+    if (cls == CLASS_S2 && ctx->shape.s2_edge != 16)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", ctx->shape.s2_edge);
+    if (unit || zero)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit, zero);
+    if (len >= (int)sizeof options)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map defines too long (%d bytes, limit %zu)", len,
+                            sizeof options - 1);
+    char name[64];
+    if (varying >= 0)
+        snprintf(name, sizeof name, "%s_%s", class_kernel[cls], usmarr__dtype_tag(m->operands[varying].dtype));
+    else
+        snprintf(name, sizeof name, "%s", class_kernel[cls]);
+    struct recipe recipe = {m->family, true, options, m->vary_mask, m->vary_dtypes};
+    int rc = usmarr__recipe_kernel(ctx, &recipe, name, out);
+    if (!rc && cacheable) {
+        sig.kernel = *out;
+        mtx_lock(&ctx->kernels_lock);
+        ctx->kernels->fast[slot] = sig;
+        mtx_unlock(&ctx->kernels_lock);
+    }
+    return rc;
+}
+
+int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
+{
+    int rc = check_map(m);
+    if (rc)
+        return rc;
+    int nops = m->nout + m->nin;
+    struct usmarr__iter it;
+    map_iter(m, &it);
+    for (int d = 0; d < it.ndim; d++)
+        if (it.shape[d] == 0)
+            return 0;
+    enum map_class cls = choose_class(ctx, m, &it);
+
+    usmarr__kernel_t *k;
+    unsigned unit, zero;
+    stride_masks(ctx, cls, &it, &unit, &zero);
+    rc = map_kernel(ctx, m, cls, unit, zero, &k);
+    if (rc)
+        return rc;
+
+    /* Operand pointers point at the first visited element after flips. */
+    void *ptrs[USMARR__MAX_OPERANDS];
+    for (int i = 0; i < nops; i++)
+        ptrs[i] = (char *)m->operands[i].data +
+                  it.offsets[i] * (int64_t)usmarr__dtype_bytes(m->operands[i].dtype);
+
+    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    cl_uint work_dim = 1;
+    void *meta = NULL;
+    usmarr__queue_lock(ctx);
+    /* Reserved under the queue lock: another thread may grow (free) the block otherwise. */
+    if (cls == CLASS_SBIG)
+        rc = scratch_reserve(ctx, sizeof(int64_t) * (size_t)it.ndim * (size_t)(nops + 1), &meta);
+    cl_uint arg = 0;
+    for (int i = 0; i < nops && !rc; i++)
+        rc = usmarr__kernel_arg_pointer(ctx, k, arg++, ptrs[i]);
+    switch (cls) {
+    case CLASS_CONTIG: {
+        cl_long n = it.ndim == 0 ? 1 : it.shape[0];
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
+        local[0] = ctx->shape.contig_group; /* reqd_work_group_size of usmarr_map_contig */
+        global[0] = round_up(ctx->shape.contig_one ? n : (n + 15) / 16, local[0]);
+        break;
+    }
+    case CLASS_S1: {
+        cl_long n = it.shape[0];
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
+        for (int i = 0; i < nops && !rc; i++) {
+            cl_long t = it.strides[i][0];
+            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
+        }
+        local[0] = 256;
+        global[0] = round_up(n, local[0]);
+        break;
+    }
+    case CLASS_S2:
+    case CLASS_S2W:
+    case CLASS_TILE: {
+        cl_long2 sh = {{it.shape[0], it.shape[1]}};
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof sh, &sh);
+        for (int i = 0; i < nops && !rc; i++) {
+            cl_long2 t = {{it.strides[i][0], it.strides[i][1]}};
+            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
+        }
+        work_dim = 2;
+        if (cls == CLASS_TILE) {
+            local[0] = 32;
+            local[1] = 8;
+            global[0] = round_up(it.shape[1], 32);
+            global[1] = round_up(it.shape[0], 32) / 4;
+        } else {
+            if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
+                local[0] = 128;
+                local[1] = 2;
+            } else { /* reqd_work_group_size of usmarr_map_s2 */
+                local[0] = local[1] = ctx->shape.s2_edge;
+            }
+            global[0] = round_up(it.shape[1], local[0]);
+            global[1] = round_up(it.shape[0], local[1]);
+        }
+        break;
+    }
+    case CLASS_S3: {
+        cl_long4 sh = {{it.shape[0], it.shape[1], it.shape[2], 1}};
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof sh, &sh);
+        for (int i = 0; i < nops && !rc; i++) {
+            cl_long4 t = {{it.strides[i][0], it.strides[i][1], it.strides[i][2], 0}};
+            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
+        }
+        work_dim = 3;
+        local[0] = 16;
+        local[1] = 4;
+        local[2] = 4;
+        global[0] = round_up(it.shape[2], local[0]);
+        global[1] = round_up(it.shape[1], local[1]);
+        global[2] = round_up(it.shape[0], local[2]);
+        break;
+    }
+    case CLASS_S8:
+    case CLASS_S16:
+    case CLASS_SBIG: {
+        cl_int nd = it.ndim;
+        if (!rc)
+            rc = usmarr__kernel_arg(k, arg++, sizeof nd, &nd);
+        if (cls == CLASS_SBIG) {
+            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
+            for (int i = -1; i < nops; i++)
+                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
+                       sizeof(int64_t) * (size_t)nd);
+            if (!rc) {
+                size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
+                cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
+                if (err != CL_SUCCESS)
+                    rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
+            }
+            if (!rc)
+                rc = usmarr__kernel_arg_pointer(ctx, k, arg++, meta);
+        } else {
+            int w = cls == CLASS_S8 ? 8 : 16;
+            cl_long16 v; /* long8 is the first half of the same bytes */
+            for (int d = 0; d < 16; d++)
+                v.s[d] = d < nd ? it.shape[d] : 1;
+            if (!rc)
+                rc = usmarr__kernel_arg(k, arg++, sizeof(cl_long) * (size_t)w, &v);
+            for (int i = 0; i < nops && !rc; i++) {
+                for (int d = 0; d < 16; d++)
+                    v.s[d] = d < nd ? it.strides[i][d] : 0;
+                rc = usmarr__kernel_arg(k, arg++, sizeof(cl_long) * (size_t)w, &v);
+            }
+        }
+        int64_t outer = 1;
+        for (int d = 0; d < nd - 2; d++)
+            outer *= it.shape[d];
+        work_dim = 3;
+        wg16x16(local);
+        local[2] = 1;
+        global[0] = round_up(it.shape[nd - 1], local[0]);
+        global[1] = round_up(it.shape[nd - 2], local[1]);
+        global[2] = (size_t)outer;
+        break;
+    }
+    }
+    for (int j = 0; j < m->nscalars && !rc; j++)
+        rc = usmarr__kernel_arg(k, arg++, m->scalars[j].size, m->scalars[j].bytes);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, work_dim, global, local);
+    if (!rc && cls == CLASS_SBIG) {
+        cl_int err = clFinish(ctx->queue);
+        if (err != CL_SUCCESS)
+            rc = usmarr__cl_fail(err, "clFinish");
+    }
+    usmarr__queue_unlock(ctx);
+    return rc;
+}

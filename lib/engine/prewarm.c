@@ -1,0 +1,66 @@
+/* usmarr_cache_prewarm()'s workload: the operations most programs meet first, run once
+ * on tiny arrays of every dtype, so that their kernels are compiled, launched (PoCL
+ * finishes a binary at its first launch) and stored in the disk cache.  It goes through
+ * the public operations rather than a list of kernel keys, so it compiles exactly what
+ * those operations would and never goes stale when the engine's keys change. */
+#include "engine_internal.h"
+
+static const char *const unary_functions[] = {"negative", "abs", "sqrt", "exp", "log", "sin", "isnan"};
+static const char *const binary_functions[] = {"add", "subtract", "multiply", "divide", "maximum", "less", "equal"};
+static const char *const reductions[] = {"sum", "mean", "min", "max", "argmax", "any"};
+
+/* A function that is not defined for a dtype (negative of bool, sqrt of an int that
+ * promotes to a float the device lacks) is not a failure of the prewarm. */
+static int tolerate(int rc)
+{
+    return rc == USMARR_ERROR_BAD_DTYPE || rc == USMARR_ERROR_UNSUPPORTED ? 0 : rc;
+}
+
+static int prewarm_dtype(usmarr_context_t *ctx, usmarr_dtype_t dtype)
+{
+    const int64_t shape[2] = {4, 8};
+    const int axis0 = 0, swap[2] = {1, 0};
+    usmarr_array_t *a = NULL, *t = NULL, *r = NULL;
+    int rc = usmarr_array_ones(ctx, 2, shape, dtype, USMARR_ORDER_C, USMARR_USM_DEVICE, &a);
+    if (!rc)
+        rc = usmarr_array_permute_dims(a, swap, &t);
+    if (!rc)
+        rc = usmarr_array_copy(t, USMARR_ORDER_C, NULL, &r); /* the 2-D strided class */
+    usmarr_array_release(r), r = NULL;
+    for (int to = 0; !rc && to < USMARR_DTYPE_COUNT; to++) {
+        rc = tolerate(usmarr_array_astype(a, (usmarr_dtype_t)to, USMARR_ORDER_K, NULL, &r));
+        usmarr_array_release(r), r = NULL;
+    }
+    usmarr_operand_t ops[2] = {{.array = a}, {.array = t}};
+    for (size_t i = 0; !rc && i < sizeof unary_functions / sizeof *unary_functions; i++) {
+        rc = tolerate(usmarr_elementwise(unary_functions[i], ops, 1, NULL, &r));
+        usmarr_array_release(r), r = NULL;
+    }
+    for (size_t i = 0; !rc && i < sizeof binary_functions / sizeof *binary_functions; i++) {
+        ops[1].array = a;
+        rc = tolerate(usmarr_elementwise(binary_functions[i], ops, 2, NULL, &r));
+        usmarr_array_release(r), r = NULL;
+    }
+    for (size_t i = 0; !rc && i < sizeof reductions / sizeof *reductions; i++) {
+        rc = tolerate(usmarr_reduce(reductions[i], a, 1, &axis0, false, NULL, &r));
+        usmarr_array_release(r), r = NULL;
+        if (!rc)
+            rc = tolerate(usmarr_reduce(reductions[i], a, 0, NULL, false, NULL, &r));
+        usmarr_array_release(r), r = NULL;
+    }
+    usmarr_array_release(t);
+    usmarr_array_release(a);
+    return rc;
+}
+
+int usmarr__engine_prewarm(usmarr_context_t *context)
+{
+    for (int d = 0; d < USMARR_DTYPE_COUNT; d++) {
+        if (!context->info.fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128))
+            continue;
+        int rc = prewarm_dtype(context, (usmarr_dtype_t)d);
+        if (rc)
+            return rc;
+    }
+    return usmarr_context_finish(context);
+}

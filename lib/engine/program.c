@@ -1,0 +1,586 @@
+/* The kernel engine: per-context program cache (memory -> disk -> source), kernel
+ * arguments and launches.  The strided map launcher is map.c.  Contract: engine_internal.h. */
+#include "engine_internal.h"
+
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- dtype tags ------------------------------------------------------------------------ */
+
+static const char *const dtype_tags[] = {"b",   "i8",  "i16", "i32", "i64", "u8",  "u16", "u32",
+                                         "u64", "f16", "f32", "f64", "c64", "c128", "x128"};
+static const size_t dtype_bytes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16, 16};
+
+const char *usmarr__dtype_tag(int dtype)
+{
+    return dtype >= 0 && dtype <= USMARR__BITS128 ? dtype_tags[dtype] : NULL;
+}
+
+size_t usmarr__dtype_bytes(int dtype) { return dtype >= 0 && dtype <= USMARR__BITS128 ? dtype_bytes[dtype] : 0; }
+
+int usmarr__bits_dtype(size_t itemsize)
+{
+    switch (itemsize) {
+    case 1:
+        return USMARR_UINT8;
+    case 2:
+        return USMARR_UINT16;
+    case 4:
+        return USMARR_UINT32;
+    case 8:
+        return USMARR_UINT64;
+    case 16:
+        return USMARR__BITS128;
+    default:
+        return -1;
+    }
+}
+
+/* ---- embedded sources -------------------------------------------------------------------- */
+
+struct usmarr__cl_source {
+    const char *name;
+    const char *text;
+    size_t size;
+};
+USMARR_INTERNAL extern const struct usmarr__cl_source usmarr__cl_sources[];
+
+/* Appends family `name` to buf (growing it).  USMARR_KERNEL_DIR overrides the embedded
+ * text with <dir>/<name>.cl. */
+static int append_source(char **buf, size_t *len, const char *name)
+{
+    const char *text = NULL;
+    size_t size = 0;
+    char *file_text = NULL;
+    const char *dir = getenv("USMARR_KERNEL_DIR");
+    if (dir && *dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.cl", dir, name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            return usmarr__fail(USMARR_ERROR_IO, "USMARR_KERNEL_DIR=%s: cannot open %s: %s", dir, path,
+                                strerror(errno));
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        file_text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+        if (!file_text || fread(file_text, 1, (size_t)n, f) != (size_t)n) {
+            fclose(f);
+            free(file_text);
+            return usmarr__fail(USMARR_ERROR_IO, "cannot read %s", path);
+        }
+        fclose(f);
+        text = file_text;
+        size = (size_t)n;
+    } else {
+        for (const struct usmarr__cl_source *s = usmarr__cl_sources; s->name; s++) {
+            if (!strcmp(s->name, name)) {
+                text = s->text;
+                size = s->size;
+                break;
+            }
+        }
+        if (!text)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "family=\"%s\" is not a kernel source (cl/%s.cl)",
+                                name, name);
+    }
+    char *grown = realloc(*buf, *len + size + 2);
+    if (!grown) {
+        free(file_text);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel source");
+    }
+    memcpy(grown + *len, text, size);
+    *len += size;
+    grown[(*len)++] = '\n';
+    grown[*len] = '\0';
+    *buf = grown;
+    free(file_text);
+    return 0;
+}
+
+/* ---- the per-context cache ------------------------------------------------------------- */
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a: enough for an in-memory table */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void program_free(struct program *p)
+{
+    for (struct usmarr__kernel *k = p->kernels, *next; k; k = next) {
+        next = k->next;
+        clReleaseKernel(k->kernel);
+        free(k);
+    }
+    if (p->program)
+        clReleaseProgram(p->program);
+    free(p->key);
+    free(p->source);
+    free(p->options);
+    free(p->error_detail);
+    free(p);
+}
+
+void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache)
+{
+    if (!cache)
+        return;
+    for (int b = 0; b < CACHE_BUCKETS; b++) {
+        for (struct program *p = cache->buckets[b], *next; p; p = next) {
+            next = p->next;
+            program_free(p);
+        }
+    }
+    if (cache->scratch)
+        cache->blocking_free(cache->cl, cache->scratch);
+    if (cache->standin)
+        cache->blocking_free(cache->cl, cache->standin);
+    cnd_destroy(&cache->built);
+    free(cache);
+}
+
+/* Called with kernels_lock held. */
+static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
+{
+    if (!ctx->kernels) {
+        struct usmarr__kernel_cache *c = calloc(1, sizeof *c);
+        if (!c)
+            return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel cache");
+        if (cnd_init(&c->built) != thrd_success) {
+            free(c);
+            return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel cache condition");
+        }
+        c->cl = ctx->cl;
+        c->blocking_free = ctx->usm.blocking_free;
+        ctx->kernels = c;
+    }
+    *out = ctx->kernels;
+    return 0;
+}
+
+/* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
+ * error with the detail recorded. */
+static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
+{
+    struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    cl_int err;
+    *loaded = false;
+    if (usmarr__diskcache_load(&key, &binary, &size) == 0) {
+        double t0 = now_ms();
+        const unsigned char *bins[1] = {binary};
+        cl_int status = CL_SUCCESS;
+        cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
+        if (err == CL_SUCCESS && status == CL_SUCCESS)
+            err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
+        else if (err == CL_SUCCESS)
+            err = status;
+        free(binary);
+        if (err == CL_SUCCESS) {
+            usmarr__diskcache_trace("build-binary", &key, now_ms() - t0);
+            p->program = prog;
+            *loaded = true;
+            return 0;
+        }
+        if (prog)
+            clReleaseProgram(prog);
+        usmarr__diskcache_discard(&key);
+    }
+    double t0 = now_ms();
+    const char *src = p->source;
+    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS)
+        return usmarr__cl_fail(err, "clCreateProgramWithSource");
+    err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[700] = "";
+        size_t n = 0;
+        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, &n);
+        if (n == 0) {
+            /* The log is longer than the buffer: fetch it whole, keep the start. */
+            clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+            char *whole = n ? malloc(n) : NULL;
+            if (whole && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, whole, NULL) == CL_SUCCESS)
+                snprintf(log, sizeof log, "%s", whole);
+            free(whole);
+        }
+        clReleaseProgram(prog);
+        return usmarr__fail(USMARR_ERROR_BUILD, "program %s (options \"%s\"): %s: %s", p->key, p->options,
+                            usmarr_error_name(err), log);
+    }
+    usmarr__diskcache_trace("compile", &key, now_ms() - t0);
+    p->program = prog;
+    atomic_store(&p->store_pending, true);
+    return 0;
+}
+
+/* What a program is made of: prelude + family [+ map], and for grouped maps one
+ * instantiation per dtype of `vary_dtypes` given to the operands of `vary_mask`. */
+
+static int append_text(char **buf, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    char *grown = realloc(*buf, *len + n + 1);
+    if (!grown)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel source");
+    memcpy(grown + *len, text, n + 1);
+    *len += n;
+    *buf = grown;
+    return 0;
+}
+
+/* A family may name several sources joined by '+' ("complex+elementwise"), appended in order. */
+static int append_family(char **buf, size_t *len, const char *family)
+{
+    char name[64];
+    int rc = 0;
+    for (const char *p = family; !rc && *p;) {
+        size_t n = strcspn(p, "+");
+        if (n >= sizeof name)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "family=\"%s\": a part is longer than %zu", family,
+                                sizeof name - 1);
+        memcpy(name, p, n);
+        name[n] = 0;
+        rc = append_source(buf, len, name);
+        p += n + (p[n] == '+');
+    }
+    return rc;
+}
+
+static int make_source(const struct recipe *r, char **source)
+{
+    size_t len = 0;
+    int rc = append_source(source, &len, "prelude");
+    if (rc || !r->vary_mask) {
+        if (!rc)
+            rc = append_family(source, &len, r->family);
+        if (!rc && r->map)
+            rc = append_source(source, &len, "map");
+        return rc;
+    }
+    for (int d = 0; d <= USMARR__BITS128 && !rc; d++) {
+        if (!(r->vary_dtypes & (1u << d)))
+            continue;
+        char defs[512];
+        int n = snprintf(defs, sizeof defs, "#define USMARR_VARIANT %s\n", usmarr__dtype_tag(d));
+        for (int k = 0; k < USMARR__MAX_OPERANDS; k++)
+            if (r->vary_mask & (1u << k))
+                n += snprintf(defs + n, sizeof defs - (size_t)n, "#define D%d %s\n", k, usmarr__dtype_tag(d));
+        rc = append_text(source, &len, defs);
+        if (!rc)
+            rc = append_family(source, &len, r->family);
+        if (!rc)
+            rc = append_source(source, &len, "map");
+        n = snprintf(defs, sizeof defs, "#undef USMARR_VARIANT\n#undef USMARR_MAP_BODY\n#undef USMARR_MAP_VBODY\n");
+        for (int k = 0; k < USMARR__MAX_OPERANDS; k++)
+            if (r->vary_mask & (1u << k))
+                n += snprintf(defs + n, sizeof defs - (size_t)n, "#undef D%d\n", k);
+        if (!rc)
+            rc = append_text(source, &len, defs);
+    }
+    return rc;
+}
+
+/* The program of a recipe, single-flight.  Returns it READY or an error. */
+static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct program **out)
+{
+    const char *family = r->family, *options = r->options;
+    size_t klen = strlen(family) + strlen(options) + 40;
+    char stack_key[512];
+    char *key = klen <= sizeof stack_key ? stack_key : malloc(klen);
+    if (!key)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel key");
+    snprintf(key, klen, "%s\001%s\001%s\001%x:%x", family, r->map ? "map" : "", options, r->vary_mask,
+             (unsigned)r->vary_dtypes);
+    uint64_t h = hash_string(key);
+    int rc = 0;
+    mtx_lock(&ctx->kernels_lock);
+    struct usmarr__kernel_cache *cache = NULL;
+    rc = cache_of(ctx, &cache);
+    if (rc)
+        goto unlock;
+    struct program **bucket = &cache->buckets[h % CACHE_BUCKETS];
+    struct program *p;
+    for (p = *bucket; p; p = p->next)
+        if (p->hash == h && !strcmp(p->key, key))
+            break;
+    if (p) {
+        while (p->state == PROGRAM_BUILDING)
+            cnd_wait(&cache->built, &ctx->kernels_lock);
+        if (p->state != PROGRAM_RETRY) {
+            if (p->state == PROGRAM_FAILED)
+                rc = usmarr__fail(p->error, "%s", p->error_detail ? p->error_detail : "kernel build failed");
+            else
+                cache->stats.memory_hits++;
+            *out = p;
+            goto unlock;
+        }
+        p->state = PROGRAM_BUILDING; /* this asker builds it again */
+    } else {
+        /* First asker: insert a BUILDING entry, build outside the lock. */
+        p = calloc(1, sizeof *p);
+        if (!p || !(p->key = strdup(key))) {
+            free(p);
+            rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "program entry");
+            goto unlock;
+        }
+        p->hash = h;
+        p->state = PROGRAM_BUILDING;
+        atomic_init(&p->store_pending, false);
+        p->next = *bucket;
+        *bucket = p;
+    }
+    mtx_unlock(&ctx->kernels_lock);
+
+    rc = make_source(r, &p->source);
+    if (!rc && !(p->options = strdup(options)))
+        rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "build options");
+    bool loaded = false;
+    if (!rc)
+        rc = program_build(ctx, p, &loaded);
+
+    mtx_lock(&ctx->kernels_lock);
+    if (rc == USMARR_ERROR_OUT_OF_HOST_MEMORY || rc == CL_OUT_OF_HOST_MEMORY || rc == CL_OUT_OF_RESOURCES) {
+        p->state = PROGRAM_RETRY;
+        free(p->source), p->source = NULL;
+        free(p->options), p->options = NULL;
+    } else if (rc) {
+        p->state = PROGRAM_FAILED;
+        p->error = rc;
+        p->error_detail = strdup(usmarr_last_error_detail());
+    } else {
+        p->state = PROGRAM_READY;
+        if (loaded)
+            cache->stats.loaded++;
+        else
+            cache->stats.compiled++;
+    }
+    cnd_broadcast(&cache->built);
+    *out = p;
+unlock:
+    mtx_unlock(&ctx->kernels_lock);
+    if (key != stack_key)
+        free(key);
+    return rc;
+}
+
+static int kernel_of(usmarr_context_t *ctx, struct program *p, const char *name, usmarr__kernel_t **out)
+{
+    int rc = 0;
+    mtx_lock(&ctx->kernels_lock);
+    struct usmarr__kernel *k;
+    for (k = p->kernels; k; k = k->next)
+        if (!strcmp(k->name, name))
+            break;
+    if (!k) {
+        cl_int err;
+        cl_kernel kernel = clCreateKernel(p->program, name, &err);
+        if (err != CL_SUCCESS) {
+            rc = err == CL_INVALID_KERNEL_NAME
+                     ? usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kernel_name=\"%s\" is not in program %s", name,
+                                    p->key)
+                     : usmarr__cl_fail(err, "clCreateKernel");
+            goto unlock;
+        }
+        size_t n = strlen(name) + 1;
+        k = malloc(sizeof *k + n);
+        if (!k) {
+            clReleaseKernel(kernel);
+            rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel entry");
+            goto unlock;
+        }
+        k->kernel = kernel;
+        k->program = p;
+        memset(k->args, 0, sizeof k->args);
+        memcpy(k->name, name, n);
+        k->next = p->kernels;
+        p->kernels = k;
+    }
+    *out = k;
+unlock:
+    mtx_unlock(&ctx->kernels_lock);
+    return rc;
+}
+
+int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct recipe *r, const char *name,
+                          usmarr__kernel_t **out)
+{
+    struct program *p;
+    int rc = program_get(ctx, r, &p);
+    return rc ? rc : kernel_of(ctx, p, name, out);
+}
+
+int usmarr__kernel_get(usmarr_context_t *ctx, const char *family, const char *defines, const char *kernel_name,
+                       usmarr__kernel_t **out)
+{
+    if (!ctx || !family || !kernel_name || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "usmarr__kernel_get: NULL argument");
+    struct recipe r = {family, false, defines ? defines : "", 0, 0};
+    return usmarr__recipe_kernel(ctx, &r, kernel_name, out);
+}
+
+cl_kernel usmarr__kernel_cl(const usmarr__kernel_t *k) { return k->kernel; }
+
+void usmarr__queue_lock(usmarr_context_t *ctx) { mtx_lock(&ctx->queue_lock); }
+void usmarr__queue_unlock(usmarr_context_t *ctx) { mtx_unlock(&ctx->queue_lock); }
+
+/* True when argument `index` already holds these bytes (size 0: the pointer `value`, set
+ * after the context's last free, `frees`). */
+static bool arg_is(const usmarr__kernel_t *k, cl_uint index, size_t size, const void *value, unsigned frees)
+{
+    if (index >= KERNEL_ARG_SLOTS || size > KERNEL_ARG_BYTES || !k->args[index].known || k->args[index].size != size)
+        return false;
+    if (!size)
+        return k->args[index].frees == frees && !memcmp(k->args[index].bytes, &value, sizeof value);
+    return !memcmp(k->args[index].bytes, value, size);
+}
+
+static void arg_set(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value, unsigned frees, bool ok)
+{
+    if (index >= KERNEL_ARG_SLOTS)
+        return;
+    struct kernel_arg_slot *slot = &k->args[index];
+    slot->known = ok && size <= KERNEL_ARG_BYTES;
+    if (!slot->known)
+        return;
+    slot->size = (unsigned char)size;
+    slot->frees = frees;
+    if (size)
+        memcpy(slot->bytes, value, size);
+    else
+        memcpy(slot->bytes, &value, sizeof value);
+}
+
+int usmarr__kernel_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value)
+{
+    if (value && size && arg_is(k, index, size, value, 0))
+        return 0;
+    cl_int err = clSetKernelArg(k->kernel, index, size, value);
+    arg_set(k, index, size, value, 0, err == CL_SUCCESS && value && size);
+    if (err != CL_SUCCESS)
+        return usmarr__fail(err, "clSetKernelArg(%s, %u, %zu bytes): %s", k->name, index, size,
+                            usmarr_error_name(err));
+    return 0;
+}
+
+/* A device block that stands in for NULL pointer arguments (the pointers of zero-size
+ * arrays): NVIDIA's OpenCL accepts NULL at clSetKernelArgSVMPointer and then fails the
+ * enqueue (CL_INVALID_KERNEL_ARGS).  Kernels never dereference it. */
+static int standin_pointer(usmarr_context_t *ctx, const void **pointer)
+{
+    mtx_lock(&ctx->kernels_lock);
+    struct usmarr__kernel_cache *c;
+    int rc = cache_of(ctx, &c);
+    if (!rc && !c->standin) {
+        cl_int err = CL_SUCCESS;
+        c->standin = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, 64, 0, &err);
+        if (!c->standin || err != CL_SUCCESS) {
+            c->standin = NULL;
+            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of 64 bytes for empty pointer arguments: %s",
+                              usmarr_error_name(err));
+        }
+    }
+    if (!rc)
+        *pointer = c->standin;
+    mtx_unlock(&ctx->kernels_lock);
+    return rc;
+}
+
+int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index, const void *pointer)
+{
+    if (!pointer) {
+        int rc = standin_pointer(ctx, &pointer);
+        if (rc)
+            return rc;
+    }
+    unsigned frees = atomic_load(&ctx->usm_frees); /* the caller holds the queue lock: no free now */
+    if (arg_is(k, index, 0, pointer, frees))
+        return 0;
+    cl_int err = ctx->usm.set_kernel_arg_pointer(k->kernel, index, pointer);
+    arg_set(k, index, 0, pointer, frees, err == CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return usmarr__fail(err, "clSetKernelArgMemPointerINTEL(%s, %u, %p): %s", k->name, index, pointer,
+                            usmarr_error_name(err));
+    return 0;
+}
+
+/* Stores the binary of a program compiled from source, once, after its first launch. */
+static void store_binary(usmarr_context_t *ctx, struct program *p)
+{
+    /* Taking the binary makes PoCL compile every kernel of the program: only when it is
+     * going to be stored. */
+    if (usmarr__diskcache_mode() != USMARR_CACHE_ON || clFinish(ctx->queue) != CL_SUCCESS)
+        return;
+    size_t size = 0;
+    if (clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
+        return;
+    unsigned char *binary = malloc(size);
+    unsigned char *bins[1] = {binary};
+    if (binary && clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+        struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
+        usmarr__diskcache_store(&key, binary, size);
+    }
+    free(binary);
+}
+
+int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
+                           const size_t *local)
+{
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        size_t g[3] = {0, 0, 0}, l[3] = {0, 0, 0};
+        for (cl_uint d = 0; d < work_dim && d < 3; d++) {
+            g[d] = global[d];
+            l[d] = local ? local[d] : 0;
+        }
+        return usmarr__fail(err, "clEnqueueNDRangeKernel(%s, global %zux%zux%zu, local %zux%zux%zu): %s", k->name,
+                            g[0], g[1], g[2], l[0], l[1], l[2], usmarr_error_name(err));
+    }
+    /* k came from the cache under kernels_lock, so the cache is there; launches run under
+     * the queue lock, not kernels_lock, hence the atomic counter. */
+    atomic_fetch_add_explicit(&ctx->kernels->launches, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&k->program->store_pending, memory_order_relaxed) &&
+        atomic_exchange(&k->program->store_pending, false))
+        store_binary(ctx, k->program);
+    return 0;
+}
+
+int usmarr__kernel_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs, const struct usmarr__karg *args,
+                          cl_uint work_dim, const size_t *global, const size_t *local)
+{
+    int rc = 0;
+    usmarr__queue_lock(ctx);
+    for (int i = 0; !rc && i < nargs; i++)
+        rc = args[i].size ? usmarr__kernel_arg(k, (cl_uint)i, args[i].size, args[i].value)
+                          : usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, work_dim, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+void usmarr__engine_stats(usmarr_context_t *ctx, struct usmarr__engine_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    mtx_lock(&ctx->kernels_lock);
+    if (ctx->kernels) {
+        *stats = ctx->kernels->stats;
+        stats->launches = atomic_load_explicit(&ctx->kernels->launches, memory_order_relaxed);
+    }
+    mtx_unlock(&ctx->kernels_lock);
+}

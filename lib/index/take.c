@@ -1,0 +1,721 @@
+/* Advanced indexing: take / put / take_along_axis with integer index arrays (wrap, clip,
+ * raise).  Kernels: cl/index.cl.  The boolean masks (extract, place, nonzero) are in
+ * mask.c.
+ *
+ * take, take_along_axis and put are map programs of the engine: the source (or target)
+ * is an operand whose strides are zero on the index axes, so the engine's iteration
+ * space gives the address of element [.., 0, ..] and the body adds index*stride.  The
+ * raise mode first runs a check over the indices only and reads back one flag and one
+ * bad value, so an error names a real index and put writes nothing. */
+#include "index_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static int check_index_dtype(const usmarr_array_t *ind, const char *name)
+{
+    usmarr_kind_t kind = usmarr_dtype_kind(ind->dtype);
+    if (kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s has dtype %s; indices must be integers", name,
+                            usmarr_dtype_name(ind->dtype));
+    return 0;
+}
+
+static int check_mode(usmarr_index_mode_t mode)
+{
+    if (mode != USMARR_INDEX_MODE_RAISE && mode != USMARR_INDEX_MODE_WRAP && mode != USMARR_INDEX_MODE_CLIP)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "mode=%d is not raise (0), wrap (1) or clip (2)",
+                            (int)mode);
+    return 0;
+}
+
+static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int dtype, int nd,
+                        const int64_t *strides)
+{
+    op->data = usmarr_array_data(a);
+    op->dtype = dtype;
+    memcpy(op->strides, strides, sizeof(int64_t) * (size_t)nd);
+}
+
+static bool is_unsigned(usmarr_dtype_t dtype) { return usmarr_dtype_kind(dtype) == USMARR_KIND_UINT; }
+
+static int shape_size(int nd, const int64_t *shape) /* 0 when empty */
+{
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return 0;
+    return 1;
+}
+
+/* Raise mode.  Two 8-byte cells: a flag and the bad value (in the index dtype).  Kernels
+ * set them for any out-of-range index; the host waits once and reads them.  Host USM
+ * (zeroed and read by the host) where the device offers it, else device USM zeroed and
+ * read back through the USM fill and copy entry points. */
+static int cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells)
+{
+    bool host = ctx->info.host_mem_caps & CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+    int rc = usmarr_memory_create(ctx, host ? USMARR_USM_HOST : USMARR_USM_DEVICE, 16, 16, cells);
+    if (rc)
+        return rc;
+    static const int64_t zero = 0;
+    if (host)
+        memset((*cells)->pointer, 0, 16); /* nothing is enqueued on it yet */
+    else if ((rc = usmarr_memory_fill(*cells, 0, &zero, sizeof zero, 16)) != 0)
+        usmarr_memory_release(*cells);
+    return rc;
+}
+
+static void cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind, struct usmarr__operand *flag,
+                           struct usmarr__operand *value)
+{
+    memset(flag, 0, sizeof *flag); /* stride 0 everywhere */
+    memset(value, 0, sizeof *value);
+    flag->data = cells->pointer;
+    flag->dtype = USMARR_INT64;
+    value->data = (char *)cells->pointer + 8;
+    value->dtype = ind->dtype;
+}
+
+/* Waits for the kernels that use the cells, then fails naming the bad index, if any. */
+static int cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    int rc = usmarr_context_finish(cells->context);
+    if (rc)
+        return rc;
+    unsigned char back[16];
+    if (cells->kind == USMARR_USM_HOST)
+        memcpy(back, cells->pointer, sizeof back);
+    else if ((rc = usmarr_memory_copy_to_host(cells, 0, back, sizeof back)) != 0)
+        return rc;
+    int64_t flag;
+    memcpy(&flag, back, 8);
+    if (!flag)
+        return 0;
+    char value[32];
+    size_t isz = usmarr_dtype_size(ind->dtype);
+    if (is_unsigned(ind->dtype)) {
+        uint64_t u = 0;
+        memcpy(&u, back + 8, isz); /* little-endian: the low bytes */
+        snprintf(value, sizeof value, "%llu", (unsigned long long)u);
+    } else {
+        int64_t v = 0;
+        if (isz == 1) {
+            v = *(int8_t *)(back + 8);
+        } else if (isz == 2) {
+            int16_t t;
+            memcpy(&t, back + 8, 2);
+            v = t;
+        } else if (isz == 4) {
+            int32_t t;
+            memcpy(&t, back + 8, 4);
+            v = t;
+        } else {
+            memcpy(&v, back + 8, 8);
+        }
+        snprintf(value, sizeof value, "%lld", (long long)v);
+    }
+    return usmarr__fail(USMARR_ERROR_INDEX, "index %s is out of bounds for axis %d with size %lld (%s)", value, axis,
+                        (long long)n, what);
+}
+
+/* Raise mode before anything is written: OP_CHECK over `ind` alone. */
+static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    usmarr_context_t *ctx = ind->memory->context;
+    if (usmarr_array_size(ind) == 0)
+        return 0;
+    usmarr_memory_t *cells;
+    int rc = cells_new(ctx, &cells);
+    if (rc)
+        return rc;
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DOP_CHECK -DMODE=2 -DIDX_UNSIGNED=%d", is_unsigned(ind->dtype));
+    struct usmarr__map m = usmarr__map_init("index", defines, 2, 1);
+    m.flags = USMARR__MAP_NO_TILE;
+    m.ndim = ind->ndim;
+    memcpy(m.shape, ind->shape, sizeof(int64_t) * (size_t)ind->ndim);
+    cells_operands(cells, ind, &m.operands[0], &m.operands[1]);
+    set_operand(&m.operands[2], ind, ind->dtype, ind->ndim, ind->strides);
+    m.nscalars = 1;
+    rc = usmarr__scalar_arg_int64(&m.scalars[0], n);
+    if (!rc)
+        rc = usmarr__map_launch(ctx, &m);
+    if (!rc)
+        rc = cells_verdict(cells, ind, n, axis, what);
+    usmarr_memory_release(cells);
+    return rc;
+}
+
+/* One gather/scatter map: ops[0] written, ops[1] the indices, ops[2] read.  With `cells`
+ * (a gather in raise mode) the same pass also checks: bad indices set the cells and skip
+ * their element. */
+static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
+                            const usmarr_array_t *ind, int nd, const int64_t *shape, struct usmarr__operand *ops,
+                            int64_t n, int64_t stride, usmarr_memory_t *cells)
+{
+    char defines[80];
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
+    snprintf(defines, sizeof defines, "-DOP_%s -DMODE=%d -DIDX_UNSIGNED=%d%s", op, m_mode, is_unsigned(ind->dtype),
+             cells ? " -DCHECKED=1" : "");
+    struct usmarr__map m = usmarr__map_init("index", defines, cells ? 3 : 1, 2);
+    m.flags = USMARR__MAP_NO_TILE;
+    m.ndim = nd;
+    memcpy(m.shape, shape, sizeof(int64_t) * (size_t)nd);
+    m.operands[0] = ops[0];
+    int k = 1;
+    if (cells) {
+        cells_operands(cells, ind, &m.operands[1], &m.operands[2]);
+        k = 3;
+    }
+    m.operands[k] = ops[1];
+    m.operands[k + 1] = ops[2];
+    m.nscalars = 2;
+    int rc = usmarr__scalar_arg_int64(&m.scalars[0], n);
+    if (!rc)
+        rc = usmarr__scalar_arg_int64(&m.scalars[1], stride);
+    return rc ? rc : usmarr__map_launch(ctx, &m);
+}
+
+/* usmarr_take_flat: a 1-d source, contiguous indices, a contiguous result of the source's
+ * dtype.  The map program handles everything else. */
+static bool flat_take_fits(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *target)
+{
+    return a->ndim == 1 && (indices->flags & USMARR_FLAG_C_CONTIGUOUS) &&
+           (target->flags & USMARR_FLAG_C_CONTIGUOUS) && target->dtype == a->dtype;
+}
+
+static int launch_flat_take(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
+                            usmarr_index_mode_t mode, usmarr_memory_t *cells)
+{
+    usmarr_context_t *ctx = a->memory->context;
+    char defines[96];
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
+             usmarr__dtype_tag(indices->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(a->dtype))),
+             m_mode, is_unsigned(indices->dtype), cells != NULL);
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_flat", &k);
+    if (rc)
+        return rc;
+    cl_long m = usmarr_array_size(indices), n = a->shape[0], stride = a->strides[0];
+    size_t local = 256, global = ((size_t)m + local - 1) / local * local;
+    /* the cells are unused without CHECKED, but every argument must be set */
+    const struct usmarr__karg args[] = {
+        USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG_PTR(usmarr_array_data(indices)),
+        USMARR__ARG_PTR(usmarr_array_data(a)),      USMARR__ARG(m),
+        USMARR__ARG(n),                             USMARR__ARG(stride),
+        USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
+}
+
+/* take along axis 0 of an array whose other axes are one C-contiguous run, with
+ * C-contiguous indices, into a C-contiguous result of a's dtype: getitem.c's rows kernel
+ * (one run per index; the 2-D map over it is 4x slower on PoCL).  *len: the run. */
+static bool rows_take_fits(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *target,
+                           int axis, int64_t *len)
+{
+    if (axis != 0 || a->ndim < 2 || !(indices->flags & USMARR_FLAG_C_CONTIGUOUS) ||
+        !(target->flags & USMARR_FLAG_C_CONTIGUOUS) || target->dtype != a->dtype)
+        return false;
+    int64_t run = 1;
+    for (int k = a->ndim - 1; k >= 1; k--) {
+        if (a->shape[k] != 1 && a->strides[k] != run)
+            return false;
+        run *= a->shape[k];
+    }
+    *len = run;
+    return true;
+}
+
+/* take and take_along_axis: the gather, checked in the same pass when the result is new
+ * (a failure then only discards it), checked first when writing into the caller's out. */
+static int gather_into(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_array_t *target,
+                       usmarr_index_mode_t mode, bool into_out, int nd, const int64_t *shape,
+                       struct usmarr__operand *ops, int64_t n, int axis, const char *what, bool rows_ok)
+{
+    usmarr_context_t *ctx = a->memory->context;
+    int rc = 0;
+    bool fused = mode == USMARR_INDEX_MODE_RAISE && !into_out && usmarr_array_size(indices) > 0;
+    if (mode == USMARR_INDEX_MODE_RAISE && !fused)
+        rc = check_indices_on_device(indices, n, axis, what);
+    if (rc || !shape_size(nd, shape))
+        return rc;
+    usmarr_memory_t *cells = NULL;
+    if (fused && (rc = cells_new(ctx, &cells)))
+        return rc;
+    int64_t len;
+    if (rows_ok && rows_take_fits(a, indices, target, axis, &len))
+        rc = usmarr__take_rows(a, indices, 1, usmarr_array_size(indices), target, len, n, a->strides[0], mode, cells);
+    else if (flat_take_fits(a, indices, target))
+        rc = launch_flat_take(a, indices, target, mode, cells);
+    else
+        rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, n, a->strides[axis], cells);
+    if (!rc && cells)
+        rc = cells_verdict(cells, indices, n, axis, what);
+    usmarr_memory_release(cells);
+    return rc;
+}
+
+/* take and take_along_axis: the result (or `out`) over the iteration space `shape`, where
+ * `ist`/`ast` are the indices' and a's strides and a's axis `ax` is read by index. */
+static int gather(const usmarr_array_t *a, const usmarr_array_t *indices, int nd, const int64_t *shape,
+                  const int64_t *ist, const int64_t *ast, int ax, usmarr_index_mode_t mode, const char *what,
+                  bool rows_ok, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr_array_t *target;
+    const usmarr_array_t *inputs[2] = {a, indices};
+    int rc = usmarr__result_begin(a, inputs, 2, a->dtype, nd, shape, out, result, &target);
+    if (rc)
+        return rc;
+    struct usmarr__operand ops[3];
+    int dt = target->dtype, st = a->dtype;
+    if (dt == st)
+        dt = st = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+    set_operand(&ops[0], target, dt, nd, target->strides);
+    set_operand(&ops[1], indices, indices->dtype, nd, ist);
+    set_operand(&ops[2], a, st, nd, ast);
+    rc = gather_into(a, indices, target, mode, target == out, nd, shape, ops, a->shape[ax], ax, what, rows_ok);
+    return usmarr__result_end(rc, target, out, result);
+}
+
+static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
+{
+    int64_t minus_one = -1;
+    return usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, flat);
+}
+
+int usmarr__flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy)
+{
+    *flat = *copy = NULL;
+    if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
+        return flatten(a, flat);
+    int rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, copy);
+    return rc ? rc : flatten(*copy, flat);
+}
+
+/* ---- take ------------------------------------------------------------------------------ */
+
+/* The iteration space of take/put along axis `ax`: a's shape with axis `ax` replaced by
+ * the indices' shape.  `ist`/`ast` are the indices' and a's strides over it (a's axis `ax`
+ * is addressed by the index values, so it has no stride here). */
+static void indexed_space(const usmarr_array_t *a, const usmarr_array_t *indices, int ax, int64_t *shape,
+                          int64_t *ist, int64_t *ast)
+{
+    int ni = indices->ndim, rnd = a->ndim - 1 + ni;
+    for (int k = 0; k < rnd; k++) {
+        if (k < ax) {
+            shape[k] = a->shape[k];
+            ist[k] = 0;
+            ast[k] = a->strides[k];
+        } else if (k < ax + ni) {
+            shape[k] = indices->shape[k - ax];
+            ist[k] = indices->strides[k - ax];
+            ast[k] = 0;
+        } else {
+            shape[k] = a->shape[k - ni + 1];
+            ist[k] = 0;
+            ast[k] = a->strides[k - ni + 1];
+        }
+    }
+}
+
+/* The arguments take and take_along_axis share. */
+static int check_take(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_index_mode_t mode)
+{
+    if (!a || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : "indices");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    return rc ? rc : check_mode(mode);
+}
+
+int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
+                usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = check_take(a, indices, mode);
+    if (rc)
+        return rc;
+    if (axis == USMARR_AXIS_NONE) {
+        usmarr_array_t *flat;
+        if ((rc = flatten(a, &flat)))
+            return rc;
+        rc = usmarr_take(flat, indices, 0, mode, out, result);
+        usmarr_array_release(flat);
+        return rc;
+    }
+    int ax, nd = a->ndim, ni = indices->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    int rnd = nd - 1 + ni;
+    if (rnd > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the result would have %d dimensions, more than %d", rnd,
+                            USMARR_MAX_NDIM);
+    int64_t n = a->shape[ax];
+    if (n == 0 && usmarr_array_size(indices) > 0)
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take %lld elements from axis %d of size 0",
+                            (long long)usmarr_array_size(indices), ax);
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    indexed_space(a, indices, ax, shape, ist, ast);
+    return gather(a, indices, rnd, shape, ist, ast, ax, mode, "take", true, out, result);
+}
+
+int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
+                           usmarr_array_t *out, usmarr_array_t **result)
+{
+    int64_t *host = malloc((size_t)(total ? total : 1) * sizeof *host);
+    if (!host)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%lld repeat indices", (long long)total);
+    int64_t j = 0;
+    for (int64_t i = 0; i < a->shape[axis]; i++)
+        for (int64_t r = 0; r < repeats[i]; r++)
+            host[j++] = i;
+    usmarr_array_t *ind;
+    int rc = usmarr_array_from_host(a->memory->context, 1, &total, USMARR_INT64, host, NULL, USMARR_USM_DEVICE, &ind);
+    free(host);
+    if (rc)
+        return rc;
+    rc = usmarr_take(a, ind, axis, USMARR_INDEX_MODE_WRAP, out, result);
+    usmarr_array_release(ind);
+    return rc;
+}
+
+/* ---- take_along_axis -------------------------------------------------------------------- */
+
+int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices, int axis,
+                           usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = check_take(a, indices, mode);
+    if (rc)
+        return rc;
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    if (axis == USMARR_AXIS_NONE) {
+        if (indices->ndim != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
+                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
+        usmarr_array_t *flat;
+        if ((rc = flatten(a, &flat)))
+            return rc;
+        rc = usmarr_take_along_axis(flat, indices, 0, mode, out, result);
+        usmarr_array_release(flat);
+        return rc;
+    }
+    int ax, nd = a->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    if (indices->ndim != nd)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "indices of shape %s and a of shape %s must have the same number of dimensions",
+                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < nd; k++) {
+        int64_t na = a->shape[k], ni = indices->shape[k];
+        if (k == ax) {
+            shape[k] = ni;
+            ist[k] = indices->strides[k];
+            ast[k] = 0;
+            continue;
+        }
+        if (na != ni && na != 1 && ni != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
+                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
+                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
+        shape[k] = na == 1 ? ni : na;
+        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
+        ast[k] = na == shape[k] ? a->strides[k] : 0;
+    }
+    int64_t n = a->shape[ax];
+    if (n == 0 && shape[ax] > 0 && shape_size(nd, shape))
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
+    return gather(a, indices, nd, shape, ist, ast, ax, mode, "take_along_axis", false, out, result);
+}
+
+/* ---- put ------------------------------------------------------------------------------ */
+
+static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
+}
+
+/* NumPy's flat put: indices and values flattened, values repeated to the indices' length. */
+static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                    usmarr_index_mode_t mode)
+{
+    usmarr_array_t *flat_a = NULL, *tmp = NULL, *flat_i = NULL, *flat_v = NULL, *vals = NULL;
+    int64_t ni = usmarr_array_size(indices), nv = usmarr_array_size(values);
+    int rc = flatten(indices, &flat_i);
+    if (!rc)
+        rc = flatten(values, &flat_v);
+    if (rc || ni == 0 || nv == 0) /* NumPy: nothing to put */
+        goto done;
+    if (nv == ni) {
+        vals = usmarr_array_retain(flat_v);
+    } else {
+        /* values repeated cyclically: a (reps, nv) broadcast of them, made dense and flat
+         * (tile's way, without calling up into manip.c) */
+        int64_t stop = ni, shape2[2] = {(ni + nv - 1) / nv, nv};
+        usmarr_array_t *tiled = NULL, *wide = NULL, *dense = NULL;
+        rc = usmarr_array_broadcast_to(flat_v, 2, shape2, &wide);
+        if (!rc)
+            rc = usmarr_array_copy(wide, USMARR_ORDER_C, NULL, &dense);
+        if (!rc)
+            rc = flatten(dense, &tiled);
+        usmarr_array_release(dense);
+        usmarr_array_release(wide);
+        if (!rc) {
+            usmarr_index_item_t item = usmarr_index_slice(NULL, &stop, NULL);
+            rc = usmarr_array_index(tiled, &item, 1, &vals);
+            usmarr_array_release(tiled);
+        }
+    }
+    if (!rc)
+        rc = usmarr__flat_alias(a, &flat_a, &tmp);
+    if (!rc)
+        rc = usmarr_put(flat_a, flat_i, vals, 0, mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_WRAP : mode);
+    if (!rc && tmp)
+        rc = usmarr_array_copy_into(a, tmp);
+done:
+    usmarr_array_release(flat_a);
+    usmarr_array_release(tmp);
+    usmarr_array_release(flat_i);
+    usmarr_array_release(flat_v);
+    usmarr_array_release(vals);
+    return rc;
+}
+
+int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+               usmarr_index_mode_t mode)
+{
+    usmarr__clear_error();
+    int rc = usmarr__check_put(a, indices, values, mode);
+    if (rc)
+        return rc;
+    if (axis == USMARR_AXIS_NONE) {
+        int64_t size;
+        if ((rc = usmarr__shape_size(a->ndim, a->shape, &size)))
+            return rc;
+        if (mode == USMARR_INDEX_MODE_RAISE && (rc = check_indices_on_device(indices, size, 0, "put: nothing was "
+                                                                                                 "written")))
+            return rc;
+        return put_flat(a, indices, values, mode);
+    }
+    int ax, nd = a->ndim, ni = indices->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    int rnd = nd - 1 + ni;
+    if (rnd > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the indexed shape would have %d dimensions, more than %d",
+                            rnd, USMARR_MAX_NDIM);
+    int64_t n = a->shape[ax];
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    indexed_space(a, indices, ax, shape, ist, ast);
+    struct usmarr__operand ops[3];
+    rc = usmarr__operand_from_array(values, rnd, shape, &ops[2]); /* values must broadcast */
+    if (rc) {
+        char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the indexed shape %s",
+                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                            usmarr__format_shape(rnd, shape, s2, sizeof s2));
+    }
+    if (n == 0 && usmarr_array_size(indices) > 0 && shape_size(rnd, shape))
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put into axis %d of size 0", ax);
+    if (mode == USMARR_INDEX_MODE_RAISE && (rc = check_indices_on_device(indices, n, ax, "put: nothing was written")))
+        return rc;
+    if (!shape_size(rnd, shape))
+        return 0;
+    /* Inputs sharing a's block are read completely first. */
+    usmarr_array_t *vcopy = NULL, *icopy = NULL;
+    if (same_block(values, a))
+        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc && same_block(indices, a))
+        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
+    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
+    if (!rc)
+        rc = usmarr__operand_from_array(vals, rnd, shape, &ops[2]);
+    if (!rc) {
+        for (int k = 0; k < rnd; k++)
+            if (k >= ax && k < ax + ni)
+                ist[k] = ind->strides[k - ax];
+        int dt = a->dtype;
+        if (a->dtype == vals->dtype)
+            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+        set_operand(&ops[0], a, dt, rnd, ast);
+        set_operand(&ops[1], ind, ind->dtype, rnd, ist);
+        rc = launch_index_map(a->memory->context, "SCATTER",
+                              mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_RAISE : mode, ind, rnd, shape, ops,
+                              n, a->strides[ax], NULL);
+    }
+    usmarr_array_release(vcopy); /* waits for the scatter that reads it */
+    usmarr_array_release(icopy);
+    return rc;
+}
+
+/* ---- shared with getitem.c (index_internal.h) -------------------------------------------- */
+
+int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                      usmarr_index_mode_t mode)
+{
+    if (!a || !indices || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
+    int rc = usmarr__same_context(indices, "indices", a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    if (!rc)
+        rc = usmarr__check_writable(a, "a");
+    if (!rc)
+        rc = check_index_dtype(indices, "indices");
+    if (!rc)
+        rc = check_mode(mode);
+    return rc;
+}
+
+int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells) { return cells_new(ctx, cells); }
+
+void usmarr__index_cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind, struct usmarr__operand *flag,
+                                  struct usmarr__operand *value)
+{
+    cells_operands(cells, ind, flag, value);
+}
+
+int usmarr__index_cells_verdict(usmarr_memory_t *cells, const usmarr_array_t *ind, int64_t n, int axis,
+                                const char *what)
+{
+    return cells_verdict(cells, ind, n, axis, what);
+}
+
+int usmarr__index_check(const usmarr_array_t *ind, int64_t n, int axis, const char *what)
+{
+    return check_indices_on_device(ind, n, axis, what);
+}
+
+int usmarr__index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode, const usmarr_array_t *ind,
+                      int nd, const int64_t *shape, struct usmarr__operand *ops, int64_t n, int64_t stride,
+                      usmarr_memory_t *cells)
+{
+    return launch_index_map(ctx, op, mode, ind, nd, shape, ops, n, stride, cells);
+}
+
+/* ---- rows of a gather ---------------------------------------------------------------- */
+
+int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int64_t istride, int64_t m,
+                      usmarr_array_t *target, int64_t len, int64_t n, int64_t stride, usmarr_index_mode_t mode,
+                      usmarr_memory_t *cells)
+{
+    usmarr_context_t *ctx = src->memory->context;
+    bool uns = usmarr_dtype_kind(ind->dtype) == USMARR_KIND_UINT;
+    int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
+             usmarr__dtype_tag(ind->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(target->dtype))),
+             m_mode, uns, cells != NULL);
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_rows", &k);
+    if (rc)
+        return rc;
+    cl_long cm = m, cistride = istride, run = len, cn = n, cstride = stride;
+    size_t local = 64, global = ((size_t)m + local - 1) / local * local;
+    /* the cells are unused without CHECKED, but every argument must be set */
+    const struct usmarr__karg args[] = {
+        USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG_PTR(usmarr_array_data(ind)),
+        USMARR__ARG(cistride),                      USMARR__ARG_PTR(usmarr_array_data(src)),
+        USMARR__ARG(cm),                            USMARR__ARG(run),
+        USMARR__ARG(cn),                            USMARR__ARG(cstride),
+        USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
+}
+
+/* ---- put_along_axis ----------------------------------------------------------------------- */
+
+static int put_along_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                          usmarr_index_mode_t mode)
+{
+    usmarr_array_t *flat, *tmp;
+    int rc = usmarr__flat_alias(a, &flat, &tmp);
+    if (!rc)
+        rc = usmarr_put_along_axis(flat, indices, values, 0, mode);
+    if (!rc && tmp)
+        rc = usmarr_array_copy_into(a, tmp);
+    usmarr_array_release(flat);
+    usmarr_array_release(tmp);
+    return rc;
+}
+
+int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+                          usmarr_index_mode_t mode)
+{
+    usmarr__clear_error();
+    int rc = usmarr__check_put(a, indices, values, mode);
+    if (rc)
+        return rc;
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    if (axis == USMARR_AXIS_NONE) {
+        if (indices->ndim != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
+                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
+        return put_along_flat(a, indices, values, mode);
+    }
+    int ax, nd = a->ndim;
+    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+        return rc;
+    if (indices->ndim != nd)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "indices of shape %s and a of shape %s must have the same number of dimensions",
+                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    for (int k = 0; k < nd; k++) {
+        int64_t na = a->shape[k], ni = indices->shape[k];
+        if (k != ax && na != ni && na != 1 && ni != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
+                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
+                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
+        shape[k] = k == ax ? ni : na == 1 ? ni : na;
+        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
+        ast[k] = k != ax && na == shape[k] ? a->strides[k] : 0;
+    }
+    struct usmarr__operand ops[3];
+    if (usmarr__operand_from_array(values, nd, shape, &ops[2]))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the selection %s",
+                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, shape, s2, sizeof s2));
+    int64_t n = a->shape[ax];
+    int64_t total = 0;
+    bool work = !usmarr__shape_size(nd, shape, &total) && total > 0;
+    if (n == 0 && work)
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put along axis %d of size 0", ax);
+    if (mode == USMARR_INDEX_MODE_RAISE &&
+        (rc = usmarr__index_check(indices, n, ax, "put_along_axis: nothing was written")))
+        return rc;
+    if (!work)
+        return 0;
+    usmarr_array_t *vcopy = NULL, *icopy = NULL;
+    if (same_block(values, a))
+        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc && same_block(indices, a))
+        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
+    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
+    if (!rc)
+        rc = usmarr__operand_from_array(vals, nd, shape, &ops[2]);
+    if (!rc) {
+        for (int k = 0; k < nd; k++)
+            ist[k] = ind->shape[k] == shape[k] ? ind->strides[k] : 0;
+        int dt = a->dtype;
+        if (dt == (int)vals->dtype)
+            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(dt));
+        set_operand(&ops[0], a, dt, nd, ast);
+        set_operand(&ops[1], ind, ind->dtype, nd, ist);
+        rc = usmarr__index_map(a->memory->context, "SCATTER", mode, ind, nd, shape, ops, n, a->strides[ax], NULL);
+    }
+    usmarr_array_release(vcopy);
+    usmarr_array_release(icopy);
+    return rc;
+}

@@ -1,0 +1,14 @@
+/* Private declarations of interoperability (lib/interop/): the array interface, its JSON
+ * form, DLPack and the text forms of arrays.  Never installed. */
+#ifndef USMARR_INTEROP_INTERNAL_H
+#define USMARR_INTEROP_INTERNAL_H
+
+#include "../core/core_internal.h"
+
+/* ---- text (debug.c) -------------------------------------------------------------- */
+/* Runs `write(object, f)` on a memory stream and hands its text out as one allocated
+ * string (usmarr_string_free); `what` names it in the out-of-memory detail. */
+USMARR_INTERNAL int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what,
+                                    char **text);
+
+#endif

@@ -1,0 +1,685 @@
+/* Elementwise functions: one table (cl/elementwise.cl), one dispatcher, thin wrappers.
+ *
+ * A call validates its operands, promotes their dtypes (promote.c) and picks the dtype
+ * the function is computed in (its "loop"), broadcasts, checks `out`, casts array inputs
+ * of another dtype to the loop dtype (so kernels only ever see one input dtype: few
+ * programs), and launches one map (engine_internal.h) whose body is the table's expression. */
+#include "ops_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define USMARR_ELEMENTWISE_TABLE_ONLY
+#include "../../cl/elementwise.cl"
+
+/* ---- the table, read on the host --------------------------------------------------------- */
+
+#define BIT(d) (1u << (d))
+#define LOOPS_FLT (BIT(USMARR_FLOAT16) | BIT(USMARR_FLOAT32) | BIT(USMARR_FLOAT64))
+#define LOOPS_CPLX (BIT(USMARR_COMPLEX64) | BIT(USMARR_COMPLEX128))
+#define LOOPS_INT                                                                                            \
+    (BIT(USMARR_INT8) | BIT(USMARR_INT16) | BIT(USMARR_INT32) | BIT(USMARR_INT64) | BIT(USMARR_UINT8) |      \
+     BIT(USMARR_UINT16) | BIT(USMARR_UINT32) | BIT(USMARR_UINT64))
+#define LOOPS_BINT (LOOPS_INT | BIT(USMARR_BOOL))
+#define LOOPS_REAL (LOOPS_INT | LOOPS_FLT)
+#define LOOPS_RB (LOOPS_REAL | BIT(USMARR_BOOL))
+#define LOOPS_INEX (LOOPS_FLT | LOOPS_CPLX)
+#define LOOPS_NUM (LOOPS_REAL | LOOPS_CPLX)
+#define LOOPS_ALL (LOOPS_NUM | BIT(USMARR_BOOL))
+
+enum out_rule { OUT_SAME, OUT_BOOL, OUT_REAL };
+static const char *const out_rule_name[] = {"SAME", "BOOL", "REAL"};
+#define F_NONE 0u
+#define F_NOBOOL 1u
+#define F_DIVIDE 2u
+#define F_CLOSE 4u
+#define ARITY_1 1
+#define ARITY_2 2
+#define ARITY_3 3
+#define ARITY_W 3
+#define ARITY_C 2
+#define WHERE_1 false
+#define WHERE_2 false
+#define WHERE_3 false
+#define WHERE_W true
+#define WHERE_C false
+#define VEC_V true
+#define VEC_N false
+
+struct op_info {
+    const char *name;
+    const char *id;   /* the kernel's case label */
+    int arity;
+    bool where;       /* operand 0 is a condition of any dtype */
+    unsigned loops;   /* bit per usmarr_dtype_t */
+    enum out_rule out;
+    unsigned flags;
+    bool vec;
+    bool params; /* isclose's rtol/atol/equal_nan (struct params) */
+};
+
+/* The parameters of the functions that have some (isclose), NumPy's defaults when the
+ * generic entry point gives none. */
+struct params {
+    double rtol, atol;
+    bool equal_nan;
+};
+static const struct params close_defaults = {1e-5, 1e-8, false};
+
+enum op_index {
+#define ENUM_(ID, name, arity, loops, out, flags, vec, expr, vexpr) OP_##ID,
+    USMARR_ELEMENTWISE_OPS(ENUM_)
+#undef ENUM_
+    OP_COUNT
+};
+
+static const struct op_info ops[OP_COUNT] = {
+#define PARAMS_1 false
+#define PARAMS_2 false
+#define PARAMS_3 false
+#define PARAMS_W false
+#define PARAMS_C true
+#define ROW_(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                          \
+    {#name, "EW_ID_" #ID, ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec, PARAMS_##arity},
+    USMARR_ELEMENTWISE_OPS(ROW_)
+#undef ROW_
+};
+
+/* Loop candidates in NumPy's promotion order. */
+static const usmarr_dtype_t loop_order[USMARR_DTYPE_COUNT] = {
+    USMARR_BOOL,    USMARR_INT8,    USMARR_UINT8,   USMARR_INT16,     USMARR_UINT16,
+    USMARR_INT32,   USMARR_UINT32,  USMARR_INT64,   USMARR_UINT64,    USMARR_FLOAT16,
+    USMARR_FLOAT32, USMARR_FLOAT64, USMARR_COMPLEX64, USMARR_COMPLEX128,
+};
+
+static usmarr_dtype_t real_of(usmarr_dtype_t d)
+{
+    return d == USMARR_COMPLEX64 ? USMARR_FLOAT32 : d == USMARR_COMPLEX128 ? USMARR_FLOAT64 : d;
+}
+
+/* Picks the loop dtype and the result dtype of `op`, as NumPy's type resolution does: the
+ * first loop dtype every strong input dtype casts to safely (so copysign(int8, uint8) runs
+ * in float16, although int8 and uint8 promote to int16).  `p` is the promoted dtype of all
+ * operands (weak scalars included), which decides the bool and true-division rules. */
+static int resolve(const struct op_info *op, const usmarr_dtype_t *strong, size_t nstrong, usmarr_dtype_t p,
+                   usmarr_dtype_t *loop, usmarr_dtype_t *res)
+{
+    usmarr_kind_t k = usmarr_dtype_kind(p);
+    if ((op->flags & F_NOBOOL) && k == USMARR_KIND_BOOL)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s is not defined for bool inputs (NumPy refuses it too)",
+                            op->name);
+    usmarr_dtype_t floor = USMARR_BOOL; /* a dtype the loop must also accept */
+    if ((op->flags & F_DIVIDE) && (k == USMARR_KIND_BOOL || k == USMARR_KIND_INT || k == USMARR_KIND_UINT))
+        floor = USMARR_FLOAT64;
+    for (int i = 0; i < USMARR_DTYPE_COUNT; i++) {
+        usmarr_dtype_t t = loop_order[i];
+        if (!(op->loops & BIT(t)) || !usmarr_can_cast(floor, t, USMARR_CASTING_SAFE))
+            continue;
+        bool all = true;
+        for (size_t j = 0; j < nstrong && all; j++)
+            all = usmarr_can_cast(strong[j], t, USMARR_CASTING_SAFE);
+        if (all) {
+            *loop = t;
+            *res = op->out == OUT_BOOL ? USMARR_BOOL : op->out == OUT_REAL ? real_of(t) : t;
+            return 0;
+        }
+    }
+    return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s is not defined for %s inputs", op->name, usmarr_dtype_name(p));
+}
+
+/* The category of a kind for weak scalars: bool < integers < float < complex. */
+static int category(usmarr_kind_t k)
+{
+    return k == USMARR_KIND_BOOL ? 0 : k == USMARR_KIND_INT || k == USMARR_KIND_UINT ? 1 : k == USMARR_KIND_FLOAT ? 2 : 3;
+}
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+/* Element byte range [lo, hi) of an array; false for no elements. */
+static bool byte_range(const usmarr_array_t *a, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t dmin, dmax;
+    if (!a->memory->pointer || !usmarr__array_span(a, &dmin, &dmax))
+        return false;
+    int64_t isz = (int64_t)usmarr_dtype_size(a->dtype);
+    uintptr_t base = (uintptr_t)a->memory->pointer;
+    *lo = base + (uintptr_t)((a->offset + dmin) * isz);
+    *hi = base + (uintptr_t)((a->offset + dmax + 1) * isz);
+    return true;
+}
+
+static bool ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
+{
+    uintptr_t alo, ahi, blo, bhi;
+    if (a->memory != b->memory || !byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi))
+        return false;
+    return alo < bhi && blo < ahi;
+}
+
+/* `in`, broadcast to `shape`, visits exactly the elements of `out` in the same order, so
+ * reading element i before writing element i is safe in place. */
+static bool exact_alias(const usmarr_array_t *in, const usmarr_array_t *out)
+{
+    struct usmarr__operand o;
+    if (usmarr_dtype_size(in->dtype) != usmarr_dtype_size(out->dtype) ||
+        usmarr__operand_from_array(in, out->ndim, out->shape, &o))
+        return false;
+    if ((char *)in->memory->pointer + in->offset * (int64_t)usmarr_dtype_size(in->dtype) !=
+        (char *)out->memory->pointer + out->offset * (int64_t)usmarr_dtype_size(out->dtype))
+        return false;
+    for (int d = 0; d < out->ndim; d++)
+        if (out->shape[d] > 1 && o.strides[d] != out->strides[d])
+            return false;
+    return true;
+}
+
+/* A new writable array of `dtype` and `shape` on the same kind of USM as `like`. */
+static int new_array(usmarr_context_t *ctx, const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim,
+                     const int64_t *shape, usmarr_order_t order, usmarr_array_t **out)
+{
+    usmarr_usm_kind_t kind = like && like->memory->kind != USMARR_USM_UNKNOWN ? like->memory->kind : USMARR_USM_DEVICE;
+    return usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind, out);
+}
+
+/* dst[...] = src converted: the engine's copy (its cast programs group all target dtypes
+ * of one source dtype, which keeps the number of programs small). */
+static int cast_into(usmarr_array_t *dst, const usmarr_array_t *src) { return usmarr_array_copy_into(dst, src); }
+
+static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
+
+/* Use one program per (arity, result rule, dtypes) with a run-time switch over the
+ * functions, unless USMARR_ELEMENTWISE_SPECIALIZE=1 asks for one program per function
+ * (read at every call: cheap, and tests switch it). */
+static bool specialize(void)
+{
+    const char *e = getenv("USMARR_ELEMENTWISE_SPECIALIZE");
+    return e && *e == '1';
+}
+
+/* ---- the dispatcher ------------------------------------------------------------------------ */
+
+/* The loop and result dtypes of `op` over `operands` (scalars already checked): promotion,
+ * then resolve().  Shared by the dispatcher and usmarr__elementwise_result_dtype(). */
+static int resolve_operands(const struct op_info *op, const usmarr_operand_t *operands, usmarr_dtype_t *loop,
+                            usmarr_dtype_t *res)
+{
+    int n = op->arity;
+    /* promotion (where(): the condition stays out of it) */
+    usmarr_dtype_t dts[8] = {USMARR_BOOL};
+    const usmarr_scalar_t *scs[3] = {NULL};
+    size_t nd = 0, ns = 0;
+    usmarr_scalar_t inexact = usmarr_scalar_float(0);
+    for (int i = op->where ? 1 : 0; i < n; i++) {
+        const usmarr_scalar_t *s = operands[i].array ? NULL : &operands[i].scalar;
+        usmarr_dtype_t d = s ? (usmarr_dtype_t)s->dtype : operands[i].array->dtype;
+        usmarr_kind_t k = s && s->dtype < 0 ? s->kind : usmarr_dtype_kind(d);
+        if ((op->flags & F_CLOSE) && i == 1 && k != USMARR_KIND_FLOAT && k != USMARR_KIND_COMPLEX) {
+            if (s && s->dtype < 0) /* a weak bool or integer: a weak float */
+                s = &inexact;
+            else {
+                s = NULL;
+                d = USMARR_FLOAT64;
+            }
+        }
+        if (s)
+            scs[ns++] = s;
+        else
+            dts[nd++] = d;
+    }
+    usmarr_dtype_t promoted;
+    int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
+    if (rc)
+        return rc;
+    /* typed scalars count as strong; a weak scalar of a higher kind than every strong
+     * operand brings the promoted dtype in (int8 + 1.5 runs in float64) */
+    int top = -1;
+    for (size_t j = 0; j < nd; j++)
+        top = category(usmarr_dtype_kind(dts[j])) > top ? category(usmarr_dtype_kind(dts[j])) : top;
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype >= 0) {
+            usmarr_dtype_t d = (usmarr_dtype_t)scs[j]->dtype;
+            top = category(usmarr_dtype_kind(d)) > top ? category(usmarr_dtype_kind(d)) : top;
+            dts[nd++] = d;
+        }
+    for (size_t j = 0; j < ns; j++)
+        if (scs[j]->dtype < 0 && category(scs[j]->kind) > top) {
+            dts[nd++] = promoted;
+            break;
+        }
+    return resolve(op, dts, nd, promoted, loop, res);
+}
+
+/* Where a weak integer scalar lies against the range of an integer dtype: -1 below, 1
+ * above, 0 inside (or not a weak integer, or not an integer dtype). */
+static int weak_int_side(const usmarr_scalar_t *s, usmarr_dtype_t d)
+{
+    usmarr_kind_t k = usmarr_dtype_kind(d);
+    if (s->dtype >= 0 || (s->kind != USMARR_KIND_INT && s->kind != USMARR_KIND_UINT) ||
+        (k != USMARR_KIND_INT && k != USMARR_KIND_UINT))
+        return 0;
+    int bits = (int)usmarr_dtype_size(d) * 8;
+    if (s->kind == USMARR_KIND_UINT) {
+        uint64_t v = s->value.u;
+        return k == USMARR_KIND_INT ? v >= (UINT64_C(1) << (bits - 1)) : bits < 64 && v >= (UINT64_C(1) << bits);
+    }
+    int64_t v = s->value.i;
+    if (k == USMARR_KIND_UINT)
+        return v < 0 ? -1 : bits < 64 && v >= (INT64_C(1) << bits);
+    if (bits == 64)
+        return 0;
+    return v < -(INT64_C(1) << (bits - 1)) ? -1 : v >= (INT64_C(1) << (bits - 1));
+}
+
+/* NumPy 2: a weak integer scalar out of range of the integer dtype of a comparison or
+ * logical function is no error.  A comparison has the same result for every element (the
+ * scalar is beyond them all): the call becomes one with the scalar clamped to the dtype's
+ * range and a comparison that gives that constant; a logical function sees the scalar's
+ * truth, true, so the scalar becomes 1.  Returns the rewritten function, or -1. */
+static int weak_out_of_range(int opi, usmarr_dtype_t loop, usmarr_operand_t *ops2)
+{
+    bool logical = opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR;
+    bool compare = opi == OP_LESS || opi == OP_LESS_EQUAL || opi == OP_GREATER || opi == OP_GREATER_EQUAL ||
+                   opi == OP_EQUAL || opi == OP_NOT_EQUAL;
+    if (!logical && !compare)
+        return -1;
+    /* beside bool arrays only, NumPy compares in int64 and raises for what int64 cannot hold */
+    if (compare && !(ops2[0].array && usmarr_dtype_kind(ops2[0].array->dtype) != USMARR_KIND_BOOL) &&
+        !(ops2[1].array && usmarr_dtype_kind(ops2[1].array->dtype) != USMARR_KIND_BOOL))
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        usmarr_scalar_t *s = &ops2[i].scalar;
+        int side = ops2[i].array ? 0 : weak_int_side(s, loop);
+        if (!side)
+            continue;
+        if (logical) {
+            *s = usmarr_scalar_int(1);
+            return opi;
+        }
+        int bits = (int)usmarr_dtype_size(loop) * 8;
+        if (usmarr_dtype_kind(loop) == USMARR_KIND_UINT)
+            *s = side < 0 ? usmarr_scalar_int(0)
+                          : usmarr_scalar_uint(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+        else
+            *s = usmarr_scalar_int(side < 0 ? -(INT64_C(1) << (bits - 1)) : (INT64_C(1) << (bits - 1)) - 1);
+        /* the sign of (first - second), and the comparison's constant value */
+        int sgn = i == 1 ? -side : side;
+        bool c = opi == OP_NOT_EQUAL || ((opi == OP_LESS || opi == OP_LESS_EQUAL) && sgn < 0) ||
+                 ((opi == OP_GREATER || opi == OP_GREATER_EQUAL) && sgn > 0);
+        /* with the clamped scalar, first <= second (sgn < 0) or first >= second holds everywhere */
+        if (sgn < 0)
+            return c ? OP_LESS_EQUAL : OP_GREATER;
+        return c ? OP_GREATER_EQUAL : OP_LESS;
+    }
+    return -1;
+}
+
+static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
+                         usmarr_array_t *out, usmarr_array_t **result)
+{
+    const struct op_info *op = &ops[opi];
+    int n = op->arity;
+    if (!operands)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: operands is NULL", op->name);
+    if (noperands != (size_t)n)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s takes %d operands, noperands=%zu", op->name, n,
+                            noperands);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", op->name);
+
+    /* context, scalars */
+    usmarr_context_t *ctx = out ? out->memory->context : NULL;
+    const usmarr_array_t *first = NULL;
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        if (a) {
+            if (!first)
+                first = a;
+            if (!ctx)
+                ctx = a->memory->context;
+            else if (a->memory->context != ctx)
+                return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: %s belongs to another context than %s",
+                                    op->name, operand_names[i], out ? "out" : "the first array operand");
+        } else {
+            int rc = usmarr__scalar_check(&operands[i].scalar, operand_names[i]);
+            if (rc)
+                return rc;
+        }
+    }
+    if (!ctx)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: no operand is an array and there is no out",
+                            op->name);
+
+    usmarr_dtype_t loop = USMARR_BOOL, res = USMARR_BOOL;
+    if (opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR)
+        for (int i = 0; i < n; i++) /* NumPy 2 reads a Python int here as a C long */
+            if (!operands[i].array && operands[i].scalar.dtype < 0 && operands[i].scalar.kind == USMARR_KIND_UINT &&
+                operands[i].scalar.value.u > INT64_MAX)
+                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s: %s=%llu is out of range of int64", op->name,
+                                    operand_names[i], (unsigned long long)operands[i].scalar.value.u);
+    int rc = resolve_operands(op, operands, &loop, &res);
+    if (rc == USMARR_ERROR_OVERFLOW && n == 2) {
+        /* the dtype the call would have with the weak integers in range */
+        usmarr_operand_t probe[2] = {operands[0], operands[1]};
+        for (int i = 0; i < 2; i++)
+            if (!probe[i].array && probe[i].scalar.dtype < 0 &&
+                (probe[i].scalar.kind == USMARR_KIND_INT || probe[i].scalar.kind == USMARR_KIND_UINT))
+                probe[i].scalar = usmarr_scalar_int(0);
+        usmarr_dtype_t ploop, pres;
+        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
+        int opj = resolve_operands(op, probe, &ploop, &pres) ? -1 : weak_out_of_range(opi, ploop, ops2);
+        if (opj >= 0)
+            return dispatch_with(opj, ops2, 2, params, out, result);
+    }
+    if (rc)
+        return rc;
+    if (n == 2) {
+        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
+        int opj = weak_out_of_range(opi, loop, ops2);
+        if (opj >= 0)
+            return dispatch_with(opj, ops2, 2, params, out, result);
+    }
+    if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
+        (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
+        return rc;
+
+    /* broadcast shape: inputs, then out must be that shape (or one the inputs broadcast to) */
+    int ndim = 0;
+    int64_t shape[USMARR_MAX_NDIM];
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        if (!a)
+            continue;
+        if (a->ndim > ndim) {
+            memmove(shape + (a->ndim - ndim), shape, sizeof(int64_t) * (size_t)ndim);
+            for (int d = 0; d < a->ndim - ndim; d++)
+                shape[d] = 1;
+            ndim = a->ndim;
+        }
+        for (int d = 0; d < a->ndim; d++) {
+            int64_t *s = &shape[ndim - a->ndim + d], m = a->shape[d];
+            if (*s == 1)
+                *s = m;
+            else if (m != 1 && m != *s)
+                return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                    "%s: %s has shape[%d]=%lld where the other operands have %lld", op->name,
+                                    operand_names[i], d, (long long)m, (long long)*s);
+        }
+    }
+    if (out) {
+        if ((rc = usmarr__check_writable(out, "out")))
+            return rc;
+        bool fits = out->ndim >= ndim;
+        for (int d = 0; fits && d < ndim; d++) {
+            int64_t o = out->shape[out->ndim - ndim + d];
+            fits = shape[d] == o || shape[d] == 1;
+        }
+        if (!fits) {
+            char buf[64] = "";
+            int len = 0;
+            for (int d = 0; d < ndim && len < (int)sizeof buf - 24; d++)
+                len += snprintf(buf + len, sizeof buf - (size_t)len, d ? ",%lld" : "%lld", (long long)shape[d]);
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out of %d dims does not have the result shape (%s)",
+                                op->name, out->ndim, buf);
+        }
+        ndim = out->ndim;
+        memcpy(shape, out->shape, sizeof(int64_t) * (size_t)ndim);
+        if (!usmarr_can_cast(res, out->dtype, USMARR_CASTING_SAME_KIND))
+            return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)",
+                                op->name, usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
+    }
+
+    /* inputs: cast to the loop dtype where needed; scalars become kernel arguments (after
+     * the function's parameters, which are scalars 0 and 1) */
+    struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
+    int tolerance_bits = 0;
+    if (op->params) {
+        /* NumPy computes atol + rtol*|b| in b's own (inexact) dtype, with rtol and atol
+         * converted to it: the tolerance dtype, rounded to in the kernel and here */
+        const struct params *p = params ? params : &close_defaults;
+        const usmarr_operand_t *b = &operands[1];
+        usmarr_dtype_t bd = b->array ? b->array->dtype : b->scalar.dtype >= 0 ? (usmarr_dtype_t)b->scalar.dtype : loop;
+        usmarr_kind_t bk = usmarr_dtype_kind(bd);
+        bd = bk == USMARR_KIND_FLOAT || bk == USMARR_KIND_COMPLEX ? real_of(bd) : USMARR_FLOAT64;
+        if (usmarr_dtype_size(bd) > usmarr_dtype_size(real_of(loop)))
+            bd = real_of(loop);
+        tolerance_bits = (int)usmarr_dtype_size(bd) * 8;
+        double tol[2] = {p->rtol, p->atol};
+        for (int i = 0; i < 2; i++)
+            tol[i] = tolerance_bits == 16 ? usmarr__half_to_double(usmarr__half_from_double(tol[i]))
+                     : tolerance_bits == 32 ? (double)(float)tol[i] : tol[i];
+        usmarr_scalar_t rtol = usmarr_scalar_float(tol[0]), atol = usmarr_scalar_float(tol[1]);
+        if ((rc = usmarr__scalar_arg_set(&m.scalars[0], real_of(loop), &rtol)) ||
+            (rc = usmarr__scalar_arg_set(&m.scalars[1], real_of(loop), &atol)))
+            return rc;
+        m.nscalars = 2;
+    }
+    usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL};
+    usmarr_array_t *target = NULL;
+    char defines[384];
+    char srcs[3][8];
+    int nin = 0;
+    bool vec = usmarr_dtype_kind(loop) != USMARR_KIND_BOOL && usmarr_dtype_kind(loop) != USMARR_KIND_COMPLEX &&
+               res != USMARR_BOOL && usmarr_dtype_kind(res) != USMARR_KIND_COMPLEX;
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        bool cond = op->where && i == 0;
+        if (!a) {
+            usmarr_dtype_t sd = cond ? USMARR_BOOL : loop;
+            if ((rc = usmarr__weak_fits(&operands[i].scalar, sd, operand_names[i])) ||
+                (rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars], sd, &operands[i].scalar)))
+                goto done;
+            snprintf(srcs[i], sizeof srcs[i], "s%d", m.nscalars++ & 7);
+            continue;
+        }
+        if (!cond && a->dtype != loop) {
+            if ((rc = new_array(ctx, a, loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
+                (rc = cast_into(temps[i], a)))
+                goto done;
+            a = temps[i];
+        }
+        if (cond) /* the condition is read in its own dtype */
+            vec = vec && a->dtype != USMARR_BOOL && usmarr_dtype_kind(a->dtype) != USMARR_KIND_COMPLEX;
+        nin++;
+        if ((rc = usmarr__operand_from_array(a, ndim, shape, &m.operands[nin])))
+            goto done;
+        snprintf(srcs[i], sizeof srcs[i], "a%d", nin & 7);
+    }
+
+    /* output: out itself, unless it needs a cast or overlaps an input other than exactly */
+    bool direct = out && out->dtype == res;
+    for (int i = 0; direct && i < n; i++) {
+        const usmarr_array_t *a = operands[i].array;
+        /* a cast copy was taken before the kernel runs (in-order queue): no hazard */
+        if (a && !temps[i] && ranges_meet(a, out) && !exact_alias(a, out))
+            direct = false;
+    }
+    if (direct) {
+        target = usmarr_array_retain(out);
+    } else {
+        usmarr_order_t order = USMARR_ORDER_C;
+        if (!out && first && first->ndim == ndim && ndim > 1 && (first->flags & USMARR_FLAG_F_CONTIGUOUS) &&
+            !(first->flags & USMARR_FLAG_C_CONTIGUOUS))
+            order = USMARR_ORDER_F;
+        if ((rc = new_array(ctx, out ? out : first, res, ndim, shape, order, &target)))
+            goto done;
+    }
+    if ((rc = usmarr__operand_from_array(target, ndim, shape, &m.operands[0])))
+        goto done;
+
+    /* the program: loop dtype, arity, result rule, operand sources, function.  The text is
+     * memoised per thread by a key of those fields: formatting it costs about a
+     * microsecond, a visible share of a tiny call. */
+    bool spec = specialize() || op->params, equal_nan = op->params && params && params->equal_nan;
+    uint64_t key = (uint64_t)loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
+                   (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? opi : 0) << 11 |
+                   (uint64_t)equal_nan << 19 | (uint64_t)(tolerance_bits / 16) << 30;
+    for (int i = 0; i < n; i++)
+        key |= (uint64_t)((srcs[i][0] == 's') << 2 | (srcs[i][1] - '0')) << (20 + 3 * i);
+    static _Thread_local struct {
+        uint64_t key;
+        char text[sizeof defines];
+    } memo[16];
+    int slot = (int)((key ^ key >> 13 ^ key >> 27) & 15);
+    if (memo[slot].key == key + 1) {
+        memcpy(defines, memo[slot].text, sizeof defines);
+    } else {
+        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s", usmarr__dtype_tag(loop),
+                           op->where ? "W" : op->params ? "C" : n == 1 ? "1" : n == 2 ? "2" : "3",
+                           out_rule_name[op->out], vec ? " -DEW_V1" : "", equal_nan ? " -DEW_EQUAL_NAN" : "");
+        if (tolerance_bits)
+            len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_TOLB=%d", tolerance_bits);
+        for (int i = 0; i < n; i++)
+            len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_I%d=%s", i + 1, srcs[i]);
+        if (spec)
+            snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_OP=%s", op->id);
+        else
+            snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_SC=%d", m.nscalars);
+        memo[slot].key = key + 1;
+        memcpy(memo[slot].text, defines, sizeof defines);
+    }
+    if (!spec) {
+        usmarr_scalar_t id = {.kind = USMARR_KIND_INT, .dtype = USMARR_INT32, .value.i = opi};
+        if ((rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars++], USMARR_INT32, &id)))
+            goto done;
+    }
+    m.defines = defines;
+    m.nin = nin;
+    m.ndim = ndim;
+    memcpy(m.shape, shape, sizeof(int64_t) * (size_t)ndim);
+    if ((rc = usmarr__map_launch(ctx, &m)))
+        goto done;
+
+    if (out && target != out) {
+        if ((rc = cast_into(out, target)))
+            goto done;
+    }
+    if (result)
+        *result = out ? usmarr_array_retain(out) : usmarr_array_retain(target);
+done:
+    usmarr_array_release(target);
+    for (int i = 0; i < 4; i++)
+        usmarr_array_release(temps[i]);
+    return rc;
+}
+
+static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                    usmarr_array_t **result)
+{
+    return dispatch_with(opi, operands, noperands, NULL, out, result);
+}
+
+/* ---- public entry points -------------------------------------------------------------------- */
+
+int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                       usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!name)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
+    for (int i = 0; i < OP_COUNT; i++)
+        if (!strcmp(ops[i].name, name))
+            return dispatch(i, operands, noperands, out, result);
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+}
+
+int usmarr__elementwise_result_dtype(const char *name, const usmarr_operand_t *operands, size_t noperands,
+                                     usmarr_dtype_t *result)
+{
+    int opi = 0;
+    while (opi < OP_COUNT && strcmp(ops[opi].name, name))
+        opi++;
+    if (opi == OP_COUNT)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+    const struct op_info *op = &ops[opi];
+    if (noperands != (size_t)op->arity)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s takes %d operands, noperands=%zu", op->name,
+                            op->arity, noperands);
+    for (int i = 0; i < op->arity; i++) {
+        int rc = operands[i].array ? 0 : usmarr__scalar_check(&operands[i].scalar, operand_names[i]);
+        if (rc)
+            return rc;
+    }
+    usmarr_dtype_t loop;
+    return resolve_operands(op, operands, &loop, result);
+}
+
+int usmarr_elementwise_arity(const char *name)
+{
+    if (name)
+        for (int i = 0; i < OP_COUNT; i++)
+            if (!strcmp(ops[i].name, name))
+                return ops[i].arity;
+    return -1;
+}
+
+const char *usmarr_elementwise_name(int index)
+{
+    return index >= 0 && index < OP_COUNT ? ops[index].name : NULL;
+}
+
+#define WRAP_1_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array_t **result)                \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x)                                                                                              \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": x is NULL");                         \
+        usmarr_operand_t o[1] = {{.array = x}};                                                              \
+        return dispatch(OP_##ID, o, 1, out, result);                                                         \
+    }
+#define WRAP_2_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out,             \
+                      usmarr_array_t **result)                                                               \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x1 || !x2)                                                                                      \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL", !x1 ? "x1" : "x2");     \
+        usmarr_operand_t o[2] = {{.array = x1}, {.array = x2}};                                              \
+        return dispatch(OP_##ID, o, 2, out, result);                                                         \
+    }
+#define WRAP_3_(ID, name)                                                                                   \
+    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, const usmarr_array_t *x3,        \
+                      usmarr_array_t *out, usmarr_array_t **result)                                          \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        if (!x1 || !x2 || !x3)                                                                               \
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL",                         \
+                                !x1 ? "the first array" : !x2 ? "the second array" : "the third array");     \
+        usmarr_operand_t o[3] = {{.array = x1}, {.array = x2}, {.array = x3}};                               \
+        return dispatch(OP_##ID, o, 3, out, result);                                                         \
+    }
+#define WRAP_W_ WRAP_3_
+#define WRAP_C_(ID, name) /* by hand, below: the function has parameters */
+#define WRAP_(ID, name, arity, loops, out, flags, vec, expr, vexpr) WRAP_##arity##_(ID, name)
+USMARR_ELEMENTWISE_OPS(WRAP_)
+#undef WRAP_
+
+int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
+                   usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!a || !b)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "isclose: %s is NULL", !a ? "a" : "b");
+    usmarr_operand_t o[2] = {{.array = a}, {.array = b}};
+    struct params p = {rtol, atol, equal_nan};
+    return dispatch_with(OP_ISCLOSE, o, 2, &p, out, result);
+}
+
+int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
+                    bool *result)
+{
+    usmarr__clear_error();
+    if (!result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "allclose: result is NULL");
+    usmarr_array_t *close = NULL, *all = NULL;
+    unsigned char value = 0;
+    int rc = usmarr_isclose(a, b, rtol, atol, equal_nan, NULL, &close);
+    if (!rc)
+        rc = usmarr_all(close, 0, NULL, false, NULL, &all);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(all, &value, NULL);
+    usmarr_array_release(all);
+    usmarr_array_release(close);
+    if (!rc)
+        *result = value != 0;
+    return rc;
+}

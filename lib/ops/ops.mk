@@ -1,0 +1,12 @@
+# Operations: elementwise functions, reductions and scans, sorting and set functions,
+# linear algebra, statistics.
+lib_libusmarr_la_SOURCES += \
+	lib/ops/ops_internal.h \
+	lib/ops/elementwise.c \
+	lib/ops/reduce.c \
+	lib/ops/sort.c \
+	lib/ops/set.c \
+	lib/ops/matmul.c \
+	lib/ops/products.c \
+	lib/ops/moments.c \
+	lib/ops/diff.c

@@ -1,0 +1,179 @@
+/* tensordot, vecdot and matrix_transpose (doc/linalg.md): tensordot and vecdot rearrange
+ * their operands and reuse matmul / the elementwise functions and reductions. */
+#include "ops_internal.h"
+
+#include <string.h>
+
+/* ---- tensordot -------------------------------------------------------------------------- */
+
+static int check_axes(const usmarr_array_t *x, const char *name, int naxes, const int *axes, bool *mark, int *norm)
+{
+    memset(mark, 0, sizeof(bool) * USMARR_MAX_NDIM);
+    for (int i = 0; i < naxes; i++) {
+        int a = axes[i] < 0 ? axes[i] + x->ndim : axes[i];
+        if (a < 0 || a >= x->ndim)
+            return usmarr__fail(USMARR_ERROR_INDEX, "tensordot: %s[%d]=%d is out of range for %d dims", name, i, axes[i],
+                                x->ndim);
+        if (mark[a])
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: %s[%d]=%d repeats an axis", name, i, axes[i]);
+        mark[a] = true;
+        norm[i] = a;
+    }
+    return 0;
+}
+
+/* x with its axes permuted to (first group, second group) and reshaped to (rows, cols). */
+static int as_matrix(const usmarr_array_t *x, const int *perm, int nrows_dims, usmarr_array_t **m)
+{
+    usmarr_array_t *p = NULL;
+    int rc = usmarr_array_permute_dims(x, perm, &p);
+    if (rc)
+        return rc;
+    int64_t shape[2] = {1, 1};
+    for (int d = 0; d < x->ndim; d++)
+        shape[d < nrows_dims ? 0 : 1] *= p->shape[d];
+    rc = usmarr_array_reshape(p, 2, shape, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, m);
+    usmarr_array_release(p);
+    return rc;
+}
+
+int usmarr_tensordot(const usmarr_array_t *x1, const usmarr_array_t *x2, int naxes, const int *axes1, const int *axes2,
+                     usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!x1 || !x2)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: %s is NULL", x1 ? "x2" : "x1");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: result is NULL and there is no out");
+    if (!axes1 != !axes2)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: axes1 and axes2 must both be given or both NULL");
+    int rc = usmarr__same_context(x1, "x1", x2, "x2");
+    if (rc)
+        return rc;
+    int lim = x1->ndim < x2->ndim ? x1->ndim : x2->ndim;
+    if (naxes < 0 || (!axes1 && naxes > lim) || naxes > x1->ndim || naxes > x2->ndim)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: naxes=%d is outside [0, %d]", naxes,
+                            axes1 ? (x1->ndim < x2->ndim ? x1->ndim : x2->ndim) : lim);
+    int c1[USMARR_MAX_NDIM], c2[USMARR_MAX_NDIM];
+    bool m1[USMARR_MAX_NDIM], m2[USMARR_MAX_NDIM];
+    if (!axes1) { /* the last naxes of x1 with the first naxes of x2 */
+        for (int i = 0; i < naxes; i++) {
+            c1[i] = x1->ndim - naxes + i;
+            c2[i] = i;
+        }
+        check_axes(x1, "axes1", naxes, c1, m1, c1);
+        check_axes(x2, "axes2", naxes, c2, m2, c2);
+    } else if ((rc = check_axes(x1, "axes1", naxes, axes1, m1, c1)) || (rc = check_axes(x2, "axes2", naxes, axes2, m2, c2)))
+        return rc;
+    for (int i = 0; i < naxes; i++)
+        if (x1->shape[c1[i]] != x2->shape[c2[i]])
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "tensordot: contracted pair %d has %lld elements in x1 (axis %d) and %lld in x2 (axis %d)",
+                                i, (long long)x1->shape[c1[i]], c1[i], (long long)x2->shape[c2[i]], c2[i]);
+    int p1[USMARR_MAX_NDIM], p2[USMARR_MAX_NDIM], n1 = 0, n2 = 0, rnd = 0;
+    int64_t rshape[USMARR_MAX_NDIM];
+    if (x1->ndim + x2->ndim - 2 * naxes > USMARR_MAX_NDIM)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: the result would have %d dims (at most %d)",
+                            x1->ndim + x2->ndim - 2 * naxes, USMARR_MAX_NDIM);
+    for (int d = 0; d < x1->ndim; d++)
+        if (!m1[d]) {
+            p1[n1++] = d;
+            rshape[rnd++] = x1->shape[d];
+        }
+    int free1 = n1;
+    for (int i = 0; i < naxes; i++)
+        p1[n1++] = c1[i];
+    for (int i = 0; i < naxes; i++)
+        p2[n2++] = c2[i];
+    for (int d = 0; d < x2->ndim; d++)
+        if (!m2[d]) {
+            p2[n2++] = d;
+            rshape[rnd++] = x2->shape[d];
+        }
+    usmarr_dtype_t dt;
+    if ((rc = usmarr_promote_types(x1->dtype, x2->dtype, &dt)))
+        return rc;
+    usmarr_array_t *target = NULL;
+    const usmarr_array_t *inputs[2] = {x1, x2};
+    if (out && (rc = usmarr__result_begin(x1, inputs, 2, dt, rnd, rshape, out, result, &target)))
+        return rc;
+    usmarr_array_t *a = NULL, *b = NULL, *prod = NULL, *shaped = NULL;
+    if (!(rc = as_matrix(x1, p1, free1, &a)) && !(rc = as_matrix(x2, p2, naxes, &b)) &&
+        !(rc = usmarr_matmul(a, b, NULL, &prod)))
+        rc = usmarr_array_reshape(prod, rnd, rshape, USMARR_ORDER_C, USMARR_COPY_NEVER, &shaped);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_array_release(prod);
+    if (!out) {
+        if (!rc)
+            *result = shaped;
+        return rc;
+    }
+    if (!rc)
+        rc = usmarr_array_copy_into(target, shaped);
+    usmarr_array_release(shaped);
+    return usmarr__result_end(rc, target, out, result);
+}
+
+/* ---- vecdot -------------------------------------------------------------------------------- */
+
+int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
+                  usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!x1 || !x2)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "vecdot: %s is NULL", x1 ? "x2" : "x1");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "vecdot: result is NULL and there is no out");
+    int rc = usmarr__same_context(x1, "x1", x2, "x2");
+    if (rc)
+        return rc;
+    if (x1->ndim < 1 || x2->ndim < 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "vecdot: %s is 0-d; both operands need at least 1 dim",
+                            x1->ndim < 1 ? "x1" : "x2");
+    /* NumPy: the vectors' axis counts from the end of each operand (a non-negative axis
+     * only when both have the same number of dims); it must exist in both and have one
+     * length there (it does not broadcast) */
+    int nd = x1->ndim > x2->ndim ? x1->ndim : x2->ndim, mind = x1->ndim < x2->ndim ? x1->ndim : x2->ndim;
+    bool ok = axis < 0 ? axis >= -mind : x1->ndim == x2->ndim && axis < nd;
+    if (!ok)
+        return usmarr__fail(USMARR_ERROR_INDEX,
+                            "vecdot: axis=%d is out of range: x1 has %d dims, x2 has %d (a negative axis must be >= "
+                            "-%d; a non-negative one needs equal dims)",
+                            axis, x1->ndim, x2->ndim, mind);
+    int ax = axis < 0 ? axis + nd : axis;
+    int a1 = ax - (nd - x1->ndim), a2 = ax - (nd - x2->ndim);
+    if (x1->shape[a1] != x2->shape[a2])
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "vecdot: the vectors have %lld elements in x1 and %lld in x2 (axis %d)",
+                            (long long)x1->shape[a1], (long long)x2->shape[a2], axis);
+    usmarr_dtype_t dt;
+    if ((rc = usmarr_promote_types(x1->dtype, x2->dtype, &dt)))
+        return rc;
+    usmarr_array_t *c = NULL, *p = NULL, *s = NULL, *target = NULL;
+    if (usmarr_dtype_kind(x1->dtype) == USMARR_KIND_COMPLEX)
+        rc = usmarr_conj(x1, NULL, &c);
+    else
+        c = usmarr_array_retain((usmarr_array_t *)x1);
+    if (!rc)
+        rc = usmarr_multiply(c, x2, NULL, &p);
+    usmarr_array_release(c);
+    int pax = ax;
+    if (!rc)
+        rc = usmarr_sum(p, 1, &pax, false, NULL, &s);
+    usmarr_array_release(p);
+    if (rc)
+        return rc;
+    if (!out && s->dtype == dt) {
+        *result = s;
+        return 0;
+    }
+    const usmarr_array_t *inputs[2] = {x1, x2};
+    rc = usmarr__result_begin(x1, inputs, 2, dt, s->ndim, s->shape, out, result, &target);
+    if (!rc)
+        rc = usmarr_array_copy_into(target, s);
+    usmarr_array_release(s);
+    if (rc && !target)
+        return rc;
+    return usmarr__result_end(rc, target, out, result);
+}

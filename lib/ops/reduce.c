@@ -1,0 +1,657 @@
+/* Reductions over any axis set (sum, prod, mean, min, max, argmin, argmax, all, any,
+ * count_nonzero, logsumexp, reduce_hypot) and the cumulative functions (sum, prod,
+ * logsumexp, with include_initial), on cl/reduce.cl.  The kernel-selection rules are
+ * in that file's header; this module reduces the layout to at most two kept and two
+ * reduced dims and picks the split of few-output reductions. */
+#include "ops_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum rule { R_SUM, R_MEAN, R_SAME, R_INDEX, R_BOOL, R_COUNT, R_FLOAT };
+
+#define USMARR_REDUCTIONS(X)                                                                                \
+    X(sum, R_SUM, true, true)                                                                                \
+    X(prod, R_SUM, true, true)                                                                               \
+    X(mean, R_MEAN, true, true)                                                                              \
+    X(min, R_SAME, false, true)                                                                              \
+    X(max, R_SAME, false, true)                                                                              \
+    X(argmin, R_INDEX, false, false)                                                                         \
+    X(argmax, R_INDEX, false, false)                                                                         \
+    X(all, R_BOOL, true, true)                                                                               \
+    X(any, R_BOOL, true, true)                                                                               \
+    X(count_nonzero, R_COUNT, true, true)                                                                    \
+    X(logsumexp, R_FLOAT, true, true)                                                                        \
+    X(reduce_hypot, R_FLOAT, true, true)
+
+struct reduction {
+    const char *name;
+    enum rule rule;
+    bool identity; /* defined for empty reductions */
+    bool split;    /* partial results combine with the same kernel (count: with sum) */
+};
+
+enum {
+#define ENUM_(name, rule, identity, split) RED_##name,
+    USMARR_REDUCTIONS(ENUM_)
+#undef ENUM_
+        RED_COUNT
+};
+
+static const struct reduction reductions[RED_COUNT] = {
+#define ROW_(name, rule, identity, split) {#name, rule, identity, split},
+    USMARR_REDUCTIONS(ROW_)
+#undef ROW_
+};
+
+/* NumPy's sum/prod dtype: small integers and bool accumulate in int64/uint64. */
+static usmarr_dtype_t sum_dtype(usmarr_dtype_t d)
+{
+    switch (usmarr_dtype_kind(d)) {
+    case USMARR_KIND_BOOL:
+    case USMARR_KIND_INT: return USMARR_INT64;
+    case USMARR_KIND_UINT: return USMARR_UINT64;
+    default: return d;
+    }
+}
+
+static usmarr_dtype_t result_dtype(enum rule r, usmarr_dtype_t d)
+{
+    switch (r) {
+    case R_SUM: return sum_dtype(d);
+    case R_MEAN:
+    case R_FLOAT: { /* R_FLOAT: real input only (checked by the callers) */
+        usmarr_kind_t k = usmarr_dtype_kind(d);
+        return k == USMARR_KIND_BOOL || k == USMARR_KIND_INT || k == USMARR_KIND_UINT ? USMARR_FLOAT64 : d;
+    }
+    case R_SAME: return d;
+    case R_BOOL: return USMARR_BOOL;
+    default: return USMARR_INT64;
+    }
+}
+
+/* logsumexp and hypot are defined for real input only, as NumPy's logaddexp and hypot. */
+static int real_only(enum rule r, usmarr_dtype_t d, const char *name)
+{
+    if (r == R_FLOAT && usmarr_dtype_kind(d) == USMARR_KIND_COMPLEX)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x is %s; only real dtypes are supported", name,
+                            usmarr_dtype_name(d));
+    return 0;
+}
+
+/* ---- layout ----------------------------------------------------------------------------- */
+
+struct dims {
+    int n;
+    int64_t shape[USMARR_MAX_NDIM];
+    int64_t in[USMARR_MAX_NDIM];  /* input strides */
+    int64_t out[USMARR_MAX_NDIM]; /* output strides (kept dims) */
+};
+
+/* Drops extent-1 dims and merges neighbours that are jointly contiguous, in logical order
+ * (so flat indices stay C-order indices, as argmin needs). */
+static void merge(struct dims *d, bool with_out)
+{
+    int m = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->shape[i] == 1)
+            continue;
+        if (m > 0 && d->in[m - 1] == d->in[i] * d->shape[i] && (!with_out || d->out[m - 1] == d->out[i] * d->shape[i])) {
+            d->shape[m - 1] *= d->shape[i];
+            d->in[m - 1] = d->in[i];
+            d->out[m - 1] = d->out[i];
+            continue;
+        }
+        d->shape[m] = d->shape[i];
+        d->in[m] = d->in[i];
+        d->out[m] = d->out[i];
+        m++;
+    }
+    d->n = m;
+}
+
+static int parse_axes(const usmarr_array_t *x, int naxes, const int *axes, bool *reduced)
+{
+    memset(reduced, 0, sizeof(bool) * USMARR_MAX_NDIM);
+    if (!axes) {
+        for (int d = 0; d < x->ndim; d++)
+            reduced[d] = true;
+        return 0;
+    }
+    if (naxes < 0 || naxes > x->ndim)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "naxes=%d is outside [0, ndim=%d]", naxes, x->ndim);
+    for (int i = 0; i < naxes; i++) {
+        int a = axes[i] < 0 ? axes[i] + x->ndim : axes[i];
+        if (a < 0 || a >= x->ndim)
+            return usmarr__fail(USMARR_ERROR_INDEX, "axes[%d]=%d is out of range for %d dims", i, axes[i], x->ndim);
+        if (reduced[a])
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "axes[%d]=%d repeats an axis", i, axes[i]);
+        reduced[a] = true;
+    }
+    return 0;
+}
+
+static int check_out(const usmarr_array_t *x, usmarr_array_t *out, usmarr_dtype_t res, int ndim, const int64_t *shape,
+                     const char *name)
+{
+    int rc;
+    if (out->memory->context != x->memory->context)
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and x belong to different contexts", name);
+    if ((rc = usmarr__check_writable(out, "out")))
+        return rc;
+    if (out->ndim != ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)ndim))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has %d dims and not the result's shape (%d dims)", name,
+                            out->ndim, ndim);
+    if (!usmarr_can_cast(res, out->dtype, USMARR_CASTING_SAME_KIND))
+        return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", name,
+                            usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
+    return 0;
+}
+
+struct launch {
+    const char *kernel;  /* "sum", ... */
+    usmarr_dtype_t in_dtype;
+    void *out, *in;
+    cl_long2 ks, ko, ki, rs, ri;
+    cl_long chunk, po;
+    cl_long count;
+    size_t parts;
+    size_t per_item; /* outputs per work-item along kept dim 1 (128 for the columns kernel) */
+    bool serial;     /* one work-item per work-group: no cross-work-item vectorisation */
+    size_t tree_x, tree_y; /* the gpu shape's tree kernels: outputs side by side x rows per group (0: not) */
+};
+
+static int launch(usmarr_context_t *ctx, const struct launch *l)
+{
+    char defines[64], kname[64], tree[24] = "";
+    if (ctx->shape.tree_group) /* one program per dtype in this shape too: the tree kernels join it */
+        snprintf(tree, sizeof tree, " -DR_TREE=%u", ctx->shape.tree_group);
+    snprintf(defines, sizeof defines, "-DD1=%s%s%s", usmarr__dtype_tag(l->in_dtype),
+             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "", tree);
+    snprintf(kname, sizeof kname, "usmarr_reduce_%s%s", l->tree_y ? "tree_" : "", l->kernel);
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
+    if (rc)
+        return rc;
+    size_t per = l->per_item ? l->per_item : 1;
+    size_t global[3] = {((size_t)l->ks.s[1] + per - 1) / per, (size_t)l->ks.s[0], l->parts};
+    /* A fixed family of work-group sizes (a power of two up to 64 along dimension 0):
+     * PoCL compiles a work-group function per distinct local size at first launch, so
+     * letting the driver pick one per global shape compiled anew for almost every shape. */
+    size_t local[3] = {1, 1, 1};
+    if (!global[0] || !global[1] || !global[2])
+        return 0;
+    if (l->tree_y) { /* whole groups: outputs rounded up to tree_x, tree_y rows per part */
+        local[0] = l->tree_x;
+        local[2] = l->tree_y;
+        global[0] = ((size_t)l->ks.s[1] + l->tree_x - 1) / l->tree_x * l->tree_x;
+        global[2] = l->parts * l->tree_y;
+    } else if (!l->serial)
+        while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
+            local[0] *= 2;
+    usmarr__queue_lock(ctx);
+    cl_uint a = 0;
+    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->out)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->in)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ks, &l->ks)) && !(rc = usmarr__kernel_arg(k, a++, sizeof l->ko, &l->ko)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ki, &l->ki)) && !(rc = usmarr__kernel_arg(k, a++, sizeof l->rs, &l->rs)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ri, &l->ri)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->chunk, &l->chunk)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->po, &l->po)) &&
+        !(rc = usmarr__kernel_arg(k, a++, sizeof l->count, &l->count)))
+        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+static void pack2(const int64_t *v, int n, cl_long2 *out, int64_t pad)
+{
+    out->s[0] = n >= 2 ? v[n - 2] : pad;
+    out->s[1] = n >= 1 ? v[n - 1] : pad;
+}
+
+/* ---- the gpu shape: work-group trees (cl/reduce.cl, R_TREE) ------------------------------ */
+
+/* The group's layout: outputs side by side (coalesced along a contiguous kept axis, or
+ * for short reductions of many outputs), else one output per group with every row on the
+ * reduced range (all elements, an inner axis). */
+static void tree_layout(const usmarr_context_t *ctx, struct launch *l, int64_t nred)
+{
+    size_t g = ctx->shape.tree_group, c = ctx->shape.tree_cols;
+    bool wide = l->ks.s[1] >= (cl_long)c && (l->ki.s[1] == 1 || nred < (int64_t)g);
+    l->tree_x = wide ? c : 1;
+    l->tree_y = g / l->tree_x;
+}
+
+/* Reduction `r` of l's layout into l->out as trees: enough groups to fill the device (8
+ * per compute unit; at least 4 elements per item), the reduced range split into parts
+ * when the outputs alone give too few, the partials (parts, kept...) reduced by a second
+ * tree launch.  float16 partials would round, and argmin/argmax have no partial kernel:
+ * one part there. */
+static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct launch *l0,
+                       int64_t nkept, int64_t nred, usmarr_dtype_t part_dtype)
+{
+    struct launch l = *l0;
+    tree_layout(ctx, &l, nred);
+    int64_t groups = (l.ks.s[1] + (int64_t)l.tree_x - 1) / (int64_t)l.tree_x * l.ks.s[0];
+    int64_t want = 8 * (int64_t)ctx->profile.compute_units, parts = 1;
+    if (groups < want && part_dtype != USMARR_FLOAT16 && r->split) /* argmin/argmax: one part */
+        parts = (want + groups - 1) / groups;
+    if (parts > nred / ((int64_t)l.tree_y * 4))
+        parts = nred / ((int64_t)l.tree_y * 4);
+    if (parts <= 1) {
+        l.parts = 1;
+        return launch(ctx, &l);
+    }
+    int64_t chunk = (nred + parts - 1) / parts;
+    parts = (nred + chunk - 1) / chunk; /* every part non-empty */
+    usmarr_array_t *partial = NULL;
+    int64_t pshape[2] = {parts, nkept};
+    int rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &partial);
+    if (rc)
+        return rc;
+    struct launch p1 = l;
+    p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
+    p1.out = usmarr_array_data(partial);
+    p1.ko.s[0] = l.ks.s[1];
+    p1.ko.s[1] = 1;
+    p1.po = nkept;
+    p1.chunk = chunk;
+    p1.parts = (size_t)parts;
+    rc = launch(ctx, &p1);
+    if (!rc) {
+        struct launch p2 = l;
+        p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
+        p2.in_dtype = part_dtype;
+        p2.in = usmarr_array_data(partial);
+        p2.ki = p1.ko;
+        p2.rs.s[0] = 1;
+        p2.rs.s[1] = parts;
+        p2.ri.s[0] = 0;
+        p2.ri.s[1] = nkept;
+        p2.chunk = parts;
+        tree_layout(ctx, &p2, parts);
+        rc = launch(ctx, &p2);
+    }
+    usmarr_array_release(partial); /* waits for the launches */
+    return rc;
+}
+
+/* x reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
+static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const usmarr_array_t *x,
+                       const bool *reduced, usmarr_array_t *target)
+{
+    struct dims kept = {0}, red = {0};
+    int od = 0;
+    for (int d = 0; d < x->ndim; d++) {
+        if (reduced[d]) {
+            red.shape[red.n] = x->shape[d];
+            red.in[red.n++] = x->strides[d];
+            if (target->ndim == x->ndim)
+                od++; /* keepdims: skip the extent-1 output dim */
+        } else {
+            kept.shape[kept.n] = x->shape[d];
+            kept.in[kept.n] = x->strides[d];
+            kept.out[kept.n++] = target->strides[od++];
+        }
+    }
+    int64_t nred = 1, nkept = 1;
+    for (int i = 0; i < red.n; i++)
+        nred *= red.shape[i];
+    for (int i = 0; i < kept.n; i++)
+        nkept *= kept.shape[i];
+    if (nkept == 0)
+        return 0;
+    merge(&kept, true);
+    merge(&red, false);
+    usmarr_array_t *tmp = NULL;
+    int rc = 0;
+    if (kept.n > 2 || red.n > 2) {
+        /* copy into (kept..., reduced...) C order, then it is (nkept, nred) */
+        int perm[USMARR_MAX_NDIM], np = 0;
+        for (int d = 0; d < x->ndim; d++)
+            if (!reduced[d])
+                perm[np++] = d;
+        for (int d = 0; d < x->ndim; d++)
+            if (reduced[d])
+                perm[np++] = d;
+        usmarr_array_t *view;
+        if ((rc = usmarr_array_permute_dims(x, perm, &view)))
+            return rc;
+        rc = usmarr_array_copy(view, USMARR_ORDER_C, NULL, &tmp);
+        usmarr_array_release(view);
+        if (rc)
+            return rc;
+        int64_t out_strides_kept[USMARR_MAX_NDIM];
+        memcpy(out_strides_kept, kept.out, sizeof out_strides_kept);
+        /* kept dims of the original, in logical order, with the copy's strides */
+        kept.n = 0;
+        red.n = 0;
+        int ko = 0;
+        for (int d = 0; d < x->ndim; d++) {
+            if (reduced[d])
+                continue;
+            kept.shape[kept.n] = x->shape[d];
+            kept.in[kept.n] = tmp->strides[ko];
+            kept.out[kept.n++] = target->strides[target->ndim == x->ndim ? d : ko];
+            ko++;
+        }
+        for (int d = 0; d < x->ndim; d++)
+            if (reduced[d]) {
+                red.shape[red.n] = x->shape[d];
+                red.in[red.n++] = tmp->strides[ko++];
+            }
+        merge(&kept, true);
+        merge(&red, false);
+        if (kept.n > 2) { /* the output itself is not mergeable: go through a C-ordered result */
+            usmarr_array_release(tmp);
+            return USMARR_ERROR_UNSUPPORTED; /* handled by the caller with a contiguous target */
+        }
+        x = tmp;
+    }
+    struct launch l;
+    memset(&l, 0, sizeof l);
+    l.kernel = r->name;
+    l.in_dtype = x->dtype;
+    l.in = usmarr_array_data(x);
+    l.out = usmarr_array_data(target);
+    pack2(kept.shape, kept.n, &l.ks, 1);
+    pack2(kept.out, kept.n, &l.ko, 0);
+    pack2(kept.in, kept.n, &l.ki, 0);
+    pack2(red.shape, red.n, &l.rs, 1);
+    pack2(red.in, red.n, &l.ri, 0);
+    l.count = nred;
+    l.chunk = nred > 0 ? nred : 1;
+    l.parts = 1;
+
+    /* few outputs over many elements: split into partial results, then combine them */
+    usmarr_dtype_t part_dtype = result_dtype(r->rule, x->dtype);
+    if (r->rule == R_MEAN)
+        part_dtype = sum_dtype(x->dtype);
+    if (ctx->shape.tree_group && (r->split || r->rule == R_INDEX)) {
+        rc = tree_reduce(ctx, r, ri_, &l, nkept, nred, part_dtype);
+        goto done;
+    }
+    if (r->split && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16) {
+        int64_t parts = 256 / nkept;
+        int64_t chunk = (nred + parts - 1) / parts;
+        chunk = (chunk + 4095) / 4096 * 4096;
+        parts = (nred + chunk - 1) / chunk;
+        usmarr_array_t *partial = NULL;
+        int64_t pshape[2] = {nkept, parts};
+        if ((rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE,
+                                                  &partial)))
+            goto done;
+        struct launch p1 = l;
+        p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
+        p1.out = usmarr_array_data(partial);
+        p1.ko.s[0] = l.ks.s[1] * parts;
+        p1.ko.s[1] = parts;
+        p1.po = 1;
+        p1.chunk = chunk;
+        p1.parts = (size_t)parts;
+        rc = launch(ctx, &p1);
+        if (!rc) {
+            struct launch p2 = l;
+            p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
+            p2.in_dtype = part_dtype;
+            p2.in = usmarr_array_data(partial);
+            p2.ki = p1.ko;
+            p2.rs.s[0] = 1;
+            p2.rs.s[1] = parts;
+            p2.ri.s[0] = 0;
+            p2.ri.s[1] = 1;
+            p2.chunk = parts;
+            rc = launch(ctx, &p2);
+        }
+        usmarr_array_release(partial); /* waits for the launches */
+        goto done;
+    }
+    /* an outer reduced axis under contiguous outputs: 16 outputs per work-item */
+    if (ri_ == RED_sum && usmarr_dtype_kind(x->dtype) == USMARR_KIND_FLOAT && x->dtype != USMARR_FLOAT16 &&
+        l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
+        l.kernel = "sum_cols";
+        l.per_item = 128;
+        l.serial = true;
+    } else if (l.ri.s[1] == 1 && l.rs.s[1] >= 16) {
+        l.serial = true; /* an inner contiguous loop per work-item */
+    }
+    rc = launch(ctx, &l);
+done:
+    usmarr_array_release(tmp);
+    return rc;
+}
+
+static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, usmarr_array_t *out,
+                  usmarr_array_t **result)
+{
+    const struct reduction *r = &reductions[ri_];
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", r->name);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", r->name);
+    bool reduced[USMARR_MAX_NDIM];
+    int rc = parse_axes(x, naxes, axes, reduced);
+    if (rc)
+        return rc;
+    if ((rc = real_only(r->rule, x->dtype, r->name)))
+        return rc;
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_dtype_t res = result_dtype(r->rule, x->dtype);
+    if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
+        return rc;
+    int ndim = 0;
+    int64_t shape[USMARR_MAX_NDIM], nred = 1, nkept = 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (!reduced[d]) {
+            shape[ndim++] = x->shape[d];
+            nkept *= x->shape[d];
+        } else {
+            nred *= x->shape[d];
+            if (keepdims)
+                shape[ndim++] = 1;
+        }
+    }
+    if (nred == 0 && nkept > 0 && !r->identity)
+        return usmarr__fail(USMARR_ERROR_EMPTY, "%s of an empty selection (%lld elements reduced) has no identity",
+                            r->name, (long long)nred);
+    if (out && (rc = check_out(x, out, res, ndim, shape, r->name)))
+        return rc;
+
+    usmarr_array_t *target = NULL;
+    bool direct = out && out->dtype == res && out->memory != x->memory;
+    if (direct)
+        target = usmarr_array_retain(out);
+    else {
+        usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
+        if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, kind, &target)))
+            return rc;
+    }
+    rc = reduce_into(ctx, r, ri_, x, reduced, target);
+    if (rc == USMARR_ERROR_UNSUPPORTED && direct) { /* out's own layout did not merge: use a C-ordered result */
+        usmarr_array_release(target);
+        usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
+        if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, kind, &target)))
+            return rc;
+        direct = false;
+        rc = reduce_into(ctx, r, ri_, x, reduced, target);
+    }
+    if (!rc && out && !direct)
+        rc = usmarr_array_copy_into(out, target);
+    if (!rc && result)
+        *result = usmarr_array_retain(out ? out : target);
+    usmarr_array_release(target);
+    return rc;
+}
+
+/* ---- the cumulative functions ---------------------------------------------------------------- */
+
+static const struct {
+    const char *name; /* the kernel is usmarr_reduce_<name> */
+    enum rule rule;
+} cumulatives[] = {
+    [USMARR_CUMULATIVE_SUM] = {"cumulative_sum", R_SUM},
+    [USMARR_CUMULATIVE_PROD] = {"cumulative_prod", R_SUM},
+    [USMARR_CUMULATIVE_LOGSUMEXP] = {"cumulative_logsumexp", R_FLOAT},
+};
+
+/* Lines along the axis: x is copied C-ordered with the axis innermost (every other dim then
+ * merges into one count of lines), scanned one work-item per line into a C-ordered result
+ * with `include_initial` more elements a line, and permuted back (a view). */
+static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
+                      usmarr_array_t *out, usmarr_array_t **result)
+{
+    if ((unsigned)op >= sizeof cumulatives / sizeof cumulatives[0])
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "cumulative: op=%d is not a usmarr_cumulative_t", (int)op);
+    const char *name = cumulatives[op].name;
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", name);
+    int rc;
+    if ((rc = real_only(cumulatives[op].rule, x->dtype, name)))
+        return rc;
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_dtype_t res = result_dtype(cumulatives[op].rule, x->dtype);
+    if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
+        return rc;
+    usmarr_array_t *src = NULL;
+    int ax;
+    if (!axis) { /* flattened, C order */
+        int64_t n = usmarr_array_size(x);
+        usmarr_array_t *c = NULL;
+        if ((rc = usmarr_array_copy(x, USMARR_ORDER_C, NULL, &c)))
+            return rc;
+        rc = usmarr_array_reshape(c, 1, &n, USMARR_ORDER_C, USMARR_COPY_NEVER, &src);
+        usmarr_array_release(c);
+        if (rc)
+            return rc;
+        ax = 0;
+    } else {
+        ax = *axis < 0 ? *axis + x->ndim : *axis;
+        if (ax < 0 || ax >= x->ndim)
+            return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, *axis, x->ndim);
+        src = usmarr_array_retain((usmarr_array_t *)x);
+    }
+    int64_t n = src->shape[ax], init = include_initial ? 1 : 0, rshape[USMARR_MAX_NDIM];
+    memcpy(rshape, src->shape, sizeof(int64_t) * (size_t)src->ndim);
+    rshape[ax] = n + init;
+    int perm[USMARR_MAX_NDIM], inv[USMARR_MAX_NDIM], np = 0;
+    usmarr_array_t *pv = NULL, *pc = NULL, *tr = NULL, *back = NULL;
+    if (out && (rc = check_out(src, out, res, src->ndim, rshape, name)))
+        goto done;
+    for (int d = 0; d < src->ndim; d++)
+        if (d != ax)
+            perm[np++] = d;
+    perm[np++] = ax;
+    for (int d = 0; d < src->ndim; d++)
+        inv[perm[d]] = d;
+    if ((rc = usmarr_array_permute_dims(src, perm, &pv)) || (rc = usmarr_array_copy(pv, USMARR_ORDER_C, NULL, &pc)))
+        goto done;
+    int64_t lines = 1, tshape[USMARR_MAX_NDIM];
+    for (int d = 0; d < src->ndim; d++)
+        tshape[d] = rshape[perm[d]];
+    for (int d = 0; d + 1 < src->ndim; d++)
+        lines *= tshape[d];
+    usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
+    if ((rc = usmarr__array_empty_like_layout(ctx, res, src->ndim, tshape, USMARR_ORDER_C, kind, &tr)))
+        goto done;
+    if (lines > 0 && n + init > 0) {
+        struct launch l;
+        memset(&l, 0, sizeof l);
+        l.kernel = name;
+        l.in_dtype = pc->dtype;
+        l.in = usmarr_array_data(pc);
+        l.out = usmarr_array_data(tr);
+        l.ks.s[0] = 1;
+        l.ks.s[1] = lines;
+        l.ko.s[1] = n + init;
+        l.ki.s[1] = n;
+        l.rs.s[0] = 1;
+        l.rs.s[1] = n;
+        l.ri.s[1] = 1;
+        l.po = 1;
+        l.chunk = n;
+        l.count = init;
+        l.parts = 1;
+        if ((rc = launch(ctx, &l)))
+            goto done;
+    }
+    if ((rc = usmarr_array_permute_dims(tr, inv, &back))) /* back to the source's axis order */
+        goto done;
+    if (out) {
+        if (!(rc = usmarr_array_copy_into(out, back)) && result)
+            *result = usmarr_array_retain(out);
+    } else if (ax == src->ndim - 1) { /* no permutation: tr is the C-ordered result */
+        *result = usmarr_array_retain(tr);
+    } else {
+        rc = usmarr_array_copy(back, USMARR_ORDER_C, NULL, result);
+    }
+done:
+    usmarr_array_release(back);
+    usmarr_array_release(tr);
+    usmarr_array_release(pc); /* waits for the launch */
+    usmarr_array_release(pv);
+    usmarr_array_release(src);
+    return rc;
+}
+
+int usmarr_cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
+                      usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(op, x, axis, include_initial, out, result);
+}
+
+int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_SUM, x, axis, false, out, result);
+}
+
+int usmarr_cumulative_prod(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
+                           usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_PROD, x, axis, include_initial, out, result);
+}
+
+int usmarr_cumulative_logsumexp(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
+                                usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    return cumulative(USMARR_CUMULATIVE_LOGSUMEXP, x, axis, include_initial, out, result);
+}
+
+/* ---- public entry points --------------------------------------------------------------------- */
+
+int usmarr_reduce(const char *name, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims,
+                  usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!name)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
+    for (int i = 0; i < RED_COUNT; i++)
+        if (!strcmp(reductions[i].name, name))
+            return reduce(i, x, naxes, axes, keepdims, out, result);
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
+}
+
+int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result)
+{
+    for (int i = 0; i < RED_COUNT; i++)
+        if (!strcmp(reductions[i].name, name)) {
+            *result = result_dtype(reductions[i].rule, dtype);
+            return 0;
+        }
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
+}
+
+#define WRAP_(name, rule, identity, split)                                                                  \
+    int usmarr_##name(const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, usmarr_array_t *out, \
+                      usmarr_array_t **result)                                                               \
+    {                                                                                                        \
+        usmarr__clear_error();                                                                               \
+        return reduce(RED_##name, x, naxes, axes, keepdims, out, result);                                    \
+    }
+USMARR_REDUCTIONS(WRAP_)
+#undef WRAP_

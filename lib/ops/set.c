@@ -1,0 +1,291 @@
+/* The array API's set functions (unique_values, unique_counts, unique_inverse, unique_all)
+ * and isin, on keys sorted by lib/sort.c and the set kernels of cl/sort.cl.  Results of
+ * data-dependent size are written into pod blocks sized for every element distinct, then
+ * trimmed to the number found (as extract does).  User documentation: doc/sorting.md. */
+#include "ops_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define UNIQUE_CHUNK 65536 /* sorted keys per work-item in the head count and the write */
+
+static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
+{
+    return a->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : a->memory->kind;
+}
+
+static void *element0(const usmarr_array_t *a)
+{
+    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
+}
+
+static int empty_1d(const usmarr_array_t *like, usmarr_dtype_t dtype, usmarr_array_t **out)
+{
+    int64_t zero = 0;
+    return usmarr__array_empty_like_layout(like->memory->context, dtype, 1, &zero, USMARR_ORDER_C, kind_of(like), out);
+}
+
+/* A pod block with room for `bytes`; *at is where the allocation starts. */
+struct pod_result {
+    usmarr_memory_t *pod;
+    size_t begin, end, itemsize;
+};
+
+static int pod_open(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t itemsize, int64_t n, struct pod_result *p)
+{
+    p->itemsize = itemsize;
+    int rc = usmarr_memory_create_pod(ctx, kind, 0, &p->pod);
+    if (!rc)
+        rc = usmarr_memory_pod_allocate(p->pod, (size_t)n * itemsize, itemsize, &p->begin, &p->end);
+    return rc;
+}
+
+static void *pod_pointer(const struct pod_result *p)
+{
+    return (char *)usmarr_memory_pointer(p->pod) + p->begin;
+}
+
+/* Trims the block to `total` elements and makes the 1-d result over it. */
+static int pod_close(struct pod_result *p, usmarr_dtype_t dtype, int64_t total, usmarr_array_t **out)
+{
+    int rc = usmarr_memory_pod_resize(p->pod, (size_t)total * p->itemsize, &p->begin, &p->end);
+    if (!rc)
+        rc = usmarr_memory_pod_finalize(p->pod);
+    if (!rc)
+        rc = usmarr__array_new(p->pod, dtype, 1, &total, NULL, (int64_t)(p->begin / p->itemsize), USMARR_FLAG_WRITABLE,
+                               out);
+    return rc;
+}
+
+static int launch(usmarr_context_t *ctx, const char *defines, const char *name, int nargs, const void *const *ptrs,
+                  const cl_long *longs, const char *kinds, size_t items)
+{
+    usmarr__kernel_t *k;
+    int rc = usmarr__kernel_get(ctx, "sort", defines, name, &k);
+    if (rc)
+        return rc;
+    size_t local = items == 1 ? 1 : 64, global = (items + local - 1) / local * local;
+    usmarr__queue_lock(ctx);
+    for (int i = 0, p = 0, l = 0; i < nargs && !rc; i++)
+        rc = kinds[i] == 'p' ? usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, ptrs[p++])
+                             : usmarr__kernel_arg(k, (cl_uint)i, sizeof(cl_long), &longs[l++]);
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
+                  usmarr_array_t **inverse, usmarr_array_t **counts, const char *name)
+{
+    usmarr__clear_error();
+    if (!x || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", name, x ? "values" : "x");
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_array_t *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
+    struct pod_result pv = {0}, pf = {0}, pc = {0};
+    usmarr_memory_t *heads = NULL, *starts = NULL;
+    struct usmarr__sorted s;
+    int64_t total = 0;
+    char what[48];
+    snprintf(what, sizeof what, "%s: x", name);
+    int rc = usmarr__sort_flat(x, indices || inverse, what, &s);
+    if (rc)
+        return rc;
+    if (inverse && (rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, x->ndim, x->shape, USMARR_ORDER_C,
+                                                         kind_of(x), &inv)))
+        goto done;
+    if (s.n == 0) {
+        if (!(rc = empty_1d(x, x->dtype, &v)) && indices)
+            rc = empty_1d(x, USMARR_INT64, &first);
+        if (!rc && counts)
+            rc = empty_1d(x, USMARR_INT64, &cnt);
+        goto done;
+    }
+    int64_t n = s.n, nchunks = (n + UNIQUE_CHUNK - 1) / UNIQUE_CHUNK;
+    if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)(nchunks + 1) * 8, 0, &heads)))
+        goto done;
+    if ((rc = pod_open(ctx, kind_of(x), usmarr_dtype_size(x->dtype), n, &pv)))
+        goto done;
+    if (indices && (rc = pod_open(ctx, kind_of(x), 8, n, &pf)))
+        goto done;
+    if (counts && ((rc = pod_open(ctx, kind_of(x), 8, n, &pc)) ||
+                   (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)n * 8, 0, &starts))))
+        goto done;
+    char defines[160];
+    snprintf(defines, sizeof defines, "%s -DUNIQ_FIRST=%d -DUNIQ_STARTS=%d -DUNIQ_INVERSE=%d", s.defines,
+             indices != NULL, counts != NULL, inverse != NULL);
+    {
+        const void *p1[2] = {s.key, heads->pointer};
+        cl_long l1[3] = {n, UNIQUE_CHUNK, nchunks};
+        rc = launch(ctx, defines, "usmarr_unique_count", 5, p1, l1, "plllp", (size_t)nchunks);
+    }
+    if (!rc) {
+        const void *p2[1] = {heads->pointer};
+        cl_long l2[1] = {nchunks};
+        rc = launch(ctx, defines, "usmarr_unique_scan", 2, p2, l2, "pl", 1);
+    }
+    if (!rc) {
+        const void *p3[7] = {s.key, s.idx, heads->pointer, pod_pointer(&pv), indices ? pod_pointer(&pf) : NULL,
+                             starts ? starts->pointer : NULL, inv ? element0(inv) : NULL};
+        cl_long l3[3] = {n, UNIQUE_CHUNK, nchunks};
+        rc = launch(ctx, defines, "usmarr_unique_write", 10, p3, l3, "pplllppppp", (size_t)nchunks);
+    }
+    if (!rc)
+        rc = usmarr_memory_copy_to_host(heads, (size_t)nchunks * 8, &total, 8); /* waits */
+    if (!rc && counts) {
+        const void *p4[2] = {starts->pointer, pod_pointer(&pc)};
+        cl_long l4[2] = {total, n};
+        rc = launch(ctx, defines, "usmarr_unique_counts", 4, p4, l4, "pllp", (size_t)total);
+        if (!rc)
+            rc = usmarr_context_finish(ctx);
+    }
+    if (!rc)
+        rc = pod_close(&pv, x->dtype, total, &v);
+    if (!rc && indices)
+        rc = pod_close(&pf, USMARR_INT64, total, &first);
+    if (!rc && counts)
+        rc = pod_close(&pc, USMARR_INT64, total, &cnt);
+done:
+    usmarr__sorted_release(&s);
+    usmarr_memory_release(heads);
+    usmarr_memory_release(starts);
+    usmarr_memory_release(pv.pod);
+    usmarr_memory_release(pf.pod);
+    usmarr_memory_release(pc.pod);
+    if (rc) {
+        usmarr_array_release(v);
+        usmarr_array_release(first);
+        usmarr_array_release(inv);
+        usmarr_array_release(cnt);
+        return rc;
+    }
+    *values = v;
+    if (indices)
+        *indices = first;
+    if (inverse)
+        *inverse = inv;
+    if (counts)
+        *counts = cnt;
+    return 0;
+}
+
+USMARR_API int usmarr_unique_values(const usmarr_array_t *x, usmarr_array_t **values)
+{
+    return unique(x, values, NULL, NULL, NULL, "unique_values");
+}
+
+USMARR_API int usmarr_unique_counts(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **counts)
+{
+    if (!counts)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "unique_counts: counts is NULL");
+    return unique(x, values, NULL, NULL, counts, "unique_counts");
+}
+
+USMARR_API int usmarr_unique_inverse(const usmarr_array_t *x, usmarr_array_t **values,
+                                     usmarr_array_t **inverse_indices)
+{
+    if (!inverse_indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "unique_inverse: inverse_indices is NULL");
+    return unique(x, values, NULL, inverse_indices, NULL, "unique_inverse");
+}
+
+USMARR_API int usmarr_unique_all(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
+                                 usmarr_array_t **inverse_indices, usmarr_array_t **counts)
+{
+    if (!indices || !inverse_indices || !counts)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "unique_all: %s is NULL",
+                            !indices ? "indices" : !inverse_indices ? "inverse_indices" : "counts");
+    return unique(x, values, indices, inverse_indices, counts, "unique_all");
+}
+
+USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_elements, bool invert,
+                           usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!x || !test_elements)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "isin: %s is NULL", x ? "test_elements" : "x");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "isin: result is NULL and no out is given");
+    if (test_elements->memory->context != x->memory->context ||
+        (out && out->memory->context != x->memory->context))
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "isin: %s and x belong to different contexts",
+                            test_elements->memory->context != x->memory->context ? "test_elements" : "out");
+    usmarr_dtype_t common;
+    int rc = usmarr_promote_types(x->dtype, test_elements->dtype, &common);
+    if (rc)
+        return rc;
+    if (out) {
+        if ((rc = usmarr__check_writable(out, "out")))
+            return rc;
+        if (out->ndim != x->ndim || memcmp(out->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim))
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "isin: out has %d dims and not x's shape (%d dims)",
+                                out->ndim, x->ndim);
+        if (out->dtype != USMARR_BOOL)
+            return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "isin: out has dtype %s, the result is bool",
+                                usmarr_dtype_name(out->dtype));
+    }
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_array_t *res = NULL, *tc = NULL, *xc = NULL, *target = NULL;
+    struct usmarr__sorted s;
+    memset(&s, 0, sizeof s);
+    if (out)
+        res = usmarr_array_retain(out);
+    else if ((rc = usmarr__array_empty_like_layout(ctx, USMARR_BOOL, x->ndim, x->shape, USMARR_ORDER_C, kind_of(x),
+                                                   &res)))
+        return rc;
+    int64_t m = usmarr_array_size(x);
+    if (m == 0)
+        goto done;
+    if (test_elements->dtype != common &&
+        (rc = usmarr_array_astype(test_elements, common, USMARR_ORDER_C, NULL, &tc)))
+        goto done;
+    if ((x->dtype != common || !(x->flags & USMARR_FLAG_C_CONTIGUOUS)) &&
+        (rc = usmarr_array_astype(x, common, USMARR_ORDER_C, NULL, &xc)))
+        goto done;
+    if ((rc = usmarr__sort_flat(tc ? tc : test_elements, false, "isin: test_elements", &s)))
+        goto done;
+    target = (res->flags & USMARR_FLAG_C_CONTIGUOUS) ? usmarr_array_retain(res) : NULL;
+    if (!target && (rc = usmarr__array_empty_like_layout(ctx, USMARR_BOOL, x->ndim, x->shape, USMARR_ORDER_C,
+                                                         kind_of(x), &target)))
+        goto done;
+    {
+        usmarr__kernel_t *k;
+        cl_long ln = s.n, lm = m;
+        cl_int inv = invert;
+        size_t local = 64, global = ((size_t)m + 63) / 64 * 64;
+        if ((rc = usmarr__kernel_get(ctx, "sort", s.defines, "usmarr_isin", &k)))
+            goto done;
+        usmarr__queue_lock(ctx);
+        rc = usmarr__kernel_arg_pointer(ctx, k, 0, s.key);
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 1, sizeof ln, &ln);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 2, element0(xc ? xc : x));
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 3, sizeof lm, &lm);
+        if (!rc)
+            rc = usmarr__kernel_arg_pointer(ctx, k, 4, element0(target));
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 5, sizeof inv, &inv);
+        if (!rc)
+            rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+        usmarr__queue_unlock(ctx);
+    }
+    if (!rc && target != res)
+        rc = usmarr_array_copy_into(res, target);
+done:
+    usmarr__sorted_release(&s);
+    usmarr_array_release(tc);
+    usmarr_array_release(xc);
+    usmarr_array_release(target);
+    if (rc) {
+        usmarr_array_release(res);
+        return rc;
+    }
+    if (result)
+        *result = res;
+    else
+        usmarr_array_release(res);
+    return 0;
+}

@@ -1,0 +1,545 @@
+/* sort, argsort and searchsorted on cl/sort.cl (the kernels and the key mapping are
+ * described in that file's header; user documentation: doc/sorting.md).  Every sort runs
+ * on R rows of n contiguous keys: the input is read along the axis by a 2-D kernel when
+ * its other axes collapse to one, else through a contiguous copy with the axis last; the
+ * result is written the same way. */
+#include "ops_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows of at most this many keys are sorted by one work-group (the rows kernels); longer
+ * ones by the radix passes of cl/sort_radix.cl over blocks of BLOCK keys, halved down to
+ * BLOCK_MIN while the rows make fewer than BLOCKS_WANTED blocks. */
+#define ONE_ITEM_MAX 16384
+#define BLOCK 65536
+#define BLOCK_MIN 4096
+#define BLOCKS_WANTED 16
+/* The longest row a sort may hold: the radix passes count keys in 32 bits. */
+#define MAX_ROW_KEYS 4294967295LL
+/* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
+#define SEARCH_KEYS 16
+/* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
+ * device's limit): about a core's L2, past which local memory is no faster than blocks. */
+#define ROW_LOCAL_MAX (256 << 10)
+/* sort (not argsort) of rows of 25 to this many elements of 4 bytes runs a sorting
+ * network (cl/sort.cl usmarr_sort_rows_net), of 2 bytes up to NET_MAX/16, of 1 byte up to
+ * NET_MAX/64: its work grows as n log^2 n, the radix sort's with the element's width. */
+#define NET_MAX 16384
+
+int usmarr__sort_key_bytes(usmarr_dtype_t d)
+{
+    size_t size = usmarr_dtype_size(d);
+    return size <= 4 ? 4 : (int)size;
+}
+
+int usmarr__sort_key_kind(usmarr_dtype_t d)
+{
+    switch (usmarr_dtype_kind(d)) {
+    case USMARR_KIND_BOOL:
+    case USMARR_KIND_UINT: return 0;
+    case USMARR_KIND_INT: return 1;
+    case USMARR_KIND_FLOAT: return 2;
+    case USMARR_KIND_COMPLEX: return d == USMARR_COMPLEX64 ? 3 : 4;
+    default: return -1;
+    }
+}
+
+static void *element0(const usmarr_array_t *a)
+{
+    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
+}
+
+/* Whether `a` is R rows along `axis`: the other axes (extent-1 ones dropped) nest as one
+ * with row stride *sr.  *rows is their product, *se the axis's stride. */
+static bool rows_of(const usmarr_array_t *a, int axis, int64_t *rows, int64_t *sr, int64_t *se)
+{
+    int64_t r = 1, s = 0, inner = -1;
+    bool first = true;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        if (d == axis || a->shape[d] == 1)
+            continue;
+        if (first) {
+            s = a->strides[d];
+            first = false;
+        } else if (a->strides[d] != inner) {
+            return false;
+        }
+        inner = a->strides[d] * a->shape[d];
+        r *= a->shape[d];
+    }
+    *rows = r;
+    *sr = s;
+    *se = a->ndim ? a->strides[axis] : 1;
+    return true;
+}
+
+/* `a` with `axis` moved last, copied C-contiguous. */
+static int axis_last_copy(const usmarr_array_t *a, int axis, usmarr_array_t **copy)
+{
+    int dst = a->ndim - 1;
+    usmarr_array_t *v;
+    int rc = usmarr_array_moveaxis(a, 1, &axis, &dst, &v);
+    if (rc)
+        return rc;
+    rc = usmarr_array_copy(v, USMARR_ORDER_C, NULL, copy);
+    usmarr_array_release(v);
+    return rc;
+}
+
+/* The digit of the radix passes: 11 bits (3 passes for 4-byte keys, 6 for 8-byte ones),
+ * 8 for 128-bit keys, which cl/sort_radix.cl cuts with sort.cl's KEY_DIGIT. */
+static int radix_bits(const struct usmarr__sorted *j)
+{
+    return j->bits == 128 ? 8 : 11;
+}
+
+/* A cl/sort_radix.cl kernel over `items` work-items of one each, its arguments `args`. */
+static int launch_radix(struct usmarr__sorted *j, const char *name, int nargs, const struct usmarr__karg *args,
+                        size_t items)
+{
+    usmarr__kernel_t *k;
+    char defines[sizeof j->defines + 16];
+    snprintf(defines, sizeof defines, "%s -DRADIX_BITS=%d", j->defines, radix_bits(j));
+    int rc = usmarr__kernel_get(j->ctx, "sort+sort_radix", defines, name, &k);
+    size_t one = 1;
+    return rc ? rc : usmarr__kernel_launch(j->ctx, k, nargs, args, 1, &items, &one);
+}
+
+static int alloc_scratch(struct usmarr__sorted *j, bool arg)
+{
+    size_t total = (size_t)(j->rows * j->n), kbytes = total * (size_t)j->key_bytes;
+    int rc = 0;
+    for (int i = 0; i < (arg ? 4 : 2) && !rc; i++)
+        rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, i < 2 ? kbytes : total * 8, 0, &j->blocks[i]);
+    if (rc)
+        return rc;
+    j->key = j->blocks[0]->pointer;
+    j->tkey = j->blocks[1]->pointer;
+    j->idx = j->blocks[2] ? j->blocks[2]->pointer : NULL;
+    j->tidx = j->blocks[3] ? j->blocks[3]->pointer : NULL;
+    return 0;
+}
+
+void usmarr__sorted_release(struct usmarr__sorted *j)
+{
+    for (size_t i = 0; i < sizeof j->blocks / sizeof *j->blocks; i++) {
+        usmarr_memory_release(j->blocks[i]);
+        j->blocks[i] = NULL;
+    }
+}
+
+/* The keys (and indices) of the rows `in[r*sr + i*se]`, sorted into j->key (j->idx), or,
+ * given `out`, out[r*osr + i*ose] = the element of each sorted key (its index with ARG):
+ * cl/sort_radix.cl's passes, one
+ * per digit of radix_bits(), over blocks of BLOCK keys (smaller ones when the rows make few
+ * blocks, so that every core gets some).  The device decides which passes move keys, from
+ * every digit's counts; the counters are uint: rows of fewer than 2^32 keys. */
+static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se, void *out, int64_t osr,
+                     int64_t ose)
+{
+    int bits = radix_bits(j), digits = (j->bits + bits - 1) / bits;
+    int64_t n = j->n, block = BLOCK;
+    while (block > BLOCK_MIN && j->rows * ((n + block - 1) / block) < BLOCKS_WANTED)
+        block /= 2;
+    int64_t nb = (n + block - 1) / block, items = j->rows * nb;
+    size_t hbytes = (size_t)items * (size_t)digits * ((size_t)1 << bits) * 4;
+    int rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, hbytes + (size_t)j->rows * 4, 0, &j->blocks[4]);
+    if (rc)
+        return rc;
+    void *hist = j->blocks[4]->pointer, *mask = (char *)hist + hbytes;
+    cl_long rows = j->rows, to_out = out != NULL, p = 0;
+    const struct usmarr__karg prepare[] = {USMARR__ARG_PTR(in), USMARR__ARG(sr),    USMARR__ARG(se),
+                                           USMARR__ARG(n),      USMARR__ARG(block), USMARR__ARG(nb),
+                                           USMARR__ARG_PTR(hist)};
+    const struct usmarr__karg plan[] = {USMARR__ARG_PTR(in),   USMARR__ARG(sr),       USMARR__ARG(n),
+                                        USMARR__ARG(nb),       USMARR__ARG_PTR(hist), USMARR__ARG_PTR(mask),
+                                        USMARR__ARG(rows)};
+    const struct usmarr__karg count[] = {USMARR__ARG_PTR(j->key), USMARR__ARG_PTR(j->tkey), USMARR__ARG(n),
+                                         USMARR__ARG(block),      USMARR__ARG(nb),          USMARR__ARG_PTR(hist),
+                                         USMARR__ARG_PTR(mask),   USMARR__ARG(p)};
+    const struct usmarr__karg scan[] = {USMARR__ARG_PTR(hist), USMARR__ARG(nb), USMARR__ARG_PTR(mask), USMARR__ARG(p),
+                                        USMARR__ARG(rows)};
+    const struct usmarr__karg scatter[] = {
+        USMARR__ARG_PTR(in),    USMARR__ARG(sr),         USMARR__ARG(se),       USMARR__ARG_PTR(j->key),
+        USMARR__ARG_PTR(j->tkey), USMARR__ARG_PTR(j->idx), USMARR__ARG_PTR(j->tidx), USMARR__ARG(n),
+        USMARR__ARG(block),     USMARR__ARG(nb),         USMARR__ARG_PTR(hist), USMARR__ARG_PTR(mask),
+        USMARR__ARG(p),         USMARR__ARG_PTR(out),    USMARR__ARG(osr),      USMARR__ARG(ose),
+        USMARR__ARG(to_out)};
+    const struct usmarr__karg settle[] = {
+        USMARR__ARG_PTR(in), USMARR__ARG(sr),       USMARR__ARG(se),  USMARR__ARG_PTR(j->key), USMARR__ARG_PTR(j->idx),
+        USMARR__ARG(n),      USMARR__ARG(block),    USMARR__ARG(nb),  USMARR__ARG_PTR(mask),   USMARR__ARG_PTR(out),
+        USMARR__ARG(osr),    USMARR__ARG(ose),      USMARR__ARG(to_out)};
+    rc = launch_radix(j, "usmarr_radix_prepare", USMARR__NARGS(prepare), prepare, (size_t)items);
+    if (!rc)
+        rc = launch_radix(j, "usmarr_radix_plan", USMARR__NARGS(plan), plan, (size_t)j->rows);
+    for (; p < digits && !rc; p++) {
+        if (p && (rc = launch_radix(j, "usmarr_radix_count", USMARR__NARGS(count), count, (size_t)items)))
+            break;
+        if (!(rc = launch_radix(j, "usmarr_radix_scan", USMARR__NARGS(scan), scan, (size_t)j->rows)))
+            rc = launch_radix(j, "usmarr_radix_scatter", USMARR__NARGS(scatter), scatter, (size_t)items);
+    }
+    if (!rc)
+        rc = launch_radix(j, "usmarr_radix_settle", USMARR__NARGS(settle), settle, (size_t)items);
+    return rc;
+}
+
+/* Whether the rows kernel may write out's rows while reading in's: they are different
+ * blocks, or row r element i is the same element of both. */
+static bool row_safe(const usmarr_array_t *in, int64_t sr, int64_t se, const usmarr_array_t *out, int64_t osr,
+                     int64_t ose)
+{
+    if (in->memory != out->memory)
+        return true;
+    return element0(in) == element0(out) && usmarr_dtype_size(in->dtype) == usmarr_dtype_size(out->dtype) &&
+           sr == osr && se == ose;
+}
+
+/* The rows kernel (cl/sort.cl usmarr_sort_rows): one work-group per row, its scratch in
+ * local memory when two copies of the row (keys and indices) fit there, else in blocks
+ * (float32 argsort: rows of up to 10240 keys in local memory). */
+static int sort_rows(struct usmarr__sorted *j, bool arg, size_t itemsize, const void *in, int64_t sr, int64_t se,
+                     void *out, int64_t osr, int64_t ose)
+{
+    size_t kbytes = (size_t)j->n * (size_t)j->key_bytes, ibytes = arg ? (size_t)j->n * 8 : 8;
+    size_t hist = 16 * 256 * 4; /* the histograms of the widest keys' 16 digits */
+    cl_ulong limit = j->ctx->profile.local_mem < ROW_LOCAL_MAX ? j->ctx->profile.local_mem : ROW_LOCAL_MAX;
+    size_t padded = 64;
+    while ((int64_t)padded < j->n)
+        padded *= 2;
+    bool net = !arg && itemsize <= 4 && j->n > 24 && j->n <= NET_MAX >> (2 * (4 - itemsize)) && padded * 4 <= limit;
+    bool local = net || 2 * (kbytes + ibytes) + hist <= limit;
+    char defines[sizeof j->defines + 16];
+    snprintf(defines, sizeof defines, "%s -DROW_LOCAL=%d", j->defines, (int)local);
+    int rc = 0;
+    if (!local && (rc = alloc_scratch(j, arg)))
+        return rc;
+    usmarr__kernel_t *k;
+    if ((rc = usmarr__kernel_get(j->ctx, "sort", defines, net ? "usmarr_sort_rows_net" : "usmarr_sort_rows", &k)))
+        return rc;
+    cl_long l[5] = {sr, se, j->n, osr, ose};
+    size_t one = 1, global = (size_t)j->rows;
+    usmarr__queue_lock(j->ctx);
+    rc = usmarr__kernel_arg_pointer(j->ctx, k, 0, in);
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &l[i]);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, out);
+    for (int i = 3; i < 5 && !rc; i++)
+        rc = usmarr__kernel_arg(k, (cl_uint)(2 + i), sizeof(cl_long), &l[i]);
+    if (net) {
+        if (!rc)
+            rc = usmarr__kernel_arg(k, 7, padded * 4, NULL);
+    } else if (local) {
+        for (int i = 0; i < 4 && !rc; i++)
+            rc = usmarr__kernel_arg(k, (cl_uint)(7 + i), i < 2 ? kbytes : ibytes, NULL);
+    } else {
+        const void *p[4] = {j->key, j->tkey, j->idx, j->tidx};
+        for (int i = 0; i < 4 && !rc; i++)
+            rc = usmarr__kernel_arg_pointer(j->ctx, k, (cl_uint)(7 + i), p[i]);
+    }
+    if (!rc)
+        rc = usmarr__kernel_enqueue(j->ctx, k, 1, &global, &one);
+    usmarr__queue_unlock(j->ctx);
+    return rc;
+}
+
+static int check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
+                     const int64_t *shape, const char *name)
+{
+    int rc;
+    if (out->memory->context != x->memory->context)
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and the input belong to different contexts", name);
+    if ((rc = usmarr__check_writable(out, "out")))
+        return rc;
+    if (out->ndim != ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)ndim))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has %d dims and not the result's shape (%d dims)",
+                            name, out->ndim, ndim);
+    if (out->dtype != res)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: out has dtype %s, the result is %s", name,
+                            usmarr_dtype_name(out->dtype), usmarr_dtype_name(res));
+    return 0;
+}
+
+static int new_result(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                      usmarr_array_t **res)
+{
+    usmarr_usm_kind_t kind = like->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : like->memory->kind;
+    return usmarr__array_empty_like_layout(like->memory->context, dtype, ndim, shape, USMARR_ORDER_C, kind, res);
+}
+
+static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool arg, usmarr_array_t *out,
+                       usmarr_array_t **result, const char *name)
+{
+    usmarr__clear_error();
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and no out is given", name);
+    int a = axis < 0 ? axis + x->ndim : axis;
+    if (a < 0 || a >= x->ndim)
+        return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, axis, x->ndim);
+    int kind = usmarr__sort_key_kind(x->dtype);
+    if (kind < 0)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x has no valid dtype", name);
+    if (x->shape[a] > MAX_ROW_KEYS)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s: x has %lld elements along axis %d, more than the %lld a "
+                            "sort may hold", name, (long long)x->shape[a], a, MAX_ROW_KEYS);
+    usmarr_context_t *ctx = x->memory->context;
+    usmarr_dtype_t rd = arg ? USMARR_INT64 : x->dtype;
+    int rc;
+    if (out && (rc = check_out(x, out, rd, x->ndim, x->shape, name)))
+        return rc;
+
+    usmarr_array_t *res = NULL, *in_copy = NULL, *out_tmp = NULL, *res_view = NULL;
+    if (out)
+        res = usmarr_array_retain(out);
+    else if ((rc = new_result(x, rd, x->ndim, x->shape, &res)))
+        return rc;
+    struct usmarr__sorted j = {.ctx = ctx, .n = x->shape[a]};
+    int64_t total = usmarr_array_size(x);
+    if (total == 0)
+        goto done;
+    size_t w = usmarr_dtype_size(x->dtype) * 8;
+    j.key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j.bits = (int)w;
+    snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
+
+    const usmarr_array_t *src = x;
+    int64_t sr, se;
+    if (!rows_of(x, a, &j.rows, &sr, &se)) {
+        if ((rc = axis_last_copy(x, a, &in_copy)))
+            goto done;
+        src = in_copy;
+        rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
+    }
+    bool one_kernel = j.n <= ONE_ITEM_MAX;
+
+    /* the result's rows, or a C-ordered temporary with the axis last (also when the rows
+     * kernel would write elements that other rows of the input still have to read) */
+    usmarr_array_t *target = res;
+    int64_t rows2, osr, ose;
+    if (!rows_of(res, a, &rows2, &osr, &ose) || (one_kernel && !row_safe(src, sr, se, res, osr, ose))) {
+        int dst = x->ndim - 1;
+        int64_t shape[USMARR_MAX_NDIM];
+        if ((rc = usmarr_array_moveaxis(res, 1, &a, &dst, &res_view)))
+            goto done;
+        memcpy(shape, res_view->shape, sizeof(int64_t) * (size_t)x->ndim);
+        if ((rc = new_result(x, rd, x->ndim, shape, &out_tmp)))
+            goto done;
+        target = out_tmp;
+        osr = j.n;
+        ose = 1;
+    }
+    /* the radix passes read the input in their first pass, which may be a row's last one,
+     * writing the result: an input that shares the result's memory is copied first */
+    if (!one_kernel && !in_copy && x->memory == target->memory) {
+        if ((rc = axis_last_copy(x, a, &in_copy)))
+            goto done;
+        src = in_copy;
+        rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
+    }
+    if (one_kernel)
+        rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), element0(src), sr, se, element0(target), osr, ose);
+    else if (!(rc = alloc_scratch(&j, arg)))
+        rc = sort_keys(&j, element0(src), sr, se, element0(target), osr, ose);
+    if (!rc && out_tmp)
+        rc = usmarr_array_copy_into(res_view, out_tmp);
+done:
+    usmarr__sorted_release(&j);
+    usmarr_array_release(in_copy);
+    usmarr_array_release(out_tmp);
+    usmarr_array_release(res_view);
+    if (rc) {
+        usmarr_array_release(res);
+        return rc;
+    }
+    if (result)
+        *result = res;
+    else
+        usmarr_array_release(res);
+    return 0;
+}
+
+int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struct usmarr__sorted *j)
+{
+    int kind = usmarr__sort_key_kind(x->dtype);
+    memset(j, 0, sizeof *j);
+    if (usmarr_array_size(x) > MAX_ROW_KEYS)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s has %lld elements, more than the %lld a sort may hold",
+                            what, (long long)usmarr_array_size(x), MAX_ROW_KEYS);
+    j->ctx = x->memory->context;
+    j->rows = 1;
+    j->n = usmarr_array_size(x);
+    size_t w = usmarr_dtype_size(x->dtype) * 8;
+    j->key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j->bits = (int)w;
+    snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DARG=%d -DCANON=1", w, kind, (int)arg);
+    if (j->n == 0)
+        return 0;
+    usmarr_array_t *flat = NULL;
+    int64_t se = x->ndim ? x->strides[x->ndim - 1] : 1;
+    int rc = 0;
+    if (x->ndim > 1 && !(x->flags & USMARR_FLAG_C_CONTIGUOUS)) {
+        if ((rc = usmarr_array_copy(x, USMARR_ORDER_C, NULL, &flat)))
+            return rc;
+        se = 1;
+    } else if (x->ndim > 1) {
+        se = 1;
+    }
+    if (!(rc = alloc_scratch(j, arg)))
+        rc = sort_keys(j, element0(flat ? flat : x), 0, se, NULL, 0, 0);
+    usmarr_array_release(flat); /* waits for the sort */
+    if (rc)
+        usmarr__sorted_release(j);
+    return rc;
+}
+
+USMARR_API int usmarr_sort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
+                           usmarr_array_t **result)
+{
+    return sort_common(x, axis, descending, false, out, result, "sort");
+}
+
+USMARR_API int usmarr_argsort(const usmarr_array_t *x, int axis, bool descending, usmarr_array_t *out,
+                              usmarr_array_t **result)
+{
+    return sort_common(x, axis, descending, true, out, result, "argsort");
+}
+
+USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t *v, usmarr_side_t side,
+                                   const usmarr_array_t *sorter, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!a || !v)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: %s is NULL", a ? "v" : "a");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: result is NULL and no out is given");
+    if (side != USMARR_SIDE_LEFT && side != USMARR_SIDE_RIGHT)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "searchsorted: side=%d is neither left (0) nor right (1)",
+                            (int)side);
+    if (a->ndim != 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "searchsorted: a has %d dims, not 1", a->ndim);
+    if (v->memory->context != a->memory->context || (sorter && sorter->memory->context != a->memory->context))
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "searchsorted: %s and a belong to different contexts",
+                            v->memory->context != a->memory->context ? "v" : "sorter");
+    if (sorter && (sorter->ndim != 1 || sorter->shape[0] != a->shape[0]))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "searchsorted: sorter must have a's shape (%lld)",
+                            (long long)a->shape[0]);
+    if (sorter && sorter->dtype != USMARR_INT64)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: sorter has dtype %s, not int64",
+                            usmarr_dtype_name(sorter->dtype));
+    usmarr_dtype_t common;
+    int rc = usmarr_promote_types(a->dtype, v->dtype, &common);
+    if (rc)
+        return rc;
+    int kind = usmarr__sort_key_kind(common);
+    if (kind < 0)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: no key for dtype %s", usmarr_dtype_name(common));
+    if (out && (rc = check_out(a, out, USMARR_INT64, v->ndim, v->shape, "searchsorted")))
+        return rc;
+
+    usmarr_context_t *ctx = a->memory->context;
+    usmarr_array_t *res = NULL, *ac = NULL, *vc = NULL, *target = NULL;
+    if (out)
+        res = usmarr_array_retain(out);
+    else if ((rc = new_result(v, USMARR_INT64, v->ndim, v->shape, &res)))
+        return rc;
+    int64_t m = usmarr_array_size(v), n = a->shape[0];
+    if (m == 0)
+        goto done;
+    if (n == 0) { /* every key goes to position 0 */
+        rc = usmarr_array_fill(res, usmarr_scalar_int(0));
+        goto done;
+    }
+    if (a->dtype != common && (rc = usmarr_array_astype(a, common, USMARR_ORDER_C, NULL, &ac)))
+        goto done;
+    if ((v->dtype != common || !(v->flags & USMARR_FLAG_C_CONTIGUOUS)) &&
+        (rc = usmarr_array_astype(v, common, USMARR_ORDER_C, NULL, &vc)))
+        goto done;
+    target = (res->flags & USMARR_FLAG_C_CONTIGUOUS) ? usmarr_array_retain(res) : NULL;
+    if (!target && (rc = new_result(v, USMARR_INT64, v->ndim, v->shape, &target)))
+        goto done;
+    const usmarr_array_t *as = ac ? ac : a, *vs = vc ? vc : v;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d -DRIGHT=%d", usmarr_dtype_size(common) * 8, kind,
+             side == USMARR_SIDE_RIGHT);
+    usmarr__kernel_t *k;
+    if ((rc = usmarr__kernel_get(ctx, "sort", defines, "usmarr_searchsorted", &k)))
+        goto done;
+    cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
+    cl_int use = sorter != NULL;
+    size_t local = 64, global = ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
+    usmarr__queue_lock(ctx);
+    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(as));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 1, sizeof ln, &ln);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 2, sizeof lsa, &lsa);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 3, sorter ? element0(sorter) : NULL);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 4, sizeof lss, &lss);
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 5, sizeof use, &use);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 6, element0(vs));
+    if (!rc)
+        rc = usmarr__kernel_arg(k, 7, sizeof lm, &lm);
+    if (!rc)
+        rc = usmarr__kernel_arg_pointer(ctx, k, 8, element0(target));
+    if (!rc)
+        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
+    usmarr__queue_unlock(ctx);
+    if (!rc && target != res)
+        rc = usmarr_array_copy_into(res, target);
+done:
+    usmarr_array_release(ac);
+    usmarr_array_release(vc);
+    usmarr_array_release(target);
+    if (rc) {
+        usmarr_array_release(res);
+        return rc;
+    }
+    if (result)
+        *result = res;
+    else
+        usmarr_array_release(res);
+    return 0;
+}
+
+USMARR_API int usmarr_top_k(const usmarr_array_t *x, int64_t k, int axis, bool largest, usmarr_array_t **values,
+                            usmarr_array_t **indices)
+{
+    usmarr__clear_error();
+    if (!x || !values || !indices)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "top_k: %s is NULL",
+                            !x ? "x" : !values ? "values" : "indices");
+    int a = axis < 0 ? axis + x->ndim : axis;
+    if (a < 0 || a >= x->ndim)
+        return usmarr__fail(USMARR_ERROR_INDEX, "top_k: axis=%d is out of range for %d dims", axis, x->ndim);
+    if (k < 0 || k > x->shape[a])
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "top_k: k=%lld is outside [0, %lld] (the axis's length)",
+                            (long long)k, (long long)x->shape[a]);
+    usmarr_array_t *all = NULL, *view = NULL, *idx = NULL, *vals = NULL;
+    int rc = usmarr_argsort(x, a, largest, NULL, &all);
+    if (!rc) {
+        usmarr_index_item_t items[USMARR_MAX_NDIM];
+        for (int d = 0; d < x->ndim; d++)
+            items[d] = d == a ? usmarr_index_slice(NULL, &k, NULL) : usmarr_index_slice(NULL, NULL, NULL);
+        rc = usmarr_array_index(all, items, (size_t)x->ndim, &view);
+    }
+    if (!rc)
+        rc = usmarr_array_copy(view, USMARR_ORDER_C, NULL, &idx);
+    if (!rc)
+        rc = usmarr_take_along_axis(x, idx, a, USMARR_INDEX_MODE_WRAP, NULL, &vals);
+    usmarr_array_release(all);
+    usmarr_array_release(view);
+    if (rc) {
+        usmarr_array_release(idx);
+        return rc;
+    }
+    *values = vals;
+    *indices = idx;
+    return 0;
+}

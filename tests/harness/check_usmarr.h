@@ -1,0 +1,56 @@
+/* The library's assertions for Check tests, shared by the device suites (tests/harness/common.h)
+ * and the MPI suites (tests/mpi_common.h). */
+#ifndef USMARR_TESTS_CHECK_USMARR_H
+#define USMARR_TESTS_CHECK_USMARR_H
+
+#include <check.h>
+#include <string.h>
+#include <usmarr.h>
+
+/* Asserts a call failed with `code` and that the detail mentions `needle`. */
+#define ck_assert_fails_with(call, code, needle)                                                   \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        ck_assert_msg(rc_ == (code), "%s returned %d (%s), expected %s; detail: %s", #call, rc_,   \
+                      usmarr_error_name(rc_), #code, usmarr_last_error_detail());                  \
+        ck_assert_msg(strstr(usmarr_last_error_detail(), (needle)) != NULL,                        \
+                      "detail \"%s\" does not mention \"%s\"", usmarr_last_error_detail(), (needle)); \
+    } while (0)
+
+#define ck_assert_ok(call)                                                                         \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        ck_assert_msg(rc_ == 0, "%s failed: %s (%d): %s", #call, usmarr_error_name(rc_), rc_,       \
+                      usmarr_last_error_detail());                                                 \
+    } while (0)
+
+/* One test case per entry, each without Check's timeout (a cold kernel cache makes the
+ * NumPy case files take longer than Check's default). */
+struct test_case_entry {
+    const char *name;
+    const TTest *test;
+};
+
+static inline void test_add_tagged_cases(Suite *s, const struct test_case_entry *cases, size_t count,
+                                         const char *tags)
+{
+    for (size_t i = 0; i < count; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_set_timeout(tc, 0);
+        if (tags)
+            tcase_set_tags(tc, tags);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+}
+
+static inline void test_add_cases(Suite *s, const struct test_case_entry *cases, size_t count)
+{
+    test_add_tagged_cases(s, cases, count, NULL);
+}
+
+/* The tag of test cases that need host USM throughout (storages with a host side): the
+ * runner's device-USM-only mode leaves them out (CK_EXCLUDE_TAGS). */
+#define TEST_TAG_HOST_USM "host-usm"
+
+#endif

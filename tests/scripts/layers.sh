@@ -1,0 +1,5 @@
+#!/bin/sh
+# make check's layering check (tests/scripts/layers.py, doc/architecture.md): no circles
+# among the library's files, one internal header per folder of lib/.
+srcdir=${srcdir:-.}
+exec "${PYTHON_NUMPY:-python3}" "$srcdir/tests/scripts/layers.py" "$srcdir" .
