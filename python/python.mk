@@ -3,9 +3,9 @@
 # package's Python files (copied into out-of-tree builds); python/run-tests.sh runs pytest.
 # The module is replaced by a rename, never rewritten in place: a running Python that has it
 # mapped would die of SIGBUS.
-PYTHON_SOURCES = python/src/module.h python/src/module.c python/src/array.c python/src/convert.c \
-	python/src/dlpack.c python/src/index.c python/src/functions.c python/src/creation.c python/src/bench.c \
-	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c
+PYTHON_SOURCES = python/src/module.h python/src/base.c python/src/dlpack.c python/src/convert.c \
+	python/src/index.c python/src/array.c python/src/functions.c python/src/creation.c python/src/bench.c \
+	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c python/src/module.c
 PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/usmarr/linalg.py python/usmarr/_sorting.py \
 	python/usmarr/_stats.py python/usmarr/storage.py
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \

@@ -4,30 +4,6 @@
 
 #include <string.h>
 
-PyTypeObject *Array_Type;
-
-PyObject *array_wrap(usmarr_array_t *array)
-{
-    if (!array)
-        return NULL;
-    ArrayObject *self = PyObject_New(ArrayObject, Array_Type);
-    if (!self) {
-        usmarr_array_release(array);
-        return NULL;
-    }
-    self->array = array;
-    return (PyObject *)self;
-}
-
-PyObject *array_wrap_result(int rc, usmarr_array_t *array)
-{
-    if (rc) {
-        usmarr_array_release(array);
-        return py_error(rc);
-    }
-    return array_wrap(array);
-}
-
 static void array_dealloc(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);

@@ -1,5 +1,6 @@
 /* Python objects to arrays and back: Python scalars, nested sequences, the buffer
- * protocol, NumPy's array interface, the USM array interface; host copies for NumPy. */
+ * protocol, NumPy's array interface, the USM array interface, DLPack producers; host
+ * copies for NumPy; asarray and from_dlpack. */
 #include "module.h"
 
 #include <stdlib.h>
@@ -636,4 +637,26 @@ PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs)
     if (device_obj != Py_None && !(device = device_from_object(device_obj)))
         return NULL;
     return array_wrap(convert_to_array(obj, device, dtype, copy, kind));
+}
+
+/* from_dlpack(x, /, *, device=None, copy=None) */
+PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"x", "device", "copy", NULL};
+    PyObject *x, *device_obj = Py_None, *copy_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", keywords, &x, &device_obj, &copy_obj))
+        return NULL;
+    int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
+    if (copy_obj != Py_None && copy < 0)
+        return NULL;
+    DeviceObject *device = NULL;
+    if (device_obj != Py_None && !(device = device_from_object(device_obj)))
+        return NULL;
+    if (!PyObject_HasAttrString(x, "__dlpack__")) {
+        PyErr_Format(PyExc_TypeError, "usmarr.from_dlpack: %R has no __dlpack__", x);
+        return NULL;
+    }
+    if (array_check(x)) /* our own arrays: the same memory block, no capsule round trip */
+        return array_wrap(convert_to_array(x, device, -1, copy, 0));
+    return array_wrap(convert_dlpack(x, device, copy, 0));
 }

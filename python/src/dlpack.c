@@ -1,5 +1,6 @@
-/* DLPack: __dlpack__ and __dlpack_device__ of usmarr.Array, and from_dlpack, as thin calls
- * of the library's export and import (include/usmarr/dlpack.h, doc/dlpack.md). */
+/* DLPack: __dlpack__ and __dlpack_device__ of usmarr.Array, and a producer's capsule to an
+ * array (from_dlpack is in convert.c), as thin calls of the library's export and import
+ * (include/usmarr/dlpack.h, doc/dlpack.md). */
 #include "module.h"
 
 static const char versioned_name[] = "dltensor_versioned";
@@ -184,26 +185,4 @@ usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, us
             return (void)py_error(rc), NULL;
     }
     return NULL;
-}
-
-/* from_dlpack(x, /, *, device=None, copy=None) */
-PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"x", "device", "copy", NULL};
-    PyObject *x, *device_obj = Py_None, *copy_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", keywords, &x, &device_obj, &copy_obj))
-        return NULL;
-    int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
-    if (copy_obj != Py_None && copy < 0)
-        return NULL;
-    DeviceObject *device = NULL;
-    if (device_obj != Py_None && !(device = device_from_object(device_obj)))
-        return NULL;
-    if (!PyObject_HasAttrString(x, "__dlpack__")) {
-        PyErr_Format(PyExc_TypeError, "usmarr.from_dlpack: %R has no __dlpack__", x);
-        return NULL;
-    }
-    if (array_check(x)) /* our own arrays: the same memory block, no capsule round trip */
-        return array_wrap(convert_to_array(x, device, -1, copy, 0));
-    return array_wrap(convert_dlpack(x, device, copy, 0));
 }

@@ -1,16 +1,20 @@
-/* Declarations shared by the sources of the usmarr._usmarr extension module.
+/* Declarations shared by the sources of the usmarr._usmarr extension module, bottom first:
+ * a source calls only the ones listed above it (make check's layering check).
  *
- * module.c    the module, its exceptions, dtype and device objects, the context cache
- * array.c     the Array type: attributes, protocols, operators
- * convert.c   Python objects to arrays and back (scalars, sequences, buffers, interfaces)
- * dlpack.c    __dlpack__, __dlpack_device__ and from_dlpack
+ * base.c      exceptions, dtype and device objects, the context cache, the Array type's
+ *             object and array_wrap, argument converters
+ * dlpack.c    __dlpack__, __dlpack_device__ and a producer's capsule to an array
+ * convert.c   Python objects to arrays and back (scalars, sequences, buffers, interfaces,
+ *             DLPack); asarray and from_dlpack
  * index.c     __getitem__ and __setitem__ with NumPy's indexing
+ * array.c     the Array type's slots: attributes, protocols, operators
  * functions.c the namespace: elementwise functions from the library's table, reductions
  * creation.c  the namespace: creation and manipulation functions
  * sort.c      the namespace: sorting, searching and set functions
  * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
  * bench.c     the C baseline of python/bench.py
  * storage.c   seed 003's storage: a handle type and one function per library call
+ * module.c    PyInit only: every source's types and functions added to the module
  */
 #ifndef USMARR_PY_MODULE_H
 #define USMARR_PY_MODULE_H
@@ -42,7 +46,8 @@ extern PyTypeObject *Array_Type;
 extern PyTypeObject *Device_Type;
 extern PyTypeObject *DType_Type;
 
-/* module.c */
+/* base.c */
+int base_init(PyObject *module);                   /* exceptions, dtype, Device, device functions */
 PyObject *py_error(int code);                      /* raises a library failure; returns NULL */
 PyObject *py_axis_error(int code);                 /* the same, INVALID_ARGUMENT as UsmarrAxisError */
 PyObject *py_buffer_error(int code);               /* the same, UNSUPPORTED as BufferError (DLPack export) */
@@ -59,13 +64,15 @@ int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL ->
 PyObject *tuple_from_int64(const int64_t *values, int n);
 PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 
-/* array.c */
 PyObject *array_wrap(usmarr_array_t *array);       /* takes the reference; NULL -> NULL */
 PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> exception */
 static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
 static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }
-int array_init_type(PyObject *module);
-PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+
+/* dlpack.c */
+PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
+usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
 
 /* convert.c */
 int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar); /* 1 scalar, 0 not, -1 error */
@@ -80,16 +87,15 @@ PyObject *array_item(usmarr_array_t *array);      /* the single element as a Pyt
 PyObject *array_to_numpy(usmarr_array_t *array);
 PyObject *array_transfer(usmarr_array_t *array, DeviceObject *device, usmarr_usm_kind_t kind);
 PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs);
-
-/* dlpack.c */
-PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
 PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
-usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
 
 /* index.c */
 PyObject *array_getitem(PyObject *self, PyObject *key);
 int array_setitem(PyObject *self, PyObject *key, PyObject *value);
+
+/* array.c */
+int array_init_type(PyObject *module);
+PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
 
 /* functions.c, creation.c: the module's method tables */
 extern PyMethodDef functions_methods[];
