@@ -44,10 +44,14 @@ static void set_operand(struct usmarr__operand *op, const usmarr_array_t *a, int
     memcpy(op->strides, strides, sizeof(int64_t) * (size_t)nd);
 }
 
-/* Raise mode before anything is written, for every caller's array (one pass each). */
+/* Raise mode before anything is written, for every caller's array (one pass each).  Index
+ * arrays that broadcast to no elements are never read, and NumPy 2 checks none of their
+ * values then (an empty result with a large index is no error). */
 static int check_all(const struct usmarr__plan *p)
 {
     int rc = 0;
+    if (size_of(p->bnd, p->bshape) == 0)
+        return 0;
     for (int k = 0; k < p->nadv && !rc; k++)
         if (p->adv[k].checked)
             rc = usmarr__index_check(p->adv[k].ind, p->adv[k].n, p->adv[k].aaxis, p->adv[k].what);
@@ -154,7 +158,7 @@ static int gather(const struct usmarr__plan *p, usmarr_array_t *target, bool int
     int64_t rsize = size_of(p->rnd, p->rshape);
     if (p->nadv == 0)
         return usmarr_array_copy_into(target, p->view);
-    if (rsize == 0) /* nothing to read, but NumPy 2 still checks the indices */
+    if (rsize == 0) /* nothing to read, but NumPy 2 still checks indices that are used */
         return check_all(p);
     struct usmarr__operand ops[3];
     int dt = target->dtype, st = p->view->dtype;
@@ -295,8 +299,8 @@ static int scatter(const struct usmarr__plan *p, const usmarr_array_t *vals)
     usmarr_array_t *view = p->view;
     if (p->nadv == 0)
         return usmarr_array_copy_into(view, vals);
-    if (size_of(p->rnd, p->rshape) == 0)
-        return 0;
+    if (size_of(p->rnd, p->rshape) == 0) /* nothing to write; NumPy 2 checks as gather() does */
+        return check_all(p);
     struct usmarr__operand ops[3];
     int rc = usmarr__operand_from_array(vals, p->rnd, p->rshape, &ops[2]);
     if (rc)

@@ -92,8 +92,9 @@ static int scan_items(const usmarr_array_t *a, const usmarr_index_item_t *items,
     return 0;
 }
 
-/* A boolean of k >= 1 dims over axes [ax, ax+k): its shape must be theirs; its nonzero()
- * rows become k index arrays.  A 0-d boolean: a new axis (its caller's item) indexed by
+/* A boolean of k >= 1 dims over axes [ax, ax+k): each of its dimensions must be the axis's
+ * or 0 (the standard's rule and NumPy's: a mask with no elements selects nothing); its
+ * nonzero() rows become k index arrays.  A 0-d boolean: a new axis (its caller's item) indexed by
  * a row of 1 or 0 zeros. */
 static int add_mask(struct usmarr__plan *p, const usmarr_array_t *a, const usmarr_array_t *mask, size_t item,
                     int64_t ref, int v, int ax)
@@ -112,7 +113,7 @@ static int add_mask(struct usmarr__plan *p, const usmarr_array_t *a, const usmar
         return 0;
     }
     for (int j = 0; j < k; j++)
-        if (mask->shape[j] != a->shape[ax + j])
+        if (mask->shape[j] != a->shape[ax + j] && mask->shape[j] != 0)
             return usmarr__fail(USMARR_ERROR_INDEX,
                                 "boolean index @%lld (items[%zu]) does not match the indexed array along axis %d: "
                                 "the axis has size %lld, the boolean's dimension %d has %lld",

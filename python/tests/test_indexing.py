@@ -26,6 +26,10 @@ KEYS = [
     (np.array([True, False, True, True]), slice(None), np.array([5, 0, 2])),
     (np.array(True),),
     (Ellipsis, np.array([5, 0, 2], dtype=np.uint8)),
+    (np.zeros(0, bool),),  # masks without elements: each dimension the axis's or 0
+    (np.zeros((0, 5), bool),),
+    (np.zeros((4, 0), bool), slice(None, None, -1)),
+    (np.array([9]), np.zeros(0, np.int64)),  # broadcast to nothing: 9 is never used
 ]
 
 

@@ -120,6 +120,17 @@ def emit(mcase):
     get("mask_0d_false", A(3, 4), "@0", [(np.array(False), "")])
     get("mask_0d_with_array", A(3, 4), "@1, @0", [(np.array(True), ""), I(2, 0)])
     get("mask_0d_on_0d", (np.array(7, dtype=np.int32), ""), "@0", [(np.array(True), "")])
+    # masks with no elements: each dimension the axis's or 0 (the array API standard's rule)
+    get("mask_empty_1d", A(3), "@0", [(np.zeros(0, bool), "")])
+    for shape in ((0,), (0, 3), (2, 0), (0, 0)):
+        get("mask_empty_%s" % "x".join(map(str, shape)), A(2, 3), "@0", [(np.zeros(shape, bool), "")])
+    get("mask_empty_then_slice", A(2, 3), "@0, ::-1", [(np.zeros(0, bool), "")])
+    # index arrays broadcast to no elements: their values are never used, nor checked
+    get("empty_broadcast_unused_index", A(3, 4), "@0, @1", [I(5), (np.zeros(0, np.int64), "")])
+    get("empty_broadcast_2d_unused_index", A(3, 4), "@0, @1",
+        [(np.array([[9]]), ""), (np.zeros((0, 1), np.int64), "")])
+    get("empty_broadcast_mask_and_arrays", A(4, 3, 1, 3, 4, dtype="float32"), "@0, ::2, @1, @2, None, ..., @3",
+        [(np.array([[-4], [3]]), ""), (np.array([False]), ""), (np.array([[3]]), ""), (np.array([[2], [3]]), "")])
     # ---- 0-d and zero-size
     get("zero_d_all_integers", A(3, 4), "1, -1", [])
     get("basic_only_copies", A(3, 4), "::-1, None, 1:3", [])
@@ -145,6 +156,9 @@ def emit(mcase):
         error="INDEX" if int(np.__version__.split(".")[0]) >= 2 else None)
     get("mask_wrong_shape", A(3, 4), "@0", [(np.ones(4, bool), "")], error="INDEX")
     get("mask_wrong_shape_2d", A(3, 4, 2), ":, @0", [(np.ones((4, 3), bool), "")], error="INDEX")
+    get("mask_empty_wrong_other_dim", A(2, 3), "@0", [(np.zeros((0, 5), bool), "")], error="INDEX")
+    get("mask_empty_wrong_first_dim", A(2, 3), "@0", [(np.zeros((5, 0), bool), "")], error="INDEX")
+    get("empty_other_axis_index_checked", A(3, 4), "@0, :0", [I(9)], error="INDEX")
     get("mask_broadcast_mismatch", A(4, 3), "@0, @1", [(np.ones(4, bool), ""), I(0, 1)], error="SHAPE_MISMATCH")
     get("too_many_indices", A(3, 4), "@0, 1, 2", [I(0)], error="INDEX")
     get("integer_out_of_range", A(3, 4), "@0, 4", [I(0)], error="INDEX")
@@ -168,6 +182,9 @@ def emit(mcase):
     put("values_leading_ones", A(4, 3), "@0", [I(3, 0)], V((1, 1, 2, 3)))
     put("basic_only", A(4, 5), "1:3, ::-2", [], V((3,)))
     put("zero_size", A(4, 3), "@0", [(np.zeros(0, np.int64), "")], V((3,)))
+    put("empty_broadcast_unused_index", A(3, 4), "@0, @1", [I(9), (np.zeros(0, np.int64), "")], V((1,)))
+    put("mask_empty", A(2, 3), "@0", [(np.zeros((2, 0), bool), "")], V((1,)))
+    put("empty_other_axis_index_checked", A(3, 4), "@0, :0", [I(9)], V((1,)), error="INDEX")
     put("large_rows", (seq((2000, 9), "float32"), ""), "@0, 2:6", [(rs.permutation(2000)[:1500], "")],
         V((1500, 4), "float32"))
     put("large_mask", (seq((70, 80), "int64"), ""), "@0", [(rs.rand(70, 80) < 0.3, "")], V((1,), "int64"))
