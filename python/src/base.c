@@ -396,6 +396,15 @@ PyObject *array_wrap(usmarr_array_t *array)
     return (PyObject *)self;
 }
 
+PyObject *array_wrap_like(PyObject *obj, usmarr_array_t *array)
+{
+    if (array && array_check(obj) && array == array_of(obj)) {
+        usmarr_array_release(array);
+        return Py_NewRef(obj);
+    }
+    return array_wrap(array);
+}
+
 PyObject *array_wrap_result(int rc, usmarr_array_t *array)
 {
     if (rc) {

@@ -636,7 +636,7 @@ PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs)
     DeviceObject *device = NULL;
     if (device_obj != Py_None && !(device = device_from_object(device_obj)))
         return NULL;
-    return array_wrap(convert_to_array(obj, device, dtype, copy, kind));
+    return array_wrap_like(obj, convert_to_array(obj, device, dtype, copy, kind));
 }
 
 /* from_dlpack(x, /, *, device=None, copy=None) */

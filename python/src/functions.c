@@ -363,7 +363,7 @@ static PyObject *py_astype(PyObject *self, PyObject *args, PyObject *kwargs)
     DeviceObject *device = device_obj == Py_None ? NULL : device_from_object(device_obj);
     if (device_obj != Py_None && !device)
         return NULL;
-    return array_wrap(convert_to_array(x, device, dtype, copy ? 1 : -1, 0));
+    return array_wrap_like(x, convert_to_array(x, device, dtype, copy ? 1 : -1, 0));
 }
 
 /* ---- gathers and scatters -------------------------------------------------------------------------------- */

@@ -65,6 +65,9 @@ PyObject *tuple_from_int64(const int64_t *values, int n);
 PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 
 PyObject *array_wrap(usmarr_array_t *array);       /* takes the reference; NULL -> NULL */
+/* array_wrap, except that the array `obj` wraps comes back as `obj` itself (asarray and
+ * astype without a copy return their input, as NumPy's and the standard's do) */
+PyObject *array_wrap_like(PyObject *obj, usmarr_array_t *array);
 PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> exception */
 static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
 static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }

@@ -182,7 +182,12 @@ def test_asarray_from_buffers_sequences_and_copies():
     host = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::-1]
     np.testing.assert_array_equal(usmarr.asarray(host).to_numpy(), host)
     a = usmarr.asarray(host)
-    assert usmarr.asarray(a) is not a or True
+    assert usmarr.asarray(a) is a  # no copy, no conversion: the input itself, as NumPy's
+    assert usmarr.asarray(a, dtype=a.dtype, copy=False) is a
+    assert usmarr.astype(a, a.dtype, copy=False) is a  # the standard: the input array is returned
+    assert a.astype(a.dtype, copy=False) is a
+    for b in (usmarr.astype(a, a.dtype), usmarr.asarray(a, copy=True), usmarr.astype(a, usmarr.float64, copy=False)):
+        assert b is not a
     c = usmarr.asarray(a, copy=True)
     c[0, 0] = 99
     assert a.to_numpy()[0, 0] == host[0, 0]
