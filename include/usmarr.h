@@ -315,8 +315,9 @@ USMARR_API USMARR_NODISCARD int usmarr_context_finish(usmarr_context_t *context)
 
 /* ------------------------------------------------------------------------------------ */
 /** @name USM memory blocks
- * A reference-counted block of USM (seed 002's memory block).  A block holds a
- * reference to its context.
+ * A reference-counted block of USM: an atomic reference count, the USM kind, the base
+ * pointer and size (doc/glossary.md, "Memory block").  A block holds a reference to its
+ * context.
  * @{ */
 
 typedef struct usmarr_memory usmarr_memory_t;

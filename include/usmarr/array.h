@@ -21,8 +21,8 @@ enum usmarr_array_flag {
     USMARR_FLAG_C_CONTIGUOUS = 1u << 0, /**< exact: after dropping size-1 dims, stride[i]==prod(shape[i+1:]) */
     USMARR_FLAG_F_CONTIGUOUS = 1u << 1, /**< exact, column-major */
     USMARR_FLAG_WRITABLE = 1u << 2,     /**< writes allowed */
-    USMARR_FLAG_READABLE = 1u << 3,     /**< reads allowed (seed 002 access: always set) */
-    USMARR_FLAG_IMMUTABLE = 1u << 4     /**< nobody may ever write (seed 002); implies not writable */
+    USMARR_FLAG_READABLE = 1u << 3,     /**< reads allowed (always set) */
+    USMARR_FLAG_IMMUTABLE = 1u << 4     /**< nobody may ever write the elements; implies not writable */
 };
 
 /** Memory order for layouts and copies. */
@@ -42,11 +42,13 @@ typedef enum usmarr_buffer {
     USMARR_BUFFER_ARRAY = 4   /**< use the memory block of usmarr_array_options_t::array */
 } usmarr_buffer_t;
 
-/** @brief Arguments of usmarr_array_create(), seed 000's constructor.
+/** @brief Arguments of usmarr_array_create(), the array constructor (doc/glossary.md,
+ * "Array descriptor").
  *
- * Start from ::USMARR_ARRAY_OPTIONS_INIT (float64, C order, new device memory, like the
- * seed's defaults) and set what differs.  A zero-initialised struct is also valid and
- * means the same except that its dtype is bool.  All pointers are borrowed. */
+ * Start from ::USMARR_ARRAY_OPTIONS_INIT (float64, C order, new device memory, the
+ * defaults of dpctl's `usm_ndarray` constructor) and set what differs.  A
+ * zero-initialised struct is also valid and means the same except that its dtype is
+ * bool.  All pointers are borrowed. */
 typedef struct usmarr_array_options {
     /** Context to allocate on.  Required for new allocations; for ::USMARR_BUFFER_MEMORY and
      *  ::USMARR_BUFFER_ARRAY it may be NULL, else it must be the buffer's context. */
@@ -63,8 +65,8 @@ typedef struct usmarr_array_options {
     const int64_t *strides;
     /** Element offset of element [0,...,0] from the block's base.  Must be 0 when the
      *  constructor allocates: it then sizes the block to the strides' exact span and sets
-     *  the offset to minus the most negative displacement (seed 000: shape (2,2), strides
-     *  (2,-1) gives offset 1 in a 4-element block). */
+     *  the offset to minus the most negative displacement (shape (2,2) with strides (2,-1)
+     *  gives offset 1 in a 4-element block). */
     int64_t offset;
     usmarr_order_t order;   /**< ::USMARR_ORDER_C or ::USMARR_ORDER_F when strides is NULL; 0 means C */
     size_t alignment;       /**< new allocations: 0 or a power of two (bytes) */
@@ -76,11 +78,12 @@ typedef struct usmarr_array_options {
     bool immutable;         /**< promise that nobody writes the elements; implies read_only */
 } usmarr_array_options_t;
 
-/** Seed 000's defaults: float64, C order, new USM device memory.  Set the context and shape. */
+/** The constructor's defaults: float64, C order, new USM device memory.  Set the context
+ *  and shape. */
 #define USMARR_ARRAY_OPTIONS_INIT \
     { .dtype = USMARR_FLOAT64, .buffer = USMARR_BUFFER_DEVICE, .order = USMARR_ORDER_C }
 
-/** @brief Creates an array: seed 000's constructor.
+/** @brief Creates an array: the array constructor.
  *
  * New allocations are sized to the exact span of the layout.  With explicit strides the
  * layout must be free of aliasing when the constructor allocates: ordered by absolute
@@ -291,9 +294,11 @@ USMARR_API USMARR_NODISCARD int usmarr_array_eye(usmarr_context_t *context, int6
 /** @} */
 
 /* ---------------------------------------------------------------------------------- */
-/** @name The USM array interface (seeds 001/004)
- * The C form of `__sycl_usm_array_interface__`.  A JSON rendering carries it across
- * language boundaries within one process (pointers are plain integers in it).
+/** @name The USM array interface
+ * The C form of `__sycl_usm_array_interface__`, the dictionary by which dpctl and other
+ * SYCL/USM libraries describe an array in USM (doc/glossary.md).  A JSON rendering
+ * carries it across language boundaries within one process (pointers are plain integers
+ * in it).
  * @{ */
 
 /** The only interface version there is. */
@@ -423,7 +428,7 @@ USMARR_API USMARR_NODISCARD int usmarr_array_from_json(const char *json, usmarr_
  *  a no-op. */
 USMARR_API void usmarr_string_free(char *string);
 
-/** @brief Writes seed 002's `debug_repr` dump of an array: address, reference count,
+/** @brief Writes a `debug_repr` dump of an array (after DyND's): address, reference count,
  *  dtype, flags, shape, strides, offset, data pointer, memory block (kind, base, size,
  *  references, foreign or owned) and context/device.
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument

@@ -7,7 +7,9 @@
 
 /** @name Pod allocator: growable USM blocks for results of unknown size
  *
- * Seed 002's "memory block pod allocator API" on USM memory blocks.  A pod block starts
+ * A memory block with an allocator API of three functions (`allocate`, `resize`,
+ * `finalize`), after DyND's "memory block pod allocator" (doc/glossary.md, "Pod
+ * allocator"), on USM memory blocks.  A pod block starts
  * empty and unfinished.  A producer that does not know how many bytes it will write
  * (boolean extraction, nonzero, ...) calls `allocate` with an upper bound or a guess,
  * `resize` to grow (possibly moving the bytes to a new USM allocation) or to shrink once
@@ -16,7 +18,7 @@
  * arrays can be made over; every further `allocate`, `resize` or `finalize` fails with
  * ::USMARR_ERROR_BAD_STATE.
  *
- * Differences from the seed, forced by USM:
+ * Differences from DyND's API, forced by USM:
  * - Allocations are reported as byte offsets from the block's base pointer
  *   (`[begin, end)`), not as pointers: growing a USM allocation means moving the whole
  *   block, which would leave earlier pointers dangling, while offsets stay valid.  The
@@ -31,7 +33,7 @@
  * - An unfinished block is not thread-safe: one producer builds it.
  * @{ */
 
-/** Seed 002's table of three functions; see the individual functions below. */
+/** The allocator's table of three functions; see the individual functions below. */
 typedef struct usmarr_pod_allocator_api {
     /** usmarr_memory_pod_allocate() */
     int (*allocate)(usmarr_memory_t *self, size_t size_bytes, size_t alignment, size_t *out_begin,
@@ -61,7 +63,7 @@ typedef enum usmarr_pod_state {
 USMARR_API USMARR_NODISCARD int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind,
                                                          size_t capacity, usmarr_memory_t **memory);
 
-/** @brief Seed 002's accessor: the allocator table of a pod block.
+/** @brief The allocator table of a pod block (DyND's `get_memory_block_pod_allocator_api`).
  *  @param memory a pod block (borrowed)
  *  @return the table (static, never freed), or NULL when @p memory is NULL or not a pod
  *          block (the detail then says why). */

@@ -5,7 +5,7 @@
 #ifndef USMARR_STORAGE_H
 #define USMARR_STORAGE_H
 
-/** @name Storages (seed 003, GT4Py's GDP 3)
+/** @name Storages (after GT4Py's storages, GDP 3; doc/storage.md, doc/glossary.md)
  *
  * A storage is an array of at most three spatial dimensions that knows what its axes
  * mean (a sub-sequence of "IJK" in any order), where its inner domain starts (the halo),
@@ -37,7 +37,7 @@ typedef struct usmarr_sync_state usmarr_sync_state_t;
 /** The most spatial dimensions a storage has. */
 #define USMARR_STORAGE_MAX_NDIM 3
 
-/** The four storage kinds of seed 003, on USM. */
+/** The four storage kinds (GT4Py's storage classes), on USM. */
 typedef enum usmarr_storage_kind {
     USMARR_STORAGE_HOST = 1,    /**< CPUStorage: one USM host allocation */
     USMARR_STORAGE_DEVICE = 2,  /**< GPUStorage: one USM device allocation, no host side */
@@ -52,7 +52,7 @@ typedef enum usmarr_sync {
     USMARR_SYNC_DEVICE_DIRTY = 2  /**< the device side was modified */
 } usmarr_sync_t;
 
-/** A named preset of parameters (seed 003's `defaults`).  Every string is copied when the
+/** A named preset of parameters (GT4Py's `defaults`).  Every string is copied when the
  *  preset is registered.  Built in: "C" and "F" (alignment 1, host), "gtx86" (layout
  *  "IJK", 64 bytes, host), "gtcuda" (layout "KJI", 256 bytes, device "gpu"). */
 typedef struct usmarr_storage_preset {
@@ -83,7 +83,7 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_preset_register(const usmarr_stor
  *          detail lists the known names) */
 USMARR_API USMARR_NODISCARD int usmarr_storage_preset_find(const char *name, usmarr_storage_preset_t *preset);
 
-/** @brief The common parameters of every storage creation function (seed 003's keyword
+/** @brief The common parameters of every storage creation function (GT4Py's keyword
  *  arguments).  Start from ::USMARR_STORAGE_OPTIONS_INIT, which leaves everything unset. */
 typedef struct usmarr_storage_options {
     usmarr_context_t *context; /**< required unless a wrapped buffer or `_like` prototype gives it */
@@ -112,7 +112,7 @@ typedef struct usmarr_storage_options {
 /** @brief Sets `options->halo` to @p width on both sides of each of @p ndim axes. */
 USMARR_API void usmarr_storage_halo_symmetric(usmarr_storage_options_t *options, int ndim, const int64_t *width);
 
-/** @brief A storage with uninitialised elements (seed 003's `empty`).
+/** @brief A storage with uninitialised elements (GT4Py's `empty`).
  *
  * The contiguous (smallest-stride) dimension is padded to whole aligned blocks and the
  * element at `aligned_index` starts on an `alignment`-byte boundary; the padding is never
@@ -170,7 +170,7 @@ typedef struct usmarr_storage_buffer {
     const int64_t *strides;
 } usmarr_storage_buffer_t;
 
-/** @brief Wraps existing memory without a copy (seed 003's `as_storage`).
+/** @brief Wraps existing memory without a copy (GT4Py's `as_storage`).
  *
  * For a host storage give @p data, for a device or shared storage @p device_data (or
  * @p data), for a managed pair both, laid out alike.  Pointers must be USM of the context
@@ -194,7 +194,7 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_wrap(const usmarr_storage_options
                                                     const usmarr_storage_buffer_t *device_data,
                                                     usmarr_sync_state_t *sync_state, usmarr_sync_t sync,
                                                     usmarr_storage_t **storage);
-/** @brief Seed 003's `storage`: with @p copy true allocates a new aligned storage and
+/** @brief GT4Py's `storage` function: with @p copy true allocates a new aligned storage and
  *  copies the elements of @p data (host memory of any kind, or USM) or @p device_data
  *  into it (arrays convert to the options' dtype); a managed pair takes @p data into its
  *  host side and @p device_data into its device side, and given only one it is marked
@@ -327,7 +327,7 @@ typedef struct usmarr_storage_operand {
     usmarr_scalar_t scalar;          /**< used when both are NULL */
 } usmarr_storage_operand_t;
 
-/** @brief Region assignment (seed 003's `__setitem__`): `storage[items] = value`, which
+/** @brief Region assignment (GT4Py's `__setitem__`): `storage[items] = value`, which
  *  broadcasts as usmarr_storage_elementwise("positive", value, out = the region) does.
  *  @retval USMARR_ERROR_SHAPE_MISMATCH the value does not broadcast to the region */
 USMARR_API USMARR_NODISCARD int usmarr_storage_assign(usmarr_storage_t *storage, const usmarr_index_item_t *items,
@@ -336,7 +336,7 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_assign(usmarr_storage_t *storage,
  *  named-axes broadcasting: storages broadcast along their axis letters (an "IJ" (2,3)
  *  plus a "K" (4) is an "IJK" (2,3,4)); size-1 extents broadcast as in NumPy.  A plain
  *  array must have the storage's (or the broadcast) shape, or be 3-D with size-1
- *  extents broadcasting.  Without @p out the result's parameters follow seed 003: aligned
+ *  extents broadcasting.  Without @p out the result's parameters follow GT4Py's rules: aligned
  *  index the per-axis maximum, alignment the least common multiple, axes the common ones
  *  (else the input holding all others', else the union in "IJK" order), halo such that
  *  the domain is the intersection of the inputs' domains, layout and kind of the first
@@ -356,8 +356,8 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_reduce(const char *name, const us
                                                       const char *axes, usmarr_storage_t *out,
                                                       usmarr_storage_t **result);
 
-/** @brief A view with the same buffer, shape and strides and new axis letters (seed
- *  003's `reinterpret`): an "IJK" (10,20,30) reinterpreted "KJI" has K extent 10. */
+/** @brief A view with the same buffer, shape and strides and new axis letters (GT4Py's
+ *  `reinterpret`): an "IJK" (10,20,30) reinterpreted "KJI" has K extent 10. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_reinterpret(const usmarr_storage_t *storage, const char *axes,
                                                            usmarr_storage_t **view);
 /** @brief Permutes the axes so that they read @p axes (a permutation of the storage's
@@ -368,7 +368,7 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_transpose(const usmarr_storage_t 
  *  halo, aligned index, sync state value) and a copy of the data. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_copy(const usmarr_storage_t *storage, usmarr_storage_t **copy);
 
-/** @brief The device side as the USM array interface (seeds 001/004); pointers borrowed
+/** @brief The device side as the USM array interface; pointers borrowed
  *  from the storage.  Pushes a host-dirty pair first; a writable side handed out this
  *  way marks the pair device dirty.
  *  @retval USMARR_ERROR_UNSUPPORTED a host storage */

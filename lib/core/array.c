@@ -1,4 +1,4 @@
-/* The array descriptor: seed 000's constructor, its validation, flags and accessors. */
+/* The array descriptor: the constructor, its validation, flags and accessors. */
 #include "core_internal.h"
 
 #include <stdlib.h>

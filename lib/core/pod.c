@@ -1,4 +1,4 @@
-/* Seed 002's pod allocator on USM memory blocks: allocate, resize, finalize.
+/* The pod allocator on USM memory blocks (doc/glossary.md): allocate, resize, finalize.
  *
  * A pod block keeps one USM allocation of `pod_capacity` bytes at `pointer`; `size` is the
  * end of the most recent allocation.  Growing moves everything to a bigger allocation

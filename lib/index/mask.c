@@ -3,7 +3,7 @@
  * The masks are flattened in C order and cut into chunks: count per chunk, an exclusive
  * scan on the device, then each chunk writes its selections at its offset.  extract and
  * nonzero do not know their output size until the scan ran: they allocate an upper bound
- * from a pod block (pod.c, seed 002), let the kernels write into it, read the total once,
+ * from a pod block (lib/core/pod.c), let the kernels write into it, read the total once,
  * resize and finalize it, and return arrays over the finalized block. */
 #include "index_internal.h"
 

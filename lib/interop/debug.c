@@ -1,4 +1,4 @@
-/* Seed 002's debug_repr dump, and NumPy-like printing of the values. */
+/* The debug_repr dump of an array (after DyND's), and NumPy-like printing of the values. */
 #include "interop_internal.h"
 
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-/* The USM array interface (seeds 001/004): export and zero-copy import. */
+/* The USM array interface (doc/glossary.md): export and zero-copy import. */
 #include "interop_internal.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* Named-axes broadcasting of storage operations and the parameters of their results (seed
- * 003, "Broadcasting", "Output Storage Parameters", "Mixing Types").
+/* Named-axes broadcasting of storage operations and the parameters of their results
+ * (doc/storage.md: "Named-axes broadcasting", "Output parameters", "Plain arrays").
  *
  * Storages meet by their axis letters, never by position: an "IJ" (2,3) and a "K" (4)
  * make an "IJK" (2,3,4).  Each operand then becomes a view of its own array on the
@@ -34,7 +34,7 @@ static bool same_shape(int n1, const int64_t *s1, int n2, const int64_t *s2)
     return n1 == n2 && !memcmp(s1, s2, sizeof(int64_t) * (size_t)n1);
 }
 
-/* The result's axes without `out` (seed 003): the common axes when all storages agree;
+/* The result's axes without `out`: the common axes when all storages agree;
  * else those of the first storage holding every other storage's letters; else the union
  * in "IJK" order. */
 static void result_axes(const usmarr_storage_operand_t *operands, int n, char *axes)
@@ -72,7 +72,7 @@ static void result_axes(const usmarr_storage_operand_t *operands, int n, char *a
     axes[k] = 0;
 }
 
-/* The letters of a plain array's dims, by seed 003's two allowed cases: the result's
+/* The letters of a plain array's dims, by the two allowed cases: the result's
  * (or a storage's) shape, or 3-D with each extent 1 or the result's on its letter (the
  * result's axes when it is 3-D, else "IJK", the letters the result lacks then of
  * extent 1).  A 0-d array broadcasts like a scalar. */

@@ -1,8 +1,8 @@
-/* Operations on storages (seed 003, "Universal Functions", "Mixing Devices" and
- * `__setitem__`): elementwise functions, reductions by axis letter and region
- * assignment.  Each is one call into the arrays' dispatchers (usmarr_elementwise,
- * usmarr_reduce, usmarr_array_copy_into) on views of the storages' arrays; broadcast.c
- * maps the operands onto the result's axes and infers the result's parameters.
+/* Operations on storages (doc/storage.md, "Operations"): elementwise functions,
+ * reductions by axis letter and region assignment.  Each is one call into the arrays'
+ * dispatchers (usmarr_elementwise, usmarr_reduce, usmarr_array_copy_into) on views of the
+ * storages' arrays; broadcast.c maps the operands onto the result's axes and infers the
+ * result's parameters.
  *
  * A managed pair takes part through one of its sides: the device side, unless every
  * managed input is host dirty, in which case the kernels read the host side (USM host
@@ -27,7 +27,7 @@ static bool host_dirty(const usmarr_storage_t *s)
     return s->kind == USMARR_STORAGE_MANAGED && atomic_load(&s->sync->value) == USMARR_SYNC_HOST_DIRTY;
 }
 
-/* The side an operation runs on (seed 003, "Mixing Devices"): the device unless every
+/* The side an operation runs on (doc/storage.md, "Managed pairs"): the device unless every
  * managed input is host dirty.  Without managed inputs the side `out` is newest on, so a
  * write into a host-dirty pair costs no transfer. */
 static enum side choose_side(const usmarr_storage_t *const *inputs, int n, const usmarr_storage_t *out)
@@ -61,7 +61,7 @@ static int mark_written(usmarr_storage_t *s, enum side side)
 }
 
 /* The elementwise function `name` (NULL: assignment, operand 0 copied into out) over
- * storage operands, into `out` or a new storage with seed 003's parameters. */
+ * storage operands, into `out` or a new storage with the output parameters of doc/storage.md. */
 static int apply(const char *name, const usmarr_storage_operand_t *operands, int n, usmarr_storage_t *out,
                  usmarr_storage_t **result)
 {

@@ -1,5 +1,5 @@
 /* Storage parameters: checking strides against a layout, and resolving the creation
- * options in seed 003's search order (explicit, preset, buffer or prototype, fallback). */
+ * options in the search order (explicit, preset, buffer or prototype, fallback). */
 #include "storage_internal.h"
 
 #include <stdlib.h>
@@ -114,7 +114,7 @@ static int resolve_kind(const usmarr_storage_options_t *o, const usmarr_storage_
         device = pd ? pd : src ? src->device : 0;
     if (!managed)
         managed = pm ? pm : src && src->managed ? src->managed : USMARR__MANAGED_GT4PY;
-    /* Seed 003: `managed` only has effect with a device buffer. */
+    /* `managed` only has effect with a device buffer. */
     *kind = !device                            ? USMARR_STORAGE_HOST
             : managed == USMARR__MANAGED_NONE ? USMARR_STORAGE_DEVICE
             : managed == USMARR__MANAGED_CUDA ? USMARR_STORAGE_SHARED

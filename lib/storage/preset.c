@@ -1,4 +1,4 @@
-/* The process-wide table of storage presets (seed 003's `defaults`).  Registration
+/* The process-wide table of storage presets (GT4Py's `defaults`).  Registration
  * prepends an immutable entry to a lock-free list, so a later entry of the same name
  * shadows an earlier one, lookups never block, and every string a lookup handed out
  * stays valid for the life of the process (shadowed entries are kept, still reachable). */
@@ -18,7 +18,7 @@ struct preset_entry {
     char managed[8]; /* "" = unset */
 };
 
-/* Seed 003's table.  "C"/"F" derive the layout from the index position; the backends fix
+/* The built-in presets.  "C"/"F" derive the layout from the index position; the backends fix
  * it by axis meaning.  Alignments in bytes: gtx86 a 64-byte cache line (GT4Py's 8
  * float64 items), gtcuda 256 bytes (its 32 float64 items). */
 static struct preset_entry builtin[] = {

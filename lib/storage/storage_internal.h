@@ -53,7 +53,7 @@ struct usmarr__storage_params {
     usmarr_storage_kind_t kind;
 };
 
-/* What the second source of parameters says (seed 003's search order: explicit options,
+/* What the second source of parameters says (the search order: explicit options,
  * then the preset, then this, then the fallbacks): a `_like` prototype or the wrapped or
  * copied buffers.  Unknown fields: NULL, -1 or 0. */
 struct usmarr__storage_source {
@@ -163,7 +163,7 @@ struct usmarr__named_shape {
 /* The letters of one operand's dims ("" for scalars and 0-d arrays). */
 typedef char usmarr__letters_t[USMARR_STORAGE_MAX_NDIM + 1];
 
-/* Seed 003's broadcasting for the `n` operands of operation `what`: the result's axes and
+/* Named-axes broadcasting for the `n` operands of operation `what`: the result's axes and
  * extents (from the storages by their letters, or `out`'s when given), and the letters
  * each operand's dims stand for (a plain array gets those of the result, of a storage of
  * its shape, or "IJK"-like ones when it is 3-D with extent-1 dims).  Conflicting extents
@@ -179,7 +179,7 @@ USMARR_INTERNAL int usmarr__storage_broadcast(const char *what, const usmarr_sto
 USMARR_INTERNAL int usmarr__storage_view_on(const usmarr_array_t *a, const char *letters,
                                             const struct usmarr__named_shape *res, usmarr_array_t **view);
 
-/* Seed 003's output parameters of a result of `res` and `dtype` over the storage
+/* The output parameters (doc/storage.md) of a result of `res` and `dtype` over the storage
  * operands: aligned index the per-axis maximum, alignment the least common multiple, halo
  * such that the domain is the intersection of the domains, layout, kind and context of
  * the first storage. */

@@ -1,7 +1,7 @@
 /* The sync state of a managed host/device pair and every call that reads or moves it.
  * One state serves every view of the pair; a transfer moves the pair's whole span in one
  * clEnqueueMemcpyINTEL, so whichever sub-region a view shows, all views see the data.
- * On the other kinds every call is a valid no-op (seed 003), so user code need not know
+ * On the other kinds every call is a valid no-op, so user code need not know
  * the kind. */
 #include "storage_internal.h"
 

@@ -1,4 +1,4 @@
-/* Storages over existing memory: seed 003's `as_storage` (wrap, never a copy) and
+/* Storages over existing memory: GT4Py's `as_storage` (wrap, never a copy) and
  * `storage` (copy into a new aligned storage, or wrap).  Wrapped memory must be USM of
  * the context, checked with the allocation query, because kernels must reach it; only a
  * copy may read plain host memory. */

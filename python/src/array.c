@@ -14,7 +14,7 @@ static void array_dealloc(PyObject *self)
 }
 
 /* usmarr.Array(shape, dtype=float64, buffer='device', strides=None, offset=0, order='C',
- *              device=None, read_only=False): seed 000's constructor. */
+ *              device=None, read_only=False): the array constructor. */
 static PyObject *array_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"shape", "dtype", "buffer", "strides", "offset", "order", "device", "read_only", NULL};
@@ -144,7 +144,7 @@ static PyObject *array_get(PyObject *self, void *what)
     Py_RETURN_NONE;
 }
 
-/* __sycl_usm_array_interface__, exactly seeds 001/004's dictionary. */
+/* __sycl_usm_array_interface__, exactly the interface's dictionary (doc/glossary.md). */
 static PyObject *array_suai(PyObject *self, void *unused)
 {
     usmarr_interface_t iface;
@@ -218,7 +218,7 @@ static PyGetSetDef array_getset[] = {
     ATTR("c_contiguous", ATTR_C_CONTIGUOUS, "exactly C-contiguous"),
     ATTR("f_contiguous", ATTR_F_CONTIGUOUS, "exactly F-contiguous"),
     ATTR("writable", ATTR_WRITABLE, "whether writes are allowed"),
-    {"__sycl_usm_array_interface__", array_suai, NULL, "the USM array interface (seeds 001/004)", NULL},
+    {"__sycl_usm_array_interface__", array_suai, NULL, "the USM array interface", NULL},
     {"__array_interface__", array_host_interface, NULL, "NumPy's array interface (host and shared USM only)", NULL},
     {NULL},
 };

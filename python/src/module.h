@@ -13,7 +13,7 @@
  * sort.c      the namespace: sorting, searching and set functions
  * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
  * bench.c     the C baseline of python/bench.py
- * storage.c   seed 003's storage: a handle type and one function per library call
+ * storage.c   storages: a handle type and one function per library call
  * module.c    PyInit only: every source's types and functions added to the module
  */
 #ifndef USMARR_PY_MODULE_H
@@ -105,7 +105,7 @@ extern PyMethodDef functions_methods[];
 extern PyMethodDef creation_methods[];
 extern PyMethodDef bench_methods[]; /* bench.c */
 int functions_add_elementwise(PyObject *module);
-extern PyMethodDef storage_methods[]; /* storage.c: seed 003's storage */
+extern PyMethodDef storage_methods[]; /* storage.c: storages */
 extern PyMethodDef stats_methods[];   /* stats.c: logsumexp, cumulative, diff */
 int storage_init_type(PyObject *module);
 extern PyMethodDef sort_methods[];   /* sort.c */

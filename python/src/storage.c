@@ -1,4 +1,4 @@
-/* Seed 003's storage (include/usmarr/storage.h) for Python: the handle type
+/* Storages (include/usmarr/storage.h) for Python: the handle type
  * usmarr._usmarr._Storage and one function per library call.  The class
  * usmarr.storage.Storage (python/usmarr/storage.py) puts NumPy's protocols
  * (__array_ufunc__, __array_function__, the array interfaces) over these calls. */
@@ -51,7 +51,7 @@ static usmarr_storage_t *storage_of(PyObject *obj)
     return ((StorageObject *)obj)->storage;
 }
 
-/* ---- the options: a dict of seed 003's keyword arguments ----------------------------------- */
+/* ---- the options: a dict of the storage keyword arguments ---------------------------------- */
 static int opt_string(PyObject *kw, const char *key, const char **value)
 {
     PyObject *v = kw ? PyDict_GetItemString(kw, key) : NULL;
@@ -169,7 +169,7 @@ static PyObject *py_storage_new(PyObject *self, PyObject *args)
     return storage_result(rc, r);
 }
 
-/* _storage_from(data, options, copy): seed 003's storage(data) from anything usmarr.asarray
+/* _storage_from(data, options, copy): GT4Py's storage(data) from anything usmarr.asarray
  * takes (NumPy arrays, usmarr arrays, sequences). */
 static PyObject *py_storage_from(PyObject *self, PyObject *args)
 {

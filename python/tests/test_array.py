@@ -13,7 +13,7 @@ np = pytest.importorskip("numpy")
 
 
 def test_array_constructor_negative_strides_autocomputes_offset():
-    # seed 000: shape (2, 2), strides (2, -1) gives offset 1 in a 4-element block
+    # the constructor: shape (2, 2), strides (2, -1) gives offset 1 in a 4-element block
     a = usmarr.Array((2, 2), dtype="f4", strides=(2, -1))
     assert a.shape == (2, 2) and a.strides == (2, -1) and a.offset == 1
     assert a.dtype == usmarr.float32 and a.usm_type == "device"

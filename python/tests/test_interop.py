@@ -235,7 +235,7 @@ def test_zero_copy_both_ways_with_dpctl_memory_alone():
     q = dpctl.SyclQueue(found[0])
     ad = _adopt(dpctl, q)
     # dpctl -> usmarr: dpctl's allocation, read in place (dpctl.memory exports data=(ptr, True),
-    # which the seeds read as read-only).
+    # which the USM array interface reads as read-only).
     m = dpm.MemoryUSMShared(6 * 4, queue=q)
     m.copy_from_host(np.arange(6, dtype=np.float32).view(np.uint8))
     u = usmarr.asarray(m, device=ad, copy=False)

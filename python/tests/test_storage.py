@@ -1,4 +1,4 @@
-"""usmarr.storage: seed 003's storage as a NumPy duck array over the library's storages.
+"""usmarr.storage: storages as a NumPy duck array over the library's storages.
 NumPy is the oracle for values."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Seed 003's storage as a NumPy duck array (doc/python.md, doc/storage.md).
+"""Storages (GT4Py's GDP 3) as a NumPy duck array (doc/python.md, doc/storage.md).
 
 A :class:`Storage` is a library storage (include/usmarr/storage.h): up to three axes named by
 "IJK" letters, a halo, an aligned index, an alignment in bytes, a layout, and a kind (host,
@@ -227,7 +227,7 @@ def _options(kwargs, **given):
 
 
 def empty(shape, dtype=None, **kwargs):
-    """Seed 003's empty(shape, dtype=float64, *, axes, halo, aligned_index, alignment, layout,
+    """empty(shape, dtype=float64, *, axes, halo, aligned_index, alignment, layout,
     device, managed, defaults); usm_device picks the usmarr.Device."""
     return Storage(_usmarr._storage_new("empty", _options(kwargs, shape=shape, dtype=dtype)))
 
@@ -267,13 +267,13 @@ def full_like(data, fill_value, dtype=None, **kwargs):
 
 
 def storage(data, dtype=None, copy=True, **kwargs):
-    """Seed 003's storage(data): a new aligned storage with a copy of data (copy=True), or
+    """storage(data): a new aligned storage with a copy of data (copy=True), or
     data's USM wrapped (copy=False: a usmarr.Array or USM interface object of the context)."""
     return Storage(_usmarr._storage_from(data, _options(kwargs, dtype=dtype), copy))
 
 
 def as_storage(data, **kwargs):
-    """Seed 003's as_storage: data's USM wrapped without a copy."""
+    """as_storage: data's USM wrapped without a copy."""
     return storage(data, copy=False, **kwargs)
 
 

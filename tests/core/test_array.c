@@ -1,5 +1,5 @@
-/* The array descriptor: seed 000's worked examples, the constructor's rules, a randomized
- * property test against a brute-force oracle, and a table of bad inputs. */
+/* The array descriptor: the constructor's worked examples (those of dpctl's usm_ndarray),
+ * its rules, a randomized property test against a brute-force oracle, and a table of bad inputs. */
 #include "../harness/common.h"
 
 #include <stdint.h>
@@ -71,9 +71,10 @@ static unsigned rnd(unsigned n)
     return (rng_state >> 8) % n;
 }
 
-/* ---- seed 000 worked examples ----------------------------------------------------- */
+/* ---- the constructor's worked examples ------------------------------------------- */
 
-/* Buffer element of each array element in C order of the index, by the seed's formula. */
+/* Buffer element of each array element in C order of the index, by the strided formula
+ * buf[offset + sum(strides[k] * i[k])]. */
 static void landing(const usmarr_array_t *a, int64_t *out)
 {
     int nd = usmarr_array_ndim(a);
@@ -156,7 +157,7 @@ END_TEST
 
 START_TEST(test_array_negative_strides_offset_autocomputed)
 {
-    /* Seed: USMArray((2, 2), dtype='u1', buffer='host', strides=(2, -1)): 4 bytes, offset 1,
+    /* dpctl: USMArray((2, 2), dtype='u1', buffer='host', strides=(2, -1)): 4 bytes, offset 1,
      * buf_flat = {a[0,1], a[0,0], a[1,1], a[1,0]}. */
     usmarr_context_t *ctx = test_context();
     TEST_NEEDS_KIND(ctx, USMARR_USM_HOST);
@@ -280,7 +281,7 @@ START_TEST(test_array_order_f_and_zero_d)
     o.order = USMARR_ORDER_F;
     usmarr_array_t *a;
     ck_assert_ok(usmarr_array_create(&o, &a));
-    ck_assert_int_eq(usmarr_array_dtype(a), USMARR_FLOAT64); /* seed default |f8 */
+    ck_assert_int_eq(usmarr_array_dtype(a), USMARR_FLOAT64); /* the constructor's default |f8 */
     ck_assert_int_eq(usmarr_array_strides(a)[0], 1);
     ck_assert_int_eq(usmarr_array_strides(a)[1], 2);
     ck_assert_int_eq(usmarr_array_strides(a)[2], 6);

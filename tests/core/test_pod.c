@@ -1,4 +1,4 @@
-/* Seed 002's pod allocator on USM blocks, tested on its own (no arrays, no kernels). */
+/* The pod allocator (usmarr/pod.h) on USM blocks, tested on its own (no arrays, no kernels). */
 #include "../harness/common.h"
 
 #include <CL/cl_ext.h>
@@ -214,7 +214,7 @@ END_TEST
 
 START_TEST(test_pod_seed_api_table_typical_sequence)
 {
-    /* Seed 002's sequence: allocate a guess, double while producing, shrink, finalize. */
+    /* The allocator's typical sequence: allocate a guess, double while producing, shrink, finalize. */
     usmarr_context_t *ctx = test_context();
     TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
     usmarr_memory_t *m;

@@ -2,8 +2,8 @@
 """NumPy oracle for the storage operations' tests (tests/test_storage_ops.c).
 
 Run as `$PYTHON_NUMPY tests/gen/gen_storage_cases.py > tests/storage_cases.txt` (the build does
-it before `make check`).  NumPy computes every value; the seed's rules (named-axes
-broadcasting, output parameters, reductions by letter, domain views, region assignment)
+it before `make check`).  NumPy computes every value; the storage rules of doc/storage.md
+(named-axes broadcasting, output parameters, reductions by letter, domain views, region assignment)
 are written out here a second time, in Python, so the library's tests only compare.
 
 A case is a block:
@@ -35,7 +35,7 @@ out = sys.stdout
 
 
 class Stor:
-    """A storage as seed 003 describes it: an array plus axes, halo, aligned index,
+    """A storage as doc/storage.md describes it: an array plus axes, halo, aligned index,
     alignment (bytes), layout, kind and (managed pairs) which side is newest."""
 
     def __init__(self, dtype, axes, shape, halo=None, aligned=None, alignment=None, layout="IJK", kind="host",
@@ -115,7 +115,7 @@ def on_axes(a, letters, res_axes):
 
 
 def result_axes(stors):
-    """Seed 003: the common axes; else the first input holding every letter; else the
+    """The common axes; else the first input holding every letter; else the
     union in "IJK" order."""
     if all(s.axes == stors[0].axes for s in stors):
         return stors[0].axes
@@ -134,7 +134,7 @@ def fit_alignment(alignment, dtype):
 
 
 def output_params(stors, axes, shape, dtype):
-    """Seed 003's output parameters: aligned index the per-axis maximum, alignment the
+    """The output parameters: aligned index the per-axis maximum, alignment the
     lcm, halo such that the domain is the intersection of the domains (an axis an input
     only broadcasts along does not narrow it), layout and kind of the first storage."""
     alignment = 1
@@ -187,7 +187,7 @@ def expect_ok(r, values):
 
 
 def array_letters(a, stors, axes, shape):
-    """Seed 003's two allowed shapes for a plain array (the library's reading of them)."""
+    """The two allowed shapes for a plain array (the library's reading of them)."""
     a = np.asarray(a)
     if a.ndim == 0:
         return ""

@@ -1,4 +1,4 @@
-/* Storages (seed 003): creation, parameters, aligned allocation, presets, kinds.
+/* Storages (doc/storage.md): creation, parameters, aligned allocation, presets, kinds.
  * Oracles are host loops and address arithmetic written here, never the library. */
 #include "../harness/common.h"
 #include "test_storage.h"
@@ -64,8 +64,8 @@ void storage_write_side(usmarr_array_t *a, const void *in)
     free(all);
 }
 
-/* The layout seed 003's table gives, by the rule doc/storage.md states: C = the axes in
- * index order then the missing letters, F = its reverse, backends fixed. */
+/* The layout the preset table gives (GT4Py's GDP 3), by the rule doc/storage.md states:
+ * C = the axes in index order then the missing letters, F = its reverse, backends fixed. */
 static void expected_layout(const char *preset, const char *axes, char out[4])
 {
     if (!strcmp(preset, "gtx86") || !strcmp(preset, "gtcuda")) {
@@ -211,7 +211,7 @@ START_TEST(test_storage_alignment_gt4py_example_float64_64_bytes_halo_3)
 }
 END_TEST
 
-/* ---- seed 003's layout table: one test per cell ------------------------------------------ */
+/* ---- the presets' layout table: one test per cell ---------------------------------------- */
 
 static void check_table_cell(const char *preset, const char *axes, const char *layout)
 {
@@ -249,7 +249,7 @@ LAYOUT_CELL(C, KJI, KJI)
 LAYOUT_CELL(gtx86, KJI, IJK)
 LAYOUT_CELL(gtcuda, KJI, KJI)
 
-/* ---- seed 003's parameter rules ---------------------------------------------------------- */
+/* ---- the parameter rules ----------------------------------------------------------------- */
 
 START_TEST(test_storage_seed_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJK_host)
 {
@@ -394,7 +394,7 @@ START_TEST(test_storage_seed_managed_defaults_to_gt4py_and_only_acts_with_a_devi
     ck_assert_ptr_ne(usmarr_array_memory(h), usmarr_array_memory(d));
     usmarr_storage_release(s);
     o.device = NULL;
-    o.managed = "cuda"; /* seed 003: managed only has effect with device="gpu" */
+    o.managed = "cuda"; /* managed only has effect with device="gpu" */
     ck_assert_ok(usmarr_storage_empty(&o, &s));
     ck_assert_int_eq(usmarr_storage_kind(s), USMARR_STORAGE_HOST);
     usmarr_storage_release(s);

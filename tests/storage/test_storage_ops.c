@@ -1,7 +1,8 @@
-/* Storage operations (seed 003): named-axes broadcasting, output parameters, reductions by
+/* Storage operations (doc/storage.md): named-axes broadcasting, output parameters, reductions by
  * letter, domain views in operations, region assignment and managed pairs, against NumPy
  * (tests/storage_cases.txt, written by tests/gen/gen_storage_cases.py), plus one test per
- * example of the seed (host loops as the oracle) and the failure paths. */
+ * example of GT4Py's storage proposal, GDP 3 (host loops as the oracle), and the failure
+ * paths. */
 #include "../harness/common.h"
 
 #include "storage_cases.h"
@@ -77,7 +78,7 @@ START_TEST(test_storage_ops_every_elementwise_function_works_on_storages)
 }
 END_TEST
 
-/* ---- the seed's examples and the rest, with host loops as the oracle ---------------------- */
+/* ---- GDP 3's examples and the rest, with host loops as the oracle ------------------------- */
 
 /* A float64 storage of `kind` ("host", "device", "shared", "managed") whose element at
  * C-order position p holds base + p. */
@@ -127,7 +128,7 @@ static void assert_shape(usmarr_storage_t *st, const char *axes, int ndim, const
 static usmarr_storage_operand_t st_op(const usmarr_storage_t *s) { return (usmarr_storage_operand_t){.storage = s}; }
 static usmarr_storage_operand_t arr_op(const usmarr_array_t *a) { return (usmarr_storage_operand_t){.array = a}; }
 
-/* Seed 003, Broadcasting: "adding an IJ field A of shape (2, 3) with a K field B of shape
+/* GDP 3, Broadcasting: "adding an IJ field A of shape (2, 3) with a K field B of shape
  * (4,) will result in an IJK field C of shape (2, 3, 4), with C[i,j,k] = A[i,j]+B[k]". */
 START_TEST(test_storage_ops_seed_ij_2x3_plus_k_4_gives_ijk_2x3x4)
 {
@@ -152,7 +153,7 @@ START_TEST(test_storage_ops_seed_ij_2x3_plus_k_4_gives_ijk_2x3x4)
 }
 END_TEST
 
-/* Seed 003, Universal Functions: "taking the sum over the K axis of an IJK storage will
+/* GDP 3, Universal Functions: "taking the sum over the K axis of an IJK storage will
  * result in an IJ storage" (the axis named by its letter). */
 START_TEST(test_storage_ops_seed_sum_over_k_of_ijk_gives_ij)
 {
@@ -177,7 +178,7 @@ START_TEST(test_storage_ops_seed_sum_over_k_of_ijk_gives_ij)
 }
 END_TEST
 
-/* Seed 003, __setitem__: "stor_out[key] = stor2d would be equivalent to
+/* GDP 3, __setitem__: "stor_out[key] = stor2d would be equivalent to
  * np.positive(stor2d, out=stor_out[key])". */
 START_TEST(test_storage_ops_seed_stor_out_key_assign_equals_positive_with_out)
 {
@@ -213,7 +214,7 @@ START_TEST(test_storage_ops_seed_stor_out_key_assign_equals_positive_with_out)
 }
 END_TEST
 
-/* Seed 003, Mixing Types, first case: "the array has the same shape as the input storage". */
+/* GDP 3, Mixing Types, first case: "the array has the same shape as the input storage". */
 START_TEST(test_storage_ops_seed_mixing_types_array_of_the_storage_shape)
 {
     usmarr_context_t *ctx = test_context();
@@ -236,7 +237,7 @@ START_TEST(test_storage_ops_seed_mixing_types_array_of_the_storage_shape)
 }
 END_TEST
 
-/* Seed 003, Mixing Types, second case: "the array has a 3d shape where dimensions with
+/* GDP 3, Mixing Types, second case: "the array has a 3d shape where dimensions with
  * shape 1 in the array are broadcast". */
 START_TEST(test_storage_ops_seed_mixing_types_3d_array_with_size_1_dims_broadcasts)
 {

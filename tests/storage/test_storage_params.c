@@ -39,7 +39,7 @@ START_TEST(test_storage_preset_table_is_extensible_at_run_time)
     ck_assert_int_eq(usmarr_storage_kind(s), USMARR_STORAGE_SHARED);
     ck_assert_int_eq(usmarr_storage_alignment(s), 8);
     usmarr_storage_release(s);
-    /* The built-ins are in the table with their seed values. */
+    /* The built-ins are in the table with their documented values. */
     const char *names[] = {"C", "F", "gtx86", "gtcuda"}, *layouts[] = {"C", "F", "IJK", "KJI"};
     const int64_t align[] = {1, 1, 64, 256};
     for (int i = 0; i < 4; i++) {
