@@ -1,10 +1,10 @@
-// Copy plans (lib/copy_plan.c): many 3-D boxes of any element size copied by one NDRange.
+// Copy plans (lib/engine/copy_plan.c): many 3-D boxes of any element size copied by one NDRange.
 // The plan's table describes each box; every work-item copies a few rows of one box (or a
 // segment of one long row), in the widest words that the addresses and strides allow
 // (byte-vector loads were 2x slower on PoCL).  Boxes address their bytes from one of eight base pointers,
 // so that no pointer is ever read from memory (no indirect USM or SVM access).
 
-// One box, as lib/copy_plan.c writes it: every field a long, strides and offsets in bytes.
+// One box, as lib/engine/copy_plan.c writes it: every field a long, strides and offsets in bytes.
 typedef struct {
     long first_item;              // the box's items are [first_item, next box's first_item)
     long bases;                   // base index of the destination | source's << 8

@@ -3,7 +3,7 @@
  * The engine puts this file before elementwise.cl (family "complex+elementwise").
  * Reference: NumPy 2 (its npy_math, which takes most of these from the C library: C99
  * Annex G special values, branch cuts that follow the sign of a zero part), within the
- * tolerances of doc/elementwise.md.  The methods: Kahan's ("Branch cuts for complex
+ * tolerances of doc/ops.md.  The methods: Kahan's ("Branch cuts for complex
  * elementary functions", 1987) for asin, acos and atanh, log(2z) asymptotics past 2^MANT,
  * scaling by powers of two for subnormal and huge parts, exp(x/2)^2 past exp's overflow. */
 #define CX_KIND_c64 1

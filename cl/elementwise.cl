@@ -1,5 +1,5 @@
 /* elementwise.cl: every elementwise function, as one table, and the map body that applies
- * one of them (lib/engine/engine_internal.h, section 2).  lib/elementwise.c includes this file with
+ * one of them (lib/engine/engine_internal.h, section 2).  lib/ops/elementwise.c includes this file with
  * USMARR_ELEMENTWISE_TABLE_ONLY defined to read the same table (names, arities, type
  * rules), so the C dispatcher and the kernels cannot disagree.
  *
@@ -26,7 +26,7 @@
  *   vexpr  the same on 16-vectors (ignored for N)
  * The per-kind helpers (EW_*) are defined below for the loop dtype's kind only; the
  * integer/float special cases (division by zero, shifts past the width, ...) are
- * documented in doc/elementwise.md.
+ * documented in doc/ops.md.
  */
 #define USMARR_ELEMENTWISE_OPS(X)                                                                        \
     X(NEGATIVE, negative, 1, NUM, SAME, F_NOBOOL, V, EW_NEG(a), (-(a)))                                  \
@@ -145,7 +145,7 @@
 
 
 /* ---- what the program computes ------------------------------------------------------------
- * Defines from lib/elementwise.c (short: the engine's launch fast path keys on them): EW_T
+ * Defines from lib/ops/elementwise.c (short: the engine's launch fast path keys on them): EW_T
  * (the loop dtype's tag), EW_N<a> (arity 1, 2, 3 or W), EW_O<rule> (SAME, BOOL or REAL),
  * EW_I1..3 (where each input comes from: a<k> = array operand k, s<j> = by-value scalar j),
  * EW_V1 (every operand has a 16-vector form), and either EW_OP (one function, by ID) or
@@ -463,7 +463,7 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 #define EW_SHL(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
 #endif
 /* integer power by squaring; negative exponents: 1 and -1 keep their powers, all else
- * gives 0 (NumPy raises instead; doc/elementwise.md) */
+ * gives 0 (NumPy raises instead; doc/ops.md) */
 #if EW_TK != 0
 static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
 {

@@ -1,4 +1,4 @@
-/* index.cl: advanced indexing (lib/advanced.c).  Two kinds of program from one family:
+/* index.cl: advanced indexing (lib/index/take.c).  Two kinds of program from one family:
  *
  * 1. Map programs (lib/engine/engine_internal.h, section 2; USMARR_NOUT is defined), one per -DOP_...:
  *    OP_GATHER  take / take_along_axis:  out0 = base2[x2 + norm(in1) * stride]
@@ -20,7 +20,7 @@
  *               indices (a bad index sets the cells and stores 0)
  *    OP_GATHER_OFFSET   out0 = base2[x2 + in1]    (in1: OP_OFFSET's int64 offsets)
  *    OP_SCATTER_OFFSET  base0[x0 + in1] = in2
- *    OP_TRIANGLE  tril/triu (lib/util/triangle.c): out0 = in1 (converted) where the
+ *    OP_TRIANGLE  tril/triu (lib/index/triangle.c): out0 = in1 (converted) where the
  *               diagonal number in2 (an int64 "j - i + rows - 1" read through strides
  *               (-1, +1) over an iota, 0 on the batch dims) is <= S0 (-DTRI_LOWER=1) or
  *               >= S0, else 0

@@ -1,5 +1,6 @@
 /* prelude.cl: prepended to every program.  Per-dtype-tag types, loads, stores and
- * NumPy's value conversions (doc/casting.md).  See lib/engine/engine_internal.h for the contract. */
+ * NumPy's value conversions (doc/engine.md, "Casting").  See lib/engine/engine_internal.h
+ * for the contract. */
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define USMARR_HAS_FP64 1
@@ -175,7 +176,7 @@
 #define USMARR_VLOADP(d, p, vi) USMARR_CAT(USMARR_VLD_, d)(p, vi)
 #define USMARR_VSTOREP(d, p, vi, v) USMARR_CAT(USMARR_VSD_, d)(p, vi, v)
 
-/* ---- conversions (NumPy value semantics; the undefined cases per doc/casting.md) --------
+/* ---- conversions (NumPy value semantics; the undefined cases: doc/engine.md, "Casting")
  * USMARR_CONVERT(from, to, x): x is a USMARR_COMPUTE(from) value.  The result is a
  * USMARR_COMPUTE(to) value, except for to = f16: the unrounded float (or double) value. */
 #define USMARR_CONVERT(f, t, x) USMARR_CVT_(USMARR_KIND(f), USMARR_KIND(t), f, t, x)

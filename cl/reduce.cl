@@ -1,7 +1,7 @@
 /* reduce.cl: reductions and the cumulative functions, as custom kernels (lib/engine/engine_internal.h, section 3).
  *
  * One program per input dtype (-DD1=<tag>) holds every reduction as its own kernel, so a
- * dtype costs one compile whatever is reduced.  The host (lib/reduce.c) reduces any axis
+ * dtype costs one compile whatever is reduced.  The host (lib/ops/reduce.c) reduces any axis
  * set to at most two kept dims (an NDRange of outputs) and at most two reduced dims (a
  * loop), merging dims that are jointly contiguous; everything else is first copied into
  * (kept, reduced) order.  One work-item makes one output, so every shape class maps to

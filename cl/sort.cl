@@ -1,4 +1,4 @@
-/* sort.cl: sort, argsort and searchsorted (lib/sort.c).  Elements are handled as their
+/* sort.cl: sort, argsort and searchsorted (lib/ops/sort.c).  Elements are handled as their
  * bits and mapped to unsigned keys whose unsigned order is NumPy's order:
  *
  *   -DW=8|16|32|64|128  element width in bits (complex64 is 64: real part in the low half;
@@ -27,7 +27,7 @@
  * below, which are the plain operators for the other widths.
  *
  * A sort works on R rows of n elements, in[r*sr + i*se] -> out[r*osr + i*ose].  Rows of up
- * to 16384 (lib/sort.c ONE_ITEM_MAX) take one kernel, one work-group per row:
+ * to 16384 (lib/ops/sort.c ONE_ITEM_MAX) take one kernel, one work-group per row:
  *   usmarr_sort_rows      LSD radix (8-bit digits, all histograms counted in one read of
  *                         the row, constant digits skipped, insertion sort up to 24 keys)
  *                         from the input through local (or global) scratch into the output
@@ -193,7 +193,7 @@ inline ET key_element(KT k)
 #endif
 }
 
-/* ---- one row per work-group (n <= ONE_ITEM_MAX in lib/sort.c) ---------------------------
+/* ---- one row per work-group (n <= ONE_ITEM_MAX in lib/ops/sort.c) ---------------------------
  * usmarr_sort_rows sorts row r = get_group_id(0) of in[r*sr + i*se] into out[r*osr + i*ose]
  * in one kernel: one read pass maps the elements to keys and counts every digit's
  * histogram; passes whose digit is one value for the whole row are skipped; the first
@@ -565,7 +565,7 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
         out[g + q] = base[q] + (SS_BEFORE(ss_probe(a, n, sa, sorter, ss, use_sorter, base[q]), key[q]) ? 1 : 0);
 }
 
-/* ---- set functions (lib/set.c) on keys sorted with -DCANON=1 --------------------------
+/* ---- set functions (lib/ops/set.c) on keys sorted with -DCANON=1 --------------------------
  * A *head* starts a run of equal keys; every NaN is a head of its own (the array API's
  * unique: NaNs are distinct).  The sorted keys are cut into chunks of `chunk`:
  *   usmarr_unique_count   heads[c] = heads in chunk c

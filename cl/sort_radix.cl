@@ -1,4 +1,4 @@
-/* sort_radix.cl: the stable LSD radix sort of rows longer than lib/sort.c ONE_ITEM_MAX
+/* sort_radix.cl: the stable LSD radix sort of rows longer than lib/ops/sort.c ONE_ITEM_MAX
  * (and of the set functions' one row), appended to sort.cl (its KT keys, KEY_DIGIT and
  * -D macros).  Row r of the input is in[r*sr + i*se], i < n; the sorted keys end at r*n of
  * `ka` (int64 indices at r*n of `ia` with ARG), or, with a result (to_out: sort, argsort),

@@ -1,4 +1,4 @@
-/* stats.cl: the second pass of var/std (lib/stats/moments.c), custom kernels (lib/engine/engine_internal.h,
+/* stats.cl: the second pass of var/std (lib/ops/moments.c), custom kernels (lib/engine/engine_internal.h,
  * section 3): the sums of squared deviations from a given mean, one pass over x.
  *
  * -DD0=<tag> is the dtype of x and of the mean (f32, f64, c64, c128), -DD1=<tag> the real

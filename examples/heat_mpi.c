@@ -1,4 +1,4 @@
-/* doc/distributed.md's example: heat diffusion on a periodic 48^3 domain split over the
+/* doc/mpi.md's example: heat diffusion on a periodic 48^3 domain split over the
  * MPI ranks, each step exchanging halos while the core of the domain is computed.
  *
  *     mpicc heat_mpi.c $(pkg-config --cflags --libs usmarr-mpi) -o heat_mpi

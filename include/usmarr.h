@@ -202,7 +202,7 @@ USMARR_API USMARR_NODISCARD int usmarr_dtype_from_typestr(const char *typestr, u
  *  the device's capabilities and its kernel cache. */
 typedef struct usmarr_context usmarr_context_t;
 
-/** How the library reaches a device's unified memory (doc/devices.md). */
+/** How the library reaches a device's unified memory (doc/backend.md). */
 typedef enum usmarr_backend {
     USMARR_BACKEND_USM = 0, /**< the cl_intel_unified_shared_memory extension */
     USMARR_BACKEND_SVM = 1  /**< OpenCL 2.0 shared virtual memory: device USM as coarse-grained
@@ -238,7 +238,7 @@ typedef struct usmarr_device_info {
     uint64_t cross_device_shared_caps;   /**< CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL */
     uint64_t shared_system_caps;         /**< CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL */
     bool kinds_limited; /**< the environment variable `USMARR_USM_KINDS` hid some USM kinds of this
-                             device: their capabilities above read 0 (doc/devices.md) */
+                             device: their capabilities above read 0 (doc/backend.md) */
     usmarr_backend_t backend; /**< USM through the extension, or SVM (`USMARR_USM_BACKEND`) */
     uint64_t svm_caps;        /**< CL_DEVICE_SVM_CAPABILITIES (0 before OpenCL 2.0) */
 } usmarr_device_info_t;

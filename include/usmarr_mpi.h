@@ -5,7 +5,7 @@
  * A global I/J/K domain is split into blocks over a three-dimensional process grid;
  * every rank holds its block in an ordinary storage (usmarr/storage.h) whose halo
  * mirrors the neighbours' inner points after a halo exchange.  Link with
- * `-lusmarr-mpi -lusmarr` and MPI (pkg-config: `usmarr-mpi`); `doc/distributed.md`
+ * `-lusmarr-mpi -lusmarr` and MPI (pkg-config: `usmarr-mpi`); `doc/mpi.md`
  * is the guide, with a stencil loop to copy.
  *
  * Conventions, beyond usmarr.h's:

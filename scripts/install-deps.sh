@@ -28,7 +28,7 @@ packages=(
   libclang-cpp${LLVM_VERSION}-dev libhwloc-dev
   # The fuzz targets (doc/fuzzing.md): libFuzzer and the sanitizer runtimes of clang-15.
   libclang-common-${LLVM_VERSION}-dev
-  # ThreadSanitizer's runtime for gcc (tests/tsan-check.sh, --enable-tsan).
+  # ThreadSanitizer's runtime for gcc (tests/reliability/tsan-check.sh, --enable-tsan).
   libtsan2
 )
 missing=()

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Usage: numpy-oracle.sh PYTHON DIR
-# Prints the Python interpreter that runs the tests' NumPy oracles (tests/gen_*.py), which
-# follow NumPy 2 (doc/elementwise.md).  PYTHON itself when its NumPy is 2 or newer;
+# Prints the Python interpreter that runs the tests' NumPy oracles (tests/gen/gen_*.py), which
+# follow NumPy 2 (doc/ops.md).  PYTHON itself when its NumPy is 2 or newer;
 # otherwise a private virtual environment DIR (made once, in the build tree) with NumPy 2
 # from PyPI; if that cannot be made (no network, no venv module), PYTHON with a warning:
 # its NumPy 1 oracles differ from NumPy 2's in a few documented places, and the tests that

@@ -33,7 +33,7 @@
  * **Casting** follows NumPy's values; where NumPy leaves a result undefined (NaN or an
  * out-of-range float converted to an integer) the library truncates toward zero,
  * saturates at the target's limits and turns NaN into 0; complex to real keeps the real
- * part.  Details: doc/casting.md.
+ * part.  Details: doc/engine.md, "Casting".
  * @{ */
 
 /** @brief Copies @p a into a contiguous array (or into @p out).

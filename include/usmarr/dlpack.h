@@ -7,7 +7,7 @@
 
 /** @name DLPack
  *
- * Export and import of DLPack tensors (`doc/dlpack.md` is the guide).
+ * Export and import of DLPack tensors (`doc/interop.md` is the guide).
  *
  * The structs below are the library's own definitions of DLPack 1.x's, with `usmarr_dl_`
  * names so that they never clash with a `dlpack.h` the application also includes (Debian
@@ -42,7 +42,7 @@
 /** DLPack's `DLDeviceType` values the library names (the others are refused by number). */
 typedef enum usmarr_dl_device_type {
     USMARR_DL_CPU = 1,    /**< kDLCPU: memory the host reads directly */
-    USMARR_DL_OPENCL = 4, /**< kDLOpenCL: SVM of an OpenCL device (the SVM backend, doc/devices.md) */
+    USMARR_DL_OPENCL = 4, /**< kDLOpenCL: SVM of an OpenCL device (the SVM backend, doc/backend.md) */
     USMARR_DL_ONEAPI = 14 /**< kDLOneAPI: USM of a SYCL/OpenCL device */
 } usmarr_dl_device_type_t;
 

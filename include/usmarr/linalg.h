@@ -6,7 +6,7 @@
 #define USMARR_LINALG_H
 
 /** @name Linear algebra
- * The array API's matrix products, with NumPy 2's semantics (doc/linalg.md).  The result
+ * The array API's matrix products, with NumPy 2's semantics (doc/ops.md).  The result
  * convention is the library's (usmarr/ops.h): `(inputs..., out, &result)`; @p out, when
  * given, must be writable, of the same context, of exactly the result's shape, and of a
  * dtype the result casts to under ::USMARR_CASTING_SAME_KIND.  The result dtype is

@@ -92,7 +92,7 @@ USMARR_API USMARR_NODISCARD int usmarr_result_type(const usmarr_dtype_t *dtypes,
  * fp64 is an error (::USMARR_ERROR_UNSUPPORTED), never silently lowered.  float16 is
  * computed in float32 and rounded once on store.
  *
- * **Numerics**: doc/elementwise.md (integer division by zero, shifts past the width,
+ * **Numerics**: doc/ops.md (integer division by zero, shifts past the width,
  * integer powers with negative exponents, accuracy of each transcendental in ulps).
  *
  * Work is enqueued on the context's in-order queue; the call returns without waiting.

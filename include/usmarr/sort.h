@@ -14,7 +14,7 @@
  * (NumPy's `flip(sort(flip(x)))`): equal elements keep their order and NaNs come first.
  * Results follow the library's convention (usmarr/copy.h): @p out NULL gives a new
  * C-ordered array through @p result, else @p out (of exactly the result's shape and dtype;
- * it may be the input itself) is written.  Documentation: doc/sorting.md.
+ * it may be the input itself) is written.  Documentation: doc/ops.md.
  * @{ */
 
 /** Which end of a run of equal elements searchsorted reports (NumPy's `side`). */
@@ -107,7 +107,7 @@ USMARR_API USMARR_NODISCARD int usmarr_top_k(const usmarr_array_t *x, int64_t k,
  * data-dependent length (trimmed pod blocks, usmarr/pod.h); -0.0 and +0.0 are one value
  * (returned as +0.0); every NaN is distinct, as the array API says (NumPy 2's
  * `np.unique_values`, not `np.unique`'s default `equal_nan=True`).  The input may have any
- * shape and layout; it is read in C order.  Documentation: doc/sorting.md.
+ * shape and layout; it is read in C order.  Documentation: doc/ops.md.
  *
  * Errors of every unique function: ::USMARR_ERROR_INVALID_ARGUMENT (NULL @p x or NULL
  * output pointer), ::USMARR_ERROR_ALLOCATION,

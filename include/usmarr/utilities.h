@@ -7,7 +7,8 @@
 
 /** @name Data type information and array utilities
  * The array API's `finfo`, `iinfo`, `isdtype`, `unstack`, `meshgrid`, `tril`, `triu`, and
- * NumPy's `isclose` and `allclose` (doc/utilities.md).
+ * NumPy's `isclose` and `allclose` (doc/core.md: dtype information; doc/indexing.md:
+ * unstack, meshgrid, tril, triu; doc/ops.md: isclose, allclose).
  * @{ */
 
 /** Machine limits of a floating dtype (the array API's `finfo` object). */
@@ -106,7 +107,7 @@ USMARR_API USMARR_NODISCARD int usmarr_meshgrid(int count, const usmarr_array_t 
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
  * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims (NumPy's 1-d
- *         broadcasting is not followed: doc/utilities.md), @p out's shape is not @p x's
+ *         broadcasting is not followed: doc/indexing.md), @p out's shape is not @p x's
  * @retval USMARR_ERROR_CASTING @p x's dtype does not cast to @p out's (same_kind)
  * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
  * @retval USMARR_ERROR_READ_ONLY @p out is not writable */

@@ -1,4 +1,4 @@
-/* The per-context pool of released device-USM blocks (doc/memory.md, "The block pool").
+/* The per-context pool of released device-USM blocks (doc/backend.md, "The block pool").
  *
  * A fresh device allocation costs its first touch on CPU devices (a 64 MiB result of a
  * 16M float32 add spends ~20-40 ms in page faults, five times the add itself) and a

@@ -1,4 +1,4 @@
-/* The SVM backend (doc/devices.md, "The SVM backend"): the library's USM entry-point
+/* The SVM backend (doc/backend.md, "The SVM backend"): the library's USM entry-point
  * table implemented with OpenCL 2.0 shared virtual memory, for devices that lack
  * cl_intel_unified_shared_memory but offer coarse-grained buffer SVM (NVIDIA's and AMD's
  * OpenCL), or for any device with USMARR_USM_BACKEND=svm.

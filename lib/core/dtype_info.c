@@ -1,4 +1,4 @@
-/* finfo, iinfo and isdtype (doc/utilities.md): host-only tables over the 14 dtypes. */
+/* finfo, iinfo and isdtype (doc/core.md): host-only tables over the 14 dtypes. */
 #include "core_internal.h"
 
 #include <float.h>

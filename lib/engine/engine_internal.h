@@ -27,7 +27,7 @@
  *      USMARR_LOADP(d, p, i)    p[i] as a compute value (vload_half for f16)
  *      USMARR_STOREP(d, p, i, v) p[i] = v (vstore_half for f16; overloaded on float/double so
  *                               a double is rounded once, directly to half)
- *      USMARR_CONVERT(from, to, x)  NumPy's value conversion (doc/casting.md): bool is
+ *      USMARR_CONVERT(from, to, x)  NumPy's value conversion (doc/engine.md): bool is
  *                               x != 0; complex -> real takes the real part; float -> int
  *                               truncates toward zero, saturates out of range, NaN -> 0;
  *                               int -> int wraps.  The result is a USMARR_COMPUTE(to) value,
@@ -452,7 +452,7 @@ USMARR_INTERNAL int usmarr__diskcache_stats(usmarr_cache_stats_t *stats);
  * 0, or an errno; `failed_path` then says what failed ("list <dir>", "delete <file>"). */
 USMARR_INTERNAL int usmarr__diskcache_clear(size_t *removed, char *failed_path, size_t failed_path_size);
 
-/* ---- test hooks (tests/test_cache.c compiles this module into the runner) ------------ */
+/* ---- test hooks (tests/engine/test_cache.c compiles this module into the runner) ------------ */
 
 /* Back to a fresh process's state: environment re-read, settings and counters cleared. */
 USMARR_INTERNAL void usmarr__diskcache_reset(void);

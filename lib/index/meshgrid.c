@@ -1,4 +1,4 @@
-/* unstack and meshgrid (doc/utilities.md): views and broadcast copies. */
+/* unstack and meshgrid (doc/indexing.md): views and broadcast copies. */
 #include "index_internal.h"
 
 #include <string.h>

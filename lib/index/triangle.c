@@ -1,4 +1,4 @@
-/* tril and triu (doc/utilities.md): one map of cl/index.cl (OP_TRIANGLE) over the result,
+/* tril and triu (doc/indexing.md): one map of cl/index.cl (OP_TRIANGLE) over the result,
  * x, and a third operand that gives each element its diagonal number j - i (plus rows - 1,
  * so that it is never negative): an int64 iota of rows + cols - 1 elements read with
  * stride -1 along the rows, +1 along the columns and 0 along the batch dims.  The engine

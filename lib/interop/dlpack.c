@@ -1,4 +1,4 @@
-/* DLPack export and import (doc/dlpack.md).  Import of shared memory goes through the USM
+/* DLPack export and import (doc/interop.md).  Import of shared memory goes through the USM
  * array interface's import, so both validate foreign pointers the same way. */
 #include "interop_internal.h"
 
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The structs are DLPack's ABI (dlpack.h 1.x); tests/test_dlpack.c also compares them
+/* The structs are DLPack's ABI (dlpack.h 1.x); tests/interop/test_dlpack.c also compares them
  * with the system's dlpack.h where there is one. */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(usmarr_dl_device_t) == 8 && sizeof(usmarr_dl_data_type_t) == 4, "DLDevice, DLDataType");

@@ -1,4 +1,4 @@
-/* diff (doc/stats.md): NumPy's n-th discrete difference.  prepend and append are joined to
+/* diff (doc/ops.md): NumPy's n-th discrete difference.  prepend and append are joined to
  * x along the axis (usmarr_concat, NumPy's promotion), then `x[1:] - x[:-1]` (not_equal for
  * bool, as NumPy 2) runs n times on views of the previous step, each an elementwise launch;
  * the last writes the result (or out).  n beyond the joined length stops early: the axis is

@@ -1,4 +1,4 @@
-/* matmul: NumPy's 1-D promotion and batch broadcasting on cl/linalg.cl (doc/linalg.md).
+/* matmul: NumPy's 1-D promotion and batch broadcasting on cl/linalg.cl (doc/ops.md).
  *
  * The operands are first cast to the result dtype where they differ and broadcast over the
  * batch dims; the batch dims of each operand are then collapsed into one stride (a copy

@@ -1,4 +1,4 @@
-/* var and std (doc/stats.md): NumPy's two-pass algorithm: the mean over the axes (the
+/* var and std (doc/ops.md): NumPy's two-pass algorithm: the mean over the axes (the
  * library's sum, kept as size-1 dims, divided by N), then one pass of cl/stats.cl that
  * sums the squared magnitudes of the deviations, divided by max(N - correction, 0).
  * Integers and bool compute in float64, float16 in float32 (rounded once at the end), and

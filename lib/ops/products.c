@@ -1,4 +1,4 @@
-/* tensordot, vecdot and matrix_transpose (doc/linalg.md): tensordot and vecdot rearrange
+/* tensordot, vecdot and matrix_transpose (doc/ops.md): tensordot and vecdot rearrange
  * their operands and reuse matmul / the elementwise functions and reductions. */
 #include "ops_internal.h"
 

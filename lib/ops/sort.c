@@ -1,5 +1,5 @@
 /* sort, argsort and searchsorted on cl/sort.cl (the kernels and the key mapping are
- * described in that file's header; user documentation: doc/sorting.md).  Every sort runs
+ * described in that file's header; user documentation: doc/ops.md).  Every sort runs
  * on R rows of n contiguous keys: the input is read along the axis by a 2-D kernel when
  * its other axes collapse to one, else through a contiguous copy with the axis last; the
  * result is written the same way. */

@@ -157,7 +157,7 @@ static PyObject *array_suai(PyObject *self, void *unused)
                                    "typestr", iface.typestr, "data", PyLong_FromVoidPtr(iface.data),
                                    iface.readonly ? Py_True : Py_False, "strides", strides, "offset",
                                    (long long)iface.offset, "syclobj", info->selector, "version", iface.version);
-    /* Never pretend (doc/devices.md): memory of the SVM backend is OpenCL SVM, as the
+    /* Never pretend (doc/backend.md): memory of the SVM backend is OpenCL SVM, as the
      * library's JSON export says too. */
     if (dict && info->backend == USMARR_BACKEND_SVM) {
         PyObject *memory = PyUnicode_FromString("opencl-svm");

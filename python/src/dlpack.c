@@ -1,6 +1,6 @@
 /* DLPack: __dlpack__ and __dlpack_device__ of usmarr.Array, and a producer's capsule to an
  * array (from_dlpack is in convert.c), as thin calls of the library's export and import
- * (include/usmarr/dlpack.h, doc/dlpack.md). */
+ * (include/usmarr/dlpack.h, doc/interop.md). */
 #include "module.h"
 
 static const char versioned_name[] = "dltensor_versioned";
@@ -153,7 +153,7 @@ usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, us
                                 : copy ? USMARR_DLPACK_COPY_ALWAYS
                                        : USMARR_DLPACK_COPY_NEVER;
     if (!device) {
-        /* A kDLOneAPI producer's device id is the selector ordinal (doc/dlpack.md). */
+        /* A kDLOneAPI producer's device id is the selector ordinal (doc/interop.md). */
         PyObject *where = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
         int type = 0, id = 0;
         if (!where || !PyArg_ParseTuple(where, "ii", &type, &id)) {

@@ -1,6 +1,6 @@
 """The cumulative functions (array API 2024.12 signatures, with include_initial), diff, and
 dpctl's logsumexp / reduce_hypot / cumulative_logsumexp: thin wrappers of usmarr/stats.h
-(doc/stats.md)."""
+(doc/ops.md)."""
 
 from . import _usmarr
 

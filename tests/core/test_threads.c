@@ -1,7 +1,7 @@
 /* Several threads on one context: the first launches of a fresh context racing each
  * other, and USM frees racing enqueues (PoCL 6.0 crashed in its free when one thread
  * freed while another enqueued; the library now frees under the queue lock).  The churn
- * also checks that kernels, which keep their last arguments (lib/engine.c), get their
+ * also checks that kernels, which keep their last arguments (lib/engine/program.c), get their
  * pointers set again after a free: Intel's CPU runtime crashed in half of the runs when
  * a recorded pointer was reused for a new block at the freed one's address.  Threads
  * record failures; the assertions run on the test's own thread. */

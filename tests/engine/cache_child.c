@@ -1,4 +1,4 @@
-/* Helper process for tests/test_cache.c (a check program, not a test): exercises the
+/* Helper process for tests/engine/test_cache.c (a check program, not a test): exercises the
  * disk-cache module in a fresh process, the way a cold application start does.  The
  * cache directory and mode come from the environment the parent set.
  *

@@ -114,7 +114,7 @@ int probe_run(usmarr_context_t *ctx, cl_program program, int variant, int a)
     cl_platform_id platform = NULL;
     if (!rc && err == CL_SUCCESS)
         err = clGetDeviceInfo(usmarr_context_device(ctx), CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
-    /* The SVM backend's memory is SVM: its own argument setter (doc/devices.md). */
+    /* The SVM backend's memory is SVM: its own argument setter (doc/backend.md). */
     set_arg_pointer_fn set_pointer =
         usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM ? clSetKernelArgSVMPointer
         : platform ? (set_arg_pointer_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL")

@@ -1,4 +1,4 @@
-/* A tiny real OpenCL program for the disk-cache tests (tests/test_cache.c) and their
+/* A tiny real OpenCL program for the disk-cache tests (tests/engine/test_cache.c) and their
  * child helper (tests/engine/cache_child.c): compiled from source, launched, its binary stored
  * and loaded through the disk-cache module's internal interface, rebuilt from the binary
  * and launched again, with every result checked on the host. */

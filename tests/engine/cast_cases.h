@@ -1,5 +1,6 @@
 /* NumPy's astype results for every dtype pair over a palette of values per dtype
- * (tests/gen/gen_cast_cases.py; the undefined float -> int cases follow doc/casting.md).
+ * (tests/gen/gen_cast_cases.py; the undefined float -> int cases follow doc/engine.md,
+ * "Casting").
  * Index order follows usmarr_dtype_t; each value occupies the first itemsize bytes. */
 #ifndef USMARR_TESTS_CAST_CASES_H
 #define USMARR_TESTS_CAST_CASES_H

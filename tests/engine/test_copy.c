@@ -1,4 +1,4 @@
-/* Copy, astype, copy_into and fill (lib/copy.c on the kernel engine), compared with host
+/* Copy, astype, copy_into and fill (lib/engine/copy.c on the kernel engine), compared with host
  * oracles: layouts are enumerated here with plain index loops, element values come from
  * NumPy's astype tables (tests/engine/cast_cases.c). */
 #include "../harness/common.h"
@@ -548,7 +548,7 @@ START_TEST(test_copy_and_astype_orders_c_f_a_k)
 }
 END_TEST
 
-/* ---- the documented rule for NumPy's undefined casts (doc/casting.md) -------------------- */
+/* ---- the documented rule for NumPy's undefined casts (doc/engine.md, "Casting") ---------- */
 
 START_TEST(test_copy_nan_and_out_of_range_float_to_int_rule)
 {

@@ -1,4 +1,4 @@
-/* Copy plans (lib/copy_plan.c, cl/boxes.cl), checked byte for byte against host loops over
+/* Copy plans (lib/engine/copy_plan.c, cl/boxes.cl), checked byte for byte against host loops over
  * the same strides: every destination element, and every other byte of the destination
  * blocks left alone. */
 #include "../harness/common.h"

@@ -1,4 +1,4 @@
-/* Iteration-space simplification (lib/simplify.c, compiled into the runner) against an
+/* Iteration-space simplification (lib/engine/simplify.c, compiled into the runner) against an
  * oracle that enumerates every element's address tuple before and after. */
 #include "../harness/common.h"
 

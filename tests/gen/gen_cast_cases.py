@@ -4,7 +4,8 @@ every (source, destination) pair the bytes NumPy's astype gives for each palette
 
 Where NumPy's result is undefined (a NaN, infinite or out-of-range float or complex
 converted to an integer) the expected value follows the library's documented rule
-(doc/casting.md) instead: truncate toward zero, saturate at the target's limits, NaN -> 0.
+(doc/engine.md, "Casting") instead: truncate toward zero, saturate at the target's limits,
+NaN -> 0.
 Complex -> real keeps the real part (NumPy's ComplexWarning is silenced).
 
 Run with Debian's python3 + numpy:  python3 tests/gen/gen_cast_cases.py > tests/engine/cast_cases.c

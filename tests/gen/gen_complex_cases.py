@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy 2 oracle for the complex elementwise functions (tests/test_complex.c).
+"""NumPy 2 oracle for the complex elementwise functions (tests/ops/test_complex.c).
 
 Run as `$NUMPY_ORACLE tests/gen/gen_complex_cases.py > tests/complex_cases.txt` (the build does
 it before `make check`, with scripts/numpy-oracle.sh's NumPy 2).  The inputs are the

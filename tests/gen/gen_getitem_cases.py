@@ -1,5 +1,5 @@
 """NumPy oracle for full advanced indexing (usmarr_array_getitem / _setitem) and
-put_along_axis: "mcase" entries of tests/index_cases.txt, run by tests/test_manip.c.
+put_along_axis: "mcase" entries of tests/index_cases.txt, run by tests/index/test_manip.c.
 Imported by gen_index_cases.py, which passes its writers in (emit()).
 
   op getitem TEXT           inputs: a, then the index arrays @0, @1, ...; result a[TEXT]

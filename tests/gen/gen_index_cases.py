@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy oracle for the view and indexing tests (tests/test_view.c, tests/test_index.c).
+"""NumPy oracle for the view and indexing tests (tests/index/test_view.c, tests/index/test_index.c).
 
 Run as `$PYTHON_NUMPY tests/gen/gen_index_cases.py > tests/index_cases.txt` (the build does it
 before `make check`).  NumPy, never the library, computes every expected result; the tests
@@ -392,7 +392,7 @@ fixed()
 randoms(400)
 
 
-# ---- copies and advanced indexing (tests/test_manip.c) ------------------------------------
+# ---- copies and advanced indexing (tests/index/test_manip.c) ------------------------------------
 # mcase NAME
 # input DTYPE NDIM SHAPE... N VALUES... | TEXT     base array of VALUES (C order), then [TEXT]
 #                                                  (TEXT "T": the transpose)

@@ -126,7 +126,7 @@ BINARY = {"add": "add", "subtract": "subtract", "multiply": "multiply", "divide"
 
 
 def unary(name, x):
-    """NumPy, with the library's documented departures (doc/elementwise.md)."""
+    """NumPy, with the library's documented departures (doc/ops.md)."""
     k = x.dtype.kind
     if name in ("floor", "ceil", "trunc", "round") and k in "biu":
         return x.copy()  # array API: integers and bool unchanged

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy oracle for the sorting tests (tests/test_sort.c).
+"""NumPy oracle for the sorting tests (tests/ops/test_sort.c).
 
 Run as `$PYTHON_NUMPY tests/gen/gen_sort_cases.py > tests/sort_cases.txt` (the build does it
 before `make check`).  NumPy, never the library, computes every expected result.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy oracle for the statistics tests of tests/test_stats2.c: logsumexp, reduce_hypot,
+"""NumPy oracle for the statistics tests of tests/ops/test_stats.c: logsumexp, reduce_hypot,
 the cumulative functions (sum, prod, logsumexp, include_initial) and diff.
 
 Run as `$PYTHON_NUMPY tests/gen/gen_stats_cases.py > tests/stats_cases.txt` (the build does it

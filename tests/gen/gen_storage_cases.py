@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy oracle for the storage operations' tests (tests/test_storage_ops.c).
+"""NumPy oracle for the storage operations' tests (tests/storage/test_storage_ops.c).
 
 Run as `$PYTHON_NUMPY tests/gen/gen_storage_cases.py > tests/storage_cases.txt` (the build does
 it before `make check`).  NumPy computes every value; the storage rules of doc/storage.md

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NumPy oracle for tril/triu and isclose/allclose (tests/test_utilities.c).
+"""NumPy oracle for tril/triu and isclose/allclose (tests/index/test_utilities.c).
 
 Run as `$PYTHON_NUMPY tests/gen/gen_utilities_cases.py > tests/utilities_cases.txt` (the build
 does it before `make check`).  NumPy, never the library, computes every expected result.

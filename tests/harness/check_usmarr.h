@@ -1,5 +1,5 @@
 /* The library's assertions for Check tests, shared by the device suites (tests/harness/common.h)
- * and the MPI suites (tests/mpi_common.h). */
+ * and the MPI suites (tests/mpi/mpi_common.h). */
 #ifndef USMARR_TESTS_CHECK_USMARR_H
 #define USMARR_TESTS_CHECK_USMARR_H
 

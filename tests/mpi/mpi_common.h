@@ -1,4 +1,4 @@
-/* Shared by the MPI test suites (tests/test_mpi_*.c), which tests/scripts/mpi-check.sh runs under
+/* Shared by the MPI test suites (tests/mpi/test_mpi_*.c), which tests/scripts/mpi-check.sh runs under
  * mpirun: every rank runs every test; a test that needs fewer ranks splits them off. */
 #ifndef USMARR_TESTS_MPI_COMMON_H
 #define USMARR_TESTS_MPI_COMMON_H

@@ -1,14 +1,14 @@
 /* Complex elementwise functions against NumPy 2 (tests/complex_cases.txt from
  * gen_complex_cases.py): the C99 Annex G special values, the branch cuts with signed zeros,
  * tiny and huge magnitudes and subnormals, for complex64 and complex128, on contiguous and
- * reversed layouts.  Tolerances: doc/elementwise.md, "Complex accuracy". */
+ * reversed layouts.  Tolerances: doc/ops.md, "Complex functions". */
 #include "../harness/common.h"
 #include "ops_cases.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-/* Ulps of the larger part of NumPy's result (doc/elementwise.md); for log1p and expm1, whose
+/* Ulps of the larger part of NumPy's result (doc/ops.md); for log1p and expm1, whose
  * NumPy formulas cancel near 0, of max(that part, 1). */
 static double tolerance(const char *op)
 {

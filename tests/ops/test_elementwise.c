@@ -60,7 +60,7 @@ static int call(const struct wrapper *w, usmarr_array_t *const *in, usmarr_array
     }
 }
 
-/* Accuracy bounds, in units in the last place of the result dtype (doc/elementwise.md).
+/* Accuracy bounds, in units in the last place of the result dtype (doc/ops.md).
  * float16 results are computed in float and rounded once: within 1 ulp of float16. */
 static double ulps_for(const char *op, usmarr_dtype_t rd)
 {

@@ -2,7 +2,7 @@
  * first elementwise calls; then each loops over creation, views, elementwise functions
  * (cached and new kernels), reductions, host copies and storages, and releases arrays
  * that another thread created.  Results are checked against host arithmetic.  Built
- * with ThreadSanitizer by `make check` (tests/tsan-check.sh) and runnable on its own:
+ * with ThreadSanitizer by `make check` (tests/reliability/tsan-check.sh) and runnable on its own:
  * `stress [SELECTOR]`.  Exit 0 when every thread checked out. */
 #include <stdatomic.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Force-included (-include) into every ThreadSanitizer build: `./configure --enable-tsan`
- * and the one tests/tsan-check.sh runs.  glibc implements C11's mtx_* / cnd_* /
+ * and the one tests/reliability/tsan-check.sh runs.  glibc implements C11's mtx_* / cnd_* /
  * thrd_create by calling its internal pthread functions directly, past the interceptors
  * through which ThreadSanitizer (gcc 12's and clang 15's alike) learns about locks and
  * threads: it then misses every lock of the library and crashes in threads it never saw

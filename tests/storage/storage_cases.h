@@ -1,5 +1,5 @@
 /* Reader and runner of the storage operations' NumPy cases (tests/storage_cases.txt,
- * written by tests/gen/gen_storage_cases.py), for tests/test_storage_ops.c. */
+ * written by tests/gen/gen_storage_cases.py), for tests/storage/test_storage_ops.c. */
 #ifndef USMARR_TESTS_STORAGE_CASES_H
 #define USMARR_TESTS_STORAGE_CASES_H
 

@@ -1,4 +1,4 @@
-/* Helpers shared by the storage suite's files (tests/test_storage*.c). */
+/* Helpers shared by the storage suite's files (tests/storage/test_storage*.c). */
 #ifndef USMARR_TESTS_TEST_STORAGE_H
 #define USMARR_TESTS_TEST_STORAGE_H
 
