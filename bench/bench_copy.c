@@ -1,4 +1,4 @@
-/* Benchmarks of the kernel engine's copy, cast and launch paths (issue 4's table). */
+/* Benchmarks of the kernel engine's copy, cast and launch paths. */
 #include "bench.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Benchmarks of indexing (issue 5's table), each against NumPy in the same run:
+/* Benchmarks of indexing, each against NumPy in the same run:
  *   take     1M random int64 indices (raise mode, NumPy's default) from 16M float32
  *   extract  16M float32 with a 50% random bool mask
  *   concat   four 4M-element float32 arrays

@@ -1,4 +1,4 @@
-/* Benchmarks of the linear algebra and statistics functions (issue 10's table), against
+/* Benchmarks of the linear algebra and statistics functions, against
  * NumPy measured in the same run, and the tiled matmul kernel against the naive one. */
 #include "bench.h"
 

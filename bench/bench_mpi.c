@@ -1,4 +1,4 @@
-/* Benchmarks of libusmarr-mpi (issue 14's table), run under mpirun (`make bench`: 4
+/* Benchmarks of libusmarr-mpi, run under mpirun (`make bench`: 4
  * ranks through tests/scripts/mpi-check.sh --bench).  Each case is measured against its
  * reference in the same run, interleaved round by round; a round's time is the slowest
  * rank's (MPI_MAX), after a barrier.

@@ -1,4 +1,4 @@
-/* Benchmarks of elementwise functions and reductions (issue 6's table), each against NumPy
+/* Benchmarks of elementwise functions and reductions, each against NumPy
  * measured in the same run (a $PYTHON_NUMPY child times the same operation with `out=`). */
 #include "bench.h"
 

@@ -1,4 +1,4 @@
-/* Benchmarks of sorting and searching (issue 10's table), each against NumPy in the same
+/* Benchmarks of sorting and searching, each against NumPy in the same
  * run (bench/numpy_sort.py, the same sizes, medians of the same count):
  *   sort          16M random float32
  *   argsort       4M random float32, stable

@@ -1,4 +1,4 @@
-/* Benchmarks of storages (issue 9's table), each against a reference measured in the same
+/* Benchmarks of storages, each against a reference measured in the same
  * run and interleaved with it round by round, so that drift hits both alike:
  *   storage-sync        a managed 256^3 float64 pair, host_to_device then device_to_host,
  *                       vs two clEnqueueMemcpyINTEL of the same bytes between the same buffers

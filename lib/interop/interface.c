@@ -146,7 +146,7 @@ int usmarr_interface_import(const usmarr_interface_t *iface, usmarr_context_t *c
         rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, 0, 0, &m);
     } else {
         /* The block is the pointer's whole allocation, so that negative strides may reach
-         * before `data` (peers.md: the base is the allocation, not the lowest element). */
+         * before `data` (the base is the allocation, not the lowest element). */
         rc = usmarr__usm_check_range(ctx, iface->data, 0, "data", NULL);
         void *base = NULL;
         size_t alloc_size = 0;

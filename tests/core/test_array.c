@@ -314,7 +314,7 @@ END_TEST
 
 START_TEST(test_array_exact_flags_reject_overlapping_layouts)
 {
-    /* peers.md: shape (2,2,3), strides (5,4,1) was flagged C-contiguous by a span test. */
+    /* Shape (2,2,3), strides (5,4,1): a span test alone would call it C-contiguous. */
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *mem;
     ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 1024, 0, &mem));

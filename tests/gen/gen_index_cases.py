@@ -156,7 +156,7 @@ def case(name, base_shape, base_index, ops, writable=True, transpose=False):
     out.write("end\n")
 
 
-# ---- hand-written cases: every rule named in the issue -----------------------------
+# ---- hand-written cases: every rule of doc/indexing.md ---------------------------
 def fixed():
     case("negative_step", (10,), "", [("index", "::-2")])
     case("negative_step_2d", (4, 5), "", [("index", "::-1, 3:0:-2")])

@@ -120,7 +120,7 @@ START_TEST(test_interface_import_hand_made_inside_allocation)
 {
     /* A foreign producer hands out data = allocation base + 64 bytes, strides (-4,) and
      * offset 0: elements at data, data-16, data-32, data-48 bytes: before `data` but
-     * inside the allocation, so valid (peers.md). */
+     * inside the allocation, so valid (dpctl started the buffer at the lowest element). */
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *m;
     ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 256, 0, &m));
