@@ -98,7 +98,8 @@ typedef struct usmarr_array_options {
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL options/array/context/shape/strides/memory,
  *         ndim outside [0, ::USMARR_MAX_NDIM], a negative extent, a bad order, buffer or
- *         alignment, a non-zero offset or aliasing strides with a new allocation
+ *         alignment, a non-zero offset or aliasing strides with a new allocation, or an
+ *         element pointer misaligned for the dtype
  * @retval USMARR_ERROR_BAD_DTYPE invalid dtype or typestr
  * @retval USMARR_ERROR_UNSUPPORTED float64/complex128 on a device without fp64
  * @retval USMARR_ERROR_OVERFLOW the element count, byte size or a displacement overflows
@@ -106,8 +107,7 @@ typedef struct usmarr_array_options {
  * @retval USMARR_ERROR_OUT_OF_BOUNDS the layout reaches before the block's start or past
  *         its end; the detail says which stride and offset
  * @retval USMARR_ERROR_CONTEXT_MISMATCH @c context is not the buffer's context
- * @retval USMARR_ERROR_ALLOCATION the USM allocation failed
- * @retval USMARR_ERROR_INVALID_ARGUMENT the element pointer is misaligned for the dtype */
+ * @retval USMARR_ERROR_ALLOCATION the USM allocation failed */
 USMARR_API USMARR_NODISCARD int usmarr_array_create(const usmarr_array_options_t *options, usmarr_array_t **array);
 
 /** @brief Adds a reference.
@@ -202,9 +202,15 @@ USMARR_API USMARR_NODISCARD int usmarr_array_ones(usmarr_context_t *context, int
  *  a weak (literal) integer that does not fit the dtype is an error; a typed integer
  *  scalar wraps like a C cast.  Unlike NumPy, which produces an unspecified value, a
  *  NaN, infinite or out-of-range float converted to an integer dtype is an error.
+ *  @param context the context to allocate on (borrowed)
+ *  @param ndim number of dimensions, 0 to ::USMARR_MAX_NDIM
+ *  @param shape @p ndim non-negative extents
  *  @param value the fill value
  *  @param dtype a ::usmarr_dtype_t, or -1 for the value's own (typed scalar) or NumPy's
  *         default for it (bool, int64, uint64 above INT64_MAX, float64, complex128)
+ *  @param order C or F layout
+ *  @param kind USM kind
+ *  @param[out] array the new array
  *  @retval USMARR_ERROR_OVERFLOW the value is out of the dtype's range
  *  @retval USMARR_ERROR_CASTING NaN or infinity to an integer dtype
  *  @retval USMARR_ERROR_INVALID_ARGUMENT a value of unknown kind, or as usmarr_array_empty() */
@@ -236,8 +242,14 @@ USMARR_API USMARR_NODISCARD int usmarr_array_full_like(const usmarr_array_t *pro
                                                        usmarr_array_t **array);
 
 /** @brief A new C-contiguous array holding a copy of host data.
+ *  @param context the context to allocate on (borrowed)
+ *  @param ndim number of dimensions, 0 to ::USMARR_MAX_NDIM
+ *  @param shape @p ndim non-negative extents
+ *  @param dtype element type of the host data and of the array
  *  @param host pointer to element [0,...,0] of the host data (borrowed; read only)
  *  @param host_strides @p ndim strides in elements, or NULL for C-contiguous host data
+ *  @param kind USM kind
+ *  @param[out] array the new array
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL host with a non-empty shape, or as usmarr_array_empty() */
 USMARR_API USMARR_NODISCARD int usmarr_array_from_host(usmarr_context_t *context, int ndim, const int64_t *shape,
                                                        usmarr_dtype_t dtype, const void *host,
@@ -285,7 +297,14 @@ USMARR_API USMARR_NODISCARD int usmarr_array_linspace(usmarr_context_t *context,
                                                       usmarr_usm_kind_t kind, usmarr_array_t **array);
 /** @brief An @p n x @p m array with ones on diagonal @p k (0 the main, positive above)
  *  and zeros elsewhere.
+ *  @param context the context to allocate on (borrowed)
+ *  @param n rows
  *  @param m columns, or -1 for @p n
+ *  @param k the diagonal
+ *  @param dtype element type
+ *  @param order C or F layout
+ *  @param kind USM kind
+ *  @param[out] array the new array
  *  @retval USMARR_ERROR_INVALID_ARGUMENT negative n, bad order
  *  @retval USMARR_ERROR_OVERFLOW n*m overflows */
 USMARR_API USMARR_NODISCARD int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k,
@@ -388,6 +407,7 @@ USMARR_API bool usmarr_interface_equal(const usmarr_interface_t *a, const usmarr
  *  `{"shape": [2, 3], "typestr": "<f4", "data": [140737488355328, false], "strides": null,
  *  "offset": 0, "syclobj": "opencl:cpu:0", "version": 1}`.  The syclobj is always a
  *  selector string (the device's own for a context or queue).
+ *  @param iface the interface (borrowed)
  *  @param[out] json allocated text; free with usmarr_string_free()
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments, bad ndim or missing shape
  *  @retval USMARR_ERROR_OUT_OF_HOST_MEMORY no memory for the text */
@@ -447,6 +467,7 @@ USMARR_API USMARR_NODISCARD int usmarr_array_debug_string(const usmarr_array_t *
  *  True/False, floats with up to 8 significant digits, complex as `1.+2.j`; arrays of
  *  more than ::USMARR_PRINT_THRESHOLD elements show ::USMARR_PRINT_EDGEITEMS items at each
  *  end of every longer axis with `...` between.  Reads the elements (blocking).
+ *  @param array the array (borrowed)
  *  @param[out] text allocated string; free with usmarr_string_free()
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL argument */
 USMARR_API USMARR_NODISCARD int usmarr_array_to_string(const usmarr_array_t *array, char **text);

@@ -151,6 +151,11 @@ USMARR_API USMARR_NODISCARD int usmarr_isclose(const usmarr_array_t *a, const us
 
 /** @brief NumPy's `allclose(a, b, rtol, atol, equal_nan)`: whether usmarr_isclose() holds
  *  for every element (true for no elements).  Waits for the result.
+ *  @param a the values compared (as in usmarr_isclose())
+ *  @param b the reference values
+ *  @param rtol relative tolerance
+ *  @param atol absolute tolerance
+ *  @param equal_nan whether NaN is close to NaN
  *  @param[out] result the answer
  *  @return 0 on success, or one of the errors of usmarr_isclose() (their details name
  *          isclose); USMARR_ERROR_INVALID_ARGUMENT for a NULL @p result */
