@@ -462,8 +462,8 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 #else
 #define EW_SHL(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
 #endif
-/* integer power by squaring; negative exponents: 1 and -1 keep their powers, all else
- * gives 0 (NumPy raises instead; doc/ops.md) */
+/* integer power by squaring.  The dispatcher refuses negative exponents before launch, as
+ * NumPy raises; a kernel that meets one anyway gives 1 and -1 their powers, all else 0. */
 #if EW_TK != 0
 static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
 {

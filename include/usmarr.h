@@ -75,7 +75,7 @@ extern "C" {
     X(USMARR_ERROR_READ_ONLY, -20008, "write to a read-only array")                            \
     X(USMARR_ERROR_BAD_DTYPE, -20009, "unsupported or malformed dtype")                        \
     X(USMARR_ERROR_SHAPE_MISMATCH, -20010, "incompatible shapes")                              \
-    X(USMARR_ERROR_OVERFLOW, -20011, "size or offset arithmetic overflows")                    \
+    X(USMARR_ERROR_OVERFLOW, -20011, "value, size or offset out of range")                     \
     X(USMARR_ERROR_PARSE, -20012, "malformed text")                                            \
     X(USMARR_ERROR_BUILD, -20013, "kernel build failed")                                       \
     X(USMARR_ERROR_INDEX, -20014, "index out of range")                                        \

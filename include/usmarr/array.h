@@ -197,9 +197,10 @@ USMARR_API USMARR_NODISCARD int usmarr_array_ones(usmarr_context_t *context, int
                                                   usmarr_dtype_t dtype, usmarr_order_t order,
                                                   usmarr_usm_kind_t kind, usmarr_array_t **array);
 /** @brief A new array filled with @p value, converted as NumPy converts on assignment:
- *  to bool by "non-zero", floats to integers by truncation, complex to real by dropping
- *  the imaginary part, anything to float16/32 by rounding to nearest even.  Like NumPy 2,
- *  a weak (literal) integer that does not fit the dtype is an error; a typed integer
+ *  to bool by "non-zero", floats to integers by truncation, a typed complex scalar to
+ *  real by dropping the imaginary part, anything to float16/32 by rounding to nearest
+ *  even.  Like NumPy 2's `fill`, a weak (literal) integer that does not fit the dtype and
+ *  a weak complex value into an integer or float dtype are errors; a typed integer
  *  scalar wraps like a C cast.  Unlike NumPy, which produces an unspecified value, a
  *  NaN, infinite or out-of-range float converted to an integer dtype is an error.
  *  @param context the context to allocate on (borrowed)
@@ -212,8 +213,11 @@ USMARR_API USMARR_NODISCARD int usmarr_array_ones(usmarr_context_t *context, int
  *  @param kind USM kind
  *  @param[out] array the new array
  *  @retval USMARR_ERROR_OVERFLOW the value is out of the dtype's range
- *  @retval USMARR_ERROR_CASTING NaN or infinity to an integer dtype
- *  @retval USMARR_ERROR_INVALID_ARGUMENT a value of unknown kind, or as usmarr_array_empty() */
+ *  @retval USMARR_ERROR_CASTING NaN or infinity to an integer dtype, a weak complex value
+ *          to an integer or float dtype
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a value of unknown kind or whose kind contradicts
+ *          its dtype (kind USMARR_KIND_INT with dtype USMARR_FLOAT32), or as usmarr_array_empty()
+ *  @retval USMARR_ERROR_BAD_DTYPE @p dtype or the value's dtype is not a dtype */
 USMARR_API USMARR_NODISCARD int usmarr_array_full(usmarr_context_t *context, int ndim, const int64_t *shape,
                                                   usmarr_scalar_t value, int dtype, usmarr_order_t order,
                                                   usmarr_usm_kind_t kind, usmarr_array_t **array);
@@ -236,7 +240,9 @@ USMARR_API USMARR_NODISCARD int usmarr_array_ones_like(const usmarr_array_t *pro
                                                        usmarr_usm_kind_t kind, usmarr_array_t **array);
 /** @brief @p value everywhere, shaped like @p proto; conversion as usmarr_array_full().
  *  @retval USMARR_ERROR_OVERFLOW the value is out of the dtype's range
- *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order */
+ *  @retval USMARR_ERROR_CASTING as usmarr_array_full()
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL proto or array, bad order, a malformed value
+ *          (as usmarr_array_full()) */
 USMARR_API USMARR_NODISCARD int usmarr_array_full_like(const usmarr_array_t *proto, usmarr_scalar_t value, int dtype,
                                                        usmarr_order_t order, usmarr_usm_kind_t kind,
                                                        usmarr_array_t **array);

@@ -92,18 +92,21 @@ USMARR_API USMARR_NODISCARD int usmarr_array_copy_into(usmarr_array_t *dst, cons
 /** @brief Sets every element of @p a (any strides) to @p value converted to @p a's dtype.
  *
  * The value converts as usmarr_array_full() converts it, like NumPy's `a.fill(value)`:
- * 2.7 into int32 is 2, 1+2j into float64 is 1.0, a weak integer must fit an integer
- * dtype (NumPy raises for 300 into int8), and a float that is not finite or out of range
- * cannot go into an integer dtype.
+ * 2.7 into int32 is 2, a weak integer must fit an integer dtype (NumPy raises
+ * OverflowError for 300 into int8), a weak complex value cannot go into an integer or
+ * float dtype (NumPy raises TypeError; a typed complex scalar drops its imaginary part),
+ * and a float that is not finite or out of range cannot go into an integer dtype.
  *
  * @param a the array (borrowed), writable
  * @param value the value, e.g. usmarr_scalar_float(1.5)
  * @return 0 on success
- * @retval USMARR_ERROR_INVALID_ARGUMENT @p a is NULL or @p value's kind is malformed
- * @retval USMARR_ERROR_BAD_DTYPE @p value's dtype does not match its kind
+ * @retval USMARR_ERROR_INVALID_ARGUMENT @p a is NULL, or @p value's kind is none or
+ *         contradicts its dtype
+ * @retval USMARR_ERROR_BAD_DTYPE @p value's dtype is neither -1 nor a dtype
  * @retval USMARR_ERROR_READ_ONLY @p a is not writable
  * @retval USMARR_ERROR_OVERFLOW @p value is out of range of @p a's integer dtype
- * @retval USMARR_ERROR_CASTING a NaN or infinite @p value into an integer dtype
+ * @retval USMARR_ERROR_CASTING a NaN or infinite @p value into an integer dtype, a weak
+ *         complex @p value into an integer or float dtype
  * @retval USMARR_ERROR_BUILD a kernel failed to build */
 USMARR_API USMARR_NODISCARD int usmarr_array_fill(usmarr_array_t *a, usmarr_scalar_t value);
 

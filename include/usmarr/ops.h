@@ -58,8 +58,8 @@ USMARR_API USMARR_NODISCARD int usmarr_promote_types(usmarr_dtype_t a, usmarr_dt
  * @param[out] result the result dtype
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT no operands, a NULL list with a non-zero count,
- *         or @p result NULL
- * @retval USMARR_ERROR_BAD_DTYPE an invalid dtype, scalar kind or scalar dtype
+ *         @p result NULL, or a scalar whose kind is none or contradicts its dtype
+ * @retval USMARR_ERROR_BAD_DTYPE an invalid dtype or scalar dtype
  * @retval USMARR_ERROR_OVERFLOW a weak integer scalar out of range of the result */
 USMARR_API USMARR_NODISCARD int usmarr_result_type(const usmarr_dtype_t *dtypes, size_t ndtypes,
                                                    const usmarr_scalar_t *scalars, size_t nscalars,
@@ -118,9 +118,11 @@ typedef struct usmarr_operand {
  * @param[out] result the result array, or @p out retained; may be NULL when @p out is given
  * @return 0 on success
  * @retval USMARR_ERROR_INVALID_ARGUMENT unknown @p name, wrong @p noperands, NULL
- *         @p operands, no array and no @p out, NULL @p result without @p out
+ *         @p operands, no array and no @p out, NULL @p result without @p out, a scalar
+ *         whose kind is none or contradicts its dtype
  * @retval USMARR_ERROR_BAD_DTYPE the function is not defined for the promoted dtype
- *         (`cbrt` of complex, `negative` of bool, shifts of float), or a malformed scalar
+ *         (`cbrt` of complex, `negative` of bool, shifts of float), or a scalar's dtype
+ *         is neither -1 nor a dtype
  * @retval USMARR_ERROR_OVERFLOW a weak integer scalar out of range of the computation dtype
  * @retval USMARR_ERROR_UNSUPPORTED the computation or result needs fp64 and the device has none
  * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts

@@ -166,8 +166,9 @@ USMARR_INTERNAL int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_
 /* ---- dtypes (dtype.c) ----------------------------------------------------------- */
 USMARR_INTERNAL bool usmarr__dtype_valid(usmarr_dtype_t dtype);
 USMARR_INTERNAL usmarr_dtype_t usmarr__scalar_default_dtype(usmarr_scalar_t s);
-/* Converts a scalar to `dtype` as NumPy would and stores its bytes at `out` (weak
- * integers out of range and non-finite floats to integers fail, naming `argname`). */
+/* Converts a scalar to `dtype` as NumPy would and stores its bytes at `out` (a malformed
+ * scalar as usmarr__scalar_check(), weak integers out of range, weak complex values into
+ * real dtypes and non-finite floats into integers fail, naming `argname`). */
 USMARR_INTERNAL int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype, void *out, const char *argname);
 /* IEEE binary16 conversions, round to nearest even. */
 USMARR_INTERNAL uint16_t usmarr__half_from_double(double x);
@@ -210,13 +211,18 @@ USMARR_INTERNAL void usmarr__advise_huge_pages(usmarr_context_t *context, void *
 /* ---- promotion (promote.c) ------------------------------------------------------- */
 /* promote_types without argument checks (both must be valid dtypes). */
 USMARR_INTERNAL usmarr_dtype_t usmarr__promote(usmarr_dtype_t a, usmarr_dtype_t b);
-/* Validates a scalar's kind and dtype; `what` names it in messages. */
+/* Validates a scalar's kind and dtype; `what` names it in messages.  A kind that is none,
+ * or that contradicts the typed scalar's dtype, is USMARR_ERROR_INVALID_ARGUMENT; a dtype
+ * that is neither -1 nor a dtype is USMARR_ERROR_BAD_DTYPE. */
 USMARR_INTERNAL int usmarr__scalar_check(const usmarr_scalar_t *s, const char *what);
 /* USMARR_ERROR_OVERFLOW when a weak integer scalar does not fit an integer `dtype`. */
 USMARR_INTERNAL int usmarr__weak_fits(const usmarr_scalar_t *s, usmarr_dtype_t dtype, const char *what);
-/* result_type over dtypes and scalar pointers (scalars already in any order). */
+/* result_type over dtypes and scalar pointers (scalars already in any order).  With
+ * `check_weak` false a weak integer out of range of the result is no error: the caller
+ * checks it against the dtype that receives it (an elementwise function computed in
+ * floating point takes any integer). */
 USMARR_INTERNAL int usmarr__result_type(const usmarr_dtype_t *dtypes, size_t ndtypes,
-                                        const usmarr_scalar_t *const *scalars, size_t nscalars,
+                                        const usmarr_scalar_t *const *scalars, size_t nscalars, bool check_weak,
                                         usmarr_dtype_t *result);
 
 #endif

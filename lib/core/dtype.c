@@ -277,11 +277,17 @@ int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype, void *out, con
 {
     if (!valid(dtype))
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "dtype=%d is not a usmarr_dtype_t", (int)dtype);
-    if ((unsigned)s.kind > USMARR_KIND_COMPLEX)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s.kind=%d is not a usmarr_kind_t", argname, (int)s.kind);
+    int rc = usmarr__scalar_check(&s, argname);
+    if (rc)
+        return rc;
     bool weak = s.dtype < 0;
     usmarr_kind_t to = table[dtype].kind;
     char text[80];
+    /* a Python complex into a real number: NumPy 2's fill raises TypeError (int() or
+     * float() of a complex); bool takes its truth, and typed complex scalars cast as arrays do */
+    if (weak && s.kind == USMARR_KIND_COMPLEX && to != USMARR_KIND_COMPLEX && to != USMARR_KIND_BOOL)
+        return usmarr__fail(USMARR_ERROR_CASTING, "%s=(%.17g%+.17gj) is complex and cannot be converted to %s", argname,
+                            s.value.c[0], s.value.c[1], usmarr_dtype_name(dtype));
     if (to == USMARR_KIND_BOOL) {
         bool b;
         switch (s.kind) {

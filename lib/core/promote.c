@@ -126,15 +126,18 @@ int usmarr_promote_types(usmarr_dtype_t a, usmarr_dtype_t b, usmarr_dtype_t *res
 
 int usmarr__scalar_check(const usmarr_scalar_t *s, const char *what)
 {
+    static const char *const kind_names[] = {"BOOL", "INT", "UINT", "FLOAT", "COMPLEX"};
     if ((unsigned)s->kind > USMARR_KIND_COMPLEX)
-        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s.kind=%d is not a usmarr_kind_t", what, (int)s->kind);
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s.kind=%d is not a usmarr_kind_t", what, (int)s->kind);
     if (s->dtype < 0)
         return 0;
     if (!valid(s->dtype))
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s.dtype=%d is neither -1 (weak) nor a dtype", what, s->dtype);
     if (info[s->dtype].kind != s->kind)
-        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s.dtype=%d does not have %s.kind=%d", what, s->dtype, what,
-                            (int)s->kind);
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "%s.kind=USMARR_KIND_%s contradicts %s.dtype=%s (a %s scalar has kind USMARR_KIND_%s)",
+                            what, kind_names[s->kind], what, dtype_name(s->dtype), dtype_name(s->dtype),
+                            kind_names[info[s->dtype].kind]);
     return 0;
 }
 
@@ -182,7 +185,7 @@ int usmarr__weak_fits(const usmarr_scalar_t *s, usmarr_dtype_t dtype, const char
 }
 
 int usmarr__result_type(const usmarr_dtype_t *dtypes, size_t ndtypes, const usmarr_scalar_t *const *scalars,
-                        size_t nscalars, usmarr_dtype_t *result)
+                        size_t nscalars, bool check_weak, usmarr_dtype_t *result)
 {
     bool have_strong = false;
     usmarr_dtype_t strong = USMARR_BOOL;
@@ -228,7 +231,7 @@ int usmarr__result_type(const usmarr_dtype_t *dtypes, size_t ndtypes, const usma
                 r = d;
         }
     }
-    for (size_t i = 0; i < nscalars; i++) {
+    for (size_t i = 0; i < nscalars && check_weak; i++) {
         char what[32];
         snprintf(what, sizeof what, "scalars[%zu]", i);
         int rc = usmarr__weak_fits(scalars[i], r, what);
@@ -256,5 +259,5 @@ int usmarr_result_type(const usmarr_dtype_t *dtypes, size_t ndtypes, const usmar
     const usmarr_scalar_t *list[64];
     for (size_t i = 0; i < nscalars; i++)
         list[i] = &scalars[i];
-    return usmarr__result_type(dtypes, ndtypes, list, nscalars, result);
+    return usmarr__result_type(dtypes, ndtypes, list, nscalars, true, result);
 }

@@ -226,8 +226,8 @@ static int resolve_operands(const struct op_info *op, const usmarr_operand_t *op
         else
             dts[nd++] = d;
     }
-    usmarr_dtype_t promoted;
-    int rc = usmarr__result_type(dts, nd, scs, ns, &promoted);
+    usmarr_dtype_t promoted; /* weak integers are checked against the loop dtype, at launch */
+    int rc = usmarr__result_type(dts, nd, scs, ns, false, &promoted);
     if (rc)
         return rc;
     /* typed scalars count as strong; a weak scalar of a higher kind than every strong
@@ -313,6 +313,60 @@ static int weak_out_of_range(int opi, usmarr_dtype_t loop, usmarr_operand_t *ops
     return -1;
 }
 
+/* NumPy 2's clip: a weak integer lower bound below an integer dtype's range, or upper
+ * bound above it, bounds nothing and becomes the range's end (a bound beyond the other
+ * end stays an error).  Fills `clamped` and returns true when a bound changed. */
+static bool clip_bounds(usmarr_dtype_t loop, const usmarr_operand_t *operands, usmarr_operand_t *clamped)
+{
+    bool changed = false;
+    int bits = (int)usmarr_dtype_size(loop) * 8;
+    bool unsigned_loop = usmarr_dtype_kind(loop) == USMARR_KIND_UINT;
+    for (int i = 0; i < 3; i++) {
+        clamped[i] = operands[i];
+        int side = i && !operands[i].array ? weak_int_side(&operands[i].scalar, loop) : 0;
+        if ((i == 1 && side < 0) || (i == 2 && side > 0)) {
+            if (side < 0)
+                clamped[i].scalar = unsigned_loop ? usmarr_scalar_int(0) : usmarr_scalar_int(-(INT64_C(1) << (bits - 1)));
+            else
+                clamped[i].scalar = unsigned_loop ? usmarr_scalar_uint(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1)
+                                                  : usmarr_scalar_int((INT64_C(1) << (bits - 1)) - 1);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+/* NumPy 2 refuses a negative exponent of a signed integer power (ValueError): a negative
+ * scalar here, the least element of an exponent array (one reduction) there. */
+static int check_exponent(usmarr_dtype_t loop, const usmarr_operand_t *exponent)
+{
+    if (usmarr_dtype_kind(loop) != USMARR_KIND_INT)
+        return 0;
+    bool negative = false;
+    const usmarr_array_t *b = exponent->array;
+    if (!b) {
+        negative = exponent->scalar.kind == USMARR_KIND_INT && exponent->scalar.value.i < 0;
+    } else if (usmarr_dtype_kind(b->dtype) == USMARR_KIND_INT && usmarr_array_size(b) > 0) {
+        usmarr_array_t *least = NULL, *wide = NULL;
+        int64_t value = 0;
+        int rc = usmarr_min(b, 0, NULL, false, NULL, &least);
+        if (!rc)
+            rc = usmarr_array_astype(least, USMARR_INT64, USMARR_ORDER_C, NULL, &wide);
+        if (!rc)
+            rc = usmarr_array_copy_to_host(wide, &value, NULL);
+        usmarr_array_release(wide);
+        usmarr_array_release(least);
+        if (rc)
+            return rc;
+        negative = value < 0;
+    }
+    if (negative)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "pow: integers to negative integer powers are not allowed (operands[1] has a negative "
+                            "value; NumPy raises ValueError too: use a float base)");
+    return 0;
+}
+
 static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
                          usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -356,20 +410,9 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
                 operands[i].scalar.value.u > INT64_MAX)
                 return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s: %s=%llu is out of range of int64", op->name,
                                     operand_names[i], (unsigned long long)operands[i].scalar.value.u);
+    /* a weak integer is checked where the loop dtype receives it, so that functions
+     * computed in floating point take any (logaddexp(2**31 - 1, uint8) runs in float16) */
     int rc = resolve_operands(op, operands, &loop, &res);
-    if (rc == USMARR_ERROR_OVERFLOW && n == 2) {
-        /* the dtype the call would have with the weak integers in range */
-        usmarr_operand_t probe[2] = {operands[0], operands[1]};
-        for (int i = 0; i < 2; i++)
-            if (!probe[i].array && probe[i].scalar.dtype < 0 &&
-                (probe[i].scalar.kind == USMARR_KIND_INT || probe[i].scalar.kind == USMARR_KIND_UINT))
-                probe[i].scalar = usmarr_scalar_int(0);
-        usmarr_dtype_t ploop, pres;
-        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
-        int opj = resolve_operands(op, probe, &ploop, &pres) ? -1 : weak_out_of_range(opi, ploop, ops2);
-        if (opj >= 0)
-            return dispatch_with(opj, ops2, 2, params, out, result);
-    }
     if (rc)
         return rc;
     if (n == 2) {
@@ -378,6 +421,14 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
         if (opj >= 0)
             return dispatch_with(opj, ops2, 2, params, out, result);
     }
+    usmarr_operand_t clamped[3];
+    if (opi == OP_CLIP && clip_bounds(loop, operands, clamped))
+        return dispatch_with(opi, clamped, 3, params, out, result);
+    for (int i = op->where ? 1 : 0; i < n; i++)
+        if (!operands[i].array && (rc = usmarr__weak_fits(&operands[i].scalar, loop, operand_names[i])))
+            return rc;
+    if (opi == OP_POW && (rc = check_exponent(loop, &operands[1])))
+        return rc;
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
@@ -465,8 +516,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
         bool cond = op->where && i == 0;
         if (!a) {
             usmarr_dtype_t sd = cond ? USMARR_BOOL : loop;
-            if ((rc = usmarr__weak_fits(&operands[i].scalar, sd, operand_names[i])) ||
-                (rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars], sd, &operands[i].scalar)))
+            if ((rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars], sd, &operands[i].scalar)))
                 goto done;
             snprintf(srcs[i], sizeof srcs[i], "s%d", m.nscalars++ & 7);
             continue;

@@ -282,3 +282,34 @@ def test_arange_of_int64_beyond_2_to_the_53_is_exact(args):
     np.testing.assert_array_equal(got, expected)
     with pytest.raises(ValueError, match="step"):
         usmarr.arange(2**60, 2**61, 0)
+
+
+def test_conversions_numpy2_refuses_raise_its_exception_classes():
+    i8 = usmarr.asarray(np.array([1, -2, 3], np.int8))
+    with pytest.raises(OverflowError, match="value=300 is out of bounds for int8"):
+        usmarr.full(3, 300, dtype=usmarr.int8)
+    with pytest.raises(OverflowError, match="out of bounds for uint16"):
+        usmarr.zeros(2, dtype=usmarr.uint16).fill(-1)
+    for dtype in (usmarr.int32, usmarr.float32, usmarr.float64):
+        with pytest.raises(TypeError, match="is complex and cannot be converted"):
+            usmarr.full(2, 1 + 2j, dtype=dtype)
+        with pytest.raises(TypeError, match="is complex and cannot be converted"):
+            usmarr.zeros(2, dtype=dtype).fill(1j)
+    assert usmarr.full(2, 1j, dtype=usmarr.bool).to_numpy().tolist() == [True, True]  # its truth, as NumPy's
+    for exponent in (-1, usmarr.asarray(np.array([2, -1, 0], np.int8))):
+        with pytest.raises(ValueError, match="negative integer powers are not allowed"):
+            usmarr.pow(i8, exponent)
+    with pytest.raises(ValueError):
+        i8 ** -2
+    assert (i8 ** usmarr.asarray(np.array([2, 1, 0], np.uint8))).to_numpy().tolist() == [1, -2, 1]
+
+
+def test_weak_integers_out_of_range_where_the_function_computes_in_floating_point():
+    u8 = usmarr.asarray(np.array([1, 200], np.uint8))
+    r = usmarr.logaddexp(2147483647, u8)  # NumPy 2: float16, inf
+    assert r.dtype == usmarr.float16 and np.isinf(r.to_numpy()).all()
+    r = usmarr.hypot(2 ** 64 - 1, usmarr.asarray(np.array([1, 2], np.uint16)))
+    assert r.dtype == usmarr.float32 and r.to_numpy()[0] == np.float32(2 ** 64)
+    with pytest.raises(OverflowError):
+        usmarr.add(u8, 300)  # uint8 receives it
+    assert usmarr.clip(u8, -5, 100).to_numpy().tolist() == [1, 100]  # NumPy 2's clip

@@ -88,7 +88,8 @@ START_TEST(test_create_full_converts_like_numpy)
         {usmarr_scalar_float(0x1p-24), USMARR_FLOAT16, USMARR_FLOAT16, {0x01, 0x00}, 2},   /* smallest subnormal */
         {usmarr_scalar_float(1.0 + 0x1p-11), USMARR_FLOAT16, USMARR_FLOAT16, {0x00, 0x3c}, 2}, /* tie to even */
         {usmarr_scalar_float(1.0 + 3 * 0x1p-11), USMARR_FLOAT16, USMARR_FLOAT16, {0x02, 0x3c}, 2},
-        {usmarr_scalar_complex(1.5, 9), USMARR_FLOAT32, USMARR_FLOAT32, {0, 0, 0xc0, 0x3f}, 4}, /* imag dropped */
+        {{.kind = USMARR_KIND_COMPLEX, .dtype = USMARR_COMPLEX128, .value.c = {1.5, 9}}, USMARR_FLOAT32, USMARR_FLOAT32,
+         {0, 0, 0xc0, 0x3f}, 4}, /* a typed complex drops its imaginary part */
         {usmarr_scalar_bool(true), -1, USMARR_BOOL, {1}, 1},
         {usmarr_scalar_int(7), -1, USMARR_INT64, {7, 0, 0, 0, 0, 0, 0, 0}, 8},
         {usmarr_scalar_float(1.0), -1, USMARR_FLOAT64, {0, 0, 0, 0, 0, 0, 0xf0, 0x3f}, 8},
@@ -124,6 +125,25 @@ START_TEST(test_create_full_converts_like_numpy)
     usmarr_scalar_t weird = {.kind = (usmarr_kind_t)9, .dtype = -1};
     ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, weird, USMARR_INT32, 0, 0, &a),
                          USMARR_ERROR_INVALID_ARGUMENT, "value.kind=9");
+    /* a typed scalar whose kind contradicts its dtype, with and without a dtype to fill */
+    usmarr_scalar_t contradicting = {.kind = USMARR_KIND_INT, .dtype = USMARR_FLOAT32, .value.i = 3};
+    ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, contradicting, -1, 0, 0, &a), USMARR_ERROR_INVALID_ARGUMENT,
+                         "value.kind=USMARR_KIND_INT contradicts value.dtype=float32");
+    ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, contradicting, USMARR_INT64, 0, 0, &a),
+                         USMARR_ERROR_INVALID_ARGUMENT, "contradicts");
+    contradicting.dtype = 40;
+    ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, contradicting, USMARR_INT64, 0, 0, &a), USMARR_ERROR_BAD_DTYPE,
+                         "value.dtype=40");
+    /* a weak complex into a real dtype: NumPy 2's fill raises TypeError */
+    for (int d = USMARR_INT8; d <= USMARR_FLOAT64; d++)
+        ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, usmarr_scalar_complex(1, 2), d, 0, 0, &a),
+                             USMARR_ERROR_CASTING, "value=(1+2j) is complex and cannot be converted to");
+    /* weak integers out of the dtype's range: NumPy 2's OverflowError */
+    ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, usmarr_scalar_int(300), USMARR_INT8, 0, 0, &a),
+                         USMARR_ERROR_OVERFLOW, "value=300 is out of bounds for int8");
+    ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, usmarr_scalar_int(-1), USMARR_UINT64, 0, 0, &a),
+                         USMARR_ERROR_OVERFLOW, "value=-1 is out of bounds for uint64");
+    ck_assert_ptr_null(a);
     ck_assert_fails_with(usmarr_array_full(ctx, 1, shape, usmarr_scalar_int(1), 42, 0, 0, &a), USMARR_ERROR_BAD_DTYPE,
                          "dtype=42");
     ck_assert_fails_with(usmarr_array_full(NULL, 1, shape, usmarr_scalar_int(1), USMARR_INT8, 0, 0, &a),

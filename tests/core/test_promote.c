@@ -124,9 +124,13 @@ START_TEST(test_promote_rejects_bad_arguments)
     usmarr_dtype_t bad = (usmarr_dtype_t)99;
     ck_assert_fails_with(usmarr_result_type(&bad, 1, NULL, 0, &r), USMARR_ERROR_BAD_DTYPE, "dtypes[0]=99");
     usmarr_scalar_t s = {.kind = USMARR_KIND_INT, .dtype = USMARR_FLOAT32};
-    ck_assert_fails_with(usmarr_result_type(&d, 1, &s, 1, &r), USMARR_ERROR_BAD_DTYPE, "scalars[0].dtype");
+    ck_assert_fails_with(usmarr_result_type(&d, 1, &s, 1, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "scalars[0].kind=USMARR_KIND_INT contradicts scalars[0].dtype=float32");
+    s.dtype = 99;
+    ck_assert_fails_with(usmarr_result_type(&d, 1, &s, 1, &r), USMARR_ERROR_BAD_DTYPE, "scalars[0].dtype=99");
     s.kind = (usmarr_kind_t)7;
-    ck_assert_fails_with(usmarr_result_type(&d, 1, &s, 1, &r), USMARR_ERROR_BAD_DTYPE, "scalars[0].kind=7");
+    s.dtype = -1;
+    ck_assert_fails_with(usmarr_result_type(&d, 1, &s, 1, &r), USMARR_ERROR_INVALID_ARGUMENT, "scalars[0].kind=7");
     usmarr_scalar_t big = {.kind = USMARR_KIND_INT, .dtype = -1, .value.i = 300};
     ck_assert_fails_with(usmarr_result_type(&d, 1, &big, 1, &r), USMARR_ERROR_OVERFLOW, "scalars[0]=300");
     ck_assert(!usmarr_can_cast((usmarr_dtype_t)14, USMARR_INT8, USMARR_CASTING_UNSAFE));

@@ -684,7 +684,12 @@ START_TEST(test_copy_failures)
     ck_assert_fails_with(usmarr_array_fill(ro, usmarr_scalar_int(1)), USMARR_ERROR_READ_ONLY, "a is a read-only");
     usmarr_scalar_t bad = usmarr_scalar_int(1);
     bad.kind = (usmarr_kind_t)42;
-    ck_assert_fails_with(usmarr_array_fill(a, bad), USMARR_ERROR_BAD_DTYPE, "kind");
+    ck_assert_fails_with(usmarr_array_fill(a, bad), USMARR_ERROR_INVALID_ARGUMENT, "value.kind=42");
+    usmarr_scalar_t typed = {.kind = USMARR_KIND_INT, .dtype = USMARR_FLOAT32, .value.i = 1};
+    ck_assert_fails_with(usmarr_array_fill(a, typed), USMARR_ERROR_INVALID_ARGUMENT,
+                         "value.kind=USMARR_KIND_INT contradicts value.dtype=float32");
+    typed.dtype = 77;
+    ck_assert_fails_with(usmarr_array_fill(a, typed), USMARR_ERROR_BAD_DTYPE, "value.dtype=77");
     usmarr_array_t *i8;
     ck_assert_ok(usmarr_array_zeros(ctx, 2, s, USMARR_INT8, USMARR_ORDER_C, USMARR_USM_DEVICE, &i8));
     ck_assert_fails_with(usmarr_array_fill(i8, usmarr_scalar_int(300)), USMARR_ERROR_OVERFLOW, "300");

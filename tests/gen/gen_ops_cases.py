@@ -13,8 +13,10 @@ Line formats (one case per line, fields separated by single spaces):
   weak A KIND VALUE R|overflow       np.asarray(A-typed) + python scalar VALUE of KIND
   values DTYPE N v0 ... vN-1         the input vector of DTYPE used by the cases below
   ew OP NIN D0 [D1 [D2]] R N e0 ...  OP over inputs values[Dk] (input k rotated by
-                                     ROT[k] elements) gives dtype R and values e0...
-  weakop OP D POS KIND VALUE R|overflow N e0 ...
+                                     ROT[k] elements) gives dtype R and values e0...,
+                                     or R is "error" (NumPy has no loop: TypeError) or
+                                     "valueerror" (a negative integer exponent)
+  weakop OP D POS KIND VALUE R|overflow|valueerror N e0 ...
                                      OP(values[D], python scalar VALUE) (the scalar first
                                      for POS 0), NumPy 2's rule for out-of-range integers
 Values are written as C-parsable text: integers in decimal, floats as %a hex (exact),
@@ -146,28 +148,12 @@ def unary(name, x):
     return getattr(np, UNARY[name])(x)
 
 
-def int_power(a, b):
-    """Integer power with the library's rule for negative exponents (NumPy raises)."""
-    out = np.empty_like(np.asarray(a + b))
-    for i in range(out.size):
-        x, y = a[i], b[i]
-        if y < 0:
-            out[i] = 1 if x == 1 else ((-1 if y % 2 else 1) if x == -1 else 0)
-        else:
-            out[i] = np.power(x, y)
-    return out
-
-
 def binary(name, x, y):
-    if name == "pow":
-        try:
-            r = np.power(x, y)
-            if NUMPY1 and r.dtype.kind == "c":  # NumPy 2: 0 ** b is 0 for Re b > 0 (NumPy 1: NaN)
-                r = np.where((np.asarray(x) == 0) & (np.asarray(y).real > 0), 0, r).astype(r.dtype)
-            return r
-        except ValueError:
-            r = np.result_type(x, y)
-            return int_power(x.astype(r), y.astype(r))
+    if name == "pow":  # a negative integer exponent raises ValueError, as in the library
+        r = np.power(x, y)
+        if NUMPY1 and r.dtype.kind == "c":  # NumPy 2: 0 ** b is 0 for Re b > 0 (NumPy 1: NaN)
+            r = np.where((np.asarray(x) == 0) & (np.asarray(y).real > 0), 0, r).astype(r.dtype)
+        return r
     return getattr(np, BINARY[name])(x, y)
 
 
@@ -177,6 +163,9 @@ def emit(op, ins, fn):
         r = np.asarray(fn(*ins))
     except TypeError:  # NumPy's _UFuncNoLoopError is a TypeError
         out.write(head + " error\n")
+        return
+    except ValueError:  # integers to negative integer powers
+        out.write(head + " valueerror\n")
         return
     out.write("%s %s %d %s\n" % (head, r.dtype.name, r.size, " ".join(fmt(v, r.dtype) for v in r.ravel())))
 
@@ -197,6 +186,9 @@ def elementwise():
             for b in DTYPES:
                 if a != b:
                     emit(name, [operand(a, 0), operand(b, 1)], lambda x, y, n=name: binary(n, x, y))
+    # signed integer bases with unsigned (never negative) exponents: the powers themselves
+    for a, b in (("int8", "uint8"), ("int16", "uint16"), ("int32", "uint32"), ("int64", "uint8"), ("uint8", "int8")):
+        emit("pow", [operand(a, 0), operand(b, 1)], lambda x, y: binary("pow", x, y))
     for name in ("divide", "maximum", "floor_divide", "left_shift", "copysign", "logical_and"):
         for a, b in (("int8", "uint8"), ("int16", "float32"), ("uint64", "int64"), ("float16", "int8"),
                      ("bool", "int32"), ("uint8", "float16"), ("float32", "complex64"), ("int32", "float64")):
@@ -204,7 +196,8 @@ def elementwise():
     # weak integer scalars out of range: comparisons and logical functions still answer (NumPy 2;
     # NumPy 1 has no such rule, and then no cases)
     for name in [] if NUMPY1 else ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
-                 "logical_or", "logical_xor", "add", "maximum"]:
+                 "logical_or", "logical_xor", "add", "maximum", "pow", "logaddexp", "hypot", "atan2", "copysign",
+                 "divide", "floor_divide"]:
         for dt in ("int8", "uint8", "int16", "uint32", "int64", "uint64", "bool", "float32"):
             for kind, text, v in (("int", "-3", -3), ("int", "300", 300), ("int", "-129", -129),
                                   ("int", "4294967296", 4294967296), ("int", "-9223372036854775808", -(1 << 63)),
@@ -216,6 +209,9 @@ def elementwise():
                         r = np.asarray(binary(name, v, x) if pos == 0 else binary(name, x, v))
                     except OverflowError:
                         out.write(head + " overflow\n")
+                        continue
+                    except ValueError:
+                        out.write(head + " valueerror\n")
                         continue
                     out.write("%s %s %d %s\n" % (head, r.dtype.name, r.size, " ".join(fmt(e, r.dtype) for e in r)))
     for c in ("bool", "float32", "int64", "complex64"):
