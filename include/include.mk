@@ -7,12 +7,13 @@ usmarrinclude_HEADERS = \
 	include/usmarr/cache.h \
 	include/usmarr/copy.h \
 	include/usmarr/dlpack.h \
+	include/usmarr/dtype.h \
+	include/usmarr/interop.h \
 	include/usmarr/linalg.h \
 	include/usmarr/ops.h \
 	include/usmarr/pod.h \
 	include/usmarr/sort.h \
 	include/usmarr/stats.h \
 	include/usmarr/storage.h \
-	include/usmarr/utilities.h \
 	include/usmarr/view.h
 pkgconfig_DATA += usmarr.pc

@@ -454,18 +454,25 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 /** @} */
 
 #define USMARR_H_INSIDE
+/* core */
+#include "usmarr/dtype.h"
 #include "usmarr/array.h"
-#include "usmarr/copy.h"
-#include "usmarr/cache.h"
-#include "usmarr/ops.h"
 #include "usmarr/pod.h"
-#include "usmarr/view.h"
-#include "usmarr/storage.h"
-#include "usmarr/dlpack.h"
+/* engine */
+#include "usmarr/cache.h"
+#include "usmarr/copy.h"
+/* ops */
+#include "usmarr/ops.h"
 #include "usmarr/linalg.h"
 #include "usmarr/stats.h"
 #include "usmarr/sort.h"
-#include "usmarr/utilities.h"
+/* index */
+#include "usmarr/view.h"
+/* interop */
+#include "usmarr/interop.h"
+#include "usmarr/dlpack.h"
+/* storage */
+#include "usmarr/storage.h"
 #undef USMARR_H_INSIDE
 
 #ifdef __cplusplus

@@ -5,68 +5,6 @@
 #ifndef USMARR_OPS_H
 #define USMARR_OPS_H
 
-/** @name Type promotion and casting rules
- * NumPy's rules for the 14 dtypes.  Scalars promote as in the array API (NumPy 2's
- * NEP 50): a weak scalar (::usmarr_scalar_t with `dtype` -1) never widens an array's
- * dtype within its kind, so `int8_array + 1` stays int8 and `float32_array * 2.5` stays
- * float32; a weak scalar of a higher kind than every array gives the array's kind
- * counterpart (`int8_array + 1.5` is float64, `float32_array + 1j` is complex64).
- * A typed scalar (`dtype` set) promotes like a 0-d array.
- * @{ */
-
-/** Casting policies, NumPy's names and meanings. */
-typedef enum usmarr_casting {
-    USMARR_CASTING_NO = 0,    /**< identical dtypes only */
-    USMARR_CASTING_EQUIV,     /**< identical up to byte order; all dtypes are native, so as `no` */
-    USMARR_CASTING_SAFE,      /**< NumPy's safe table: values are preserved (int32 → float64), with
-                                   NumPy's one concession that int64/uint64 → float64 counts as safe */
-    USMARR_CASTING_SAME_KIND, /**< safe, or within a kind, or up the kinds bool → int → float → complex
-                                   (signed → unsigned is not same-kind; unsigned → signed is) */
-    USMARR_CASTING_UNSAFE     /**< anything */
-} usmarr_casting_t;
-
-/** @brief Whether NumPy's `can_cast(from, to, casting)` holds.
- *  @param from the source dtype
- *  @param to the target dtype
- *  @param casting the policy
- *  @return true when allowed; false when not, and for invalid dtypes or an invalid policy */
-USMARR_API bool usmarr_can_cast(usmarr_dtype_t from, usmarr_dtype_t to, usmarr_casting_t casting);
-
-/** @brief NumPy's `promote_types(a, b)`: the smallest dtype both cast to safely
- *  (int64 with uint64 gives float64).
- *  @param a first dtype
- *  @param b second dtype
- *  @param[out] result the promoted dtype
- *  @return 0 on success
- *  @retval USMARR_ERROR_BAD_DTYPE @p a or @p b is not a ::usmarr_dtype_t
- *  @retval USMARR_ERROR_INVALID_ARGUMENT @p result is NULL */
-USMARR_API USMARR_NODISCARD int usmarr_promote_types(usmarr_dtype_t a, usmarr_dtype_t b, usmarr_dtype_t *result);
-
-/** @brief The dtype an operation on these operands produces (NumPy 2's `result_type`).
- *
- * Strong operands (array dtypes and typed scalars) promote pairwise with
- * usmarr_promote_types(); weak scalars then only raise the kind: with no strong operand
- * of their kind or above, the result becomes the smallest dtype of the scalar's kind
- * that the strong result casts to safely (bool, int64, float64 or complex128 when there
- * is no strong operand at all; float32 + weak complex → complex64).  A weak integer that
- * does not fit the resulting integer dtype is an error, as in NumPy 2 (`uint8 + -1`).
- *
- * @param dtypes   dtypes of the array operands (may be NULL when @p ndtypes is 0)
- * @param ndtypes  how many
- * @param scalars  scalar operands, weak or typed (may be NULL when @p nscalars is 0)
- * @param nscalars how many
- * @param[out] result the result dtype
- * @return 0 on success
- * @retval USMARR_ERROR_INVALID_ARGUMENT no operands, a NULL list with a non-zero count,
- *         @p result NULL, or a scalar whose kind is none or contradicts its dtype
- * @retval USMARR_ERROR_BAD_DTYPE an invalid dtype or scalar dtype
- * @retval USMARR_ERROR_OVERFLOW a weak integer scalar out of range of the result */
-USMARR_API USMARR_NODISCARD int usmarr_result_type(const usmarr_dtype_t *dtypes, size_t ndtypes,
-                                                   const usmarr_scalar_t *scalars, size_t nscalars,
-                                                   usmarr_dtype_t *result);
-
-/** @} */
-
 /** @name Elementwise functions
  *
  * About seventy functions of NumPy / the array API, on any strides (negative, zero for
@@ -875,6 +813,54 @@ USMARR_API USMARR_NODISCARD int usmarr_count_nonzero(const usmarr_array_t *x, in
 USMARR_API USMARR_NODISCARD int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array_t *out,
                                                       usmarr_array_t **result);
 
+/** @} */
+
+/** @name Closeness
+ * NumPy's `isclose` and `allclose` (doc/ops.md).
+ * @{ */
+
+/** @brief NumPy's `isclose(a, b, rtol, atol, equal_nan)`: elementwise
+ *  `|a - b| <= atol + rtol * |b|` for a finite @p b, or `a == b`.
+ *
+ * NumPy 2's definition, which is not symmetric in @p a and @p b: infinities are close only
+ * to the same infinity; NaN is close to nothing, or to NaN with @p equal_nan (for complex
+ * values: a NaN in either part); complex values compare by the magnitude of the
+ * difference.  The inputs broadcast together.  A bool or integer @p b counts as float64
+ * (NumPy makes `b` inexact), so the computation runs in the promoted dtype of @p a and
+ * that (int8 with int8 computes in float64, float32 with float16 in float32); @p rtol and
+ * @p atol are converted to its real dtype as NumPy's weak Python floats are.  This is the
+ * elementwise table's function `"isclose"` (usmarr_elementwise() runs it with NumPy's
+ * defaults 1e-5, 1e-8, false).  Any @p rtol and @p atol are accepted, as NumPy does.
+ *
+ * @param a the first input (borrowed)
+ * @param b the second input (borrowed), the reference of the relative tolerance
+ * @param rtol the relative tolerance
+ * @param atol the absolute tolerance
+ * @param equal_nan NaN is close to NaN
+ * @param out NULL, or a writable array of the broadcast shape (bool, or any dtype bool casts to)
+ * @param[out] result the bool result (or @p out retained); may be NULL when @p out is given
+ * @return 0 on success, or one of the errors of usmarr_elementwise()
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p a or @p b, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH the inputs (or @p out) do not broadcast
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_UNSUPPORTED the computation needs fp64 and the device has none */
+USMARR_API USMARR_NODISCARD int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol,
+                                               double atol, bool equal_nan, usmarr_array_t *out,
+                                               usmarr_array_t **result);
+
+/** @brief NumPy's `allclose(a, b, rtol, atol, equal_nan)`: whether usmarr_isclose() holds
+ *  for every element (true for no elements).  Waits for the result.
+ *  @param a the values compared (as in usmarr_isclose())
+ *  @param b the reference values
+ *  @param rtol relative tolerance
+ *  @param atol absolute tolerance
+ *  @param equal_nan whether NaN is close to NaN
+ *  @param[out] result the answer
+ *  @return 0 on success, or one of the errors of usmarr_isclose() (their details name
+ *          isclose); USMARR_ERROR_INVALID_ARGUMENT for a NULL @p result */
+USMARR_API USMARR_NODISCARD int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol,
+                                                double atol, bool equal_nan, bool *result);
 /** @} */
 
 #endif

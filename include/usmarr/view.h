@@ -642,4 +642,67 @@ USMARR_API USMARR_NODISCARD int usmarr_nonzero(const usmarr_array_t *a, usmarr_a
 
 /** @} */
 
+/** @name Arrays built from others
+ * The array API's `unstack`, `meshgrid`, `tril` and `triu` (doc/indexing.md).
+ * @{ */
+
+/** @brief The array API's `unstack(x, axis)`: the views `x[..., i, ...]` along @p axis.
+ *  @param x the array, at least 1-D (borrowed)
+ *  @param axis the axis (negative counts from the end)
+ *  @param views where to store the shape[axis] views, each with one reference
+ *  @param capacity the room in @p views
+ *  @param[out] count the number of views, shape[axis] (also set when @p capacity is too small)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x or @p count, NULL @p views with a
+ *          non-zero count, @p capacity below shape[axis] (nothing is stored then)
+ *  @retval USMARR_ERROR_INDEX @p axis out of range (a 0-d @p x has none) */
+USMARR_API USMARR_NODISCARD int usmarr_unstack(const usmarr_array_t *x, int axis, usmarr_array_t **views,
+                                               size_t capacity, size_t *count);
+
+/** @brief NumPy's `meshgrid(*arrays, indexing)`: coordinate arrays, as new C-ordered copies.
+ *
+ * With n 1-D inputs of lengths (N0, ..., Nn-1), every result has shape (N0, N1, ...) for
+ * `"ij"` indexing and (N1, N0, N2, ...) for `"xy"` (Cartesian, NumPy's default);
+ * result i holds input i along its own dimension.  Inputs of more dims are flattened, as
+ * NumPy's.
+ *
+ * @param count the number of inputs (and results), 1 to ::USMARR_MAX_NDIM
+ * @param arrays the inputs (borrowed), of one context
+ * @param indexing `"xy"` or `"ij"`
+ * @param[out] results @p count new arrays, each with one reference
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL arguments, @p count out of range, unknown @p indexing
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH inputs of different contexts */
+USMARR_API USMARR_NODISCARD int usmarr_meshgrid(int count, const usmarr_array_t *const *arrays, const char *indexing,
+                                                usmarr_array_t **results);
+
+/** @brief NumPy's `tril(x, k)`: @p x with the elements above diagonal @p k set to zero.
+ *
+ * Works on the last two axes (rows i, columns j) of an array of at least 2 dims; the
+ * leading (batch) dims are kept, each matrix treated alike.  Element (..., i, j) is kept
+ * where j - i <= @p k (0 the main diagonal, positive above it, negative below; any value,
+ * so a @p k past the matrix keeps all or nothing).  One pass over the elements.
+ *
+ * @param x the input (borrowed), at least 2-d, any dtype and layout
+ * @param k the diagonal
+ * @param out NULL, or a writable array of @p x's shape whose dtype @p x's casts to
+ *        (same_kind); it may be @p x itself (in place)
+ * @param[out] result the result (a new C-ordered array of @p x's dtype, or @p out
+ *        retained); may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims (NumPy's 1-d
+ *         broadcasting is not followed: doc/indexing.md), @p out's shape is not @p x's
+ * @retval USMARR_ERROR_CASTING @p x's dtype does not cast to @p out's (same_kind)
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out belongs to another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable */
+USMARR_API USMARR_NODISCARD int usmarr_tril(const usmarr_array_t *x, int64_t k, usmarr_array_t *out,
+                                            usmarr_array_t **result);
+
+/** @brief NumPy's `triu(x, k)`: @p x with the elements below diagonal @p k set to zero
+ *  (element (..., i, j) is kept where j - i >= @p k).  Everything else as usmarr_tril(). */
+USMARR_API USMARR_NODISCARD int usmarr_triu(const usmarr_array_t *x, int64_t k, usmarr_array_t *out,
+                                            usmarr_array_t **result);
+/** @} */
+
 #endif

@@ -1,4 +1,4 @@
-/* tril, triu, isclose and allclose (include/usmarr/utilities.h), each one library call.
+/* tril, triu, isclose and allclose (include/usmarr/view.h, ops.h), each one library call.
  * isclose's Python scalars follow NumPy's weak rule next to the other operand (a float
  * scalar beside a float32 array is float32). */
 #include "module.h"

@@ -39,7 +39,7 @@ def test_attributes_match_numpy():
     np.testing.assert_array_equal(a[0].T.to_numpy(), host[0].T)
 
 
-def test_usm_array_interface_is_the_seeds_dictionary():
+def test_usm_array_interface_has_the_standard_keys():
     a = usmarr.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
     d = a.__sycl_usm_array_interface__
     assert set(d) == {"shape", "typestr", "data", "strides", "offset", "syclobj", "version"}

@@ -1,5 +1,5 @@
 """Linear algebra, the moments and the utilities of the namespace (python/src/linalg.c,
-creation.c and functions.c over include/usmarr/linalg.h, stats.h and utilities.h): matmul,
+creation.c and functions.c over include/usmarr/linalg.h, stats.h, view.h and dtype.h): matmul,
 tensordot, vecdot, matrix_transpose, usmarr.linalg, var, std, unstack, meshgrid, finfo, iinfo,
 isdtype.  NumPy is the oracle."""
 
@@ -183,7 +183,7 @@ def test_var_failures_name_the_argument():
         usmarr.var(a, axis=0, out=usmarr.empty((3,), dtype=usmarr.float32))
 
 
-# ---- unstack, meshgrid (include/usmarr/utilities.h) -------------------------------------------------------------
+# ---- unstack, meshgrid (include/usmarr/view.h) -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1])
@@ -218,7 +218,7 @@ def test_meshgrid_against_numpy(indexing):
         usmarr.meshgrid(usmarr.asarray(inputs[0]), indexing="yx")
 
 
-# ---- finfo, iinfo, isdtype (include/usmarr/utilities.h) -----------------------------------------------------
+# ---- finfo, iinfo, isdtype (include/usmarr/dtype.h) -----------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["float16", "float32", "float64", "complex64", "complex128"])

@@ -1,5 +1,5 @@
 """tril, triu, isclose and allclose of the namespace (python/src/utilities.c over
-include/usmarr/utilities.h).  NumPy is the oracle."""
+include/usmarr/view.h and ops.h).  NumPy is the oracle."""
 
 import pytest
 

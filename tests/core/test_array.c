@@ -97,7 +97,7 @@ static void landing(const usmarr_array_t *a, int64_t *out)
     }
 }
 
-START_TEST(test_array_seed_u2_device_c_contiguous)
+START_TEST(test_array_u2_device_c_contiguous)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
@@ -127,7 +127,7 @@ START_TEST(test_array_seed_u2_device_c_contiguous)
 }
 END_TEST
 
-START_TEST(test_array_seed_i8_shared_strides_6_1_allocates_9_elements)
+START_TEST(test_array_i8_shared_strides_6_1_allocates_9_elements)
 {
     usmarr_context_t *ctx = test_context();
     TEST_NEEDS_KIND(ctx, USMARR_USM_SHARED);
@@ -197,7 +197,7 @@ START_TEST(test_array_negative_strides_offset_autocomputed)
 }
 END_TEST
 
-START_TEST(test_array_seed_f8_view_strides_minus2_offset7_on_64_bytes)
+START_TEST(test_array_f8_view_strides_minus2_offset7_on_64_bytes)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_memory_t *mem;
@@ -234,7 +234,7 @@ START_TEST(test_array_seed_f8_view_strides_minus2_offset7_on_64_bytes)
 }
 END_TEST
 
-START_TEST(test_array_seed_buffer_array_reuses_block)
+START_TEST(test_array_buffer_array_reuses_block)
 {
     /* W = USMArray((4, 2), 'i4', 'device', strides=(-5, -2)); W2 over W with W's
      * strides and offset describes the same elements. */
@@ -824,11 +824,11 @@ Suite *suite_array(void)
     Suite *s = suite_create("array");
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
-    tcase_add_test(t, test_array_seed_u2_device_c_contiguous);
-    tcase_add_test(t, test_array_seed_i8_shared_strides_6_1_allocates_9_elements);
+    tcase_add_test(t, test_array_u2_device_c_contiguous);
+    tcase_add_test(t, test_array_i8_shared_strides_6_1_allocates_9_elements);
     tcase_add_test(t, test_array_negative_strides_offset_autocomputed);
-    tcase_add_test(t, test_array_seed_f8_view_strides_minus2_offset7_on_64_bytes);
-    tcase_add_test(t, test_array_seed_buffer_array_reuses_block);
+    tcase_add_test(t, test_array_f8_view_strides_minus2_offset7_on_64_bytes);
+    tcase_add_test(t, test_array_buffer_array_reuses_block);
     tcase_add_test(t, test_array_order_f_and_zero_d);
     tcase_add_test(t, test_array_exact_flags_reject_overlapping_layouts);
     tcase_add_test(t, test_array_random_layouts_match_oracle);

@@ -212,7 +212,7 @@ START_TEST(test_pod_finalize_of_an_empty_block_gives_null_and_zero)
 }
 END_TEST
 
-START_TEST(test_pod_seed_api_table_typical_sequence)
+START_TEST(test_pod_api_table_typical_sequence)
 {
     /* The allocator's typical sequence: allocate a guess, double while producing, shrink, finalize. */
     usmarr_context_t *ctx = test_context();
@@ -358,7 +358,7 @@ Suite *suite_pod(void)
     tcase_add_test(tc, test_pod_several_allocations_keep_offsets_alignment_and_data);
     tcase_add_loop_test(tc, test_pod_shrink_keeps_prefix_and_finalize_trims_the_allocation, 0, 6);
     tcase_add_test(tc, test_pod_finalize_of_an_empty_block_gives_null_and_zero);
-    tcase_add_test(tc, test_pod_seed_api_table_typical_sequence);
+    tcase_add_test(tc, test_pod_api_table_typical_sequence);
     tcase_add_test(tc, test_pod_use_after_finalize_is_rejected);
     tcase_add_test(tc, test_pod_errors_name_the_argument_and_leave_the_block_unchanged);
     suite_add_tcase(s, tc);

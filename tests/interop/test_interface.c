@@ -38,7 +38,7 @@ static usmarr_array_t *make_w(usmarr_context_t *ctx, int32_t *values)
     return w;
 }
 
-START_TEST(test_interface_seed_round_trip_interfaces_compare_equal)
+START_TEST(test_interface_round_trip_interfaces_compare_equal)
 {
     usmarr_context_t *ctx = test_context();
     int32_t v[8];
@@ -462,7 +462,7 @@ Suite *suite_interface(void)
     Suite *s = suite_create("interface");
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
-    tcase_add_test(t, test_interface_seed_round_trip_interfaces_compare_equal);
+    tcase_add_test(t, test_interface_round_trip_interfaces_compare_equal);
     tcase_add_test(t, test_interface_import_negative_strides_offset_zero_copy);
     tcase_add_test(t, test_interface_import_hand_made_inside_allocation);
     tcase_add_test(t, test_interface_rejected_imports_name_the_problem_and_leak_nothing);

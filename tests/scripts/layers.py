@@ -8,6 +8,9 @@ itself in a circle.  This script checks, on the built objects and the sources:
     reach itself through such dependencies;
   * headers: every .c of lib/<folder>/ includes its folder's header, and the headers
     include one another without a circle;
+  * headers of the API: every public header include/usmarr/<name>.h is implemented in
+    one folder of lib/ (its functions are defined there), so a reader finds a function's
+    file from its header's name (doc/architecture.md has the table);
   * names: every lib/<folder>/ has exactly one header, <folder>_internal.h, and no two
     files under lib/ share a name.
 
@@ -67,6 +70,18 @@ def cycles(graph):
     return found
 
 
+def defined_symbols(objects):
+    """{symbol: source} of the functions and data the objects define."""
+    defined = {}
+    for source, obj in objects.items():
+        out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) == 3 and fields[1] in "TDBRCV":
+                defined[fields[2]] = source
+    return defined
+
+
 def symbol_graph(objects):
     """{source: {source it calls}} from the objects' defined and undefined symbols."""
     defined, used = {}, {}
@@ -101,6 +116,7 @@ def objects_of(pattern, prefix):
 
 
 checked = 0
+library_objects = objects_of("lib/**/.libs/libusmarr_la-*.o", "libusmarr_la-")
 for what, pattern, prefix in (("libusmarr", "lib/**/.libs/libusmarr_la-*.o", "libusmarr_la-"),
                               ("libusmarr-mpi", "lib/mpi/.libs/libusmarr_mpi_la-*.o", "libusmarr_mpi_la-"),
                               ("the Python module", "python/src/.libs/_usmarr_la-*.o", "_usmarr_la-")):
@@ -112,6 +128,19 @@ for what, pattern, prefix in (("libusmarr", "lib/**/.libs/libusmarr_la-*.o", "li
     checked += len(objects)
     for circle in cycles(symbol_graph(objects)):
         problems.append("%s: these files call one another in a circle: %s" % (what, ", ".join(circle)))
+
+# Public headers: one folder each.
+defined = defined_symbols(library_objects)
+for header in sorted(glob.glob(os.path.join(srcdir, "include", "usmarr", "*.h"))):
+    text = open(header, encoding="utf-8").read()
+    folders = collections.defaultdict(list)
+    for name in re.findall(r"^USMARR_API\b[^;]*?\b(usmarr_[a-z0-9_]+)\s*\(", text, re.M | re.S):
+        if name in defined:
+            folders[defined[name].split("/")[1]].append(name)
+    if len(folders) > 1:
+        problems.append("include/usmarr/%s is implemented in several folders: %s" % (
+            os.path.basename(header),
+            "; ".join("lib/%s (%s)" % (f, ", ".join(sorted(n)[:4])) for f, n in sorted(folders.items()))))
 
 # Headers and names.
 lib = os.path.join(srcdir, "lib")

@@ -235,7 +235,7 @@ static void check_table_cell(const char *preset, const char *axes, const char *l
 }
 
 #define LAYOUT_CELL(preset, axes, layout)                                                   \
-    START_TEST(test_storage_seed_layout_table_##preset##_axes_##axes)                       \
+    START_TEST(test_storage_layout_table_##preset##_axes_##axes)                       \
     {                                                                                       \
         check_table_cell(#preset, #axes, #layout);                                          \
     }                                                                                       \
@@ -251,7 +251,7 @@ LAYOUT_CELL(gtcuda, KJI, KJI)
 
 /* ---- the parameter rules ----------------------------------------------------------------- */
 
-START_TEST(test_storage_seed_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJK_host)
+START_TEST(test_storage_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJK_host)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {2, 3, 4};
@@ -286,7 +286,7 @@ START_TEST(test_storage_seed_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJ
 }
 END_TEST
 
-START_TEST(test_storage_seed_aligned_index_defaults_to_halo_lower)
+START_TEST(test_storage_aligned_index_defaults_to_halo_lower)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {9, 8, 20};
@@ -312,7 +312,7 @@ START_TEST(test_storage_seed_aligned_index_defaults_to_halo_lower)
 }
 END_TEST
 
-START_TEST(test_storage_seed_shape_and_aligned_index_take_3_or_ndim_entries)
+START_TEST(test_storage_shape_and_aligned_index_take_3_or_ndim_entries)
 {
     usmarr_context_t *ctx = test_context();
     /* A "KI" storage: 3 entries are read by letter (I, J, K), the J entry ignored. */
@@ -351,7 +351,7 @@ START_TEST(test_storage_seed_shape_and_aligned_index_take_3_or_ndim_entries)
 }
 END_TEST
 
-START_TEST(test_storage_seed_explicit_parameters_override_the_preset)
+START_TEST(test_storage_explicit_parameters_override_the_preset)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {5, 6, 7};
@@ -374,7 +374,7 @@ START_TEST(test_storage_seed_explicit_parameters_override_the_preset)
 }
 END_TEST
 
-START_TEST(test_storage_seed_managed_defaults_to_gt4py_and_only_acts_with_a_device)
+START_TEST(test_storage_managed_defaults_to_gt4py_and_only_acts_with_a_device)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {3, 3, 3};
@@ -412,7 +412,7 @@ START_TEST(test_storage_seed_managed_defaults_to_gt4py_and_only_acts_with_a_devi
 }
 END_TEST
 
-START_TEST(test_storage_seed_shape_is_required)
+START_TEST(test_storage_shape_is_required)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_storage_options_t o = USMARR_STORAGE_OPTIONS_INIT;
@@ -424,7 +424,7 @@ START_TEST(test_storage_seed_shape_is_required)
 }
 END_TEST
 
-START_TEST(test_storage_seed_like_keeps_parameters_and_overrides_dtype)
+START_TEST(test_storage_like_keeps_parameters_and_overrides_dtype)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {6, 5}, width[] = {2, 1};
@@ -484,7 +484,7 @@ START_TEST(test_storage_seed_like_keeps_parameters_and_overrides_dtype)
 }
 END_TEST
 
-START_TEST(test_storage_seed_like_cannot_override_shape_or_axes)
+START_TEST(test_storage_like_cannot_override_shape_or_axes)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {2, 2, 2};
@@ -511,7 +511,7 @@ START_TEST(test_storage_seed_like_cannot_override_shape_or_axes)
 }
 END_TEST
 
-START_TEST(test_storage_seed_nbytes_excludes_padding)
+START_TEST(test_storage_nbytes_excludes_padding)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {3, 5, 7};
@@ -530,7 +530,7 @@ START_TEST(test_storage_seed_nbytes_excludes_padding)
 }
 END_TEST
 
-START_TEST(test_storage_seed_halo_setter_changes_only_metadata)
+START_TEST(test_storage_halo_setter_changes_only_metadata)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {8, 8, 8}, width[] = {2, 2, 2};
@@ -564,7 +564,7 @@ START_TEST(test_storage_seed_halo_setter_changes_only_metadata)
 }
 END_TEST
 
-START_TEST(test_storage_seed_axes_JI_first_index_is_J)
+START_TEST(test_storage_axes_JI_first_index_is_J)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {3, 4};
@@ -738,25 +738,25 @@ Suite *suite_storage(void)
     tcase_set_tags(t, TEST_TAG_HOST_USM);
     tcase_add_test(t, test_storage_alignment_address_every_preset_dtype_halo);
     tcase_add_test(t, test_storage_alignment_gt4py_example_float64_64_bytes_halo_3);
-    tcase_add_test(t, test_storage_seed_layout_table_F_axes_IJK);
-    tcase_add_test(t, test_storage_seed_layout_table_C_axes_IJK);
-    tcase_add_test(t, test_storage_seed_layout_table_gtx86_axes_IJK);
-    tcase_add_test(t, test_storage_seed_layout_table_gtcuda_axes_IJK);
-    tcase_add_test(t, test_storage_seed_layout_table_F_axes_KJI);
-    tcase_add_test(t, test_storage_seed_layout_table_C_axes_KJI);
-    tcase_add_test(t, test_storage_seed_layout_table_gtx86_axes_KJI);
-    tcase_add_test(t, test_storage_seed_layout_table_gtcuda_axes_KJI);
-    tcase_add_test(t, test_storage_seed_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJK_host);
-    tcase_add_test(t, test_storage_seed_aligned_index_defaults_to_halo_lower);
-    tcase_add_test(t, test_storage_seed_shape_and_aligned_index_take_3_or_ndim_entries);
-    tcase_add_test(t, test_storage_seed_explicit_parameters_override_the_preset);
-    tcase_add_test(t, test_storage_seed_managed_defaults_to_gt4py_and_only_acts_with_a_device);
-    tcase_add_test(t, test_storage_seed_shape_is_required);
-    tcase_add_test(t, test_storage_seed_like_keeps_parameters_and_overrides_dtype);
-    tcase_add_test(t, test_storage_seed_like_cannot_override_shape_or_axes);
-    tcase_add_test(t, test_storage_seed_nbytes_excludes_padding);
-    tcase_add_test(t, test_storage_seed_halo_setter_changes_only_metadata);
-    tcase_add_test(t, test_storage_seed_axes_JI_first_index_is_J);
+    tcase_add_test(t, test_storage_layout_table_F_axes_IJK);
+    tcase_add_test(t, test_storage_layout_table_C_axes_IJK);
+    tcase_add_test(t, test_storage_layout_table_gtx86_axes_IJK);
+    tcase_add_test(t, test_storage_layout_table_gtcuda_axes_IJK);
+    tcase_add_test(t, test_storage_layout_table_F_axes_KJI);
+    tcase_add_test(t, test_storage_layout_table_C_axes_KJI);
+    tcase_add_test(t, test_storage_layout_table_gtx86_axes_KJI);
+    tcase_add_test(t, test_storage_layout_table_gtcuda_axes_KJI);
+    tcase_add_test(t, test_storage_fallbacks_float64_IJK_no_halo_alignment_1_layout_IJK_host);
+    tcase_add_test(t, test_storage_aligned_index_defaults_to_halo_lower);
+    tcase_add_test(t, test_storage_shape_and_aligned_index_take_3_or_ndim_entries);
+    tcase_add_test(t, test_storage_explicit_parameters_override_the_preset);
+    tcase_add_test(t, test_storage_managed_defaults_to_gt4py_and_only_acts_with_a_device);
+    tcase_add_test(t, test_storage_shape_is_required);
+    tcase_add_test(t, test_storage_like_keeps_parameters_and_overrides_dtype);
+    tcase_add_test(t, test_storage_like_cannot_override_shape_or_axes);
+    tcase_add_test(t, test_storage_nbytes_excludes_padding);
+    tcase_add_test(t, test_storage_halo_setter_changes_only_metadata);
+    tcase_add_test(t, test_storage_axes_JI_first_index_is_J);
     tcase_add_test(t, test_storage_zeros_ones_full_fill_every_kind_and_side);
     tcase_add_test(t, test_storage_doc_worked_example);
     suite_add_tcase(s, t);

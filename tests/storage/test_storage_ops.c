@@ -130,7 +130,7 @@ static usmarr_storage_operand_t arr_op(const usmarr_array_t *a) { return (usmarr
 
 /* GDP 3, Broadcasting: "adding an IJ field A of shape (2, 3) with a K field B of shape
  * (4,) will result in an IJK field C of shape (2, 3, 4), with C[i,j,k] = A[i,j]+B[k]". */
-START_TEST(test_storage_ops_seed_ij_2x3_plus_k_4_gives_ijk_2x3x4)
+START_TEST(test_storage_ops_ij_2x3_plus_k_4_gives_ijk_2x3x4)
 {
     usmarr_context_t *ctx = test_context();
     int64_t sa[2] = {2, 3}, sb[1] = {4}, sc[3] = {2, 3, 4};
@@ -155,7 +155,7 @@ END_TEST
 
 /* GDP 3, Universal Functions: "taking the sum over the K axis of an IJK storage will
  * result in an IJ storage" (the axis named by its letter). */
-START_TEST(test_storage_ops_seed_sum_over_k_of_ijk_gives_ij)
+START_TEST(test_storage_ops_sum_over_k_of_ijk_gives_ij)
 {
     usmarr_context_t *ctx = test_context();
     int64_t shape[3] = {2, 3, 4};
@@ -180,7 +180,7 @@ END_TEST
 
 /* GDP 3, __setitem__: "stor_out[key] = stor2d would be equivalent to
  * np.positive(stor2d, out=stor_out[key])". */
-START_TEST(test_storage_ops_seed_stor_out_key_assign_equals_positive_with_out)
+START_TEST(test_storage_ops_stor_out_key_assign_equals_positive_with_out)
 {
     usmarr_context_t *ctx = test_context();
     int64_t so[3] = {4, 5, 6}, s2[2] = {2, 5};
@@ -215,7 +215,7 @@ START_TEST(test_storage_ops_seed_stor_out_key_assign_equals_positive_with_out)
 END_TEST
 
 /* GDP 3, Mixing Types, first case: "the array has the same shape as the input storage". */
-START_TEST(test_storage_ops_seed_mixing_types_array_of_the_storage_shape)
+START_TEST(test_storage_ops_mixing_types_array_of_the_storage_shape)
 {
     usmarr_context_t *ctx = test_context();
     int64_t shape[2] = {3, 2};
@@ -239,7 +239,7 @@ END_TEST
 
 /* GDP 3, Mixing Types, second case: "the array has a 3d shape where dimensions with
  * shape 1 in the array are broadcast". */
-START_TEST(test_storage_ops_seed_mixing_types_3d_array_with_size_1_dims_broadcasts)
+START_TEST(test_storage_ops_mixing_types_3d_array_with_size_1_dims_broadcasts)
 {
     usmarr_context_t *ctx = test_context();
     int64_t shape[3] = {2, 3, 4}, ashape[3] = {2, 1, 4};
@@ -492,11 +492,11 @@ Suite *suite_storage_ops(void)
         {"numpy-reductions", test_storage_ops_reduction_cases_match_numpy},
         {"numpy-assignment", test_storage_ops_assignment_cases_match_numpy},
         {"every-function", test_storage_ops_every_elementwise_function_works_on_storages},
-        {"seed-ij-plus-k", test_storage_ops_seed_ij_2x3_plus_k_4_gives_ijk_2x3x4},
-        {"seed-sum-over-k", test_storage_ops_seed_sum_over_k_of_ijk_gives_ij},
-        {"seed-setitem", test_storage_ops_seed_stor_out_key_assign_equals_positive_with_out},
-        {"seed-mixing-storage-shape", test_storage_ops_seed_mixing_types_array_of_the_storage_shape},
-        {"seed-mixing-3d", test_storage_ops_seed_mixing_types_3d_array_with_size_1_dims_broadcasts},
+        {"seed-ij-plus-k", test_storage_ops_ij_2x3_plus_k_4_gives_ijk_2x3x4},
+        {"seed-sum-over-k", test_storage_ops_sum_over_k_of_ijk_gives_ij},
+        {"seed-setitem", test_storage_ops_stor_out_key_assign_equals_positive_with_out},
+        {"seed-mixing-storage-shape", test_storage_ops_mixing_types_array_of_the_storage_shape},
+        {"seed-mixing-3d", test_storage_ops_mixing_types_3d_array_with_size_1_dims_broadcasts},
         {"managed", test_storage_ops_managed_pairs_run_where_the_data_is},
         {"zero-d", test_storage_ops_full_reduction_gives_0d_storage_that_broadcasts},
         {"failures", test_storage_ops_rejects_bad_arguments},

@@ -177,7 +177,7 @@ START_TEST(test_storage_sync_handing_out_a_side_syncs_and_writing_marks_it)
 }
 END_TEST
 
-START_TEST(test_storage_seed_sync_state_is_shared_by_views_of_sub_regions)
+START_TEST(test_storage_sync_state_is_shared_by_views_of_sub_regions)
 {
     struct pair p;
     pair_new(&p);
@@ -288,7 +288,7 @@ void storage_add_sync_tests(TCase *t)
     tcase_add_test(t, test_storage_sync_host_to_device_with_and_without_force);
     tcase_add_test(t, test_storage_sync_device_to_host_with_and_without_force);
     tcase_add_test(t, test_storage_sync_handing_out_a_side_syncs_and_writing_marks_it);
-    tcase_add_test(t, test_storage_seed_sync_state_is_shared_by_views_of_sub_regions);
+    tcase_add_test(t, test_storage_sync_state_is_shared_by_views_of_sub_regions);
     tcase_add_test(t, test_storage_sync_calls_are_no_ops_on_the_other_kinds);
     tcase_add_test(t, test_storage_sync_calls_fail_cleanly);
 }

@@ -47,7 +47,7 @@ static void view_values(usmarr_storage_t *s, double *out)
     storage_read_side(a, out);
 }
 
-START_TEST(test_storage_seed_reinterpret_IJK_10_20_30_as_KJI)
+START_TEST(test_storage_reinterpret_IJK_10_20_30_as_KJI)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {10, 20, 30};
@@ -88,7 +88,7 @@ START_TEST(test_storage_seed_reinterpret_IJK_10_20_30_as_KJI)
 }
 END_TEST
 
-START_TEST(test_storage_seed_domain_view_0_0_0_is_the_first_inner_point)
+START_TEST(test_storage_domain_view_0_0_0_is_the_first_inner_point)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {6, 7, 8};
@@ -121,7 +121,7 @@ START_TEST(test_storage_seed_domain_view_0_0_0_is_the_first_inner_point)
 }
 END_TEST
 
-START_TEST(test_storage_seed_integer_index_removes_its_letter_slice_keeps_it)
+START_TEST(test_storage_integer_index_removes_its_letter_slice_keeps_it)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {4, 5, 6};
@@ -240,7 +240,7 @@ START_TEST(test_storage_index_views_share_memory_with_every_kind)
 }
 END_TEST
 
-START_TEST(test_storage_seed_transpose_accepts_an_axes_string)
+START_TEST(test_storage_transpose_accepts_an_axes_string)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {2, 3, 4};
@@ -274,7 +274,7 @@ START_TEST(test_storage_seed_transpose_accepts_an_axes_string)
 }
 END_TEST
 
-START_TEST(test_storage_seed_copy_keeps_every_parameter)
+START_TEST(test_storage_copy_keeps_every_parameter)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {5, 4, 3};
@@ -331,7 +331,7 @@ static usmarr_array_t *int64_array(usmarr_context_t *ctx, int nd, const int64_t 
     return a;
 }
 
-START_TEST(test_storage_seed_advanced_indexing_gives_a_plain_array)
+START_TEST(test_storage_advanced_indexing_gives_a_plain_array)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {3, 4, 5};
@@ -487,7 +487,7 @@ END_TEST
 
 /* ---- export and the dump --------------------------------------------------------------------- */
 
-START_TEST(test_storage_seed_array_interfaces_host_side_and_device_side)
+START_TEST(test_storage_array_interfaces_host_side_and_device_side)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {2, 3, 4};
@@ -585,15 +585,15 @@ END_TEST
 
 void storage_add_view_tests(TCase *t)
 {
-    tcase_add_test(t, test_storage_seed_reinterpret_IJK_10_20_30_as_KJI);
-    tcase_add_test(t, test_storage_seed_domain_view_0_0_0_is_the_first_inner_point);
-    tcase_add_test(t, test_storage_seed_integer_index_removes_its_letter_slice_keeps_it);
+    tcase_add_test(t, test_storage_reinterpret_IJK_10_20_30_as_KJI);
+    tcase_add_test(t, test_storage_domain_view_0_0_0_is_the_first_inner_point);
+    tcase_add_test(t, test_storage_integer_index_removes_its_letter_slice_keeps_it);
     tcase_add_test(t, test_storage_index_moves_and_clips_halo_and_aligned_index);
     tcase_add_test(t, test_storage_index_views_share_memory_with_every_kind);
-    tcase_add_test(t, test_storage_seed_transpose_accepts_an_axes_string);
-    tcase_add_test(t, test_storage_seed_copy_keeps_every_parameter);
-    tcase_add_test(t, test_storage_seed_advanced_indexing_gives_a_plain_array);
+    tcase_add_test(t, test_storage_transpose_accepts_an_axes_string);
+    tcase_add_test(t, test_storage_copy_keeps_every_parameter);
+    tcase_add_test(t, test_storage_advanced_indexing_gives_a_plain_array);
     tcase_add_test(t, test_storage_index_reinterpret_transpose_copy_fail_cleanly);
-    tcase_add_test(t, test_storage_seed_array_interfaces_host_side_and_device_side);
+    tcase_add_test(t, test_storage_array_interfaces_host_side_and_device_side);
     tcase_add_test(t, test_storage_debug_print_shows_parameters_and_sync_state);
 }

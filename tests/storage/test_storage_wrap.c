@@ -120,7 +120,7 @@ START_TEST(test_storage_wrap_usm_pointers_as_a_managed_pair)
 }
 END_TEST
 
-START_TEST(test_storage_seed_storage_without_data_and_copy_false_is_empty)
+START_TEST(test_storage_storage_without_data_and_copy_false_is_empty)
 {
     usmarr_context_t *ctx = test_context();
     const int64_t shape[] = {4, 4, 4}, width[] = {1, 1, 1};
@@ -324,7 +324,7 @@ void storage_add_wrap_tests(TCase *t)
 {
     tcase_add_test(t, test_storage_wrap_an_array_without_copying);
     tcase_add_test(t, test_storage_wrap_usm_pointers_as_a_managed_pair);
-    tcase_add_test(t, test_storage_seed_storage_without_data_and_copy_false_is_empty);
+    tcase_add_test(t, test_storage_storage_without_data_and_copy_false_is_empty);
     tcase_add_test(t, test_storage_from_copies_plain_host_memory_and_usm);
     tcase_add_test(t, test_storage_wrap_fails_on_bad_buffers);
 }
