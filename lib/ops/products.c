@@ -150,14 +150,19 @@ int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, 
     usmarr_dtype_t dt;
     if ((rc = usmarr_promote_types(x1->dtype, x2->dtype, &dt)))
         return rc;
-    usmarr_array_t *c = NULL, *p = NULL, *s = NULL, *target = NULL;
+    usmarr_array_t *c = NULL, *d = NULL, *p = NULL, *s = NULL, *target = NULL;
     if (usmarr_dtype_kind(x1->dtype) == USMARR_KIND_COMPLEX)
         rc = usmarr_conj(x1, NULL, &c);
+    else if (dt == USMARR_FLOAT16) /* NumPy's half dot: products and sum in float32, one rounding */
+        rc = usmarr_array_astype(x1, USMARR_FLOAT32, USMARR_ORDER_K, NULL, &c);
     else
         c = usmarr_array_retain((usmarr_array_t *)x1);
+    if (!rc && dt == USMARR_FLOAT16)
+        rc = usmarr_array_astype(x2, USMARR_FLOAT32, USMARR_ORDER_K, NULL, &d);
     if (!rc)
-        rc = usmarr_multiply(c, x2, NULL, &p);
+        rc = usmarr_multiply(c, d ? d : x2, NULL, &p);
     usmarr_array_release(c);
+    usmarr_array_release(d);
     int pax = ax;
     if (!rc)
         rc = usmarr_sum(p, 1, &pax, false, NULL, &s);

@@ -83,7 +83,8 @@ def mm(name, x1, x2):
 def vecdot(name, x1, x2, axis):
     a, b = x1.array(), x2.array()
     dt = np.promote_types(a.dtype, b.dtype)
-    r = np.sum(np.conj(a).astype(dt) * b.astype(dt), axis=axis if axis >= 0 else axis, dtype=dt)
+    wide = np.float32 if dt == np.float16 else dt  # NumPy's half dot: float32 products and sum
+    r = np.sum(np.conj(a).astype(wide) * b.astype(wide), axis=axis if axis >= 0 else axis, dtype=wide)
     emit(name, "vecdot %d" % axis, x1, x2, np.asarray(r, dtype=dt))
 
 
@@ -184,6 +185,10 @@ vecdot("vd_last", O("float32", (4, 7)), O("float32", (7,)), -1)
 vecdot("vd_complex", O("complex64", (3, 5)), O("complex64", (3, 5)), -1)
 vecdot("vd_complex128_axis0", O("complex128", (5, 4)), O("complex128", (5, 4)), 0)
 vecdot("vd_axis_neg2", O("float64", (6, 3)), O("float64", (2, 6, 3)), -2)
+h1, h2 = O("float16", (8, 64)), O("float16", (8, 64))  # non-integral halves: every product rounds in float16
+h1.data = rng.uniform(-4, 4, h1.base).astype(np.float16)
+h2.data = rng.uniform(-4, 4, h2.base).astype(np.float16)
+vecdot("vd_float16_accumulates_in_float32", h1, h2, -1)
 vecdot("vd_bcast", O("float32", (2, 1, 6)), O("float32", (3, 6)), -1)
 vecdot("vd_int8_wrap", O("int8", (3, 40), wide=True), O("int8", (3, 40), wide=True), -1)
 vecdot("vd_bool", O("bool", (4, 9)), O("bool", (4, 9)), -1)
