@@ -98,6 +98,28 @@ int usmarr__contiguous_strides(int ndim, const int64_t *shape, usmarr_order_t or
     return 0;
 }
 
+void usmarr__strides_like(const usmarr_array_t *proto, usmarr_order_t order, int64_t *strides)
+{
+    int nd = proto->ndim, perm[USMARR_MAX_NDIM];
+    bool c = proto->flags & USMARR_FLAG_C_CONTIGUOUS, f = proto->flags & USMARR_FLAG_F_CONTIGUOUS;
+    if (order == USMARR_ORDER_A || (order == USMARR_ORDER_K && (c || f || nd <= 1)))
+        order = f && !c ? USMARR_ORDER_F : USMARR_ORDER_C;
+    for (int d = 0; d < nd; d++)
+        perm[d] = order == USMARR_ORDER_F ? nd - 1 - d : d; /* outermost first */
+    if (order == USMARR_ORDER_K) /* a stable insertion sort, largest |stride| first */
+        for (int i = 1; i < nd; i++) {
+            int p = perm[i], j = i;
+            for (; j > 0 && llabs(proto->strides[perm[j - 1]]) < llabs(proto->strides[p]); j--)
+                perm[j] = perm[j - 1];
+            perm[j] = p;
+        }
+    int64_t step = 1; /* fits: an array of this shape exists */
+    for (int i = nd - 1; i >= 0; i--) {
+        strides[perm[i]] = step;
+        step *= proto->shape[perm[i]] > 0 ? proto->shape[perm[i]] : 1;
+    }
+}
+
 int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_dtype_t dtype, const char *argname)
 {
     if (!usmarr__dtype_valid(dtype))

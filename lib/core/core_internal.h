@@ -153,6 +153,10 @@ USMARR_INTERNAL int usmarr__layout_span(int ndim, const int64_t *shape, const in
 /* Contiguous C or F strides for `shape` (zero extents count as 1). */
 USMARR_INTERNAL int usmarr__contiguous_strides(int ndim, const int64_t *shape, usmarr_order_t order,
                                                int64_t *strides);
+/* Contiguous strides of a new array shaped like `proto` for `order` C, F, A (F when proto
+ * is F- and not C-contiguous) or K (NumPy's: C for a C-contiguous proto, F for an
+ * F-contiguous one, else the axes in decreasing |stride|, ties in axis order). */
+USMARR_INTERNAL void usmarr__strides_like(const usmarr_array_t *proto, usmarr_order_t order, int64_t *strides);
 /* A new writable contiguous (C or F) array on a fresh block of `kind`. */
 USMARR_INTERNAL int usmarr__array_empty_like_layout(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim,
                                                     const int64_t *shape, usmarr_order_t order,

@@ -248,26 +248,6 @@ int usmarr_array_ones(usmarr_context_t *context, int ndim, const int64_t *shape,
     return usmarr_array_full(context, ndim, shape, usmarr_scalar_bool(true), (int)dtype, order, kind, array);
 }
 
-/* Contiguous strides following `proto`'s stride order (NumPy's order='K'): axes sorted by
- * decreasing |stride|, ties kept in axis order. */
-static void strides_like(const usmarr_array_t *proto, int64_t *strides)
-{
-    int perm[USMARR_MAX_NDIM], nd = proto->ndim;
-    for (int k = 0; k < nd; k++)
-        perm[k] = k;
-    for (int i = 1; i < nd; i++)
-        for (int j = i; j > 0 && llabs(proto->strides[perm[j]]) > llabs(proto->strides[perm[j - 1]]); j--) {
-            int t = perm[j];
-            perm[j] = perm[j - 1];
-            perm[j - 1] = t;
-        }
-    int64_t step = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        strides[perm[i]] = step;
-        step *= proto->shape[perm[i]] > 0 ? proto->shape[perm[i]] : 1; /* fits: proto exists */
-    }
-}
-
 /* The _like forms; value NULL leaves the elements uninitialised. */
 static int like(const usmarr_array_t *proto, const usmarr_scalar_t *value, int dtype, usmarr_order_t order,
                 usmarr_usm_kind_t kind, usmarr_array_t **array)
@@ -292,7 +272,7 @@ static int like(const usmarr_array_t *proto, const usmarr_scalar_t *value, int d
     usmarr_context_t *ctx = proto->memory->context;
     if (order == USMARR_ORDER_K) {
         int64_t strides[USMARR_MAX_NDIM], bytes;
-        strides_like(proto, strides);
+        usmarr__strides_like(proto, USMARR_ORDER_K, strides);
         rc = usmarr__check_dtype_supported(ctx, dt, "dtype");
         if (rc)
             return rc;

@@ -105,40 +105,11 @@ static int same_context(const usmarr_array_t *a, const char *aname, const usmarr
     return 0;
 }
 
-/* Strides for a new dense array that follows `a`'s axis order (order K) or C/F/A. */
-static void layout_for(const usmarr_array_t *a, usmarr_order_t order, int64_t *strides)
-{
-    int nd = a->ndim;
-    if (order == USMARR_ORDER_A)
-        order = (a->flags & USMARR_FLAG_F_CONTIGUOUS) && !(a->flags & USMARR_FLAG_C_CONTIGUOUS) ? USMARR_ORDER_F
-                                                                                                 : USMARR_ORDER_C;
-    int perm[USMARR_MAX_NDIM];
-    for (int d = 0; d < nd; d++)
-        perm[d] = order == USMARR_ORDER_F ? nd - 1 - d : d; /* outermost first */
-    if (order == USMARR_ORDER_K) {
-        /* Stable insertion sort by |stride|, largest first; size-1 dims keep their place. */
-        for (int i = 1; i < nd; i++) {
-            int p = perm[i], j = i;
-            int64_t sp = llabs(a->strides[p]);
-            while (j > 0 && a->shape[p] > 1 && a->shape[perm[j - 1]] > 1 && llabs(a->strides[perm[j - 1]]) < sp) {
-                perm[j] = perm[j - 1];
-                j--;
-            }
-            perm[j] = p;
-        }
-    }
-    int64_t step = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        strides[perm[i]] = step;
-        step *= a->shape[perm[i]] > 0 ? a->shape[perm[i]] : 1;
-    }
-}
-
 static int new_array_like(const usmarr_array_t *a, usmarr_dtype_t dtype, usmarr_order_t order,
                           usmarr_array_t **out)
 {
     int64_t strides[USMARR_MAX_NDIM];
-    layout_for(a, order, strides);
+    usmarr__strides_like(a, order, strides);
     int64_t bytes = (int64_t)usmarr_dtype_size(dtype);
     for (int d = 0; d < a->ndim; d++)
         if (usmarr__mul_overflow(bytes, a->shape[d], &bytes))

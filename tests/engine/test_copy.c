@@ -479,6 +479,52 @@ END_TEST
 
 /* ---- new arrays: orders --------------------------------------------------------------- */
 
+/* Order K as NumPy 2 keeps the input's memory order: the strides of np.copy(x, order="K")
+ * (in elements) for views x of float32 blocks (the views as NumPy made them). */
+START_TEST(test_copy_order_k_keeps_memory_order_as_numpy)
+{
+    usmarr_context_t *ctx = test_context();
+    static const struct {
+        int ndim;
+        int64_t shape[5], strides[5], want[5];
+    } cases[] = {
+        /* (3, 1, 5, 4, 3) transposed (2, 0, 4, 1, 3): a size-1 axis among the others */
+        {5, {5, 3, 3, 1, 4}, {12, 60, 1, 60, 3}, {12, 60, 1, 60, 3}},
+        {3, {3, 1, 4}, {4, 0, 1}, {4, 4, 1}},    /* x[:, None, :]: C-contiguous, so C */
+        {3, {4, 1, 3}, {1, 0, 4}, {1, 4, 4}},    /* x.T[:, None, :]: F-contiguous, so F */
+        {2, {3, 4}, {0, 1}, {1, 3}},             /* a broadcast row */
+        {2, {3, 2}, {-4, 2}, {2, 1}},            /* x[::-1, ::2] */
+        {3, {3, 1, 4}, {1, 3, 3}, {1, 3, 3}},    /* (4, 1, 3) transposed (2, 1, 0) */
+        {3, {1, 4, 2}, {4, 1, 12}, {4, 1, 4}},   /* x[:, :1, :] of (2, 3, 4) transposed (1, 2, 0) */
+        {3, {2, 3, 4}, {1, 8, 2}, {1, 8, 2}},    /* axes in the order 1, 2, 0 */
+    };
+    usmarr_memory_t *m = block_with_palette(ctx, USMARR_FLOAT32, 256);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct layout l = {.ndim = cases[c].ndim, .block = 256};
+        for (int d = 0; d < l.ndim; d++) {
+            l.shape[d] = cases[c].shape[d];
+            l.strides[d] = cases[c].strides[d];
+            if (l.strides[d] < 0)
+                l.offset -= l.strides[d] * (l.shape[d] - 1);
+        }
+        usmarr_array_t *x = array_on(m, USMARR_FLOAT32, &l), *r[3] = {NULL, NULL, NULL};
+        ck_assert_ok(usmarr_array_copy(x, USMARR_ORDER_K, NULL, &r[0]));
+        ck_assert_ok(usmarr_array_astype(x, USMARR_INT16, USMARR_ORDER_K, NULL, &r[1]));
+        ck_assert_ok(usmarr_array_empty_like(x, -1, USMARR_ORDER_K, 0, &r[2]));
+        for (int k = 0; k < 3; k++) {
+            for (int d = 0; d < l.ndim; d++)
+                ck_assert_msg(usmarr_array_strides(r[k])[d] == cases[c].want[d],
+                              "case %zu result %d: strides[%d]=%lld, NumPy %lld", c, k, d,
+                              (long long)usmarr_array_strides(r[k])[d], (long long)cases[c].want[d]);
+            usmarr_array_release(r[k]);
+        }
+        usmarr_array_release(x);
+    }
+    usmarr_memory_release(m);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_copy_and_astype_orders_c_f_a_k)
 {
     usmarr_context_t *ctx = test_context();
@@ -720,6 +766,7 @@ Suite *suite_copy(void)
     tcase_add_test(tc, test_copy_random_layouts_up_to_32_dims);
     tcase_add_test(tc, test_copy_overlapping_source_is_read_first);
     tcase_add_test(tc, test_copy_and_astype_orders_c_f_a_k);
+    tcase_add_test(tc, test_copy_order_k_keeps_memory_order_as_numpy);
     tcase_add_test(tc, test_copy_nan_and_out_of_range_float_to_int_rule);
     tcase_add_test(tc, test_fill_strided_views_every_dtype);
     tcase_add_test(tc, test_copy_failures);
