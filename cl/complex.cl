@@ -34,6 +34,43 @@
 #define CX_TANHBIG 20.0
 #endif
 #define CX_OVL __attribute__((overloadable))
+/* The signs of zeros that NumPy derives from a NaN's sign bit (csqrt(-inf + NaN j),
+ * catan(inf + NaN j), cexp(-inf + NaN j) inside cpow) must not depend on how a device
+ * treats NaNs: negation and copysign go through the bits here (some devices' negation
+ * and arithmetic give any NaN a canonical sign), and c_mul_g's products and sums make
+ * the NaN x86-64 makes (the default NaN, sign bit set, for inf * 0 and inf - inf; a NaN
+ * operand passes through, the first one when both are NaN), as NumPy's C library does. */
+#if CX_KIND == 1
+#define CX_BITS(v) as_uint(v)
+#define CX_FROM_BITS(u) as_float(u)
+#define CX_SIGN 0x80000000u
+#define CX_DEFAULT_NAN as_float(0xffc00000u)
+#else
+#define CX_BITS(v) as_ulong(v)
+#define CX_FROM_BITS(u) as_double(u)
+#define CX_SIGN 0x8000000000000000ul
+#define CX_DEFAULT_NAN as_double(0xfff8000000000000ul)
+#endif
+static inline CX_OVL R cx_neg(R v) { return CX_FROM_BITS(CX_BITS(v) ^ CX_SIGN); }
+static inline CX_OVL R cx_copysign(R m, R s) { return CX_FROM_BITS((CX_BITS(m) & ~CX_SIGN) | (CX_BITS(s) & CX_SIGN)); }
+static inline CX_OVL R cx_mul(R p, R q)
+{
+    if (isnan(p) || isnan(q))
+        return isnan(p) ? p : q;
+    return (isinf(p) && q == (R)0) || (p == (R)0 && isinf(q)) ? CX_DEFAULT_NAN : p * q;
+}
+static inline CX_OVL R cx_add(R p, R q)
+{
+    if (isnan(p) || isnan(q))
+        return isnan(p) ? p : q;
+    return isinf(p) && isinf(q) && (p > 0) != (q > 0) ? CX_DEFAULT_NAN : p + q;
+}
+static inline CX_OVL R cx_sub(R p, R q)
+{
+    if (isnan(p) || isnan(q))
+        return isnan(p) ? p : q;
+    return isinf(p) && isinf(q) && (p > 0) == (q > 0) ? CX_DEFAULT_NAN : p - q;
+}
 #define CX_PI ((R)M_PI)
 #define CX_PI_2 ((R)M_PI_2)
 #define CX_LN2 ((R)M_LN2)
@@ -87,7 +124,7 @@ static inline CX_OVL int c_lt(C a, C b) { return (a.x < b.x && a.y == a.y && b.y
 static inline CX_OVL int c_le(C a, C b) { return (a.x < b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y <= b.y); }
 static inline CX_OVL int c_ge(C a, C b) { return (a.x > b.x && a.y == a.y && b.y == b.y) || (a.x == b.x && a.y >= b.y); }
 static inline CX_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }
-static inline CX_OVL C c_scale(C a, R s) { return (C)(a.x * s, a.y * s); }
+static inline CX_OVL C c_scale(C a, R s) { return (C)(cx_mul(a.x, s), cx_mul(a.y, s)); }
 
 /* log|z| without overflow, underflow or loss near |z| = 1 */
 static inline CX_OVL R c_loghypot(R x, R y)
@@ -113,7 +150,7 @@ static inline CX_OVL C c_sqrt(C a)
     if (isinf(x)) {
         if (x > (R)0)
             return (C)(x, isnan(y) ? y : copysign((R)0, y));
-        return (C)(isnan(y) ? y : (R)0, copysign(-x, y));
+        return (C)(isnan(y) ? y : (R)0, cx_copysign(-x, y));
     }
     if (isnan(y))
         return (C)(y, y);
@@ -150,7 +187,7 @@ static inline CX_OVL C c_exp(C a)
     if (y == (R)0)
         return (C)(exp(x), y);
     if (isinf(x) && !isfinite(y))
-        return x > 0 ? (C)(x, y - y) : (C)((R)0, copysign((R)0, y));
+        return x > 0 ? (C)(x, y - y) : (C)((R)0, cx_copysign((R)0, y));
     if (isnan(x))
         return (C)(x, x);
     return c_expcis(x, cos(y), sin(y));
@@ -169,34 +206,35 @@ static inline CX_OVL C c_log10(C a) { return c_scale(c_log(a), (R)M_LOG10E); }
 /* C99 Annex G's multiplication: an infinite factor keeps the product infinite */
 static inline CX_OVL C c_mul_g(C z, C w)
 {
-    R a = z.x, b = z.y, c = w.x, d = w.y, ac = a * c, bd = b * d, ad = a * d, bc = b * c;
-    R x = ac - bd, y = ad + bc;
+    R a = z.x, b = z.y, c = w.x, d = w.y, ac = cx_mul(a, c), bd = cx_mul(b, d), ad = cx_mul(a, d), bc = cx_mul(b, c);
+    R x = cx_sub(ac, bd), y = cx_add(ad, bc);
     if (!isnan(x) || !isnan(y))
         return (C)(x, y);
     bool again = false;
     if (isinf(a) || isinf(b)) {
-        a = copysign(isinf(a) ? (R)1 : (R)0, a);
-        b = copysign(isinf(b) ? (R)1 : (R)0, b);
-        c = isnan(c) ? copysign((R)0, c) : c;
-        d = isnan(d) ? copysign((R)0, d) : d;
+        a = cx_copysign(isinf(a) ? (R)1 : (R)0, a);
+        b = cx_copysign(isinf(b) ? (R)1 : (R)0, b);
+        c = isnan(c) ? cx_copysign((R)0, c) : c;
+        d = isnan(d) ? cx_copysign((R)0, d) : d;
         again = true;
     }
     if (isinf(c) || isinf(d)) {
-        c = copysign(isinf(c) ? (R)1 : (R)0, c);
-        d = copysign(isinf(d) ? (R)1 : (R)0, d);
-        a = isnan(a) ? copysign((R)0, a) : a;
-        b = isnan(b) ? copysign((R)0, b) : b;
+        c = cx_copysign(isinf(c) ? (R)1 : (R)0, c);
+        d = cx_copysign(isinf(d) ? (R)1 : (R)0, d);
+        a = isnan(a) ? cx_copysign((R)0, a) : a;
+        b = isnan(b) ? cx_copysign((R)0, b) : b;
         again = true;
     }
     if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
-        a = isnan(a) ? copysign((R)0, a) : a;
-        b = isnan(b) ? copysign((R)0, b) : b;
-        c = isnan(c) ? copysign((R)0, c) : c;
-        d = isnan(d) ? copysign((R)0, d) : d;
+        a = isnan(a) ? cx_copysign((R)0, a) : a;
+        b = isnan(b) ? cx_copysign((R)0, b) : b;
+        c = isnan(c) ? cx_copysign((R)0, c) : c;
+        d = isnan(d) ? cx_copysign((R)0, d) : d;
         again = true;
     }
     if (again)
-        return (C)((R)INFINITY * (a * c - b * d), (R)INFINITY * (a * d + b * c));
+        return (C)(cx_mul((R)INFINITY, cx_sub(cx_mul(a, c), cx_mul(b, d))),
+                   cx_mul((R)INFINITY, cx_add(cx_mul(a, d), cx_mul(b, c))));
     return (C)(x, y);
 }
 /* NumPy 2's pow: 0^b is 0 for Re b > 0; integral real exponents below 100 in magnitude by
@@ -271,7 +309,7 @@ static inline CX_OVL C c_tanh(C a)
 {
     R x = a.x, y = a.y;
     if (isinf(x))
-        return (C)(copysign((R)1, x), isfinite(y) ? copysign((R)0, sin(y) * cos(y)) : isinf(y) ? copysign((R)0, y) : (R)0);
+        return (C)(copysign((R)1, x), isfinite(y) ? copysign((R)0, sin(y) * cos(y)) : cx_copysign((R)0, y));
     if (isnan(x))
         return (C)(x, y == (R)0 ? y : x);
     if (!isfinite(y))
@@ -287,14 +325,14 @@ static inline CX_OVL C c_sin(C a)
     R x = a.x, y = a.y;
     if (!isfinite(x)) /* as the C library NumPy uses */
         return (C)(x - x, y == (R)0 ? y : isinf(y) ? (R)INFINITY : x - x);
-    C t = c_sinh((C)(-y, x));
-    return (C)(t.y, -t.x);
+    C t = c_sinh((C)(cx_neg(y), x));
+    return (C)(t.y, cx_neg(t.x));
 }
-static inline CX_OVL C c_cos(C a) { return c_cosh((C)(-a.y, a.x)); }
+static inline CX_OVL C c_cos(C a) { return c_cosh((C)(cx_neg(a.y), a.x)); }
 static inline CX_OVL C c_tan(C a)
 {
-    C t = c_tanh((C)(-a.y, a.x));
-    return (C)(t.y, -t.x);
+    C t = c_tanh((C)(cx_neg(a.y), a.x));
+    return (C)(t.y, cx_neg(t.x));
 }
 /* asin: Kahan's formula with the square roots' branch cuts; past CX_BIG (and for
  * infinities) asin z = atan2(x, |y|) + i sign(y) log(2|z|) */
@@ -303,7 +341,7 @@ static inline CX_OVL C c_asin(C a)
     R x = a.x, y = a.y;
     if (isnan(x) || isnan(y)) {
         if (isinf(x) || isinf(y))
-            return (C)(x - x + y - y, copysign((R)INFINITY, y));
+            return (C)(x - x + y - y, cx_copysign((R)INFINITY, y));
         return (C)(x == (R)0 ? x : x + y, x + y);
     }
     if (!isfinite(x) || !isfinite(y) || fmax(fabs(x), fabs(y)) > CX_BIG)
@@ -317,7 +355,7 @@ static inline CX_OVL C c_acos(C a)
     R x = a.x, y = a.y;
     if (isnan(x) || isnan(y)) {
         if (isinf(x) || isinf(y))
-            return (C)(x - x + y - y, -copysign((R)INFINITY, y));
+            return (C)(x - x + y - y, cx_neg(cx_copysign((R)INFINITY, y)));
         return (C)(x == (R)0 ? CX_PI_2 : x + y, x + y);
     }
     if (!isfinite(x) || !isfinite(y) || fmax(fabs(x), fabs(y)) > CX_BIG)
@@ -328,8 +366,8 @@ static inline CX_OVL C c_acos(C a)
 /* asinh z = -i asin(iz) */
 static inline CX_OVL C c_asinh(C a)
 {
-    C w = c_asin((C)(-a.y, a.x));
-    return (C)(w.y, -w.x);
+    C w = c_asin((C)(cx_neg(a.y), a.x));
+    return (C)(w.y, cx_neg(w.x));
 }
 /* acosh z = +-i acos z: the real part >= 0, the imaginary part with the sign of y */
 static inline CX_OVL C c_acosh(C a)
@@ -337,7 +375,7 @@ static inline CX_OVL C c_acosh(C a)
     C w = c_acos(a);
     if (isnan(a.y))
         return (C)(fabs(w.y), w.x);
-    return (C)(fabs(w.y), signbit(a.y) ? -w.x : w.x);
+    return (C)(fabs(w.y), signbit(a.y) ? cx_neg(w.x) : w.x);
 }
 /* atanh: Kahan's formula on |x| (atanh(-conj z) = -conj atanh z), log|1+z| - log|1-z|
  * near the pole at 1, x/|z|^2 + i sign(y) pi/2 past CX_BIG */
@@ -345,7 +383,7 @@ static inline CX_OVL C c_atanh(C a)
 {
     R x = a.x, y = a.y, ax = fabs(x);
     if (isinf(x) || isinf(y))
-        return (C)(copysign((R)0, x), isnan(y) ? y : copysign(CX_PI_2, y));
+        return (C)(cx_copysign((R)0, x), isnan(y) ? y : copysign(CX_PI_2, y));
     if (isnan(x) || isnan(y))
         return (C)(x == (R)0 ? x : x + y, x + y);
     R re, im;
@@ -366,9 +404,13 @@ static inline CX_OVL C c_atanh(C a)
 /* atan z = -i atanh(iz) */
 static inline CX_OVL C c_atan(C a)
 {
-    C w = c_atanh((C)(-a.y, a.x));
-    return (C)(w.y, -w.x);
+    C w = c_atanh((C)(cx_neg(a.y), a.x));
+    return (C)(w.y, cx_neg(w.x));
 }
 #undef C
 #undef R
+#undef CX_BITS
+#undef CX_FROM_BITS
+#undef CX_SIGN
+#undef CX_DEFAULT_NAN
 #endif

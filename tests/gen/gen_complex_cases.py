@@ -34,8 +34,8 @@ EXPONENTS = [0j, 1 + 0j, 2 + 0j, 3 + 0j, -1 + 0j, -2 + 0j, 0.5 + 0j, 2.5 + 1j, 1
 def inputs(dt):
     big, sub = (1e30, 1e-40) if dt == "complex64" else (1e300, 1e-310)
     hmax = float(np.finfo(np.float32 if dt == "complex64" else np.float64).max)
-    parts = [0.0, -0.0, 0.75, -2.0, INF, -INF, NAN]
-    z = [complex(x, y) for x in parts for y in parts]  # the Annex G table
+    parts = [0.0, -0.0, 0.75, -2.0, INF, -INF, NAN, -NAN]  # NaNs of both signs: NumPy's C library
+    z = [complex(x, y) for x in parts for y in parts]  # reads some zeros' signs from them (the Annex G table)
     # branch cuts: the real axis beyond +-1 (asin, acos, atanh), below 1 (acosh), below 0
     # (sqrt, log); the imaginary axis beyond +-i (asinh, atan); with +0 and -0 and next to them
     for x in (1.0, 1.5, 3.0, 1e3, 0.25):
@@ -64,10 +64,16 @@ def inputs(dt):
     return np.array(z, dt)
 
 
+def hexf(x):
+    """float.hex, with the sign of a NaN ("-nan"), which float.hex drops."""
+    x = float(x)
+    return ("-nan" if np.signbit(x) else "nan") if x != x else x.hex()
+
+
 def fmt(v, d):
     if np.dtype(d).kind == "f":
-        return float(v).hex()
-    return "%s:%s" % (float(v.real).hex(), float(v.imag).hex())
+        return hexf(v)
+    return "%s:%s" % (hexf(v.real), hexf(v.imag))
 
 
 def main():
