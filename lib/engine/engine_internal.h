@@ -18,7 +18,7 @@
  * from source.  A program compiled from source is stored to the disk cache after its
  * first launch has finished (on PoCL only then does the binary carry the work-group
  * functions that make a warm start fast): that is why every launch goes through
- * usmarr__kernel_enqueue().
+ * usmarr__kernel_launch().
  *
  * cl/prelude.cl gives every family, for each dtype tag `d` (b i8 i16 i32 i64 u8 u16 u32 u64
  * f16 f32 f64 c64 c128, plus x128 = 16 opaque bytes for bit copies):
@@ -132,20 +132,16 @@
  *      const struct usmarr__karg args[] = {USMARR__ARG_PTR(out_ptr), USMARR__ARG(n)};
  *      rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, global, local);
  *
- * or, by hand (when arguments are set in a loop):
- *
- *      usmarr__queue_lock(ctx);      // a cl_kernel's arguments are shared state: hold the
- *      rc = usmarr__kernel_arg_pointer(ctx, k, 0, out_ptr);   // lock from the first
- *      if (!rc) rc = usmarr__kernel_arg(k, 1, sizeof(cl_long), &n);  // argument to the
- *      if (!rc) rc = usmarr__kernel_enqueue(ctx, k, 1, global, local); // enqueue
- *      usmarr__queue_unlock(ctx);
+ * An argument table may be filled in a loop; USMARR__ARG_BYTES(p, n) passes n bytes by
+ * value, USMARR__ARG_LOCAL(n) n bytes of local memory.  A caller that must do more under
+ * the queue lock around the launch (reserve a shared scratch block, fill it, finish)
+ * takes the lock itself and calls usmarr__kernel_launch_locked().
  *
  * The kernel is borrowed and lives as long as the context; every thread gets the same
  * cl_kernel, which is why arguments are set and the kernel enqueued under the context's
  * queue lock (ctx->queue_lock; clEnqueueNDRangeKernel captures the arguments).  Do not
- * call clFinish while holding the lock unless you must; usmarr__kernel_enqueue() may
- * finish the queue once per program (the first launch of a freshly compiled program) to
- * store its binary.
+ * call clFinish while holding the lock unless you must; a launch may finish the queue
+ * once per program (the first launch of a freshly compiled program) to store its binary.
  */
 #ifndef USMARR_ENGINE_INTERNAL_H
 #define USMARR_ENGINE_INTERNAL_H
@@ -184,30 +180,31 @@ USMARR_INTERNAL cl_kernel usmarr__kernel_cl(const usmarr__kernel_t *k);
 /* The context's queue lock: hold it from the first argument to the enqueue. */
 USMARR_INTERNAL void usmarr__queue_lock(usmarr_context_t *ctx);
 USMARR_INTERNAL void usmarr__queue_unlock(usmarr_context_t *ctx);
-/* clSetKernelArg / clSetKernelArgMemPointerINTEL with an error detail naming the kernel
- * and the index.  `pointer` may point anywhere inside a USM allocation of the context. */
-USMARR_INTERNAL int usmarr__kernel_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value);
-USMARR_INTERNAL int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index,
-                                               const void *pointer);
-/* clEnqueueNDRangeKernel on the context's queue (caller holds the queue lock); `local`
- * may be NULL.  After the first launch of a program compiled from source this also
- * finishes the queue and stores the program's binary in the disk cache. */
-USMARR_INTERNAL int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
-                                           const size_t *global, const size_t *local);
 
-/* One argument of usmarr__kernel_launch(): a USM pointer (size 0; NULL for an empty
- * array is allowed) or `size` bytes by value. */
+/* One argument of usmarr__kernel_launch(), as clSetKernelArg reads it: a USM pointer
+ * (size 0; NULL for an empty array is allowed), `size` bytes by value, or (value NULL)
+ * `size` bytes of local memory. */
 struct usmarr__karg {
     size_t size;
     const void *value;
 };
 #define USMARR__ARG_PTR(p) ((struct usmarr__karg){0, (p)})
 #define USMARR__ARG(v) ((struct usmarr__karg){sizeof(v), &(v)})
+#define USMARR__ARG_BYTES(p, n) ((struct usmarr__karg){(n), (p)})
+#define USMARR__ARG_LOCAL(n) ((struct usmarr__karg){(n), NULL})
 #define USMARR__NARGS(args) ((int)(sizeof(args) / sizeof((args)[0])))
-/* Under the queue lock: sets args[0..nargs-1] as arguments 0..nargs-1 and enqueues. */
+/* The one kernel launcher.  Under the queue lock: sets args[0..nargs-1] as arguments
+ * 0..nargs-1 (only those that differ from the kernel's last launch) and enqueues on the
+ * context's queue; `local` may be NULL.  After the first launch of a program compiled
+ * from source it also finishes the queue and stores the program's binary in the disk
+ * cache.  Errors carry a detail naming the kernel and the argument. */
 USMARR_INTERNAL int usmarr__kernel_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
                                           const struct usmarr__karg *args, cl_uint work_dim, const size_t *global,
                                           const size_t *local);
+/* The same for a caller that already holds the queue lock. */
+USMARR_INTERNAL int usmarr__kernel_launch_locked(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
+                                                 const struct usmarr__karg *args, cl_uint work_dim,
+                                                 const size_t *global, const size_t *local);
 
 /* Engine statistics of a context (tests and benchmarks): programs compiled from source,
  * loaded from the disk cache, found in memory. */

@@ -464,47 +464,34 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         ptrs[i] = (char *)m->operands[i].data +
                   it.offsets[i] * (int64_t)usmarr__dtype_bytes(m->operands[i].dtype);
 
+    /* The argument table: the operands' pointers, the class's shape and one stride vector
+     * per operand (cl_long, long2, long4 padded, long8 or long16; the rank and a metadata
+     * block for 17+ dims), the scalars. */
+    struct usmarr__karg args[2 * USMARR__MAX_OPERANDS + 2 + USMARR__MAX_SCALARS];
+    cl_long16 vectors[1 + USMARR__MAX_OPERANDS]; /* shape, then each operand's strides */
+    int nargs = 0;
+    for (int i = 0; i < nops; i++)
+        args[nargs++] = USMARR__ARG_PTR(ptrs[i]);
     size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
     cl_uint work_dim = 1;
-    void *meta = NULL;
-    usmarr__queue_lock(ctx);
-    /* Reserved under the queue lock: another thread may grow (free) the block otherwise. */
-    if (cls == CLASS_SBIG)
-        rc = scratch_reserve(ctx, sizeof(int64_t) * (size_t)it.ndim * (size_t)(nops + 1), &meta);
-    cl_uint arg = 0;
-    for (int i = 0; i < nops && !rc; i++)
-        rc = usmarr__kernel_arg_pointer(ctx, k, arg++, ptrs[i]);
+    cl_long n = it.ndim == 0 ? 1 : it.shape[0];
+    cl_int nd = it.ndim;
+    int width = 0; /* elements of each shape/stride vector; 0: none by value */
     switch (cls) {
-    case CLASS_CONTIG: {
-        cl_long n = it.ndim == 0 ? 1 : it.shape[0];
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
+    case CLASS_CONTIG:
+        args[nargs++] = USMARR__ARG(n);
         local[0] = ctx->shape.contig_group; /* reqd_work_group_size of usmarr_map_contig */
         global[0] = round_up(ctx->shape.contig_one ? n : (n + 15) / 16, local[0]);
         break;
-    }
-    case CLASS_S1: {
-        cl_long n = it.shape[0];
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof n, &n);
-        for (int i = 0; i < nops && !rc; i++) {
-            cl_long t = it.strides[i][0];
-            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
-        }
+    case CLASS_S1:
+        width = 1;
         local[0] = 256;
         global[0] = round_up(n, local[0]);
         break;
-    }
     case CLASS_S2:
     case CLASS_S2W:
-    case CLASS_TILE: {
-        cl_long2 sh = {{it.shape[0], it.shape[1]}};
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof sh, &sh);
-        for (int i = 0; i < nops && !rc; i++) {
-            cl_long2 t = {{it.strides[i][0], it.strides[i][1]}};
-            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
-        }
+    case CLASS_TILE:
+        width = 2;
         work_dim = 2;
         if (cls == CLASS_TILE) {
             local[0] = 32;
@@ -522,15 +509,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
             global[1] = round_up(it.shape[0], local[1]);
         }
         break;
-    }
-    case CLASS_S3: {
-        cl_long4 sh = {{it.shape[0], it.shape[1], it.shape[2], 1}};
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof sh, &sh);
-        for (int i = 0; i < nops && !rc; i++) {
-            cl_long4 t = {{it.strides[i][0], it.strides[i][1], it.strides[i][2], 0}};
-            rc = usmarr__kernel_arg(k, arg++, sizeof t, &t);
-        }
+    case CLASS_S3:
+        width = 4; /* long4: the fourth extent 1, the fourth stride 0 */
         work_dim = 3;
         local[0] = 16;
         local[1] = 4;
@@ -539,39 +519,11 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         global[1] = round_up(it.shape[1], local[1]);
         global[2] = round_up(it.shape[0], local[2]);
         break;
-    }
     case CLASS_S8:
     case CLASS_S16:
     case CLASS_SBIG: {
-        cl_int nd = it.ndim;
-        if (!rc)
-            rc = usmarr__kernel_arg(k, arg++, sizeof nd, &nd);
-        if (cls == CLASS_SBIG) {
-            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
-            for (int i = -1; i < nops; i++)
-                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
-                       sizeof(int64_t) * (size_t)nd);
-            if (!rc) {
-                size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
-                cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
-                if (err != CL_SUCCESS)
-                    rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
-            }
-            if (!rc)
-                rc = usmarr__kernel_arg_pointer(ctx, k, arg++, meta);
-        } else {
-            int w = cls == CLASS_S8 ? 8 : 16;
-            cl_long16 v; /* long8 is the first half of the same bytes */
-            for (int d = 0; d < 16; d++)
-                v.s[d] = d < nd ? it.shape[d] : 1;
-            if (!rc)
-                rc = usmarr__kernel_arg(k, arg++, sizeof(cl_long) * (size_t)w, &v);
-            for (int i = 0; i < nops && !rc; i++) {
-                for (int d = 0; d < 16; d++)
-                    v.s[d] = d < nd ? it.strides[i][d] : 0;
-                rc = usmarr__kernel_arg(k, arg++, sizeof(cl_long) * (size_t)w, &v);
-            }
-        }
+        args[nargs++] = USMARR__ARG(nd);
+        width = cls == CLASS_S8 ? 8 : cls == CLASS_S16 ? 16 : 0;
         int64_t outer = 1;
         for (int d = 0; d < nd - 2; d++)
             outer *= it.shape[d];
@@ -584,10 +536,35 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         break;
     }
     }
-    for (int j = 0; j < m->nscalars && !rc; j++)
-        rc = usmarr__kernel_arg(k, arg++, m->scalars[j].size, m->scalars[j].bytes);
+    for (int i = -1; width && i < nops; i++) {
+        for (int d = 0; d < width; d++)
+            vectors[i + 1].s[d] = d >= nd ? (i < 0) : i < 0 ? it.shape[d] : it.strides[i][d];
+        args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long) * (size_t)width);
+    }
+    int meta_arg = cls == CLASS_SBIG ? nargs++ : -1;
+    for (int j = 0; j < m->nscalars; j++)
+        args[nargs++] = USMARR__ARG_BYTES(m->scalars[j].bytes, m->scalars[j].size);
+
+    usmarr__queue_lock(ctx);
+    if (cls == CLASS_SBIG) {
+        /* Reserved and filled under the queue lock: another thread may grow (free) the
+         * block otherwise; the launch finishes before the lock is let go. */
+        void *meta = NULL;
+        size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
+        rc = scratch_reserve(ctx, bytes, &meta);
+        if (!rc) {
+            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
+            for (int i = -1; i < nops; i++)
+                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
+                       sizeof(int64_t) * (size_t)nd);
+            cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
+        }
+        args[meta_arg] = USMARR__ARG_PTR(meta);
+    }
     if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, work_dim, global, local);
+        rc = usmarr__kernel_launch_locked(ctx, k, nargs, args, work_dim, global, local);
     if (!rc && cls == CLASS_SBIG) {
         cl_int err = clFinish(ctx->queue);
         if (err != CL_SUCCESS)

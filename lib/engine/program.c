@@ -466,7 +466,9 @@ static void arg_set(usmarr__kernel_t *k, cl_uint index, size_t size, const void 
         memcpy(slot->bytes, &value, sizeof value);
 }
 
-int usmarr__kernel_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value)
+/* clSetKernelArg with an error detail naming the kernel and the index; a NULL `value`
+ * is `size` bytes of local memory. */
+static int set_arg(usmarr__kernel_t *k, cl_uint index, size_t size, const void *value)
 {
     if (value && size && arg_is(k, index, size, value, 0))
         return 0;
@@ -501,7 +503,9 @@ static int standin_pointer(usmarr_context_t *ctx, const void **pointer)
     return rc;
 }
 
-int usmarr__kernel_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index, const void *pointer)
+/* clSetKernelArgMemPointerINTEL (or its SVM twin); `pointer` may point anywhere inside a
+ * USM allocation of the context, or be NULL. */
+static int set_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index, const void *pointer)
 {
     if (!pointer) {
         int rc = standin_pointer(ctx, &pointer);
@@ -538,8 +542,11 @@ static void store_binary(usmarr_context_t *ctx, struct program *p)
     free(binary);
 }
 
-int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
-                           const size_t *local)
+/* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  After
+ * the first launch of a program compiled from source this also finishes the queue and
+ * stores the program's binary in the disk cache. */
+static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
+                   const size_t *local)
 {
     cl_int err = clEnqueueNDRangeKernel(ctx->queue, k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -560,16 +567,22 @@ int usmarr__kernel_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint w
     return 0;
 }
 
+int usmarr__kernel_launch_locked(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
+                                 const struct usmarr__karg *args, cl_uint work_dim, const size_t *global,
+                                 const size_t *local)
+{
+    int rc = 0;
+    for (int i = 0; !rc && i < nargs; i++)
+        rc = args[i].size ? set_arg(k, (cl_uint)i, args[i].size, args[i].value)
+                          : set_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
+    return rc ? rc : enqueue(ctx, k, work_dim, global, local);
+}
+
 int usmarr__kernel_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs, const struct usmarr__karg *args,
                           cl_uint work_dim, const size_t *global, const size_t *local)
 {
-    int rc = 0;
     usmarr__queue_lock(ctx);
-    for (int i = 0; !rc && i < nargs; i++)
-        rc = args[i].size ? usmarr__kernel_arg(k, (cl_uint)i, args[i].size, args[i].value)
-                          : usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, work_dim, global, local);
+    int rc = usmarr__kernel_launch_locked(ctx, k, nargs, args, work_dim, global, local);
     usmarr__queue_unlock(ctx);
     return rc;
 }

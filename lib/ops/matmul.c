@@ -132,16 +132,10 @@ static int launch_naive(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, con
     size_t global[3] = {(size_t)cols, (size_t)rows, (size_t)nbatch}, local[3] = {1, 1, 1};
     while (local[0] < 16 && global[0] % (local[0] * 2) == 0)
         local[0] *= 2;
-    usmarr__queue_lock(ctx);
-    int rc;
-    cl_uint i = 0;
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a->data)) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b->data)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof sa, &sa)) && !(rc = usmarr__kernel_arg(k, i++, sizeof sb, &sb)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof sc, &sc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof batch, &batch)))
-        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(c), USMARR__ARG_PTR(a->data), USMARR__ARG_PTR(b->data),
+                                        USMARR__ARG(kk),    USMARR__ARG(sa),          USMARR__ARG(sb),
+                                        USMARR__ARG(sc),    USMARR__ARG(batch)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
 }
 
 static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, const void *a, const void *b,
@@ -153,17 +147,11 @@ static int launch_tiled(usmarr_context_t *ctx, usmarr__kernel_t *k, void *c, con
     cl_long kk = K, mm = M, nn = N, ldc = N;
     /* dim 0 rounded up to a multiple of 8: one work-group size, PoCL compiles one function */
     size_t global[3] = {((size_t)rtiles + 7) / 8 * 8, (size_t)ctiles, (size_t)nbatch}, local[3] = {8, 1, 1};
-    usmarr__queue_lock(ctx);
-    int rc;
-    cl_uint i = 0;
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, i++, c)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, a)) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, i++, b)) && !(rc = usmarr__kernel_arg(k, i++, sizeof kk, &kk)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof mm, &mm)) && !(rc = usmarr__kernel_arg(k, i++, sizeof nn, &nn)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof ldc, &ldc)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *sa, sa)) &&
-        !(rc = usmarr__kernel_arg(k, i++, sizeof *sb, sb)) && !(rc = usmarr__kernel_arg(k, i++, sizeof *batch, batch)))
-        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(c), USMARR__ARG_PTR(a), USMARR__ARG_PTR(b),
+                                        USMARR__ARG(kk),    USMARR__ARG(mm),   USMARR__ARG(nn),
+                                        USMARR__ARG(ldc),   USMARR__ARG(*sa),  USMARR__ARG(*sb),
+                                        USMARR__ARG(*batch)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
 }
 
 /* The batched kernel over every block of every matrix: dim 0 flattened and rounded up to

@@ -133,16 +133,12 @@ static int sum_sq_dev(const usmarr_array_t *x, const bool *red, const usmarr_arr
         goto done;
     size_t items = (size_t)(cols ? (nkept + 15) / 16 : nkept);
     size_t global = (items + 7) / 8 * 8, local = 8;
-    cl_long args[4] = {nkept, nred, ks, rs};
-    usmarr__queue_lock(ctx);
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(ssd))) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, 1, element0(src))) &&
-        !(rc = usmarr__kernel_arg_pointer(ctx, k, 2, element0(mean))))
-        for (cl_uint i = 0; i < 4 && !rc; i++)
-            rc = usmarr__kernel_arg(k, 3 + i, sizeof(cl_long), &args[i]);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-    usmarr__queue_unlock(ctx);
+    cl_long lkept = nkept, lred = nred, lks = ks, lrs = rs;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(ssd)), USMARR__ARG_PTR(element0(src)),
+                                        USMARR__ARG_PTR(element0(mean)), USMARR__ARG(lkept),
+                                        USMARR__ARG(lred),               USMARR__ARG(lks),
+                                        USMARR__ARG(lrs)};
+    rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
 done:
     usmarr_array_release(src); /* waits for the launch when it was a copy */
     return rc;

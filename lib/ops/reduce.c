@@ -189,18 +189,11 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     } else if (!l->serial)
         while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
             local[0] *= 2;
-    usmarr__queue_lock(ctx);
-    cl_uint a = 0;
-    if (!(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->out)) && !(rc = usmarr__kernel_arg_pointer(ctx, k, a++, l->in)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ks, &l->ks)) && !(rc = usmarr__kernel_arg(k, a++, sizeof l->ko, &l->ko)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ki, &l->ki)) && !(rc = usmarr__kernel_arg(k, a++, sizeof l->rs, &l->rs)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->ri, &l->ri)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->chunk, &l->chunk)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->po, &l->po)) &&
-        !(rc = usmarr__kernel_arg(k, a++, sizeof l->count, &l->count)))
-        rc = usmarr__kernel_enqueue(ctx, k, 3, global, local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(l->out), USMARR__ARG_PTR(l->in), USMARR__ARG(l->ks),
+                                        USMARR__ARG(l->ko),      USMARR__ARG(l->ki),     USMARR__ARG(l->rs),
+                                        USMARR__ARG(l->ri),      USMARR__ARG(l->chunk),  USMARR__ARG(l->po),
+                                        USMARR__ARG(l->count)};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
 }
 
 static void pack2(const int64_t *v, int n, cl_long2 *out, int64_t pad)

@@ -57,22 +57,15 @@ static int pod_close(struct pod_result *p, usmarr_dtype_t dtype, int64_t total, 
     return rc;
 }
 
-static int launch(usmarr_context_t *ctx, const char *defines, const char *name, int nargs, const void *const *ptrs,
-                  const cl_long *longs, const char *kinds, size_t items)
+/* A cl/sort.cl kernel over `items` work-items in groups of 64 (one alone), its arguments
+ * `args`. */
+static int launch(usmarr_context_t *ctx, const char *defines, const char *name, int nargs,
+                  const struct usmarr__karg *args, size_t items)
 {
     usmarr__kernel_t *k;
     int rc = usmarr__kernel_get(ctx, "sort", defines, name, &k);
-    if (rc)
-        return rc;
     size_t local = items == 1 ? 1 : 64, global = (items + local - 1) / local * local;
-    usmarr__queue_lock(ctx);
-    for (int i = 0, p = 0, l = 0; i < nargs && !rc; i++)
-        rc = kinds[i] == 'p' ? usmarr__kernel_arg_pointer(ctx, k, (cl_uint)i, ptrs[p++])
-                             : usmarr__kernel_arg(k, (cl_uint)i, sizeof(cl_long), &longs[l++]);
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-    usmarr__queue_unlock(ctx);
-    return rc;
+    return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
 }
 
 static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
@@ -115,28 +108,36 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     char defines[160];
     snprintf(defines, sizeof defines, "%s -DUNIQ_FIRST=%d -DUNIQ_STARTS=%d -DUNIQ_INVERSE=%d", s.defines,
              indices != NULL, counts != NULL, inverse != NULL);
+    cl_long ln = n, lchunk = UNIQUE_CHUNK, lchunks = nchunks;
     {
-        const void *p1[2] = {s.key, heads->pointer};
-        cl_long l1[3] = {n, UNIQUE_CHUNK, nchunks};
-        rc = launch(ctx, defines, "usmarr_unique_count", 5, p1, l1, "plllp", (size_t)nchunks);
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln), USMARR__ARG(lchunk),
+                                            USMARR__ARG(lchunks), USMARR__ARG_PTR(heads->pointer)};
+        rc = launch(ctx, defines, "usmarr_unique_count", USMARR__NARGS(args), args, (size_t)nchunks);
     }
     if (!rc) {
-        const void *p2[1] = {heads->pointer};
-        cl_long l2[1] = {nchunks};
-        rc = launch(ctx, defines, "usmarr_unique_scan", 2, p2, l2, "pl", 1);
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(heads->pointer), USMARR__ARG(lchunks)};
+        rc = launch(ctx, defines, "usmarr_unique_scan", USMARR__NARGS(args), args, 1);
     }
     if (!rc) {
-        const void *p3[7] = {s.key, s.idx, heads->pointer, pod_pointer(&pv), indices ? pod_pointer(&pf) : NULL,
-                             starts ? starts->pointer : NULL, inv ? element0(inv) : NULL};
-        cl_long l3[3] = {n, UNIQUE_CHUNK, nchunks};
-        rc = launch(ctx, defines, "usmarr_unique_write", 10, p3, l3, "pplllppppp", (size_t)nchunks);
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key),
+                                            USMARR__ARG_PTR(s.idx),
+                                            USMARR__ARG(ln),
+                                            USMARR__ARG(lchunk),
+                                            USMARR__ARG(lchunks),
+                                            USMARR__ARG_PTR(heads->pointer),
+                                            USMARR__ARG_PTR(pod_pointer(&pv)),
+                                            USMARR__ARG_PTR(indices ? pod_pointer(&pf) : NULL),
+                                            USMARR__ARG_PTR(starts ? starts->pointer : NULL),
+                                            USMARR__ARG_PTR(inv ? element0(inv) : NULL)};
+        rc = launch(ctx, defines, "usmarr_unique_write", USMARR__NARGS(args), args, (size_t)nchunks);
     }
     if (!rc)
         rc = usmarr_memory_copy_to_host(heads, (size_t)nchunks * 8, &total, 8); /* waits */
     if (!rc && counts) {
-        const void *p4[2] = {starts->pointer, pod_pointer(&pc)};
-        cl_long l4[2] = {total, n};
-        rc = launch(ctx, defines, "usmarr_unique_counts", 4, p4, l4, "pllp", (size_t)total);
+        cl_long ltotal = total;
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(starts->pointer), USMARR__ARG(ltotal), USMARR__ARG(ln),
+                                            USMARR__ARG_PTR(pod_pointer(&pc))};
+        rc = launch(ctx, defines, "usmarr_unique_counts", USMARR__NARGS(args), args, (size_t)total);
         if (!rc)
             rc = usmarr_context_finish(ctx);
     }
@@ -256,21 +257,10 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
         size_t local = 64, global = ((size_t)m + 63) / 64 * 64;
         if ((rc = usmarr__kernel_get(ctx, "sort", s.defines, "usmarr_isin", &k)))
             goto done;
-        usmarr__queue_lock(ctx);
-        rc = usmarr__kernel_arg_pointer(ctx, k, 0, s.key);
-        if (!rc)
-            rc = usmarr__kernel_arg(k, 1, sizeof ln, &ln);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 2, element0(xc ? xc : x));
-        if (!rc)
-            rc = usmarr__kernel_arg(k, 3, sizeof lm, &lm);
-        if (!rc)
-            rc = usmarr__kernel_arg_pointer(ctx, k, 4, element0(target));
-        if (!rc)
-            rc = usmarr__kernel_arg(k, 5, sizeof inv, &inv);
-        if (!rc)
-            rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-        usmarr__queue_unlock(ctx);
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln),
+                                            USMARR__ARG_PTR(element0(xc ? xc : x)), USMARR__ARG(lm),
+                                            USMARR__ARG_PTR(element0(target)), USMARR__ARG(inv)};
+        rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
     }
     if (!rc && target != res)
         rc = usmarr_array_copy_into(res, target);

@@ -217,31 +217,20 @@ static int sort_rows(struct usmarr__sorted *j, bool arg, size_t itemsize, const 
     usmarr__kernel_t *k;
     if ((rc = usmarr__kernel_get(j->ctx, "sort", defines, net ? "usmarr_sort_rows_net" : "usmarr_sort_rows", &k)))
         return rc;
-    cl_long l[5] = {sr, se, j->n, osr, ose};
+    cl_long lsr = sr, lse = se, ln = j->n, losr = osr, lose = ose;
     size_t one = 1, global = (size_t)j->rows;
-    usmarr__queue_lock(j->ctx);
-    rc = usmarr__kernel_arg_pointer(j->ctx, k, 0, in);
-    for (int i = 0; i < 3 && !rc; i++)
-        rc = usmarr__kernel_arg(k, (cl_uint)(1 + i), sizeof(cl_long), &l[i]);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(j->ctx, k, 4, out);
-    for (int i = 3; i < 5 && !rc; i++)
-        rc = usmarr__kernel_arg(k, (cl_uint)(2 + i), sizeof(cl_long), &l[i]);
-    if (net) {
-        if (!rc)
-            rc = usmarr__kernel_arg(k, 7, padded * 4, NULL);
-    } else if (local) {
-        for (int i = 0; i < 4 && !rc; i++)
-            rc = usmarr__kernel_arg(k, (cl_uint)(7 + i), i < 2 ? kbytes : ibytes, NULL);
-    } else {
-        const void *p[4] = {j->key, j->tkey, j->idx, j->tidx};
-        for (int i = 0; i < 4 && !rc; i++)
-            rc = usmarr__kernel_arg_pointer(j->ctx, k, (cl_uint)(7 + i), p[i]);
-    }
-    if (!rc)
-        rc = usmarr__kernel_enqueue(j->ctx, k, 1, &global, &one);
-    usmarr__queue_unlock(j->ctx);
-    return rc;
+    /* The scratch: the network's one padded row, or keys, keys, indices, indices in local
+     * memory or in the blocks of alloc_scratch. */
+    struct usmarr__karg args[11] = {USMARR__ARG_PTR(in),  USMARR__ARG(lsr),  USMARR__ARG(lse), USMARR__ARG(ln),
+                                    USMARR__ARG_PTR(out), USMARR__ARG(losr), USMARR__ARG(lose)};
+    int nargs = 7;
+    const void *blocks[4] = {j->key, j->tkey, j->idx, j->tidx};
+    if (net)
+        args[nargs++] = USMARR__ARG_LOCAL(padded * 4);
+    else
+        for (int i = 0; i < 4; i++)
+            args[nargs++] = local ? USMARR__ARG_LOCAL(i < 2 ? kbytes : ibytes) : USMARR__ARG_PTR(blocks[i]);
+    return usmarr__kernel_launch(j->ctx, k, nargs, args, 1, &global, &one);
 }
 
 static int check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
@@ -470,27 +459,11 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
     cl_int use = sorter != NULL;
     size_t local = 64, global = ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
-    usmarr__queue_lock(ctx);
-    rc = usmarr__kernel_arg_pointer(ctx, k, 0, element0(as));
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 1, sizeof ln, &ln);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 2, sizeof lsa, &lsa);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 3, sorter ? element0(sorter) : NULL);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 4, sizeof lss, &lss);
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 5, sizeof use, &use);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 6, element0(vs));
-    if (!rc)
-        rc = usmarr__kernel_arg(k, 7, sizeof lm, &lm);
-    if (!rc)
-        rc = usmarr__kernel_arg_pointer(ctx, k, 8, element0(target));
-    if (!rc)
-        rc = usmarr__kernel_enqueue(ctx, k, 1, &global, &local);
-    usmarr__queue_unlock(ctx);
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(as)), USMARR__ARG(ln), USMARR__ARG(lsa),
+                                        USMARR__ARG_PTR(sorter ? element0(sorter) : NULL), USMARR__ARG(lss),
+                                        USMARR__ARG(use), USMARR__ARG_PTR(element0(vs)), USMARR__ARG(lm),
+                                        USMARR__ARG_PTR(element0(target))};
+    rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
     if (!rc && target != res)
         rc = usmarr_array_copy_into(res, target);
 done:
