@@ -207,7 +207,7 @@ int usmarr__array_new(usmarr_memory_t *memory, usmarr_dtype_t dtype, int ndim, c
     usmarr_array_t *a = calloc(1, sizeof *a);
     if (!a)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "array descriptor");
-    atomic_init(&a->refcount, 1);
+    usmarr__ref_init(&a->refcount);
     a->ndim = ndim;
     a->dtype = dtype;
     a->offset = offset;
@@ -399,16 +399,11 @@ int usmarr_array_create(const usmarr_array_options_t *o, usmarr_array_t **out)
     return usmarr__array_new(source, dtype, o->ndim, o->shape, strides, o->offset, access, out);
 }
 
-usmarr_array_t *usmarr_array_retain(usmarr_array_t *a)
-{
-    if (a)
-        atomic_fetch_add_explicit(&a->refcount, 1, memory_order_relaxed);
-    return a;
-}
+usmarr_array_t *usmarr_array_retain(usmarr_array_t *a) { return USMARR__RETAIN(a); }
 
 void usmarr_array_release(usmarr_array_t *a)
 {
-    if (!a || atomic_fetch_sub_explicit(&a->refcount, 1, memory_order_acq_rel) != 1)
+    if (!USMARR__RELEASE_LAST(a))
         return;
     usmarr_memory_release(a->memory);
     free(a);
@@ -416,7 +411,7 @@ void usmarr_array_release(usmarr_array_t *a)
 
 int usmarr_array_refcount(const usmarr_array_t *a)
 {
-    return a ? atomic_load_explicit(&((usmarr_array_t *)a)->refcount, memory_order_relaxed) : 0;
+    return USMARR__REFCOUNT(a);
 }
 
 int usmarr_array_make_read_only(usmarr_array_t *a)

@@ -69,7 +69,7 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "SVM allocation table");
         goto fail;
     }
-    atomic_init(&ctx->refcount, 1);
+    usmarr__ref_init(&ctx->refcount);
     ctx->platform = platform;
     ctx->cl = cl;
     ctx->device = device;
@@ -156,16 +156,11 @@ int usmarr_context_adopt(cl_context cl_ctx, cl_device_id device, cl_command_queu
     return context_build(platform, cl_ctx, device, queue, context);
 }
 
-usmarr_context_t *usmarr_context_retain(usmarr_context_t *context)
-{
-    if (context)
-        atomic_fetch_add_explicit(&context->refcount, 1, memory_order_relaxed);
-    return context;
-}
+usmarr_context_t *usmarr_context_retain(usmarr_context_t *context) { return USMARR__RETAIN(context); }
 
 void usmarr_context_release(usmarr_context_t *context)
 {
-    if (!context || atomic_fetch_sub_explicit(&context->refcount, 1, memory_order_acq_rel) != 1)
+    if (!USMARR__RELEASE_LAST(context))
         return;
     clFinish(context->queue);
     usmarr__pool_destroy(context);

@@ -38,6 +38,25 @@ static inline int64_t usmarr__gcd(int64_t a, int64_t b)
     return a;
 }
 
+/* ---- reference counts ----------------------------------------------------------
+ * Every counted object (context, memory block, array, copy plan, storage, sync state)
+ * has an `atomic_int refcount`, 1 at creation, and only these change it: retains need
+ * no ordering; the release that drops the last reference sees every other holder's
+ * writes (acq_rel) before its caller destroys the object.  NULL objects are allowed. */
+static inline void usmarr__ref_init(atomic_int *count) { atomic_init(count, 1); }
+static inline void usmarr__ref_add(atomic_int *count) { atomic_fetch_add_explicit(count, 1, memory_order_relaxed); }
+static inline bool usmarr__ref_drop(atomic_int *count)
+{
+    return atomic_fetch_sub_explicit(count, 1, memory_order_acq_rel) == 1;
+}
+/* The body of usmarr_<object>_retain: one more reference; returns `object`. */
+#define USMARR__RETAIN(object) ((object) ? (usmarr__ref_add(&(object)->refcount), (object)) : (object))
+/* True when this release dropped the last reference: the caller destroys `object`. */
+#define USMARR__RELEASE_LAST(object) ((object) && usmarr__ref_drop(&(object)->refcount))
+/* The count now (0 for NULL); a snapshot for tests and debug output. */
+#define USMARR__REFCOUNT(object) \
+    ((object) ? atomic_load_explicit((atomic_int *)&(object)->refcount, memory_order_relaxed) : 0)
+
 /* ---- context (context.c, device.c) ---------------------------------------------- */
 struct usmarr__kernel_cache; /* engine */
 

@@ -27,7 +27,7 @@ static int memory_new(usmarr_context_t *context, usmarr_memory_t **out)
     usmarr_memory_t *m = calloc(1, sizeof *m);
     if (!m)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "memory block");
-    atomic_init(&m->refcount, 1);
+    usmarr__ref_init(&m->refcount);
     m->context = usmarr_context_retain(context);
     *out = m;
     return 0;
@@ -97,16 +97,11 @@ int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size, us
     return 0;
 }
 
-usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory)
-{
-    if (memory)
-        atomic_fetch_add_explicit(&memory->refcount, 1, memory_order_relaxed);
-    return memory;
-}
+usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory) { return USMARR__RETAIN(memory); }
 
 void usmarr_memory_release(usmarr_memory_t *memory)
 {
-    if (!memory || atomic_fetch_sub_explicit(&memory->refcount, 1, memory_order_acq_rel) != 1)
+    if (!USMARR__RELEASE_LAST(memory))
         return;
     if (memory->foreign) {
         /* The owner frees; make sure our queued work is done with it first. */
@@ -131,7 +126,7 @@ usmarr_usm_kind_t usmarr_memory_kind(const usmarr_memory_t *memory)
 usmarr_context_t *usmarr_memory_context(const usmarr_memory_t *memory) { return memory ? memory->context : NULL; }
 int usmarr_memory_refcount(const usmarr_memory_t *memory)
 {
-    return memory ? atomic_load_explicit(&((usmarr_memory_t *)memory)->refcount, memory_order_relaxed) : 0;
+    return USMARR__REFCOUNT(memory);
 }
 
 static int check_range(const usmarr_memory_t *m, const char *name, size_t offset, size_t size)

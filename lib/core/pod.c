@@ -120,7 +120,7 @@ int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind, 
     usmarr_memory_t *m = calloc(1, sizeof *m);
     if (!m)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "pod memory block");
-    atomic_init(&m->refcount, 1);
+    usmarr__ref_init(&m->refcount);
     m->context = usmarr_context_retain(context);
     m->kind = kind;
     m->pod_state = USMARR_POD_BUILDING;

@@ -152,7 +152,7 @@ static int lay_out(usmarr_copy_plan_t *p)
 
 void usmarr_copy_plan_release(usmarr_copy_plan_t *p)
 {
-    if (!p || atomic_fetch_sub(&p->refcount, 1) != 1)
+    if (!USMARR__RELEASE_LAST(p))
         return;
     for (int i = 0; p->arrays && i < 2 * p->count; i++)
         usmarr_array_release(p->arrays[i]);
@@ -162,12 +162,7 @@ void usmarr_copy_plan_release(usmarr_copy_plan_t *p)
     free(p);
 }
 
-usmarr_copy_plan_t *usmarr_copy_plan_retain(usmarr_copy_plan_t *p)
-{
-    if (p)
-        atomic_fetch_add(&p->refcount, 1);
-    return p;
-}
+usmarr_copy_plan_t *usmarr_copy_plan_retain(usmarr_copy_plan_t *p) { return USMARR__RETAIN(p); }
 
 int usmarr_copy_plan_create(usmarr_context_t *context, int count, usmarr_array_t *const *destinations,
                             const usmarr_array_t *const *sources, usmarr_copy_plan_t **plan)
@@ -191,7 +186,7 @@ int usmarr_copy_plan_create(usmarr_context_t *context, int count, usmarr_array_t
         free(p);
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "a copy plan of %d pairs", count);
     }
-    atomic_init(&p->refcount, 1);
+    usmarr__ref_init(&p->refcount);
     p->context = context;
     p->count = count;
     for (int i = 0; i < count; i++) {

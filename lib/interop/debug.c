@@ -40,7 +40,7 @@ static void dump(const usmarr_array_t *a, FILE *f)
     fprintf(f, "  owner: %s\n", m->foreign ? "foreign (wrapped, released by its owner)" : "libusmarr (USM free)");
     const char *selector = c->info.selector[0] ? c->info.selector : "no selector";
     fprintf(f, " context:\n  address: %p\n  refcount: %d\n  device: %s (%s)\n  platform: %s\n", (const void *)c,
-            atomic_load_explicit(&((usmarr_context_t *)c)->refcount, memory_order_relaxed), c->info.device_name,
+            USMARR__REFCOUNT(c), c->info.device_name,
             selector, c->info.platform_name);
     fputs("------\n", f);
 }

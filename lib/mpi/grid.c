@@ -206,6 +206,8 @@ done:
     return rc;
 }
 
+/* libusmarr-mpi sees libusmarr through its public API only, so the core's reference-count
+ * helper (lib/core/core_internal.h) is not at hand: the grid counts in these two. */
 usmarr_mpi_grid_t *usmarr_mpi_grid_retain(usmarr_mpi_grid_t *grid)
 {
     if (grid)

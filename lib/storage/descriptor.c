@@ -15,7 +15,7 @@ int usmarr__storage_assemble(const struct usmarr__storage_params *p, usmarr_arra
         usmarr_array_release(device);
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "storage descriptor");
     }
-    atomic_init(&s->refcount, 1);
+    usmarr__ref_init(&s->refcount);
     s->ndim = p->ndim;
     memcpy(s->axes, p->axes, sizeof s->axes);
     memcpy(s->layout, p->layout, sizeof s->layout);

@@ -127,7 +127,7 @@ static int dump(const usmarr_storage_t *s, FILE *f)
         usmarr_sync_state_t *st = s->sync;
         fprintf(f, " sync state:\n  address: %p\n  state: %s\n  refcount: %d\n  storages of the pair: %d\n"
                    "  span: %zu bytes (host %p, device %p)\n",
-                (void *)st, sync_name(atomic_load(&st->value)), atomic_load(&st->refcount),
+                (void *)st, sync_name(atomic_load(&st->value)), USMARR__REFCOUNT(st),
                 atomic_load(&st->storages), st->span_bytes, (void *)st->host_begin, (void *)st->device_begin);
     } else {
         fputs(" sync state: none (only a managed pair has one)\n", f);

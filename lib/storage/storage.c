@@ -7,16 +7,11 @@
 
 
 
-usmarr_storage_t *usmarr_storage_retain(usmarr_storage_t *storage)
-{
-    if (storage)
-        atomic_fetch_add_explicit(&storage->refcount, 1, memory_order_relaxed);
-    return storage;
-}
+usmarr_storage_t *usmarr_storage_retain(usmarr_storage_t *storage) { return USMARR__RETAIN(storage); }
 
 void usmarr_storage_release(usmarr_storage_t *storage)
 {
-    if (!storage || atomic_fetch_sub_explicit(&storage->refcount, 1, memory_order_acq_rel) != 1)
+    if (!USMARR__RELEASE_LAST(storage))
         return;
     /* Detach first: once the last storage of a pair is gone its span is never touched. */
     usmarr__sync_state_detach(storage->sync);
@@ -27,7 +22,7 @@ void usmarr_storage_release(usmarr_storage_t *storage)
 
 int usmarr_storage_refcount(const usmarr_storage_t *storage)
 {
-    return storage ? atomic_load_explicit(&((usmarr_storage_t *)storage)->refcount, memory_order_relaxed) : 0;
+    return USMARR__REFCOUNT(storage);
 }
 
 /* ---- accessors ------------------------------------------------------------------------- */

@@ -17,7 +17,7 @@ int usmarr__sync_state_new(usmarr_sync_t value, void *host_begin, void *device_b
         free(s);
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "sync state lock");
     }
-    atomic_init(&s->refcount, 1);
+    usmarr__ref_init(&s->refcount);
     atomic_init(&s->storages, 0);
     atomic_init(&s->value, (int)value);
     s->host_begin = host_begin;
@@ -49,16 +49,11 @@ usmarr_sync_state_t *usmarr_storage_sync_state(const usmarr_storage_t *storage)
     return storage ? storage->sync : NULL;
 }
 
-usmarr_sync_state_t *usmarr_sync_state_retain(usmarr_sync_state_t *state)
-{
-    if (state)
-        atomic_fetch_add_explicit(&state->refcount, 1, memory_order_relaxed);
-    return state;
-}
+usmarr_sync_state_t *usmarr_sync_state_retain(usmarr_sync_state_t *state) { return USMARR__RETAIN(state); }
 
 void usmarr_sync_state_release(usmarr_sync_state_t *state)
 {
-    if (!state || atomic_fetch_sub_explicit(&state->refcount, 1, memory_order_acq_rel) != 1)
+    if (!USMARR__RELEASE_LAST(state))
         return;
     mtx_destroy(&state->lock);
     free(state);
