@@ -11,14 +11,13 @@ if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_
   ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
 fi
 make -j"$(nproc)" >/dev/null
-# Compile the kernels most programs meet first, for every device, into the disk cache
-# (~/.cache/usmarr): about two minutes once, so that first uses and the tests start warm.
-echo "setup: prewarming the kernel cache for every USM device (once per machine and library version)"
-make prewarm
 
 # Make the USM devices and the library visible to every program, as the README promises:
 # register each USM-capable driver of the vendors directory with the system's ICD loader
-# (unless the same driver library is registered already) and install libusmarr.
+# (unless the same driver library is registered already) and install libusmarr, whose
+# installation builds the kernels most programs meet first for every device into the
+# system cache (doc/cache.md), so that first uses and the tests start warm.  Without root,
+# they go into this user's cache instead.
 if [ "$(id -u)" = 0 ]; then
   mkdir -p /etc/OpenCL/vendors
   for icd in "$vendors"/*.icd; do
@@ -30,10 +29,13 @@ if [ "$(id -u)" = 0 ]; then
     cp "$icd" "/etc/OpenCL/vendors/usmarr-$(basename "$icd")"
     echo "setup: registered $lib in /etc/OpenCL/vendors"
   done
+  echo "setup: installing libusmarr and building the common kernels of every USM device (once per machine and library version)"
   make install >/dev/null
   ldconfig
   echo "setup: installed libusmarr in $(sed -n 's/^prefix = //p' Makefile); cc prog.c \$(pkg-config --cflags --libs usmarr)"
 else
+  echo "setup: building the common kernels of every USM device into the kernel cache (once per machine and library version)"
+  make prewarm
   echo "setup: not root, so nothing was registered or installed system-wide.  To use the USM devices"
   echo "setup: from your own programs, set (and, for the library, 'make install' into a prefix you own):"
   echo "export OCL_ICD_VENDORS=$vendors"

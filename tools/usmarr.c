@@ -4,9 +4,12 @@
 #include "bench.h"
 
 #include <CL/cl_ext.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <threads.h>
 
 static void usage(FILE *out)
@@ -125,7 +128,7 @@ static int cmd_demo(const char *selector)
     cl_device_id dev = usmarr_context_device(ctx);
     program = clCreateProgramWithSource(cl, 1, &source, NULL, &err);
     if (err == CL_SUCCESS)
-        err = clBuildProgram(program, 1, &dev, "", NULL, NULL);
+        err = clBuildProgram(program, 1, &dev, "-w", NULL, NULL);
     if (err == CL_SUCCESS)
         kernel = clCreateKernel(program, "axpy", &err);
     cl_platform_id platform;
@@ -184,6 +187,24 @@ static void print_cache_stats(const usmarr_cache_stats_t *s)
            s->disabled ? s->reason : "");
     printf("entries     %llu\n", (unsigned long long)s->entries);
     printf("size        %llu bytes (cap %llu)\n", (unsigned long long)s->bytes, (unsigned long long)s->max_bytes);
+    /* The system cache, read after a miss in the directory above. */
+    if (usmarr_cache_system_directory(dir, sizeof dir) != 0) {
+        printf("system      none: %s\n", usmarr_last_error_detail());
+        return;
+    }
+    unsigned long long entries = 0, bytes = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        if (n > 6 && !strcmp(e->d_name + n - 6, ".clbin") && fstatat(dirfd(d), e->d_name, &st, 0) == 0) {
+            entries++;
+            bytes += (unsigned long long)st.st_size;
+        }
+    }
+    if (d)
+        closedir(d);
+    printf("system      %s, %llu entries, %llu bytes (read only)\n", dir, entries, bytes);
 }
 
 /* One device's prewarm, on its own thread: each driver compiles on one core, so the

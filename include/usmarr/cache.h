@@ -15,6 +15,13 @@
  * (default 256 MiB; suffixes K, M, G); `USMARR_CACHE_TRACE=1` prints every hit, miss,
  * store and eviction with its time to stderr.
  *
+ * After a miss there, the *system cache* is read: a directory of binaries built when the
+ * library was installed (`$(pkglibdir)/kernels`, filled by `make install`; the
+ * environment variable `USMARR_CACHE_SYSTEM_DIR` names another, and any value that is not
+ * an absolute path, such as `off`, turns it off).  It is never written, and its entries
+ * are keyed and checked exactly as the directory's, so that a driver or library change is
+ * a miss.
+ *
  * The cache never fails a kernel operation: a bad entry is a miss and is deleted, and a
  * directory that cannot be created, read or written disables the disk cache for the rest
  * of the process (usmarr_cache_get_stats() says why).  The settings are process-wide and
@@ -62,6 +69,17 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_set_directory(const char *path);
  *  @retval USMARR_ERROR_IO no directory can be resolved (no setting, no environment
  *          variable, no home directory) */
 USMARR_API USMARR_NODISCARD int usmarr_cache_directory(char *buffer, size_t size);
+
+/** @brief Writes the system cache's directory (read after the cache directory, never
+ *  written) into @p buffer.
+ *  @param buffer receives a NUL-terminated path
+ *  @param size the size of @p buffer in bytes
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p buffer is NULL, or @p size is smaller than
+ *          the length the detail names
+ *  @retval USMARR_ERROR_IO there is no system cache: turned off, not configured, missing,
+ *          or not safe to trust (the detail says which) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_system_directory(char *buffer, size_t size);
 
 /** @brief Sets the mode for this process, overriding `USMARR_CACHE`.
  *  @param mode one of ::usmarr_cache_mode

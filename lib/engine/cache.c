@@ -44,6 +44,22 @@ int usmarr_cache_directory(char *buffer, size_t size)
     return 0;
 }
 
+int usmarr_cache_system_directory(char *buffer, size_t size)
+{
+    usmarr__clear_error();
+    if (!buffer)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "buffer is NULL");
+    size_t needed = 0;
+    char why[256] = "";
+    int rc = usmarr__diskcache_system_directory(buffer, size, &needed, why, sizeof why);
+    if (rc == ERANGE)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "size=%zu is less than the %zu bytes the path needs", size,
+                            needed);
+    if (rc)
+        return usmarr__fail(USMARR_ERROR_IO, "no system cache: %s", why);
+    return 0;
+}
+
 int usmarr_cache_set_mode(usmarr_cache_mode_t mode)
 {
     usmarr__clear_error();

@@ -345,10 +345,96 @@ static void prepare_locked(usmarr_cache_mode_t mode)
 }
 
 
+/* The system cache: $USMARR_CACHE_SYSTEM_DIR when set (an absolute path; anything else,
+ * such as "off" or "", means none), else the directory the library was configured with
+ * (USMARR_SYSTEM_CACHE_DIR, $(pkglibdir)/kernels).  It is only ever read, so it is not
+ * created; like the cache directory it must belong to the user or to root and be
+ * writable by nobody else. */
+static void resolve_system_locked(void)
+{
+    if (usmarr__dc_state.system_resolved)
+        return;
+    usmarr__dc_state.system_resolved = true;
+    free(usmarr__dc_state.system_directory);
+    usmarr__dc_state.system_directory = NULL;
+    char *none = usmarr__dc_state.system_none;
+    size_t none_size = sizeof usmarr__dc_state.system_none;
+    const char *env = getenv("USMARR_CACHE_SYSTEM_DIR");
+#ifdef USMARR_SYSTEM_CACHE_DIR
+    const char *dir = env ? env : USMARR_SYSTEM_CACHE_DIR;
+#else
+    const char *dir = env;
+#endif
+    struct stat st;
+    if (!dir)
+        snprintf(none, none_size, "no system cache was configured");
+    else if (dir[0] != '/')
+        snprintf(none, none_size, "USMARR_CACHE_SYSTEM_DIR=\"%s\" (not an absolute path) turns it off", dir);
+    else if (stat(dir, &st) != 0)
+        snprintf(none, none_size, "%s: %s", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        snprintf(none, none_size, "%s is not a directory", dir);
+    else if (st.st_uid != geteuid() && st.st_uid != 0)
+        snprintf(none, none_size, "%s belongs to uid %u, not to this user or root", dir, (unsigned)st.st_uid);
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(none, none_size, "%s is writable by group or others (mode %03o)", dir, (unsigned)(st.st_mode & 0777));
+    else if (!(usmarr__dc_state.system_directory = strdup(dir)))
+        snprintf(none, none_size, "out of memory");
+    if (!usmarr__dc_state.system_directory && dir && dir[0] == '/')
+        usmarr__dc_trace("no system cache: %s", none);
+}
+
 void usmarr__dc_session_end(struct session *s)
 {
     free(s->directory);
     free(s->driver_override);
+    free(s->system_directory);
+}
+
+bool usmarr__dc_session_begin_load(struct session *s)
+{
+    memset(s, 0, sizeof *s);
+    pthread_mutex_lock(&usmarr__dc_lock);
+    s->mode = usmarr__dc_mode_locked();
+    bool ok = s->mode != USMARR_CACHE_OFF;
+    if (ok) {
+        prepare_locked(s->mode);
+        resolve_system_locked();
+        s->generation = usmarr__dc_state.generation;
+        s->max_bytes = usmarr__dc_state.max_bytes;
+        bool user = usmarr__dc_state.prepared && !usmarr__dc_state.disabled;
+        s->directory = user ? strdup(usmarr__dc_state.directory) : NULL;
+        s->system_directory =
+            usmarr__dc_state.system_directory ? strdup(usmarr__dc_state.system_directory) : NULL;
+        s->driver_override = usmarr__dc_state.driver_override ? strdup(usmarr__dc_state.driver_override) : NULL;
+        ok = (s->directory || s->system_directory) && (!user || s->directory) &&
+             (!usmarr__dc_state.system_directory || s->system_directory) &&
+             (!usmarr__dc_state.driver_override || s->driver_override);
+    }
+    pthread_mutex_unlock(&usmarr__dc_lock);
+    if (!ok)
+        usmarr__dc_session_end(s);
+    return ok;
+}
+
+int usmarr__diskcache_system_directory(char *buffer, size_t size, size_t *needed, char *why, size_t why_size)
+{
+    int rc = 0;
+    pthread_mutex_lock(&usmarr__dc_lock);
+    resolve_system_locked();
+    const char *dir = usmarr__dc_state.system_directory;
+    if (!dir) {
+        snprintf(why, why_size, "%s", usmarr__dc_state.system_none);
+        rc = ENOENT;
+    } else {
+        *needed = strlen(dir) + 1;
+        if (*needed > size)
+            rc = ERANGE;
+        else
+            memcpy(buffer, dir, *needed);
+    }
+    pthread_mutex_unlock(&usmarr__dc_lock);
+    return rc;
 }
 
 /* False when the disk cache is not to be used: off, disabled, or the mode does not allow
@@ -389,6 +475,7 @@ void usmarr__diskcache_set_directory(const char *path)
     usmarr__dc_state.prepared = false;
     usmarr__dc_state.disabled = false;
     usmarr__dc_state.reason[0] = '\0';
+    usmarr__dc_state.system_resolved = false; /* the environment is read again, too */
     usmarr__dc_state.generation++;
     pthread_mutex_unlock(&usmarr__dc_lock);
 }
@@ -504,6 +591,7 @@ void usmarr__diskcache_reset(void)
     free(usmarr__dc_state.explicit_directory);
     free(usmarr__dc_state.directory);
     free(usmarr__dc_state.driver_override);
+    free(usmarr__dc_state.system_directory);
     unsigned generation = usmarr__dc_state.generation + 1;
     memset(&usmarr__dc_state, 0, sizeof usmarr__dc_state);
     usmarr__dc_state.generation = generation;

@@ -86,6 +86,10 @@ extern char **environ;
  * values are part of the effective build options, so they are part of the key.  Sorted,
  * so that the order of the environment does not matter. */
 static const char *const DRIVER_ENV_PREFIXES[] = {"POCL_", "CL_CONFIG_"};
+/* ... except those that only say where a driver keeps its own cache, whether it does,
+ * and what it logs: a fresh POCL_CACHE_DIR must still find the binaries built at
+ * installation. */
+static const char *const DRIVER_ENV_IGNORED[] = {"POCL_CACHE_DIR=", "POCL_KERNEL_CACHE=", "POCL_DEBUG="};
 
 static int compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -97,6 +101,8 @@ static void key_append_driver_environment(struct key *k)
         bool match = false;
         for (size_t i = 0; i < sizeof DRIVER_ENV_PREFIXES / sizeof *DRIVER_ENV_PREFIXES; i++)
             match |= strncmp(*e, DRIVER_ENV_PREFIXES[i], strlen(DRIVER_ENV_PREFIXES[i])) == 0;
+        for (size_t i = 0; match && i < sizeof DRIVER_ENV_IGNORED / sizeof *DRIVER_ENV_IGNORED; i++)
+            match = strncmp(*e, DRIVER_ENV_IGNORED[i], strlen(DRIVER_ENV_IGNORED[i])) != 0;
         if (!match)
             continue;
         if (n == cap) {
@@ -198,43 +204,39 @@ static void remove_bad_entry(const struct session *s, const char *path, int fd, 
     usmarr__dc_trace("miss %s: %s; entry deleted", key_label(k), why);
 }
 
-int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char **binary, size_t *size)
+/* Looks the key up in `directory`: 0 and the payload on a hit.  The cache directory's bad
+ * entries are deleted and its file-system failures disable the disk cache; the system
+ * cache (`system`) is only read, and a failure there is a miss. */
+static int load_from(const struct session *s, const char *directory, bool system, const struct key *k,
+                     unsigned char **binary, size_t *size)
 {
-    if (!binary || !size)
-        return -1;
-    *binary = NULL;
-    *size = 0;
-    struct session s;
-    if (!usmarr__dc_session_begin(&s, false))
-        return -1;
     double t0 = usmarr__dc_now_ms();
-    struct key k;
-    if (!usmarr__dc_key_build(&k, pk, s.driver_override)) {
-        usmarr__dc_trace("miss: the device cannot be described for a key");
-        atomic_fetch_add(&usmarr__dc_count_misses, 1);
-        usmarr__dc_session_end(&s);
-        return -1;
-    }
+    const char *level = system ? " (system cache)" : "";
     int rc = -1;
     unsigned char *data = NULL;
-    char *path = entry_path(s.directory, &k);
+    char *path = entry_path(directory, k);
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
     const char *bad = NULL;
     if (fd < 0) {
         if (!path || errno == ENOENT)
-            usmarr__dc_trace("miss %s: no entry", key_label(&k));
+            usmarr__dc_trace("miss %s%s: no entry", key_label(k), level);
         else if (errno == ELOOP)
             bad = "a symbolic link";
+        else if (system)
+            usmarr__dc_trace("miss %s%s: cannot open %s: %s", key_label(k), level, path, strerror(errno));
         else
-            usmarr__dc_disable(s.generation, "cannot open %s: %s", path, strerror(errno));
+            usmarr__dc_disable(s->generation, "cannot open %s: %s", path, strerror(errno));
         goto done;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        usmarr__dc_disable(s.generation, "cannot stat %s: %s", path, strerror(errno));
+        if (system)
+            usmarr__dc_trace("miss %s%s: cannot stat %s: %s", key_label(k), level, path, strerror(errno));
+        else
+            usmarr__dc_disable(s->generation, "cannot stat %s: %s", path, strerror(errno));
         goto done;
     }
-    uint64_t fixed = HEADER_BYTES + k.size + 8 + CHECKSUM_BYTES;
+    uint64_t fixed = HEADER_BYTES + k->size + 8 + CHECKSUM_BYTES;
     if (!S_ISREG(st.st_mode)) {
         bad = "not a regular file";
         goto done;
@@ -246,28 +248,28 @@ int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char *
     size_t file_size = (size_t)st.st_size;
     data = malloc(file_size);
     if (!data) {
-        usmarr__dc_trace("miss %s: out of memory", key_label(&k));
+        usmarr__dc_trace("miss %s%s: out of memory", key_label(k), level);
         goto done;
     }
     if (!usmarr__dc_read_all(fd, data, file_size)) {
-        if (errno) {
-            usmarr__dc_disable(s.generation, "cannot read %s: %s", path, strerror(errno));
+        if (errno && !system) {
+            usmarr__dc_disable(s->generation, "cannot read %s: %s", path, strerror(errno));
             goto done;
         }
-        bad = "short read";
+        bad = errno ? "read error" : "short read";
         goto done;
     }
     XXH128_canonical_t stored;
     memcpy(&stored, data + file_size - CHECKSUM_BYTES, CHECKSUM_BYTES);
     XXH128_hash_t sum = XXH3_128bits(data, file_size - CHECKSUM_BYTES);
-    uint64_t key_size = usmarr__dc_get_u64(data + 16), payload_size = usmarr__dc_get_u64(data + HEADER_BYTES + k.size);
+    uint64_t key_size = usmarr__dc_get_u64(data + 16), payload_size = usmarr__dc_get_u64(data + HEADER_BYTES + k->size);
     if (memcmp(data, ENTRY_MAGIC, sizeof ENTRY_MAGIC) != 0)
         bad = "bad magic";
     else if (usmarr__dc_get_u32(data + 8) != FORMAT_VERSION)
         bad = "other format version";
     else if (!XXH128_isEqual(sum, XXH128_hashFromCanonical(&stored)))
         bad = "checksum mismatch";
-    else if (key_size != k.size || memcmp(data + HEADER_BYTES, k.bytes, k.size) != 0)
+    else if (key_size != k->size || memcmp(data + HEADER_BYTES, k->bytes, k->size) != 0)
         bad = "stored key differs (hash collision or wrong entry)";
     else if (payload_size == 0 || payload_size != file_size - fixed)
         bad = "payload length mismatch";
@@ -275,25 +277,47 @@ int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char *
         goto done;
     *binary = malloc((size_t)payload_size);
     if (!*binary) {
-        usmarr__dc_trace("miss %s: out of memory", key_label(&k));
+        usmarr__dc_trace("miss %s%s: out of memory", key_label(k), level);
         goto done;
     }
-    memcpy(*binary, data + HEADER_BYTES + k.size + 8, (size_t)payload_size);
+    memcpy(*binary, data + HEADER_BYTES + k->size + 8, (size_t)payload_size);
     *size = (size_t)payload_size;
-    if (s.mode == USMARR_CACHE_ON)
+    if (s->mode == USMARR_CACHE_ON && !system)
         futimens(fd, NULL); /* least-recently-used order follows mtime */
     rc = 0;
-    atomic_fetch_add(&usmarr__dc_count_hits, 1);
-    usmarr__dc_trace("hit %s: %zu bytes in %.3f ms", key_label(&k), *size, usmarr__dc_now_ms() - t0);
+    usmarr__dc_trace("hit %s%s: %zu bytes in %.3f ms", key_label(k), level, *size, usmarr__dc_now_ms() - t0);
 done:
-    if (bad)
-        remove_bad_entry(&s, path, fd, bad, &k);
-    if (rc)
-        atomic_fetch_add(&usmarr__dc_count_misses, 1);
+    if (bad && system)
+        usmarr__dc_trace("miss %s%s: %s (left in place)", key_label(k), level, bad);
+    else if (bad)
+        remove_bad_entry(s, path, fd, bad, k);
     if (fd >= 0)
         close(fd);
     free(data);
     free(path);
+    return rc;
+}
+
+int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char **binary, size_t *size)
+{
+    if (!binary || !size)
+        return -1;
+    *binary = NULL;
+    *size = 0;
+    struct session s;
+    if (!usmarr__dc_session_begin_load(&s))
+        return -1;
+    struct key k;
+    if (!usmarr__dc_key_build(&k, pk, s.driver_override)) {
+        usmarr__dc_trace("miss: the device cannot be described for a key");
+        atomic_fetch_add(&usmarr__dc_count_misses, 1);
+        usmarr__dc_session_end(&s);
+        return -1;
+    }
+    int rc = s.directory ? load_from(&s, s.directory, false, &k, binary, size) : -1;
+    if (rc && s.system_directory)
+        rc = load_from(&s, s.system_directory, true, &k, binary, size);
+    atomic_fetch_add(rc ? &usmarr__dc_count_misses : &usmarr__dc_count_hits, 1);
     usmarr__dc_key_free(&k);
     usmarr__dc_session_end(&s);
     return rc;

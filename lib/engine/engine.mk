@@ -12,3 +12,7 @@ lib_libusmarr_la_SOURCES += \
 	lib/engine/copy.c \
 	lib/engine/copy_plan.c \
 	lib/engine/prewarm.c
+# The system cache of kernel binaries, read after the user's cache (doc/cache.md); `make
+# install` fills it (tools/tools.mk).
+kernelcachedir = $(pkglibdir)/kernels
+AM_CPPFLAGS += -DUSMARR_SYSTEM_CACHE_DIR='"$(kernelcachedir)"'

@@ -206,6 +206,10 @@ USMARR_INTERNAL int usmarr__kernel_launch_locked(usmarr_context_t *ctx, usmarr__
                                                  const struct usmarr__karg *args, cl_uint work_dim,
                                                  const size_t *global, const size_t *local);
 
+/* True when USMARR_BUILD_LOG=1 (read once): builds keep their warnings and print their
+ * logs to stderr (doc/engine.md).  Otherwise every build gets -w and prints nothing. */
+USMARR_INTERNAL bool usmarr__build_log_wanted(void);
+
 /* Engine statistics of a context (tests and benchmarks): programs compiled from source,
  * loaded from the disk cache, found in memory. */
 struct usmarr__engine_stats {
@@ -445,6 +449,11 @@ USMARR_INTERNAL bool usmarr__diskcache_ready(char *reason, size_t reason_size);
 USMARR_INTERNAL int usmarr__diskcache_directory(char *buffer, size_t size, size_t *needed, const char **why);
 /* Counters plus a scan of the directory.  0, or an errno from the scan. */
 USMARR_INTERNAL int usmarr__diskcache_stats(usmarr_cache_stats_t *stats);
+/* The system cache directory into buffer[size] (*needed: its length + 1): 0; ERANGE when
+ * the buffer is too small; ENOENT when there is none (*why says why: not configured, off,
+ * missing, not safe to trust). */
+USMARR_INTERNAL int usmarr__diskcache_system_directory(char *buffer, size_t size, size_t *needed, char *why,
+                                                       size_t why_size);
 /* Deletes every entry (and stale temporary files) of the directory; never other files.
  * 0, or an errno; `failed_path` then says what failed ("list <dir>", "delete <file>"). */
 USMARR_INTERNAL int usmarr__diskcache_clear(size_t *removed, char *failed_path, size_t failed_path_size);
@@ -461,7 +470,7 @@ USMARR_INTERNAL bool usmarr__diskcache_entry_path(const struct usmarr__program_k
 
 /* Bump FORMAT_VERSION whenever the entry layout or the key's composition changes: old
  * entries then become misses (their file names differ) and age out through the cap. */
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 static const char ENTRY_MAGIC[8] __attribute__((unused)) = {'U', 'S', 'M', 'A', 'R', 'R', 'P', 'B'};
 static const char KEY_MAGIC[] __attribute__((unused)) = "usmarr program key";
 #define ENTRY_SUFFIX ".clbin"
@@ -489,6 +498,11 @@ struct usmarr__dc_settings {
     char reason[256];
     unsigned generation; /* bumped whenever the directory changes */
     char *driver_override;
+    /* The system cache: a read-only directory of entries built at installation, consulted
+     * after the directory above ($USMARR_CACHE_SYSTEM_DIR, else USMARR_SYSTEM_CACHE_DIR). */
+    bool system_resolved;     /* resolved and checked (again after a directory change) */
+    char *system_directory;   /* NULL: none, or not safe to trust (system_none says why) */
+    char system_none[256];
 };
 USMARR_INTERNAL extern pthread_mutex_t usmarr__dc_lock;
 USMARR_INTERNAL extern struct usmarr__dc_settings usmarr__dc_state;
@@ -501,8 +515,9 @@ struct session {
     usmarr_cache_mode_t mode;
     uint64_t max_bytes;
     unsigned generation;
-    char *directory;
+    char *directory;        /* NULL when only the system cache is read */
     char *driver_override;
+    char *system_directory; /* set by usmarr__dc_session_begin_load() only */
 };
 
 struct key {
@@ -531,6 +546,9 @@ USMARR_INTERNAL void usmarr__dc_put_u32(unsigned char *p, uint32_t v);
 USMARR_INTERNAL void usmarr__dc_put_u64(unsigned char *p, uint64_t v);
 USMARR_INTERNAL bool usmarr__dc_read_all(int fd, void *data, size_t size);
 USMARR_INTERNAL bool usmarr__dc_session_begin(struct session *s, bool write);
+/* For a load: the directory when it is usable, and the system directory; false when
+ * neither is to be read. */
+USMARR_INTERNAL bool usmarr__dc_session_begin_load(struct session *s);
 USMARR_INTERNAL void usmarr__dc_session_end(struct session *s);
 USMARR_INTERNAL void usmarr__dc_trace(const char *format, ...) __attribute__((format(printf, 1, 2)));
 USMARR_INTERNAL bool usmarr__dc_write_all(int fd, const void *data, size_t size);

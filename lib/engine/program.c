@@ -172,6 +172,64 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
     return 0;
 }
 
+/* USMARR_BUILD_LOG=1 (read once): warnings stay on and every build from source prints its
+ * log to stderr.  Otherwise the compilers are told to keep quiet (-w): PoCL's clang
+ * prints "N warnings generated." straight to the process's stderr, past the build log. */
+static atomic_int build_log = -1;
+
+bool usmarr__build_log_wanted(void)
+{
+    int v = atomic_load_explicit(&build_log, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("USMARR_BUILD_LOG");
+        v = e && *e && strcmp(e, "0") != 0;
+        atomic_store_explicit(&build_log, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+/* The program's build log (malloc'd, "" when there is none; NULL when out of memory). */
+static char *build_log_of(cl_program prog, cl_device_id device)
+{
+    size_t n = 0;
+    if (clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS)
+        n = 0;
+    char *log = malloc(n + 1);
+    if (log && (!n || clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS))
+        n = 0;
+    if (log) {
+        log[n] = '\0';
+        while (n && (log[n - 1] == '\n' || log[n - 1] == ' ' || log[n - 1] == '\0'))
+            log[--n] = '\0';
+    }
+    return log;
+}
+
+/* The family part of a program's in-memory key ("family\001map\001options..."), for messages. */
+static int family_length(const struct program *p) { return (int)strcspn(p->key, "\001"); }
+
+static void print_build_log(const struct program *p, cl_program prog, cl_device_id device, double ms)
+{
+    char *log = build_log_of(prog, device);
+    fprintf(stderr, "usmarr-build: program %.*s (options \"%s\"), %.1f ms%s\n%s%s", family_length(p), p->key,
+            p->options, ms,
+            log && *log ? ":" : ", empty log", log ? log : "", log && *log ? "\n" : "");
+    free(log);
+}
+
+/* The options given to the compiler: the recipe's, plus -w unless the logs are wanted
+ * (the disk key holds this final string). */
+static char *effective_options(const char *options)
+{
+    if (usmarr__build_log_wanted())
+        return strdup(options);
+    size_t n = strlen(options);
+    char *s = malloc(n + 4);
+    if (s)
+        snprintf(s, n + 4, "%s%s-w", options, n ? " " : "");
+    return s;
+}
+
 /* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
  * error with the detail recorded. */
 static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
@@ -207,21 +265,16 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
     if (err != CL_SUCCESS)
         return usmarr__cl_fail(err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
+    if (usmarr__build_log_wanted())
+        print_build_log(p, prog, ctx->device, now_ms() - t0);
     if (err != CL_SUCCESS) {
-        char log[700] = "";
-        size_t n = 0;
-        clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, &n);
-        if (n == 0) {
-            /* The log is longer than the buffer: fetch it whole, keep the start. */
-            clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-            char *whole = n ? malloc(n) : NULL;
-            if (whole && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, whole, NULL) == CL_SUCCESS)
-                snprintf(log, sizeof log, "%s", whole);
-            free(whole);
-        }
+        char *log = build_log_of(prog, ctx->device);
         clReleaseProgram(prog);
-        return usmarr__fail(USMARR_ERROR_BUILD, "program %s (options \"%s\"): %s: %s", p->key, p->options,
-                            usmarr_error_name(err), log);
+        int rc = usmarr__fail(USMARR_ERROR_BUILD, "program %.*s (options \"%s\"): %s: %s", family_length(p),
+                              p->key, p->options,
+                              usmarr_error_name(err), log ? log : "(no log: out of memory)");
+        free(log);
+        return rc;
     }
     usmarr__diskcache_trace("compile", &key, now_ms() - t0);
     p->program = prog;
@@ -348,7 +401,7 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
     mtx_unlock(&ctx->kernels_lock);
 
     rc = make_source(r, &p->source);
-    if (!rc && !(p->options = strdup(options)))
+    if (!rc && !(p->options = effective_options(options)))
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "build options");
     bool loaded = false;
     if (!rc)
@@ -392,8 +445,8 @@ static int kernel_of(usmarr_context_t *ctx, struct program *p, const char *name,
         cl_kernel kernel = clCreateKernel(p->program, name, &err);
         if (err != CL_SUCCESS) {
             rc = err == CL_INVALID_KERNEL_NAME
-                     ? usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kernel_name=\"%s\" is not in program %s", name,
-                                    p->key)
+                     ? usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kernel_name=\"%s\" is not in program %.*s", name,
+                                    family_length(p), p->key)
                      : usmarr__cl_fail(err, "clCreateKernel");
             goto unlock;
         }

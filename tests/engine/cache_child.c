@@ -6,6 +6,13 @@
  *       waits until FD (a pipe) reaches end of file, so that several children start at
  *       once, then gets the probe program of VARIANT (disk cache, else compile + store)
  *       and checks its results; prints "compiled <ms>" or "loaded <ms>".
+ *   cache_child SELECTOR ops [MARKER]
+ *       runs a few library operations whose kernels the caches in the environment do not
+ *       hold (an elementwise function, a reduction, a sort, a cast) and checks their
+ *       results, printing nothing on success: tests/engine/test_build.c checks that
+ *       compiling them printed nothing either.  With MARKER, the kernel sources come from
+ *       a broken copy ($USMARR_KERNEL_DIR): the cast must fail with USMARR_ERROR_BUILD
+ *       and a detail that quotes MARKER from the build log.
  *   cache_child SELECTOR readonly-dir HIT_VARIANT MISS_VARIANT
  *       drops the capabilities that let root write anywhere, checks that the cache
  *       directory ($USMARR_CACHE_DIR, mode 0500) now refuses writes, then expects a
@@ -56,10 +63,94 @@ static int obtain(usmarr_context_t *ctx, int variant, enum probe_how expected, b
     return 0;
 }
 
+#define OPS_N 64
+
+/* Fails the ops mode with the library's detail. */
+static int ops_fail(const char *what, int rc)
+{
+    fprintf(stderr, "cache_child: %s: %s: %s\n", what, usmarr_error_name(rc), usmarr_last_error_detail());
+    return 1;
+}
+
+static int ops_check(const char *what, const float *got, const float *want, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            fprintf(stderr, "cache_child: %s: [%d] = %g, expected %g\n", what, i, got[i], want[i]);
+            return 1;
+        }
+    return 0;
+}
+
+static int ops(usmarr_context_t *ctx, const char *marker)
+{
+    float host[OPS_N], out[OPS_N], want[OPS_N];
+    for (int i = 0; i < OPS_N; i++)
+        host[i] = (float)((i * 37) % OPS_N) - 20.0f;
+    int64_t n = OPS_N;
+    usmarr_array_t *a = NULL, *r = NULL;
+    int rc = usmarr_array_from_host(ctx, 1, &n, USMARR_FLOAT32, host, NULL, USMARR_USM_DEVICE, &a);
+    if (rc)
+        return ops_fail("from_host", rc);
+    int status = 0;
+    if (marker) { /* the broken sources: a cast must fail and say why */
+        rc = usmarr_array_astype(a, USMARR_INT32, USMARR_ORDER_C, NULL, &r);
+        if (rc != USMARR_ERROR_BUILD || !strstr(usmarr_last_error_detail(), marker)) {
+            fprintf(stderr, "cache_child: the broken cast gave %s, detail \"%s\"; expected USMARR_ERROR_BUILD quoting %s\n",
+                    usmarr_error_name(rc), usmarr_last_error_detail(), marker);
+            status = 1;
+        }
+        usmarr_array_release(r);
+        usmarr_array_release(a);
+        return status;
+    }
+    usmarr_operand_t ops2[2] = {{.array = a}, {.array = a}};
+    if ((rc = usmarr_elementwise("add", ops2, 2, NULL, &r)) || (rc = usmarr_array_copy_to_host(r, out, NULL)))
+        status = ops_fail("add", rc);
+    for (int i = 0; i < OPS_N; i++)
+        want[i] = host[i] + host[i];
+    status = status ? status : ops_check("add", out, want, OPS_N);
+    usmarr_array_release(r), r = NULL;
+    if (!status && ((rc = usmarr_reduce("sum", a, 0, NULL, false, NULL, &r)) ||
+                    (rc = usmarr_array_copy_to_host(r, out, NULL))))
+        status = ops_fail("sum", rc);
+    float sum = 0;
+    for (int i = 0; i < OPS_N; i++)
+        sum += host[i]; /* small integers: exact in any order */
+    status = status ? status : ops_check("sum", out, &sum, 1);
+    usmarr_array_release(r), r = NULL;
+    if (!status && ((rc = usmarr_sort(a, 0, false, NULL, &r)) || (rc = usmarr_array_copy_to_host(r, out, NULL))))
+        status = ops_fail("sort", rc);
+    for (int i = 0; i < OPS_N; i++)
+        want[i] = (float)i - 20.0f; /* (i * 37) % 64 is a permutation of 0..63 */
+    status = status ? status : ops_check("sort", out, want, OPS_N);
+    usmarr_array_release(r), r = NULL;
+    int32_t ints[OPS_N];
+    if (!status && ((rc = usmarr_array_astype(a, USMARR_INT32, USMARR_ORDER_C, NULL, &r)) ||
+                    (rc = usmarr_array_copy_to_host(r, ints, NULL))))
+        status = ops_fail("astype", rc);
+    for (int i = 0; !status && i < OPS_N; i++)
+        if (ints[i] != (int32_t)host[i])
+            status = ops_check("astype", (float[]){(float)ints[i]}, &host[i], 1);
+    usmarr_array_release(r);
+    usmarr_array_release(a);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[2], "ops")) {
+        usmarr_context_t *ctx = NULL;
+        int rc = usmarr_context_create(argv[1], &ctx);
+        if (rc)
+            return ops_fail("context", rc) + 1;
+        int status = ops(ctx, argc > 3 ? argv[3] : NULL);
+        usmarr_context_release(ctx);
+        return status;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: cache_child SELECTOR obtain VARIANT [FD] | SELECTOR readonly-dir HIT MISS\n");
+        fprintf(stderr, "usage: cache_child SELECTOR obtain VARIANT [FD] | SELECTOR ops [MARKER] | SELECTOR readonly-dir "
+                        "HIT MISS\n");
         return 2;
     }
     bool readonly_dir = !strcmp(argv[2], "readonly-dir");

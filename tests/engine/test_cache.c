@@ -30,7 +30,8 @@ static usmarr_context_t *ctx;
 
 static const char *const env_names[] = {"USMARR_CACHE",       "USMARR_CACHE_DIR", "USMARR_CACHE_MAX_BYTES",
                                         "USMARR_CACHE_TRACE", "XDG_CACHE_HOME",   "HOME",
-                                        "POCL_EXTRA_BUILD_FLAGS", "CL_CONFIG_CPU_TARGET_ARCH"};
+                                        "POCL_EXTRA_BUILD_FLAGS", "CL_CONFIG_CPU_TARGET_ARCH",
+                                        "USMARR_CACHE_SYSTEM_DIR"};
 #define ENV_COUNT (sizeof env_names / sizeof *env_names)
 static char *saved_env[ENV_COUNT];
 
@@ -54,6 +55,7 @@ static void setup(void)
     unsetenv("USMARR_CACHE_MAX_BYTES");
     unsetenv("USMARR_CACHE_TRACE");
     setenv("USMARR_CACHE_DIR", dir, 1);
+    setenv("USMARR_CACHE_SYSTEM_DIR", "off", 1); /* every hit here comes from `dir` (test_build.c has the system cache) */
     usmarr__diskcache_reset();
     ctx = test_context();
 }

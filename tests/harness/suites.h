@@ -20,6 +20,7 @@
     X(stats2)          \
     X(memory)          \
     X(cache)           \
+    X(build)           \
     X(dtype)           \
     X(array)           \
     X(creation)        \
