@@ -321,6 +321,64 @@ static void indexed_space(const usmarr_array_t *a, const usmarr_array_t *indices
     }
 }
 
+/* take_along_axis and put_along_axis with axis=USMARR_AXIS_NONE: 1-d indices into a's
+ * flat order. */
+static int check_flat_indices(const usmarr_array_t *indices)
+{
+    char s[USMARR__SHAPE_BUF];
+    if (indices->ndim != 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
+                            usmarr__format_shape(indices->ndim, indices->shape, s, sizeof s));
+    return 0;
+}
+
+/* The iteration space of take_along_axis/put_along_axis: a's and the indices' shapes
+ * (of one rank) broadcast outside axis *ax, which takes the indices' extent; `ist`/`ast`
+ * are the indices' and a's strides over it (a's axis *ax is addressed by the values). */
+static int along_space(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, int *ax, int64_t *shape,
+                       int64_t *ist, int64_t *ast)
+{
+    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+    int nd = a->ndim, rc = usmarr__normalize_axis(axis, nd, "axis", ax);
+    if (rc)
+        return rc;
+    if (indices->ndim != nd)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "indices of shape %s and a of shape %s must have the same number of dimensions",
+                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
+                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
+    for (int k = 0; k < nd; k++) {
+        int64_t na = a->shape[k], ni = indices->shape[k];
+        if (k != *ax && na != ni && na != 1 && ni != 1)
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
+                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
+                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), *ax);
+        shape[k] = k == *ax || na == 1 ? ni : na;
+        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
+        ast[k] = k != *ax && na == shape[k] ? a->strides[k] : 0;
+    }
+    return 0;
+}
+
+/* The iteration space of take/put (`along`: take_along_axis/put_along_axis) over axis
+ * `axis` of a: its rank *nd, its shape and the indices' and a's strides over it.
+ * `result` names the space in the error for too many dimensions. */
+static int index_space(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, bool along,
+                       const char *result, int *ax, int *nd, int64_t *shape, int64_t *ist, int64_t *ast)
+{
+    *nd = along ? a->ndim : a->ndim - 1 + indices->ndim;
+    if (along)
+        return along_space(a, indices, axis, ax, shape, ist, ast);
+    int rc = usmarr__normalize_axis(axis, a->ndim, "axis", ax);
+    if (!rc && *nd > USMARR_MAX_NDIM)
+        rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s would have %d dimensions, more than %d", result, *nd,
+                          USMARR_MAX_NDIM);
+    if (!rc)
+        indexed_space(a, indices, *ax, shape, ist, ast);
+    return rc;
+}
+
 /* The arguments take and take_along_axis share. */
 static int check_take(const usmarr_array_t *a, const usmarr_array_t *indices, usmarr_index_mode_t mode)
 {
@@ -332,8 +390,9 @@ static int check_take(const usmarr_array_t *a, const usmarr_array_t *indices, us
     return rc ? rc : check_mode(mode);
 }
 
-int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
-                usmarr_array_t *out, usmarr_array_t **result)
+/* take and take_along_axis (`along`). */
+static int take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
+                usmarr_array_t *out, usmarr_array_t **result, bool along)
 {
     usmarr__clear_error();
     int rc = check_take(a, indices, mode);
@@ -341,26 +400,35 @@ int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis
         return rc;
     if (axis == USMARR_AXIS_NONE) {
         usmarr_array_t *flat;
-        if ((rc = flatten(a, &flat)))
+        if ((along && (rc = check_flat_indices(indices))) || (rc = flatten(a, &flat)))
             return rc;
-        rc = usmarr_take(flat, indices, 0, mode, out, result);
+        rc = take(flat, indices, 0, mode, out, result, along);
         usmarr_array_release(flat);
         return rc;
     }
-    int ax, nd = a->ndim, ni = indices->ndim;
-    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
+    int ax, nd;
+    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
+    if ((rc = index_space(a, indices, axis, along, "the result", &ax, &nd, shape, ist, ast)))
         return rc;
-    int rnd = nd - 1 + ni;
-    if (rnd > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the result would have %d dimensions, more than %d", rnd,
-                            USMARR_MAX_NDIM);
     int64_t n = a->shape[ax];
-    if (n == 0 && usmarr_array_size(indices) > 0)
+    if (n == 0 && !along && usmarr_array_size(indices) > 0)
         return usmarr__fail(USMARR_ERROR_INDEX, "cannot take %lld elements from axis %d of size 0",
                             (long long)usmarr_array_size(indices), ax);
-    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    indexed_space(a, indices, ax, shape, ist, ast);
-    return gather(a, indices, rnd, shape, ist, ast, ax, mode, "take", true, out, result);
+    if (n == 0 && along && shape[ax] > 0 && shape_size(nd, shape))
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
+    return gather(a, indices, nd, shape, ist, ast, ax, mode, along ? "take_along_axis" : "take", !along, out, result);
+}
+
+int usmarr_take(const usmarr_array_t *a, const usmarr_array_t *indices, int axis, usmarr_index_mode_t mode,
+                usmarr_array_t *out, usmarr_array_t **result)
+{
+    return take(a, indices, axis, mode, out, result, false);
+}
+
+int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices, int axis,
+                           usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result)
+{
+    return take(a, indices, axis, mode, out, result, true);
 }
 
 int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int axis, int64_t total,
@@ -383,60 +451,6 @@ int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_t *repeats, int 
     return rc;
 }
 
-/* ---- take_along_axis -------------------------------------------------------------------- */
-
-int usmarr_take_along_axis(const usmarr_array_t *a, const usmarr_array_t *indices, int axis,
-                           usmarr_index_mode_t mode, usmarr_array_t *out, usmarr_array_t **result)
-{
-    usmarr__clear_error();
-    int rc = check_take(a, indices, mode);
-    if (rc)
-        return rc;
-    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
-    if (axis == USMARR_AXIS_NONE) {
-        if (indices->ndim != 1)
-            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
-                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
-        usmarr_array_t *flat;
-        if ((rc = flatten(a, &flat)))
-            return rc;
-        rc = usmarr_take_along_axis(flat, indices, 0, mode, out, result);
-        usmarr_array_release(flat);
-        return rc;
-    }
-    int ax, nd = a->ndim;
-    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
-        return rc;
-    if (indices->ndim != nd)
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                            "indices of shape %s and a of shape %s must have the same number of dimensions",
-                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
-                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
-    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    for (int k = 0; k < nd; k++) {
-        int64_t na = a->shape[k], ni = indices->shape[k];
-        if (k == ax) {
-            shape[k] = ni;
-            ist[k] = indices->strides[k];
-            ast[k] = 0;
-            continue;
-        }
-        if (na != ni && na != 1 && ni != 1)
-            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
-                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
-                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
-        shape[k] = na == 1 ? ni : na;
-        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
-        ast[k] = na == shape[k] ? a->strides[k] : 0;
-    }
-    int64_t n = a->shape[ax];
-    if (n == 0 && shape[ax] > 0 && shape_size(nd, shape))
-        return usmarr__fail(USMARR_ERROR_INDEX, "cannot take along axis %d of size 0", ax);
-    return gather(a, indices, nd, shape, ist, ast, ax, mode, "take_along_axis", false, out, result);
-}
-
 /* ---- put ------------------------------------------------------------------------------ */
 
 static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
@@ -444,11 +458,82 @@ static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
     return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
 }
 
+/* The end both puts share (`along`: put_along_axis): values (broadcast to `shape`)
+ * written where the indices point along a's axis `ax`, over an nd-dim space in which the
+ * indices' dimensions stand at [at, at + indices->ndim) and a's strides are `ast`; with
+ * the checks of the values' shape, an axis of size 0 and (raise mode) the indices first.
+ * Inputs sharing a's block are read completely first (the copies have their own strides,
+ * so the indices' are taken here). */
+static int scatter(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int ax, int at,
+                   int nd, const int64_t *shape, const int64_t *ast, usmarr_index_mode_t mode, bool along)
+{
+    struct usmarr__operand ops[3];
+    if (usmarr__operand_from_array(values, nd, shape, &ops[2])) {
+        char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to %s %s",
+                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
+                            along ? "the selection" : "the indexed shape", usmarr__format_shape(nd, shape, s2, sizeof s2));
+    }
+    int64_t n = a->shape[ax], total;
+    int rc = usmarr__shape_size(nd, shape, &total);
+    if (rc)
+        return rc;
+    if (n == 0 && total > 0)
+        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put %s axis %d of size 0", along ? "along" : "into", ax);
+    if (mode == USMARR_INDEX_MODE_RAISE &&
+        (rc = check_indices_on_device(indices, n, ax,
+                                      along ? "put_along_axis: nothing was written" : "put: nothing was written")))
+        return rc;
+    if (total == 0)
+        return 0;
+    usmarr_array_t *vcopy = NULL, *icopy = NULL;
+    if (same_block(values, a))
+        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
+    if (!rc && same_block(indices, a))
+        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
+    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
+    if (!rc)
+        rc = usmarr__operand_from_array(vals, nd, shape, &ops[2]);
+    if (!rc) {
+        int64_t ist[USMARR_MAX_NDIM] = {0};
+        for (int k = at; k < at + ind->ndim; k++)
+            ist[k] = ind->shape[k - at] == shape[k] ? ind->strides[k - at] : 0;
+        int dt = a->dtype;
+        if (a->dtype == vals->dtype)
+            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
+        set_operand(&ops[0], a, dt, nd, ast);
+        set_operand(&ops[1], ind, ind->dtype, nd, ist);
+        rc = launch_index_map(a->memory->context, "SCATTER", mode, ind, nd, shape, ops, n, a->strides[ax], NULL);
+    }
+    usmarr_array_release(vcopy); /* waits for the scatter that reads it */
+    usmarr_array_release(icopy);
+    return rc;
+}
+
+static int put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+               usmarr_index_mode_t mode, bool along);
+
+/* put (`along`: put_along_axis) along axis 0 of a's flat alias, written back into a when
+ * the alias is a copy. */
+static int put_on_flat_alias(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                             usmarr_index_mode_t mode, bool along)
+{
+    usmarr_array_t *flat, *tmp;
+    int rc = usmarr__flat_alias(a, &flat, &tmp);
+    if (!rc)
+        rc = put(flat, indices, values, 0, mode, along);
+    if (!rc && tmp)
+        rc = usmarr_array_copy_into(a, tmp);
+    usmarr_array_release(flat);
+    usmarr_array_release(tmp);
+    return rc;
+}
+
 /* NumPy's flat put: indices and values flattened, values repeated to the indices' length. */
 static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
                     usmarr_index_mode_t mode)
 {
-    usmarr_array_t *flat_a = NULL, *tmp = NULL, *flat_i = NULL, *flat_v = NULL, *vals = NULL;
+    usmarr_array_t *flat_i = NULL, *flat_v = NULL, *vals = NULL;
     int64_t ni = usmarr_array_size(indices), nv = usmarr_array_size(values);
     int rc = flatten(indices, &flat_i);
     if (!rc)
@@ -475,28 +560,25 @@ static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usma
             usmarr_array_release(tiled);
         }
     }
-    if (!rc)
-        rc = usmarr__flat_alias(a, &flat_a, &tmp);
-    if (!rc)
-        rc = usmarr_put(flat_a, flat_i, vals, 0, mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_WRAP : mode);
-    if (!rc && tmp)
-        rc = usmarr_array_copy_into(a, tmp);
+    if (!rc) /* the indices were checked already */
+        rc = put_on_flat_alias(a, flat_i, vals, mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_WRAP : mode, false);
 done:
-    usmarr_array_release(flat_a);
-    usmarr_array_release(tmp);
     usmarr_array_release(flat_i);
     usmarr_array_release(flat_v);
     usmarr_array_release(vals);
     return rc;
 }
 
-int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
-               usmarr_index_mode_t mode)
+/* put and put_along_axis (`along`). */
+static int put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+               usmarr_index_mode_t mode, bool along)
 {
     usmarr__clear_error();
     int rc = usmarr__check_put(a, indices, values, mode);
     if (rc)
         return rc;
+    if (axis == USMARR_AXIS_NONE && along)
+        return (rc = check_flat_indices(indices)) ? rc : put_on_flat_alias(a, indices, values, mode, true);
     if (axis == USMARR_AXIS_NONE) {
         int64_t size;
         if ((rc = usmarr__shape_size(a->ndim, a->shape, &size)))
@@ -506,55 +588,23 @@ int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
             return rc;
         return put_flat(a, indices, values, mode);
     }
-    int ax, nd = a->ndim, ni = indices->ndim;
-    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
-        return rc;
-    int rnd = nd - 1 + ni;
-    if (rnd > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "the indexed shape would have %d dimensions, more than %d",
-                            rnd, USMARR_MAX_NDIM);
-    int64_t n = a->shape[ax];
+    int ax, nd;
     int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    indexed_space(a, indices, ax, shape, ist, ast);
-    struct usmarr__operand ops[3];
-    rc = usmarr__operand_from_array(values, rnd, shape, &ops[2]); /* values must broadcast */
-    if (rc) {
-        char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the indexed shape %s",
-                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
-                            usmarr__format_shape(rnd, shape, s2, sizeof s2));
-    }
-    if (n == 0 && usmarr_array_size(indices) > 0 && shape_size(rnd, shape))
-        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put into axis %d of size 0", ax);
-    if (mode == USMARR_INDEX_MODE_RAISE && (rc = check_indices_on_device(indices, n, ax, "put: nothing was written")))
+    if ((rc = index_space(a, indices, axis, along, "the indexed shape", &ax, &nd, shape, ist, ast)))
         return rc;
-    if (!shape_size(rnd, shape))
-        return 0;
-    /* Inputs sharing a's block are read completely first. */
-    usmarr_array_t *vcopy = NULL, *icopy = NULL;
-    if (same_block(values, a))
-        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
-    if (!rc && same_block(indices, a))
-        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
-    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
-    if (!rc)
-        rc = usmarr__operand_from_array(vals, rnd, shape, &ops[2]);
-    if (!rc) {
-        for (int k = 0; k < rnd; k++)
-            if (k >= ax && k < ax + ni)
-                ist[k] = ind->strides[k - ax];
-        int dt = a->dtype;
-        if (a->dtype == vals->dtype)
-            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
-        set_operand(&ops[0], a, dt, rnd, ast);
-        set_operand(&ops[1], ind, ind->dtype, rnd, ist);
-        rc = launch_index_map(a->memory->context, "SCATTER",
-                              mode == USMARR_INDEX_MODE_RAISE ? USMARR_INDEX_MODE_RAISE : mode, ind, rnd, shape, ops,
-                              n, a->strides[ax], NULL);
-    }
-    usmarr_array_release(vcopy); /* waits for the scatter that reads it */
-    usmarr_array_release(icopy);
-    return rc;
+    return scatter(a, indices, values, ax, along ? 0 : ax, nd, shape, ast, mode, along);
+}
+
+int usmarr_put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+               usmarr_index_mode_t mode)
+{
+    return put(a, indices, values, axis, mode, false);
+}
+
+int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
+                          usmarr_index_mode_t mode)
+{
+    return put(a, indices, values, axis, mode, true);
 }
 
 /* ---- shared with getitem.c (index_internal.h) -------------------------------------------- */
@@ -629,93 +679,4 @@ int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int6
         USMARR__ARG(cn),                            USMARR__ARG(cstride),
         USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
     return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
-}
-
-/* ---- put_along_axis ----------------------------------------------------------------------- */
-
-static int put_along_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
-                          usmarr_index_mode_t mode)
-{
-    usmarr_array_t *flat, *tmp;
-    int rc = usmarr__flat_alias(a, &flat, &tmp);
-    if (!rc)
-        rc = usmarr_put_along_axis(flat, indices, values, 0, mode);
-    if (!rc && tmp)
-        rc = usmarr_array_copy_into(a, tmp);
-    usmarr_array_release(flat);
-    usmarr_array_release(tmp);
-    return rc;
-}
-
-int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values, int axis,
-                          usmarr_index_mode_t mode)
-{
-    usmarr__clear_error();
-    int rc = usmarr__check_put(a, indices, values, mode);
-    if (rc)
-        return rc;
-    char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
-    if (axis == USMARR_AXIS_NONE) {
-        if (indices->ndim != 1)
-            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                                "with axis=USMARR_AXIS_NONE indices must be 1-d; it has shape %s",
-                                usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1));
-        return put_along_flat(a, indices, values, mode);
-    }
-    int ax, nd = a->ndim;
-    if ((rc = usmarr__normalize_axis(axis, nd, "axis", &ax)))
-        return rc;
-    if (indices->ndim != nd)
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                            "indices of shape %s and a of shape %s must have the same number of dimensions",
-                            usmarr__format_shape(indices->ndim, indices->shape, s1, sizeof s1),
-                            usmarr__format_shape(nd, a->shape, s2, sizeof s2));
-    int64_t shape[USMARR_MAX_NDIM], ist[USMARR_MAX_NDIM], ast[USMARR_MAX_NDIM];
-    for (int k = 0; k < nd; k++) {
-        int64_t na = a->shape[k], ni = indices->shape[k];
-        if (k != ax && na != ni && na != 1 && ni != 1)
-            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
-                                "indices of shape %s do not broadcast with a of shape %s outside axis %d",
-                                usmarr__format_shape(nd, indices->shape, s1, sizeof s1),
-                                usmarr__format_shape(nd, a->shape, s2, sizeof s2), ax);
-        shape[k] = k == ax ? ni : na == 1 ? ni : na;
-        ist[k] = ni == shape[k] ? indices->strides[k] : 0;
-        ast[k] = k != ax && na == shape[k] ? a->strides[k] : 0;
-    }
-    struct usmarr__operand ops[3];
-    if (usmarr__operand_from_array(values, nd, shape, &ops[2]))
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "values of shape %s do not broadcast to the selection %s",
-                            usmarr__format_shape(values->ndim, values->shape, s1, sizeof s1),
-                            usmarr__format_shape(nd, shape, s2, sizeof s2));
-    int64_t n = a->shape[ax];
-    int64_t total = 0;
-    bool work = !usmarr__shape_size(nd, shape, &total) && total > 0;
-    if (n == 0 && work)
-        return usmarr__fail(USMARR_ERROR_INDEX, "cannot put along axis %d of size 0", ax);
-    if (mode == USMARR_INDEX_MODE_RAISE &&
-        (rc = usmarr__index_check(indices, n, ax, "put_along_axis: nothing was written")))
-        return rc;
-    if (!work)
-        return 0;
-    usmarr_array_t *vcopy = NULL, *icopy = NULL;
-    if (same_block(values, a))
-        rc = usmarr_array_copy(values, USMARR_ORDER_K, NULL, &vcopy);
-    if (!rc && same_block(indices, a))
-        rc = usmarr_array_copy(indices, USMARR_ORDER_K, NULL, &icopy);
-    const usmarr_array_t *vals = vcopy ? vcopy : values, *ind = icopy ? icopy : indices;
-    if (!rc)
-        rc = usmarr__operand_from_array(vals, nd, shape, &ops[2]);
-    if (!rc) {
-        for (int k = 0; k < nd; k++)
-            ist[k] = ind->shape[k] == shape[k] ? ind->strides[k] : 0;
-        int dt = a->dtype;
-        if (dt == (int)vals->dtype)
-            dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(dt));
-        set_operand(&ops[0], a, dt, nd, ast);
-        set_operand(&ops[1], ind, ind->dtype, nd, ist);
-        rc = usmarr__index_map(a->memory->context, "SCATTER", mode, ind, nd, shape, ops, n, a->strides[ax], NULL);
-    }
-    usmarr_array_release(vcopy);
-    usmarr_array_release(icopy);
-    return rc;
 }
