@@ -141,12 +141,20 @@ int usmarr__check_writable(const usmarr_array_t *a, const char *argname)
     return 0;
 }
 
-static int check_shape(int ndim, const int64_t *shape)
+int usmarr__check_rank(int ndim, const int64_t *shape)
 {
     if (ndim < 0 || ndim > USMARR_MAX_NDIM)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "ndim=%d is outside [0, %d]", ndim, USMARR_MAX_NDIM);
     if (ndim > 0 && !shape)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "shape is NULL with ndim=%d", ndim);
+    return 0;
+}
+
+static int check_shape(int ndim, const int64_t *shape)
+{
+    int rc = usmarr__check_rank(ndim, shape);
+    if (rc)
+        return rc;
     for (int k = 0; k < ndim; k++)
         if (shape[k] < 0)
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "shape[%d]=%lld is negative", k, (long long)shape[k]);

@@ -180,6 +180,9 @@ USMARR_INTERNAL void usmarr__strides_like(const usmarr_array_t *proto, usmarr_or
 USMARR_INTERNAL int usmarr__array_empty_like_layout(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim,
                                                     const int64_t *shape, usmarr_order_t order,
                                                     usmarr_usm_kind_t kind, usmarr_array_t **out);
+/* A shape argument's rank in [0, USMARR_MAX_NDIM] and its pointer given when the rank is
+ * not 0 (USMARR_ERROR_INVALID_ARGUMENT otherwise); the extents are the caller's. */
+USMARR_INTERNAL int usmarr__check_rank(int ndim, const int64_t *shape);
 /* USMARR_ERROR_READ_ONLY naming `argname` unless the array is writable. */
 USMARR_INTERNAL int usmarr__check_writable(const usmarr_array_t *a, const char *argname);
 /* USMARR_ERROR_UNSUPPORTED for float64/complex128 without fp64 (float16 is storage-only

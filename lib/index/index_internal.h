@@ -28,8 +28,12 @@ USMARR_INTERNAL int usmarr__repeat_by_take(const usmarr_array_t *a, const int64_
  * usmarr__index_map launches OP_<op> (GATHER or SCATTER) with ops[0] written, ops[1] the
  * indices, ops[2] read, scalars n and stride, and with `cells` the fused check. */
 struct usmarr__operand;
-/* The argument checks of put and put_along_axis: non-NULL, one context, `a` writable,
- * integer indices, a known mode. */
+/* The argument checks of a write into `a` through a selection `where` (indices, a mask):
+ * non-NULL, one context, `a` writable. */
+USMARR_INTERNAL int usmarr__check_write(const usmarr_array_t *a, const usmarr_array_t *where, const char *where_name,
+                                        const usmarr_array_t *values);
+/* The argument checks of put and put_along_axis: usmarr__check_write's, integer indices,
+ * a known mode. */
 USMARR_INTERNAL int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices,
                                       const usmarr_array_t *values, usmarr_index_mode_t mode);
 /* A writable 1-D alias of `a` in C order: a view of `a` itself when it is C-contiguous, else

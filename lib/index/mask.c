@@ -253,13 +253,7 @@ done:
 int usmarr_place(usmarr_array_t *a, const usmarr_array_t *mask, const usmarr_array_t *values)
 {
     usmarr__clear_error();
-    if (!a || !mask || !values)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !mask ? "mask" : "values");
-    int rc = usmarr__same_context(mask, "mask", a, "a");
-    if (!rc)
-        rc = usmarr__same_context(values, "values", a, "a");
-    if (!rc)
-        rc = usmarr__check_writable(a, "a");
+    int rc = usmarr__check_write(a, mask, "mask", values);
     if (!rc)
         rc = check_same_shape(mask, "mask", a);
     if (rc)

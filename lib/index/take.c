@@ -609,16 +609,21 @@ int usmarr_put_along_axis(usmarr_array_t *a, const usmarr_array_t *indices, cons
 
 /* ---- shared with getitem.c (index_internal.h) -------------------------------------------- */
 
+int usmarr__check_write(const usmarr_array_t *a, const usmarr_array_t *where, const char *where_name,
+                        const usmarr_array_t *values)
+{
+    if (!a || !where || !values)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !where ? where_name : "values");
+    int rc = usmarr__same_context(where, where_name, a, "a");
+    if (!rc)
+        rc = usmarr__same_context(values, "values", a, "a");
+    return rc ? rc : usmarr__check_writable(a, "a");
+}
+
 int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
                       usmarr_index_mode_t mode)
 {
-    if (!a || !indices || !values)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "a" : !indices ? "indices" : "values");
-    int rc = usmarr__same_context(indices, "indices", a, "a");
-    if (!rc)
-        rc = usmarr__same_context(values, "values", a, "a");
-    if (!rc)
-        rc = usmarr__check_writable(a, "a");
+    int rc = usmarr__check_write(a, indices, "indices", values);
     if (!rc)
         rc = check_index_dtype(indices, "indices");
     if (!rc)

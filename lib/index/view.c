@@ -38,37 +38,30 @@ static bool add_displacement(int64_t *offset, int64_t index, int64_t stride)
     return false;
 }
 
+/* A slice's start or stop over an axis of extent n, as Python's slice.indices() clamps
+ * both; `missing` when the slice has none. */
+static int64_t slice_bound(bool has, int64_t value, int64_t n, int64_t step, int64_t missing)
+{
+    if (!has)
+        return missing;
+    if (value < 0) {
+        value += n;
+        if (value < 0)
+            value = step < 0 ? -1 : 0;
+    } else if (value >= n) {
+        value = step < 0 ? n - 1 : n;
+    }
+    return value;
+}
+
 /* Python's slice.indices(): the first position and the length of the selection. */
 static void slice_indices(const usmarr_index_item_t *it, int64_t n, int64_t *first, int64_t *length)
 {
     int64_t step = it->has_step ? it->step : 1;
     if (step == INT64_MIN)
         step = -INT64_MAX; /* CPython clamps the step the same way */
-    int64_t start, stop;
-    if (!it->has_start) {
-        start = step < 0 ? n - 1 : 0;
-    } else {
-        start = it->start;
-        if (start < 0) {
-            start += n;
-            if (start < 0)
-                start = step < 0 ? -1 : 0;
-        } else if (start >= n) {
-            start = step < 0 ? n - 1 : n;
-        }
-    }
-    if (!it->has_stop) {
-        stop = step < 0 ? -1 : n;
-    } else {
-        stop = it->stop;
-        if (stop < 0) {
-            stop += n;
-            if (stop < 0)
-                stop = step < 0 ? -1 : 0;
-        } else if (stop >= n) {
-            stop = step < 0 ? n - 1 : n;
-        }
-    }
+    int64_t start = slice_bound(it->has_start, it->start, n, step, step < 0 ? n - 1 : 0);
+    int64_t stop = slice_bound(it->has_stop, it->stop, n, step, step < 0 ? -1 : n);
     if (step < 0)
         *length = stop < start ? (start - stop - 1) / (-step) + 1 : 0;
     else
@@ -315,12 +308,10 @@ int usmarr_array_reshape(const usmarr_array_t *array, int ndim, const int64_t *s
 {
     usmarr__clear_error();
     int rc = check_in_out(array, result, "result");
+    if (!rc)
+        rc = usmarr__check_rank(ndim, shape);
     if (rc)
         return rc;
-    if (ndim < 0 || ndim > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "ndim=%d is outside [0, %d]", ndim, USMARR_MAX_NDIM);
-    if (ndim > 0 && !shape)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "shape is NULL with ndim=%d", ndim);
     if (copy != USMARR_COPY_IF_NEEDED && copy != USMARR_COPY_ALWAYS && copy != USMARR_COPY_NEVER)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "copy=%d is not a usmarr_copy_mode_t", (int)copy);
     if (order == USMARR_ORDER_A)
@@ -511,33 +502,44 @@ int usmarr_array_expand_dims(const usmarr_array_t *array, int count, const int *
     return usmarr__view_new(array, array->dtype, nd, shape, strides, array->offset, false, view);
 }
 
+/* The axes squeeze and flip act on: `axes` normalized, and a mask over the array's axes
+ * (every axis when `axes` is NULL). */
+struct axes_arg {
+    int norm[USMARR_MAX_NDIM];
+    bool mask[USMARR_MAX_NDIM];
+};
+
+/* The prologue squeeze and flip share: their arguments checked, the axes in *sel. */
+static int axes_mask(const usmarr_array_t *array, usmarr_array_t **view, int count, const int *axes,
+                     struct axes_arg *sel)
+{
+    int rc = check_in_out(array, view, "view");
+    if (!rc && axes && !(rc = check_axes_arg(count, axes, array->ndim, "axes")))
+        rc = normalize_axes(count, axes, array->ndim, "axes", sel->norm, sel->mask);
+    for (int k = 0; !rc && !axes && k < array->ndim; k++)
+        sel->mask[k] = true;
+    return rc;
+}
+
 int usmarr_array_squeeze(const usmarr_array_t *array, int count, const int *axes, usmarr_array_t **view)
 {
     usmarr__clear_error();
-    int rc = check_in_out(array, view, "view");
+    struct axes_arg drop;
+    int rc = axes_mask(array, view, count, axes, &drop);
     if (rc)
         return rc;
-    int nd = array->ndim, norm[USMARR_MAX_NDIM];
-    bool drop[USMARR_MAX_NDIM];
-    if (axes) {
-        rc = check_axes_arg(count, axes, nd, "axes");
-        if (!rc)
-            rc = normalize_axes(count, axes, nd, "axes", norm, drop);
-        if (rc)
-            return rc;
-        for (int i = 0; i < count; i++)
-            if (array->shape[norm[i]] != 1)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
-                                    "axes[%d]=%d: cannot squeeze axis %d of extent %lld (must be 1)", i, axes[i],
-                                    norm[i], (long long)array->shape[norm[i]]);
-    } else {
-        for (int k = 0; k < nd; k++)
-            drop[k] = array->shape[k] == 1;
-    }
+    for (int i = 0; axes && i < count; i++)
+        if (array->shape[drop.norm[i]] != 1)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                "axes[%d]=%d: cannot squeeze axis %d of extent %lld (must be 1)", i, axes[i],
+                                drop.norm[i], (long long)array->shape[drop.norm[i]]);
+    int nd = array->ndim;
+    for (int k = 0; !axes && k < nd; k++) /* no axes: every axis of extent 1 */
+        drop.mask[k] = array->shape[k] == 1;
     int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM];
     int out = 0;
     for (int k = 0; k < nd; k++) {
-        if (drop[k])
+        if (drop.mask[k])
             continue;
         shape[out] = array->shape[k];
         strides[out++] = array->strides[k];
@@ -545,24 +547,15 @@ int usmarr_array_squeeze(const usmarr_array_t *array, int count, const int *axes
     return usmarr__view_new(array, array->dtype, out, shape, strides, array->offset, false, view);
 }
 
+/* Boilerplate: flip opens as squeeze does (one signature, one prologue, axes_mask). */
 int usmarr_array_flip(const usmarr_array_t *array, int count, const int *axes, usmarr_array_t **view)
 {
     usmarr__clear_error();
-    int rc = check_in_out(array, view, "view");
+    struct axes_arg flip;
+    int rc = axes_mask(array, view, count, axes, &flip);
     if (rc)
         return rc;
-    int nd = array->ndim, norm[USMARR_MAX_NDIM];
-    bool flip[USMARR_MAX_NDIM];
-    if (axes) {
-        rc = check_axes_arg(count, axes, nd, "axes");
-        if (!rc)
-            rc = normalize_axes(count, axes, nd, "axes", norm, flip);
-        if (rc)
-            return rc;
-    } else {
-        for (int k = 0; k < nd; k++)
-            flip[k] = true;
-    }
+    int nd = array->ndim;
     int64_t strides[USMARR_MAX_NDIM], offset = array->offset;
     bool empty = false, overflowed = false;
     for (int k = 0; k < nd; k++) {
@@ -570,7 +563,7 @@ int usmarr_array_flip(const usmarr_array_t *array, int count, const int *axes, u
         empty |= array->shape[k] == 0;
     }
     for (int k = 0; k < nd; k++) {
-        if (!flip[k] || array->shape[k] == 0)
+        if (!flip.mask[k] || array->shape[k] == 0)
             continue;
         overflowed |= add_displacement(&offset, array->shape[k] - 1, strides[k]);
         strides[k] = strides[k] == INT64_MIN ? INT64_MAX : -strides[k]; /* INT64_MIN only when unused */
@@ -621,12 +614,10 @@ int usmarr_array_broadcast_to(const usmarr_array_t *array, int ndim, const int64
 {
     usmarr__clear_error();
     int rc = check_in_out(array, view, "view");
+    if (!rc)
+        rc = usmarr__check_rank(ndim, shape);
     if (rc)
         return rc;
-    if (ndim < 0 || ndim > USMARR_MAX_NDIM)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "ndim=%d is outside [0, %d]", ndim, USMARR_MAX_NDIM);
-    if (ndim > 0 && !shape)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "shape is NULL with ndim=%d", ndim);
     int64_t strides[USMARR_MAX_NDIM], size;
     bool stretched;
     rc = broadcast_strides(array, ndim, shape, strides, &stretched);
