@@ -83,6 +83,7 @@
     X(ATAN2, atan2, 2, FLT, SAME, F_NONE, V, atan2(a, b), atan2(a, b))                                   \
     X(HYPOT, hypot, 2, FLT, SAME, F_NONE, V, hypot(a, b), hypot(a, b))                                   \
     X(COPYSIGN, copysign, 2, FLT, SAME, F_NONE, V, copysign(a, b), copysign(a, b))                       \
+    X(NEXTAFTER, nextafter, 2, FLT, SAME, F_NONE, N, ew_nextafter(a, b), _)                              \
     X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, N, ew_logaddexp(a, b), _)                              \
     X(EQUAL, equal, 2, ALL, BOOL, F_NONE, N, EW_EQ(a, b), _)                                             \
     X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, N, (!EW_EQ(a, b)), _)                                  \
@@ -371,6 +372,46 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
         return mod;
     }
     return copysign((EW_CT)0, b);
+}
+/* The next representable value of the loop dtype after a toward b, from the bits (float16
+ * loops compute in float: their bits are the half's), so that subnormals come out on a
+ * device that flushes them in arithmetic; NaN if either is NaN, b if a == b (so the sign
+ * of a zero b). */
+#if EW_TBITS == 16
+#define EW_NA_U ushort
+#define EW_NA_SIGN ((ushort)0x8000)
+static inline ushort ew_na_bits(float v)
+{
+    ushort h;
+    vstore_half(v, 0, (__private half *)&h);
+    return h;
+}
+#define EW_NA_VALUE(u) vload_half(0, (__private const half *)&(u))
+#elif EW_TBITS == 32
+#define EW_NA_U uint
+#define EW_NA_SIGN 0x80000000u
+#define ew_na_bits(v) as_uint(v)
+#define EW_NA_VALUE(u) as_float(u)
+#else
+#define EW_NA_U ulong
+#define EW_NA_SIGN 0x8000000000000000ul
+#define ew_na_bits(v) as_ulong(v)
+#define EW_NA_VALUE(u) as_double(u)
+#endif
+static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
+{
+    if (isnan(a) || isnan(b))
+        return a + b;
+    if (a == b)
+        return b;
+    EW_NA_U u = ew_na_bits(a);
+    if (a == 0) /* the least subnormal, toward b */
+        u = (EW_NA_U)(b > 0 ? 1 : EW_NA_SIGN | 1);
+    else if ((a < b) == (a > 0)) /* away from zero: one more in magnitude */
+        u++;
+    else
+        u--;
+    return EW_NA_VALUE(u);
 }
 /* NumPy's npy_logaddexp */
 static inline EW_CT ew_logaddexp(EW_CT x, EW_CT y)

@@ -488,6 +488,18 @@ USMARR_API USMARR_NODISCARD int usmarr_hypot(const usmarr_array_t *x1, const usm
 USMARR_API USMARR_NODISCARD int usmarr_copysign(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out,
                                         usmarr_array_t **result);
 
+/** @brief Elementwise the next representable value after x1 in the direction of x2 (the
+ *  computation dtype's: float16 steps by float16's spacing), x2 itself when x1 == x2, NaN
+ *  when either is NaN; subnormals included; not for complex.  NumPy's `nextafter`, the
+ *  array API's (2024.12).
+ *  @param x1 the first input (borrowed)
+ *  @param x2 the second input (borrowed); the inputs broadcast together
+ *  @param out NULL, or the array to write (see the result convention above)
+ *  @param[out] result the result array, or @p out retained; may be NULL when @p out is given
+ *  @return 0 on success, or one of the errors of usmarr_elementwise() */
+USMARR_API USMARR_NODISCARD int usmarr_nextafter(const usmarr_array_t *x1, const usmarr_array_t *x2,
+                                                 usmarr_array_t *out, usmarr_array_t **result);
+
 /** @brief Elementwise log(exp(x1) + exp(x2)) without undue overflow; not for complex.
  *  @param x1 the first input (borrowed)
  *  @param x2 the second input (borrowed); the inputs broadcast together

@@ -120,7 +120,7 @@ UNARY = {"negative": "negative", "positive": "positive", "abs": "absolute", "sig
 BINARY = {"add": "add", "subtract": "subtract", "multiply": "multiply", "divide": "true_divide",
           "floor_divide": "floor_divide", "remainder": "remainder", "pow": "power", "maximum": "maximum",
           "minimum": "minimum", "fmax": "fmax", "fmin": "fmin", "atan2": "arctan2", "hypot": "hypot",
-          "copysign": "copysign", "logaddexp": "logaddexp", "equal": "equal", "not_equal": "not_equal",
+          "copysign": "copysign", "nextafter": "nextafter", "logaddexp": "logaddexp", "equal": "equal", "not_equal": "not_equal",
           "less": "less", "less_equal": "less_equal", "greater": "greater", "greater_equal": "greater_equal",
           "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
           "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
