@@ -193,9 +193,14 @@ static inline CX_OVL C c_exp(C a)
     return c_expcis(x, cos(y), sin(y));
 }
 static inline CX_OVL C c_log(C a) { return (C)(c_loghypot(a.x, a.y), atan2(a.y, a.x)); }
-/* NumPy's nc_expm1 and nc_log1p */
+/* NumPy's nc_expm1 and nc_log1p; expm1 of an infinite or NaN part is exp(z) - 1 (the array
+ * API standard's special values: NumPy's formula makes inf * 0 NaN there) */
 static inline CX_OVL C c_expm1(C a)
 {
+    if (!isfinite(a.x) || !isfinite(a.y)) {
+        C e = c_exp(a);
+        return (C)(e.x - (R)1, e.y);
+    }
     R s = sin(a.y * (R)0.5);
     return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));
 }
@@ -304,12 +309,14 @@ static inline CX_OVL C c_cosh(C a)
     }
     return (C)(cosh(x) * cos(y), sinh(x) * sin(y));
 }
-/* tanh: Kahan's formula; +-1 + i 4 sin y cos y e^(-2|x|) where tanh x rounds to +-1 */
+/* tanh: Kahan's formula; +-1 + i 4 sin y cos y e^(-2|x|) where tanh x rounds to +-1; for
+ * an infinite x and finite y the array API standard's +-1 + 0j with the sign of y (C99 and
+ * NumPy take the zero's sign from sin 2y) */
 static inline CX_OVL C c_tanh(C a)
 {
     R x = a.x, y = a.y;
     if (isinf(x))
-        return (C)(copysign((R)1, x), isfinite(y) ? copysign((R)0, sin(y) * cos(y)) : cx_copysign((R)0, y));
+        return (C)(copysign((R)1, x), cx_copysign((R)0, y));
     if (isnan(x))
         return (C)(x, y == (R)0 ? y : x);
     if (!isfinite(y))
