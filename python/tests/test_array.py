@@ -313,3 +313,25 @@ def test_weak_integers_out_of_range_where_the_function_computes_in_floating_poin
     with pytest.raises(OverflowError):
         usmarr.add(u8, 300)  # uint8 receives it
     assert usmarr.clip(u8, -5, 100).to_numpy().tolist() == [1, 100]  # NumPy 2's clip
+
+
+def test_array_api_version_and_the_2025_12_additions():
+    assert usmarr.__array_api_version__ == "2024.12"
+    for shapes, want in [((), ()), (((2, 3),), (2, 3)), (((5, 1, 4), (3, 1)), (5, 3, 4)), (((0,), (1,)), (0,)),
+                         (((1, 0), (3, 1)), (3, 0)), (((), (2,), (4, 1)), (4, 2)), (([2, 1], (1, 7)), (2, 7))]:
+        assert usmarr.broadcast_shapes(*shapes) == want == np.broadcast_shapes(*shapes)
+    for bad in (((2,), (3,)), ((2, 3), (4, 1, 2))):
+        with pytest.raises(ValueError, match="shape mismatch"):
+            usmarr.broadcast_shapes(*bad)
+    with pytest.raises(ValueError, match="negative"):
+        usmarr.broadcast_shapes((2, -1))
+    with pytest.raises(TypeError):
+        usmarr.broadcast_shapes((2.5,))
+    a, b = usmarr.ones((2, 1)), usmarr.ones(3)
+    views = usmarr.broadcast_arrays(a, b)  # 2024.12's list (2025.12 and NumPy 2 return a tuple)
+    assert isinstance(views, list) and [v.shape for v in views] == [(2, 3), (2, 3)]
+    assert isinstance(usmarr.__array_namespace_info__().devices(), list)
+    x = usmarr.asarray(np.array([0.0, -0.0, 1.0, np.inf], np.float32))
+    got = usmarr.nextafter(x, usmarr.asarray(np.array([-0.0, 1.0, 2.0, 0.0], np.float32))).to_numpy()
+    want = np.array([-0.0, np.float32(1.4e-45), 1.0000001, np.finfo(np.float32).max], np.float32)
+    assert got.tobytes() == want.tobytes()

@@ -1,6 +1,6 @@
 """usmarr: N-dimensional strided arrays in OpenCL Unified Shared Memory.
 
-The Python array API standard (2023.12) over the C library libusmarr.  Every function is a
+The Python array API standard (2024.12, with 2025.12's additions) over the C library libusmarr.  Every function is a
 call of the library (through the C extension ``usmarr._usmarr``) or a short composition of
 such calls; no function loops over elements in Python.
 """
@@ -22,8 +22,9 @@ from ._stats import (cumulative_logsumexp, cumulative_prod, cumulative_sum, diff
 
 import builtins as _builtins
 import math as _math
+import operator as _operator
 
-__array_api_version__ = "2023.12"
+__array_api_version__ = "2024.12"
 __version__ = _usmarr.library_version
 
 bool = _bool_dtype
@@ -32,6 +33,27 @@ inf = _math.inf
 nan = _math.nan
 pi = _math.pi
 newaxis = None
+
+
+def broadcast_shapes(*shapes):
+    """The shape that arrays of `shapes` broadcast to (the standard's 2025.12 function, NumPy's
+    `broadcast_shapes`): shape arithmetic only, no array is made."""
+    result = []
+    for k, shape in enumerate(shapes):
+        shape = tuple(_operator.index(n) for n in shape)
+        if _builtins.any(n < 0 for n in shape):
+            raise ValueError("usmarr.broadcast_shapes: shape %r of argument %d has a negative extent" % (shape, k))
+        lead = len(shape) - len(result)
+        if lead > 0:
+            result = list(shape[:lead]) + result
+        for i, n in enumerate(shape[_builtins.max(lead, 0):]):
+            j = len(result) - len(shape) + _builtins.max(lead, 0) + i
+            if result[j] == 1:
+                result[j] = n
+            elif n != 1 and n != result[j]:
+                raise ValueError("usmarr.broadcast_shapes: shape mismatch: argument %d has shape %r, which does not "
+                                 "broadcast with %r (the shape of the arguments before it)" % (k, shape, tuple(result)))
+    return tuple(result)
 
 
 def clip(x, /, min=None, max=None):
