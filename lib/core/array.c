@@ -494,6 +494,31 @@ int usmarr__normalize_axis(int axis, int ndim, const char *argname, int *out)
     return 0;
 }
 
+int usmarr__axes_mask(int ndim, int naxes, const int *axes, const char *fn, const char *name, bool *mask, int *norm)
+{
+    const char *colon = fn ? ": " : "";
+    fn = fn ? fn : "";
+    for (int d = 0; d < ndim; d++)
+        mask[d] = !axes;
+    if (!axes)
+        return 0;
+    if (naxes < 0 || naxes > ndim)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s%snaxes=%d is outside [0, ndim=%d]", fn, colon, naxes, ndim);
+    for (int i = 0; i < naxes; i++) {
+        int a = axes[i] < 0 ? axes[i] + ndim : axes[i];
+        if (a < 0 || a >= ndim)
+            return usmarr__fail(USMARR_ERROR_INDEX, "%s%s%s[%d]=%d is out of range for %d dims", fn, colon, name, i,
+                                axes[i], ndim);
+        if (mask[a])
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s%s%s[%d]=%d repeats an axis", fn, colon, name, i,
+                                axes[i]);
+        mask[a] = true;
+        if (norm)
+            norm[i] = a;
+    }
+    return 0;
+}
+
 int usmarr__shape_size(int ndim, const int64_t *shape, int64_t *size)
 {
     int64_t n = 1;

@@ -223,6 +223,12 @@ USMARR_INTERNAL const char *usmarr__format_shape(int ndim, const int64_t *shape,
 /* Normalises `axis` in [-ndim, ndim) to [0, ndim); USMARR_ERROR_INVALID_ARGUMENT naming
  * `argname` and the dimension otherwise. */
 USMARR_INTERNAL int usmarr__normalize_axis(int axis, int ndim, const char *argname, int *out);
+/* A list of naxes axes of an ndim-dim array as a mask (mask[ndim]) and, normalized (from
+ * the end when negative), in norm (NULL: not wanted): every axis when `axes` is NULL;
+ * else naxes in [0, ndim], each axis in [-ndim, ndim) (USMARR_ERROR_INDEX) and none
+ * twice.  Errors read "<fn>: <name>[i]=a ..." (fn NULL: no prefix). */
+USMARR_INTERNAL int usmarr__axes_mask(int ndim, int naxes, const int *axes, const char *fn, const char *name,
+                                      bool *mask, int *norm);
 
 /* Element count of a shape, overflow-checked. */
 USMARR_INTERNAL int usmarr__shape_size(int ndim, const int64_t *shape, int64_t *size);

@@ -278,19 +278,28 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
     return rc;
 }
 
-int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
+int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr_array_t *x2,
+                          const usmarr_array_t *out, usmarr_array_t **result, int min_ndim)
 {
-    usmarr__clear_error();
     if (!x1 || !x2)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matmul: %s is NULL", x1 ? "x2" : "x1");
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, x1 ? "x2" : "x1");
     if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matmul: result is NULL and there is no out");
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", fn);
     int rc = usmarr__same_context(x1, "x1", x2, "x2");
     if (rc)
         return rc;
-    if (x1->ndim < 1 || x2->ndim < 1)
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "matmul: %s is 0-d; both operands need at least 1 dim",
-                            x1->ndim < 1 ? "x1" : "x2");
+    if (x1->ndim < min_ndim || x2->ndim < min_ndim)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: %s is 0-d; both operands need at least 1 dim", fn,
+                            x1->ndim < min_ndim ? "x1" : "x2");
+    return 0;
+}
+
+int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = usmarr__check_product("matmul", x1, x2, out, result, 1);
+    if (rc)
+        return rc;
     usmarr_context_t *ctx = x1->memory->context;
     usmarr_dtype_t dt = usmarr__promote(x1->dtype, x2->dtype);
     if ((rc = usmarr__check_dtype_supported(ctx, dt, "the result dtype")))

@@ -27,24 +27,9 @@ static usmarr_dtype_t real_of(usmarr_dtype_t d)
 static int reduced_shape(const char *fn, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, int *ndim,
                          int64_t *shape, int64_t *count, bool *red)
 {
-    memset(red, 0, sizeof(bool) * USMARR_MAX_NDIM);
-    if (!axes) {
-        for (int d = 0; d < x->ndim; d++)
-            red[d] = true;
-    } else {
-        if (naxes < 0 || naxes > x->ndim)
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: naxes=%d is outside [0, ndim=%d]", fn, naxes,
-                                x->ndim);
-        for (int i = 0; i < naxes; i++) {
-            int a = axes[i] < 0 ? axes[i] + x->ndim : axes[i];
-            if (a < 0 || a >= x->ndim)
-                return usmarr__fail(USMARR_ERROR_INDEX, "%s: axes[%d]=%d is out of range for %d dims", fn, i, axes[i],
-                                    x->ndim);
-            if (red[a])
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: axes[%d]=%d repeats an axis", fn, i, axes[i]);
-            red[a] = true;
-        }
-    }
+    int rc = usmarr__axes_mask(x->ndim, naxes, axes, fn, "axes", red, NULL);
+    if (rc)
+        return rc;
     *ndim = 0;
     *count = 1;
     for (int d = 0; d < x->ndim; d++) {
@@ -91,31 +76,22 @@ static int sum_sq_dev(const usmarr_array_t *x, const bool *red, const usmarr_arr
 {
     usmarr_context_t *ctx = x->memory->context;
     int64_t ks_shape[USMARR_MAX_NDIM], ks_str[USMARR_MAX_NDIM], rs_shape[USMARR_MAX_NDIM], rs_str[USMARR_MAX_NDIM];
-    int nk = 0, nr = 0, perm[USMARR_MAX_NDIM];
+    int nk = 0, nr = 0;
     for (int d = 0; d < x->ndim; d++)
         if (!red[d]) {
             ks_shape[nk] = x->shape[d];
-            ks_str[nk] = x->strides[d];
-            perm[nk++] = d;
-        }
-    for (int d = 0; d < x->ndim; d++)
-        if (red[d]) {
+            ks_str[nk++] = x->strides[d];
+        } else {
             rs_shape[nr] = x->shape[d];
-            rs_str[nr] = x->strides[d];
-            perm[nk + nr++] = d;
+            rs_str[nr++] = x->strides[d];
         }
     int64_t nkept, nred, ks, rs;
     usmarr_array_t *src = NULL;
     int rc = 0;
     if (merge_one(nk, ks_shape, ks_str, &nkept, &ks) && merge_one(nr, rs_shape, rs_str, &nred, &rs)) {
         src = usmarr_array_retain((usmarr_array_t *)x);
-    } else { /* (kept..., reduced...) in C order */
-        usmarr_array_t *v = NULL;
-        if ((rc = usmarr_array_permute_dims(x, perm, &v)))
-            return rc;
-        rc = usmarr_array_copy(v, USMARR_ORDER_C, NULL, &src);
-        usmarr_array_release(v);
-        if (rc)
+    } else {
+        if ((rc = usmarr__copy_reduced_last(x, red, NULL, &src)))
             return rc;
         nkept = usmarr_array_size(ssd);
         nred = nkept ? usmarr_array_size(src) / nkept : 0;

@@ -13,6 +13,21 @@ USMARR_INTERNAL int usmarr__elementwise_result_dtype(const char *name, const usm
 /* The dtype usmarr_reduce(name, x of `dtype`, ...) gives; an unknown name fails. */
 USMARR_INTERNAL int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result);
 
+/* The operands of a product `fn` (matmul, vecdot, tensordot): x1 and x2 given, an out or
+ * a result pointer, one context, at least `min_ndim` dims each. */
+USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr_array_t *x2,
+                                          const usmarr_array_t *out, usmarr_array_t **result, int min_ndim);
+
+/* x copied in C order with its axes ordered (kept..., reduced...) (`reduced`: a mask over
+ * x's axes), then an (nkept, nred) matrix; perm (NULL: not wanted) receives the order. */
+USMARR_INTERNAL int usmarr__copy_reduced_last(const usmarr_array_t *x, const bool *reduced, int *perm,
+                                              usmarr_array_t **copy);
+/* `out` for the result (dtype `res`, shape (ndim, shape)) of `name` on x: x's context,
+ * writable, that shape, and a dtype `res` casts to under `casting` (USMARR_CASTING_NO:
+ * `res` itself, else USMARR_ERROR_BAD_DTYPE; others: USMARR_ERROR_CASTING). */
+USMARR_INTERNAL int usmarr__check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
+                                      const int64_t *shape, usmarr_casting_t casting, const char *name);
+
 /* ---- keys sorted on the device (sort.c), for the set functions (set.c) ------------ */
 
 /* R rows of n keys, sorted in place by usmarr__sort_flat() (or sort.c's own path). */

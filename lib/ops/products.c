@@ -6,22 +6,6 @@
 
 /* ---- tensordot -------------------------------------------------------------------------- */
 
-static int check_axes(const usmarr_array_t *x, const char *name, int naxes, const int *axes, bool *mark, int *norm)
-{
-    memset(mark, 0, sizeof(bool) * USMARR_MAX_NDIM);
-    for (int i = 0; i < naxes; i++) {
-        int a = axes[i] < 0 ? axes[i] + x->ndim : axes[i];
-        if (a < 0 || a >= x->ndim)
-            return usmarr__fail(USMARR_ERROR_INDEX, "tensordot: %s[%d]=%d is out of range for %d dims", name, i, axes[i],
-                                x->ndim);
-        if (mark[a])
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: %s[%d]=%d repeats an axis", name, i, axes[i]);
-        mark[a] = true;
-        norm[i] = a;
-    }
-    return 0;
-}
-
 /* x with its axes permuted to (first group, second group) and reshaped to (rows, cols). */
 static int as_matrix(const usmarr_array_t *x, const int *perm, int nrows_dims, usmarr_array_t **m)
 {
@@ -41,15 +25,11 @@ int usmarr_tensordot(const usmarr_array_t *x1, const usmarr_array_t *x2, int nax
                      usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
-    if (!x1 || !x2)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: %s is NULL", x1 ? "x2" : "x1");
-    if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: result is NULL and there is no out");
-    if (!axes1 != !axes2)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: axes1 and axes2 must both be given or both NULL");
-    int rc = usmarr__same_context(x1, "x1", x2, "x2");
+    int rc = usmarr__check_product("tensordot", x1, x2, out, result, 0);
     if (rc)
         return rc;
+    if (!axes1 != !axes2)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: axes1 and axes2 must both be given or both NULL");
     int lim = x1->ndim < x2->ndim ? x1->ndim : x2->ndim;
     if (naxes < 0 || (!axes1 && naxes > lim) || naxes > x1->ndim || naxes > x2->ndim)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "tensordot: naxes=%d is outside [0, %d]", naxes,
@@ -61,9 +41,11 @@ int usmarr_tensordot(const usmarr_array_t *x1, const usmarr_array_t *x2, int nax
             c1[i] = x1->ndim - naxes + i;
             c2[i] = i;
         }
-        check_axes(x1, "axes1", naxes, c1, m1, c1);
-        check_axes(x2, "axes2", naxes, c2, m2, c2);
-    } else if ((rc = check_axes(x1, "axes1", naxes, axes1, m1, c1)) || (rc = check_axes(x2, "axes2", naxes, axes2, m2, c2)))
+        axes1 = c1;
+        axes2 = c2;
+    }
+    if ((rc = usmarr__axes_mask(x1->ndim, naxes, axes1, "tensordot", "axes1", m1, c1)) ||
+        (rc = usmarr__axes_mask(x2->ndim, naxes, axes2, "tensordot", "axes2", m2, c2)))
         return rc;
     for (int i = 0; i < naxes; i++)
         if (x1->shape[c1[i]] != x2->shape[c2[i]])
@@ -121,16 +103,9 @@ int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, 
                   usmarr_array_t **result)
 {
     usmarr__clear_error();
-    if (!x1 || !x2)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "vecdot: %s is NULL", x1 ? "x2" : "x1");
-    if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "vecdot: result is NULL and there is no out");
-    int rc = usmarr__same_context(x1, "x1", x2, "x2");
+    int rc = usmarr__check_product("vecdot", x1, x2, out, result, 1);
     if (rc)
         return rc;
-    if (x1->ndim < 1 || x2->ndim < 1)
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "vecdot: %s is 0-d; both operands need at least 1 dim",
-                            x1->ndim < 1 ? "x1" : "x2");
     /* NumPy: the vectors' axis counts from the end of each operand (a non-negative axis
      * only when both have the same number of dims); it must exist in both and have one
      * length there (it does not broadcast) */

@@ -110,42 +110,45 @@ static void merge(struct dims *d, bool with_out)
     d->n = m;
 }
 
-static int parse_axes(const usmarr_array_t *x, int naxes, const int *axes, bool *reduced)
-{
-    memset(reduced, 0, sizeof(bool) * USMARR_MAX_NDIM);
-    if (!axes) {
-        for (int d = 0; d < x->ndim; d++)
-            reduced[d] = true;
-        return 0;
-    }
-    if (naxes < 0 || naxes > x->ndim)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "naxes=%d is outside [0, ndim=%d]", naxes, x->ndim);
-    for (int i = 0; i < naxes; i++) {
-        int a = axes[i] < 0 ? axes[i] + x->ndim : axes[i];
-        if (a < 0 || a >= x->ndim)
-            return usmarr__fail(USMARR_ERROR_INDEX, "axes[%d]=%d is out of range for %d dims", i, axes[i], x->ndim);
-        if (reduced[a])
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "axes[%d]=%d repeats an axis", i, axes[i]);
-        reduced[a] = true;
-    }
-    return 0;
-}
 
-static int check_out(const usmarr_array_t *x, usmarr_array_t *out, usmarr_dtype_t res, int ndim, const int64_t *shape,
-                     const char *name)
+int usmarr__check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
+                      const int64_t *shape, usmarr_casting_t casting, const char *name)
 {
     int rc;
     if (out->memory->context != x->memory->context)
-        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and x belong to different contexts", name);
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and the input belong to different contexts",
+                            name);
     if ((rc = usmarr__check_writable(out, "out")))
         return rc;
     if (out->ndim != ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)ndim))
         return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has %d dims and not the result's shape (%d dims)", name,
                             out->ndim, ndim);
-    if (!usmarr_can_cast(res, out->dtype, USMARR_CASTING_SAME_KIND))
-        return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", name,
-                            usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
+    if (casting == USMARR_CASTING_NO && out->dtype != res)
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: out has dtype %s, the result is %s", name,
+                            usmarr_dtype_name(out->dtype), usmarr_dtype_name(res));
+    if (!usmarr_can_cast(res, out->dtype, casting))
+        return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (%s)", name,
+                            usmarr_dtype_name(res), usmarr_dtype_name(out->dtype),
+                            casting == USMARR_CASTING_SAME_KIND ? "same_kind" : "casting");
     return 0;
+}
+
+int usmarr__copy_reduced_last(const usmarr_array_t *x, const bool *reduced, int *perm, usmarr_array_t **copy)
+{
+    int order[USMARR_MAX_NDIM], n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int d = 0; d < x->ndim; d++)
+            if (reduced[d] == (pass == 1))
+                order[n++] = d;
+    if (perm)
+        memcpy(perm, order, sizeof(int) * (size_t)x->ndim);
+    usmarr_array_t *view;
+    int rc = usmarr_array_permute_dims(x, order, &view);
+    if (rc)
+        return rc;
+    rc = usmarr_array_copy(view, USMARR_ORDER_C, NULL, copy);
+    usmarr_array_release(view);
+    return rc;
 }
 
 struct launch {
@@ -215,6 +218,47 @@ static void tree_layout(const usmarr_context_t *ctx, struct launch *l, int64_t n
     l->tree_y = g / l->tree_x;
 }
 
+/* Reduction `r` of l's layout into l->out in two launches: `parts` partial results of
+ * `chunk` reduced elements for every output, then those reduced into l->out.  Trees
+ * (`tree`) keep the partials as (parts, kept...), a part's outputs side by side, and
+ * reduce them by a second tree; the loops keep them as (kept..., parts). */
+static int reduce_in_parts(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct launch *l,
+                           int64_t nkept, int64_t parts, int64_t chunk, usmarr_dtype_t part_dtype, bool tree)
+{
+    int64_t part_stride = tree ? nkept : 1, kept_stride = tree ? 1 : parts;
+    int64_t pshape[2] = {tree ? parts : nkept, tree ? nkept : parts};
+    usmarr_array_t *partial = NULL;
+    int rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &partial);
+    if (rc)
+        return rc;
+    struct launch p1 = *l;
+    p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
+    p1.out = usmarr_array_data(partial);
+    p1.ko.s[0] = l->ks.s[1] * kept_stride;
+    p1.ko.s[1] = kept_stride;
+    p1.po = part_stride;
+    p1.chunk = chunk;
+    p1.parts = (size_t)parts;
+    rc = launch(ctx, &p1);
+    if (!rc) {
+        struct launch p2 = *l;
+        p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
+        p2.in_dtype = part_dtype;
+        p2.in = usmarr_array_data(partial);
+        p2.ki = p1.ko;
+        p2.rs.s[0] = 1;
+        p2.rs.s[1] = parts;
+        p2.ri.s[0] = 0;
+        p2.ri.s[1] = part_stride;
+        p2.chunk = parts;
+        if (tree)
+            tree_layout(ctx, &p2, parts);
+        rc = launch(ctx, &p2);
+    }
+    usmarr_array_release(partial); /* waits for the launches */
+    return rc;
+}
+
 /* Reduction `r` of l's layout into l->out as trees: enough groups to fill the device (8
  * per compute unit; at least 4 elements per item), the reduced range split into parts
  * when the outputs alone give too few, the partials (parts, kept...) reduced by a second
@@ -237,36 +281,7 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
     }
     int64_t chunk = (nred + parts - 1) / parts;
     parts = (nred + chunk - 1) / chunk; /* every part non-empty */
-    usmarr_array_t *partial = NULL;
-    int64_t pshape[2] = {parts, nkept};
-    int rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &partial);
-    if (rc)
-        return rc;
-    struct launch p1 = l;
-    p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
-    p1.out = usmarr_array_data(partial);
-    p1.ko.s[0] = l.ks.s[1];
-    p1.ko.s[1] = 1;
-    p1.po = nkept;
-    p1.chunk = chunk;
-    p1.parts = (size_t)parts;
-    rc = launch(ctx, &p1);
-    if (!rc) {
-        struct launch p2 = l;
-        p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
-        p2.in_dtype = part_dtype;
-        p2.in = usmarr_array_data(partial);
-        p2.ki = p1.ko;
-        p2.rs.s[0] = 1;
-        p2.rs.s[1] = parts;
-        p2.ri.s[0] = 0;
-        p2.ri.s[1] = nkept;
-        p2.chunk = parts;
-        tree_layout(ctx, &p2, parts);
-        rc = launch(ctx, &p2);
-    }
-    usmarr_array_release(partial); /* waits for the launches */
-    return rc;
+    return reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, true);
 }
 
 /* x reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
@@ -299,20 +314,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     usmarr_array_t *tmp = NULL;
     int rc = 0;
     if (kept.n > 2 || red.n > 2) {
-        /* copy into (kept..., reduced...) C order, then it is (nkept, nred) */
-        int perm[USMARR_MAX_NDIM], np = 0;
-        for (int d = 0; d < x->ndim; d++)
-            if (!reduced[d])
-                perm[np++] = d;
-        for (int d = 0; d < x->ndim; d++)
-            if (reduced[d])
-                perm[np++] = d;
-        usmarr_array_t *view;
-        if ((rc = usmarr_array_permute_dims(x, perm, &view)))
-            return rc;
-        rc = usmarr_array_copy(view, USMARR_ORDER_C, NULL, &tmp);
-        usmarr_array_release(view);
-        if (rc)
+        if ((rc = usmarr__copy_reduced_last(x, reduced, NULL, &tmp))) /* then it is (nkept, nred) */
             return rc;
         int64_t out_strides_kept[USMARR_MAX_NDIM];
         memcpy(out_strides_kept, kept.out, sizeof out_strides_kept);
@@ -369,34 +371,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         int64_t chunk = (nred + parts - 1) / parts;
         chunk = (chunk + 4095) / 4096 * 4096;
         parts = (nred + chunk - 1) / chunk;
-        usmarr_array_t *partial = NULL;
-        int64_t pshape[2] = {nkept, parts};
-        if ((rc = usmarr__array_empty_like_layout(ctx, part_dtype, 2, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE,
-                                                  &partial)))
-            goto done;
-        struct launch p1 = l;
-        p1.kernel = r->rule == R_MEAN ? "sum" : r->name;
-        p1.out = usmarr_array_data(partial);
-        p1.ko.s[0] = l.ks.s[1] * parts;
-        p1.ko.s[1] = parts;
-        p1.po = 1;
-        p1.chunk = chunk;
-        p1.parts = (size_t)parts;
-        rc = launch(ctx, &p1);
-        if (!rc) {
-            struct launch p2 = l;
-            p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
-            p2.in_dtype = part_dtype;
-            p2.in = usmarr_array_data(partial);
-            p2.ki = p1.ko;
-            p2.rs.s[0] = 1;
-            p2.rs.s[1] = parts;
-            p2.ri.s[0] = 0;
-            p2.ri.s[1] = 1;
-            p2.chunk = parts;
-            rc = launch(ctx, &p2);
-        }
-        usmarr_array_release(partial); /* waits for the launches */
+        rc = reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, false);
         goto done;
     }
     /* an outer reduced axis under contiguous outputs: 16 outputs per work-item */
@@ -423,7 +398,7 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", r->name);
     bool reduced[USMARR_MAX_NDIM];
-    int rc = parse_axes(x, naxes, axes, reduced);
+    int rc = usmarr__axes_mask(x->ndim, naxes, axes, NULL, "axes", reduced, NULL);
     if (rc)
         return rc;
     if ((rc = real_only(r->rule, x->dtype, r->name)))
@@ -447,7 +422,7 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
     if (nred == 0 && nkept > 0 && !r->identity)
         return usmarr__fail(USMARR_ERROR_EMPTY, "%s of an empty selection (%lld elements reduced) has no identity",
                             r->name, (long long)nred);
-    if (out && (rc = check_out(x, out, res, ndim, shape, r->name)))
+    if (out && (rc = usmarr__check_out(x, out, res, ndim, shape, USMARR_CASTING_SAME_KIND, r->name)))
         return rc;
 
     usmarr_array_t *target = NULL;
@@ -528,18 +503,16 @@ static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int
     int64_t n = src->shape[ax], init = include_initial ? 1 : 0, rshape[USMARR_MAX_NDIM];
     memcpy(rshape, src->shape, sizeof(int64_t) * (size_t)src->ndim);
     rshape[ax] = n + init;
-    int perm[USMARR_MAX_NDIM], inv[USMARR_MAX_NDIM], np = 0;
-    usmarr_array_t *pv = NULL, *pc = NULL, *tr = NULL, *back = NULL;
-    if (out && (rc = check_out(src, out, res, src->ndim, rshape, name)))
+    int perm[USMARR_MAX_NDIM], inv[USMARR_MAX_NDIM];
+    bool along[USMARR_MAX_NDIM] = {false};
+    along[ax] = true;
+    usmarr_array_t *pc = NULL, *tr = NULL, *back = NULL;
+    if (out && (rc = usmarr__check_out(src, out, res, src->ndim, rshape, USMARR_CASTING_SAME_KIND, name)))
         goto done;
-    for (int d = 0; d < src->ndim; d++)
-        if (d != ax)
-            perm[np++] = d;
-    perm[np++] = ax;
+    if ((rc = usmarr__copy_reduced_last(src, along, perm, &pc)))
+        goto done;
     for (int d = 0; d < src->ndim; d++)
         inv[perm[d]] = d;
-    if ((rc = usmarr_array_permute_dims(src, perm, &pv)) || (rc = usmarr_array_copy(pv, USMARR_ORDER_C, NULL, &pc)))
-        goto done;
     int64_t lines = 1, tshape[USMARR_MAX_NDIM];
     for (int d = 0; d < src->ndim; d++)
         tshape[d] = rshape[perm[d]];
@@ -583,7 +556,6 @@ done:
     usmarr_array_release(back);
     usmarr_array_release(tr);
     usmarr_array_release(pc); /* waits for the launch */
-    usmarr_array_release(pv);
     usmarr_array_release(src);
     return rc;
 }

@@ -269,13 +269,5 @@ done:
     usmarr_array_release(tc);
     usmarr_array_release(xc);
     usmarr_array_release(target);
-    if (rc) {
-        usmarr_array_release(res);
-        return rc;
-    }
-    if (result)
-        *result = res;
-    else
-        usmarr_array_release(res);
-    return 0;
+    return usmarr__result_end(rc, res, out, result); /* res is `out` (retained) or new */
 }

@@ -233,23 +233,6 @@ static int sort_rows(struct usmarr__sorted *j, bool arg, size_t itemsize, const 
     return usmarr__kernel_launch(j->ctx, k, nargs, args, 1, &global, &one);
 }
 
-static int check_out(const usmarr_array_t *x, const usmarr_array_t *out, usmarr_dtype_t res, int ndim,
-                     const int64_t *shape, const char *name)
-{
-    int rc;
-    if (out->memory->context != x->memory->context)
-        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and the input belong to different contexts", name);
-    if ((rc = usmarr__check_writable(out, "out")))
-        return rc;
-    if (out->ndim != ndim || memcmp(out->shape, shape, sizeof(int64_t) * (size_t)ndim))
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has %d dims and not the result's shape (%d dims)",
-                            name, out->ndim, ndim);
-    if (out->dtype != res)
-        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: out has dtype %s, the result is %s", name,
-                            usmarr_dtype_name(out->dtype), usmarr_dtype_name(res));
-    return 0;
-}
-
 static int new_result(const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
                       usmarr_array_t **res)
 {
@@ -277,7 +260,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     usmarr_context_t *ctx = x->memory->context;
     usmarr_dtype_t rd = arg ? USMARR_INT64 : x->dtype;
     int rc;
-    if (out && (rc = check_out(x, out, rd, x->ndim, x->shape, name)))
+    if (out && (rc = usmarr__check_out(x, out, rd, x->ndim, x->shape, USMARR_CASTING_NO, name)))
         return rc;
 
     usmarr_array_t *res = NULL, *in_copy = NULL, *out_tmp = NULL, *res_view = NULL;
@@ -339,15 +322,7 @@ done:
     usmarr_array_release(in_copy);
     usmarr_array_release(out_tmp);
     usmarr_array_release(res_view);
-    if (rc) {
-        usmarr_array_release(res);
-        return rc;
-    }
-    if (result)
-        *result = res;
-    else
-        usmarr_array_release(res);
-    return 0;
+    return usmarr__result_end(rc, res, out, result); /* res is `out` (retained) or new */
 }
 
 int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struct usmarr__sorted *j)
@@ -425,7 +400,7 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     int kind = usmarr__sort_key_kind(common);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: no key for dtype %s", usmarr_dtype_name(common));
-    if (out && (rc = check_out(a, out, USMARR_INT64, v->ndim, v->shape, "searchsorted")))
+    if (out && (rc = usmarr__check_out(a, out, USMARR_INT64, v->ndim, v->shape, USMARR_CASTING_NO, "searchsorted")))
         return rc;
 
     usmarr_context_t *ctx = a->memory->context;
@@ -470,15 +445,7 @@ done:
     usmarr_array_release(ac);
     usmarr_array_release(vc);
     usmarr_array_release(target);
-    if (rc) {
-        usmarr_array_release(res);
-        return rc;
-    }
-    if (result)
-        *result = res;
-    else
-        usmarr_array_release(res);
-    return 0;
+    return usmarr__result_end(rc, res, out, result); /* res is `out` (retained) or new */
 }
 
 USMARR_API int usmarr_top_k(const usmarr_array_t *x, int64_t k, int axis, bool largest, usmarr_array_t **values,
