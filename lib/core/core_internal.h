@@ -141,6 +141,12 @@ struct usmarr_memory {
 /* 0 when the context's device offers USM of `kind`, else USMARR_ERROR_UNSUPPORTED with a
  * detail naming the kind, the device and its capability query. */
 USMARR_INTERNAL int usmarr__usm_kind_offered(const usmarr_context_t *ctx, usmarr_usm_kind_t kind);
+/* The arguments every block-making call shares: context and memory given, `kind` one of
+ * device, shared and host. */
+USMARR_INTERNAL int usmarr__check_memory_args(const usmarr_context_t *context, usmarr_usm_kind_t kind,
+                                              usmarr_memory_t *const *memory);
+/* A new block of `kind` on context (retained), nothing behind it yet. */
+USMARR_INTERNAL int usmarr__memory_new(usmarr_context_t *context, usmarr_usm_kind_t kind, usmarr_memory_t **out);
 
 /* ---- arrays (array.c) ----------------------------------------------------------- */
 struct usmarr_array {

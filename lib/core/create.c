@@ -9,6 +9,15 @@
 
 /* ---- host-side strided copies ------------------------------------------------------ */
 
+/* One row of n elements of `size` bytes; inlined where `size` is a constant, so that the
+ * moves become plain loads and stores. */
+static inline __attribute__((always_inline)) void move_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
+                                                          size_t size)
+{
+    for (int64_t i = 0; i < n; i++)
+        memcpy(d + i * ds, s + i * ss, size);
+}
+
 void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
                                const char *src, const int64_t *src_strides, size_t itemsize)
 {
@@ -34,26 +43,11 @@ void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const 
             memcpy(d, s, (size_t)n * itemsize);
         } else {
             switch (itemsize) { /* constant sizes let the compiler inline the moves */
-            case 1:
-                for (int64_t i = 0; i < n; i++)
-                    memcpy(d + i * ds, s + i * ss, 1);
-                break;
-            case 2:
-                for (int64_t i = 0; i < n; i++)
-                    memcpy(d + i * ds, s + i * ss, 2);
-                break;
-            case 4:
-                for (int64_t i = 0; i < n; i++)
-                    memcpy(d + i * ds, s + i * ss, 4);
-                break;
-            case 8:
-                for (int64_t i = 0; i < n; i++)
-                    memcpy(d + i * ds, s + i * ss, 8);
-                break;
-            default:
-                for (int64_t i = 0; i < n; i++)
-                    memcpy(d + i * ds, s + i * ss, itemsize);
-                break;
+            case 1: move_row(d, ds, s, ss, n, 1); break;
+            case 2: move_row(d, ds, s, ss, n, 2); break;
+            case 4: move_row(d, ds, s, ss, n, 4); break;
+            case 8: move_row(d, ds, s, ss, n, 8); break;
+            default: move_row(d, ds, s, ss, n, itemsize); break;
             }
         }
         int k = inner - 1;
@@ -93,45 +87,59 @@ static int device_copy_locked(usmarr_context_t *ctx, void *dst, const void *src,
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
 }
 
+/* What a host read or write of `a` moves: the span of its elements from element lo, in
+ * bytes; the host's strides (C order when none are given); `direct` when a is dense and
+ * laid out as the host is, so that one copy of the span does.  False for an empty a. */
+struct host_transfer {
+    int64_t lo, span_bytes, strides[USMARR_MAX_NDIM];
+    size_t item;
+    bool dense, direct;
+};
+
+static bool host_transfer_plan(const usmarr_array_t *a, const int64_t *host_strides, struct host_transfer *t)
+{
+    int64_t hi;
+    if (!usmarr__array_span(a, &t->lo, &hi))
+        return false;
+    t->item = usmarr_dtype_size(a->dtype);
+    if (host_strides)
+        memcpy(t->strides, host_strides, sizeof(int64_t) * (size_t)a->ndim);
+    else
+        usmarr__contiguous_strides(a->ndim, a->shape, USMARR_ORDER_C, t->strides);
+    t->span_bytes = (hi - t->lo + 1) * (int64_t)t->item; /* inside the block: fits */
+    t->dense = a->flags & (USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS);
+    t->direct = t->dense && same_layout(a->ndim, a->shape, a->strides, t->strides);
+    return true;
+}
+
 int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides)
 {
-    int64_t lo, hi, cstr[USMARR_MAX_NDIM];
-    if (!usmarr__array_span(a, &lo, &hi))
+    struct host_transfer t;
+    if (!host_transfer_plan(a, host_strides, &t))
         return 0;
-    size_t item = usmarr_dtype_size(a->dtype);
-    if (!host_strides) {
-        usmarr__contiguous_strides(a->ndim, a->shape, USMARR_ORDER_C, cstr);
-        host_strides = cstr;
-    }
-    int64_t span_bytes = (hi - lo + 1) * (int64_t)item; /* inside the block: fits */
-    if ((a->flags & (USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS)) &&
-        same_layout(a->ndim, a->shape, a->strides, host_strides))
-        return usmarr_memory_copy_to_host(a->memory, (size_t)a->offset * item, host, (size_t)span_bytes);
+    if (t.direct)
+        return usmarr_memory_copy_to_host(a->memory, (size_t)a->offset * t.item, host, (size_t)t.span_bytes);
     char *staging;
-    int rc = staging_alloc(span_bytes, &staging);
+    int rc = staging_alloc(t.span_bytes, &staging);
     if (rc)
         return rc;
-    rc = usmarr_memory_copy_to_host(a->memory, (size_t)(a->offset + lo) * item, staging, (size_t)span_bytes);
+    rc = usmarr_memory_copy_to_host(a->memory, (size_t)(a->offset + t.lo) * t.item, staging, (size_t)t.span_bytes);
     if (!rc)
-        usmarr__host_strided_copy(a->ndim, a->shape, host, host_strides, staging + (-lo) * (int64_t)item, a->strides,
-                                  item);
+        usmarr__host_strided_copy(a->ndim, a->shape, host, t.strides, staging + (-t.lo) * (int64_t)t.item, a->strides,
+                                  t.item);
     free(staging);
     return rc;
 }
 
 int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides)
 {
-    int64_t lo, hi, cstr[USMARR_MAX_NDIM];
-    if (!usmarr__array_span(a, &lo, &hi))
+    struct host_transfer t;
+    if (!host_transfer_plan(a, host_strides, &t))
         return 0;
-    size_t item = usmarr_dtype_size(a->dtype);
-    if (!host_strides) {
-        usmarr__contiguous_strides(a->ndim, a->shape, USMARR_ORDER_C, cstr);
-        host_strides = cstr;
-    }
-    int64_t span_bytes = (hi - lo + 1) * (int64_t)item;
-    bool dense = a->flags & (USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS);
-    if (dense && same_layout(a->ndim, a->shape, a->strides, host_strides))
+    size_t item = t.item;
+    int64_t lo = t.lo, span_bytes = t.span_bytes;
+    host_strides = t.strides;
+    if (t.direct)
         return usmarr_memory_copy_from_host(a->memory, (size_t)a->offset * item, host, (size_t)span_bytes);
     char *staging;
     int rc = staging_alloc(span_bytes, &staging);
@@ -140,7 +148,7 @@ int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host
     char *origin = staging + (-lo) * (int64_t)item;
     char *device = (char *)a->memory->pointer + (a->offset + lo) * (int64_t)item;
     usmarr_context_t *ctx = a->memory->context;
-    if (dense) {
+    if (t.dense) {
         usmarr__host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
         rc = usmarr_memory_copy_from_host(a->memory, (size_t)(a->offset + lo) * item, staging, (size_t)span_bytes);
     } else {
@@ -382,6 +390,29 @@ static int staging_for(int64_t n, usmarr_dtype_t dtype, char **staging)
     return staging_alloc(bytes, staging);
 }
 
+/* arange's and linspace's 1-d array of n values start + i*step, the last one *last when
+ * `last` is given, each floored when `floor_values`, made on the host; `what` names a
+ * value that does not fit the dtype. */
+static int ramp(usmarr_context_t *context, usmarr_dtype_t dtype, usmarr_usm_kind_t kind, int64_t n, double start,
+                double step, const double *last, bool floor_values, const char *what, usmarr_array_t **array)
+{
+    char *staging;
+    int rc = staging_for(n, dtype, &staging);
+    if (rc)
+        return rc;
+    size_t item = usmarr_dtype_size(dtype);
+    for (int64_t i = 0; i < n && !rc; i++) {
+        double y = last && i == n - 1 ? *last : start + (double)i * step;
+        if (floor_values)
+            y = floor(y);
+        rc = usmarr__scalar_store(usmarr_scalar_float(y), dtype, staging + i * (int64_t)item, what);
+    }
+    if (!rc)
+        rc = from_staging(context, dtype, 1, &n, USMARR_ORDER_C, kind, staging, array);
+    free(staging);
+    return rc;
+}
+
 int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step, usmarr_dtype_t dtype,
                         usmarr_usm_kind_t kind, usmarr_array_t **array)
 {
@@ -401,19 +432,7 @@ int usmarr_array_arange(usmarr_context_t *context, double start, double stop, do
         len = 0;
     if (len > 0x1p62)
         return usmarr__fail(USMARR_ERROR_OVERFLOW, "(stop - start) / step = %g elements is too many", len);
-    int64_t n = (int64_t)len;
-    char *staging;
-    rc = staging_for(n, dtype, &staging);
-    if (rc)
-        return rc;
-    size_t item = usmarr_dtype_size(dtype);
-    for (int64_t i = 0; i < n && !rc; i++)
-        rc = usmarr__scalar_store(usmarr_scalar_float(start + (double)i * step), dtype, staging + i * (int64_t)item,
-                                  "start + i*step");
-    if (!rc)
-        rc = from_staging(context, dtype, 1, &n, USMARR_ORDER_C, kind, staging, array);
-    free(staging);
-    return rc;
+    return ramp(context, dtype, kind, (int64_t)len, start, step, NULL, false, "start + i*step", array);
 }
 
 int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, int64_t num, bool endpoint,
@@ -427,26 +446,12 @@ int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, 
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "num=%lld is negative", (long long)num);
     if (!isfinite(start) || !isfinite(stop))
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "start=%g and stop=%g must be finite", start, stop);
-    char *staging;
-    rc = staging_for(num, dtype, &staging);
-    if (rc)
-        return rc;
     int64_t div = endpoint ? num - 1 : num;
     double step = div > 0 ? (stop - start) / (double)div : 0;
-    size_t item = usmarr_dtype_size(dtype);
+    /* NumPy 2 rounds towards -inf for integer dtypes */
     bool integer = usmarr_dtype_kind(dtype) == USMARR_KIND_INT || usmarr_dtype_kind(dtype) == USMARR_KIND_UINT;
-    for (int64_t i = 0; i < num && !rc; i++) {
-        double y = (double)i * step + start;
-        if (endpoint && num > 1 && i == num - 1)
-            y = stop;
-        if (integer)
-            y = floor(y); /* NumPy 2 rounds towards -inf for integer dtypes */
-        rc = usmarr__scalar_store(usmarr_scalar_float(y), dtype, staging + i * (int64_t)item, "linspace value");
-    }
-    if (!rc)
-        rc = from_staging(context, dtype, 1, &num, USMARR_ORDER_C, kind, staging, array);
-    free(staging);
-    return rc;
+    return ramp(context, dtype, kind, num, start, step, endpoint && num > 1 ? &stop : NULL, integer, "linspace value",
+                array);
 }
 
 int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k, usmarr_dtype_t dtype,

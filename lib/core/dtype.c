@@ -126,40 +126,26 @@ int usmarr_dtype_from_typestr(const char *typestr, usmarr_dtype_t *dtype)
     return 0;
 }
 
+/* Weak scalars (dtype -1): the value in the member of its kind. */
 usmarr_scalar_t usmarr_scalar_bool(bool v)
 {
-    usmarr_scalar_t s = {.kind = USMARR_KIND_BOOL, .dtype = -1};
-    s.value.b = v;
-    return s;
+    return (usmarr_scalar_t){.kind = USMARR_KIND_BOOL, .dtype = -1, .value.b = v};
 }
-
 usmarr_scalar_t usmarr_scalar_int(int64_t v)
 {
-    usmarr_scalar_t s = {.kind = USMARR_KIND_INT, .dtype = -1};
-    s.value.i = v;
-    return s;
+    return (usmarr_scalar_t){.kind = USMARR_KIND_INT, .dtype = -1, .value.i = v};
 }
-
 usmarr_scalar_t usmarr_scalar_uint(uint64_t v)
 {
-    usmarr_scalar_t s = {.kind = USMARR_KIND_UINT, .dtype = -1};
-    s.value.u = v;
-    return s;
+    return (usmarr_scalar_t){.kind = USMARR_KIND_UINT, .dtype = -1, .value.u = v};
 }
-
 usmarr_scalar_t usmarr_scalar_float(double v)
 {
-    usmarr_scalar_t s = {.kind = USMARR_KIND_FLOAT, .dtype = -1};
-    s.value.f = v;
-    return s;
+    return (usmarr_scalar_t){.kind = USMARR_KIND_FLOAT, .dtype = -1, .value.f = v};
 }
-
 usmarr_scalar_t usmarr_scalar_complex(double re, double im)
 {
-    usmarr_scalar_t s = {.kind = USMARR_KIND_COMPLEX, .dtype = -1};
-    s.value.c[0] = re;
-    s.value.c[1] = im;
-    return s;
+    return (usmarr_scalar_t){.kind = USMARR_KIND_COMPLEX, .dtype = -1, .value.c = {re, im}};
 }
 
 /* ---- conversions ------------------------------------------------------------------ */

@@ -22,14 +22,25 @@ int usmarr__usm_kind_offered(const usmarr_context_t *ctx, usmarr_usm_kind_t kind
                         (unsigned long long)caps, in->kinds_limited ? " (USMARR_USM_KINDS hides it)" : "");
 }
 
-static int memory_new(usmarr_context_t *context, usmarr_memory_t **out)
+int usmarr__memory_new(usmarr_context_t *context, usmarr_usm_kind_t kind, usmarr_memory_t **out)
 {
     usmarr_memory_t *m = calloc(1, sizeof *m);
     if (!m)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "memory block");
     usmarr__ref_init(&m->refcount);
     m->context = usmarr_context_retain(context);
+    m->kind = kind;
     *out = m;
+    return 0;
+}
+
+int usmarr__check_memory_args(const usmarr_context_t *context, usmarr_usm_kind_t kind, usmarr_memory_t *const *memory)
+{
+    if (!context || !memory)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
+    if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
+                            (int)kind);
     return 0;
 }
 
@@ -37,26 +48,22 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
                          usmarr_memory_t **memory)
 {
     usmarr__clear_error();
-    if (!context || !memory)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
-    if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
-                            (int)kind);
+    int rc = usmarr__check_memory_args(context, kind, memory);
+    if (rc)
+        return rc;
     if (alignment & (alignment - 1))
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu is not a power of two", alignment);
     if (alignment > UINT32_MAX)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "alignment=%zu exceeds %u", alignment, UINT32_MAX);
-    int rc = usmarr__usm_kind_offered(context, kind);
-    if (rc)
+    if ((rc = usmarr__usm_kind_offered(context, kind)))
         return rc;
     if (size > context->info.max_alloc_size)
         return usmarr__fail(USMARR_ERROR_ALLOCATION, "size=%zu bytes exceeds the device's maximum allocation of %llu "
                                                      "bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
                             size, (unsigned long long)context->info.max_alloc_size);
     usmarr_memory_t *m;
-    if ((rc = memory_new(context, &m)) != 0)
+    if ((rc = usmarr__memory_new(context, kind, &m)) != 0)
         return rc;
-    m->kind = kind;
     m->size = size;
     if (size > 0) {
         m->pointer = usmarr__pool_take(context, kind, size, alignment);
@@ -84,12 +91,11 @@ int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size, us
     if (rc)
         return rc;
     usmarr_memory_t *m;
-    rc = memory_new(context, &m);
+    rc = usmarr__memory_new(context, kind, &m);
     if (rc)
         return rc;
     m->pointer = pointer;
     m->size = size;
-    m->kind = kind;
     m->foreign = true;
     m->release = release;
     m->user_data = user_data;

@@ -105,24 +105,28 @@ static int check_pod(usmarr_memory_t *m, const char *call)
     return 0;
 }
 
+/* check_pod, and the range arguments of allocate and resize given. */
+static int check_pod_range(usmarr_memory_t *m, const char *call, const size_t *begin, const char *begin_name,
+                           const size_t *end, const char *end_name)
+{
+    int rc = check_pod(m, call);
+    if (!rc && (!begin || !end))
+        rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", call, !begin ? begin_name : end_name);
+    return rc;
+}
+
 int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t capacity,
                              usmarr_memory_t **memory)
 {
     usmarr__clear_error();
-    if (!context || !memory)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "memory");
-    if (kind != USMARR_USM_DEVICE && kind != USMARR_USM_SHARED && kind != USMARR_USM_HOST)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "kind=%d is not device (1), shared (2) or host (3)",
-                            (int)kind);
-    int rc = usmarr__usm_kind_offered(context, kind);
+    usmarr_memory_t *m;
+    int rc = usmarr__check_memory_args(context, kind, memory);
+    if (!rc)
+        rc = usmarr__usm_kind_offered(context, kind);
+    if (!rc)
+        rc = usmarr__memory_new(context, kind, &m);
     if (rc)
         return rc;
-    usmarr_memory_t *m = calloc(1, sizeof *m);
-    if (!m)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "pod memory block");
-    usmarr__ref_init(&m->refcount);
-    m->context = usmarr_context_retain(context);
-    m->kind = kind;
     m->pod_state = USMARR_POD_BUILDING;
     m->pod_alignment = 1;
     rc = capacity ? move_to(m, capacity, 1, 0) : 0;
@@ -139,12 +143,9 @@ int usmarr_memory_pod_allocate(usmarr_memory_t *memory, size_t size_bytes, size_
                                size_t *out_end)
 {
     usmarr__clear_error();
-    int rc = check_pod(memory, "pod allocate");
+    int rc = check_pod_range(memory, "pod allocate", out_begin, "out_begin", out_end, "out_end");
     if (rc)
         return rc;
-    if (!out_begin || !out_end)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "pod allocate: %s is NULL",
-                            !out_begin ? "out_begin" : "out_end");
     if (alignment == 0)
         alignment = 1;
     if ((alignment & (alignment - 1)) || alignment > POD_MAX_ALIGNMENT)
@@ -167,12 +168,9 @@ int usmarr_memory_pod_allocate(usmarr_memory_t *memory, size_t size_bytes, size_
 int usmarr_memory_pod_resize(usmarr_memory_t *memory, size_t size_bytes, size_t *inout_begin, size_t *inout_end)
 {
     usmarr__clear_error();
-    int rc = check_pod(memory, "pod resize");
+    int rc = check_pod_range(memory, "pod resize", inout_begin, "inout_begin", inout_end, "inout_end");
     if (rc)
         return rc;
-    if (!inout_begin || !inout_end)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "pod resize: %s is NULL",
-                            !inout_begin ? "inout_begin" : "inout_end");
     if (*inout_begin != memory->pod_last_begin || *inout_end != memory->size)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
                             "pod resize: [begin=%zu, end=%zu) is not the most recent allocation [%zu, %zu)",
