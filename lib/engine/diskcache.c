@@ -145,7 +145,12 @@ bool usmarr__dc_is_entry_name(const char *name)
     return true;
 }
 
-bool usmarr__dc_is_temp_name(const char *name) { return strncmp(name, TEMP_PREFIX, strlen(TEMP_PREFIX)) == 0; }
+/* Temporary files of writers and lock files of compiles: removed when older than an hour
+ * (left behind by a crash). */
+bool usmarr__dc_is_temp_name(const char *name)
+{
+    return strncmp(name, TEMP_PREFIX, strlen(TEMP_PREFIX)) == 0 || strncmp(name, LOCK_PREFIX, strlen(LOCK_PREFIX)) == 0;
+}
 
 /* ---- settings --------------------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -519,6 +520,69 @@ done:
     free(path);
     usmarr__dc_key_free(&k);
     usmarr__dc_session_end(&s);
+}
+
+/* ---- compile locks ------------------------------------------------------------------ */
+
+static atomic_int held_locks; /* compile locks this process holds */
+
+int usmarr__diskcache_compile_lock(const struct usmarr__program_key *pk, char **lock_path, bool *waited)
+{
+    *lock_path = NULL;
+    *waited = false;
+    struct session s;
+    if (!usmarr__dc_session_begin(&s, true))
+        return -1;
+    struct key k;
+    int fd = -1;
+    char *path = NULL;
+    if (!usmarr__dc_key_build(&k, pk, s.driver_override))
+        goto done;
+    size_t n = strlen(s.directory) + 1 + strlen(LOCK_PREFIX) + HASH_HEX + 1;
+    if (!(path = malloc(n)))
+        goto done;
+    snprintf(path, n, "%s/" LOCK_PREFIX "%.*s", s.directory, HASH_HEX, k.name);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        goto done; /* no lock: compile anyway (a failure to write shows at the store) */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK || atomic_load(&held_locks) > 0) {
+            close(fd), fd = -1;
+            goto done;
+        }
+        *waited = true;
+        double t0 = usmarr__dc_now_ms();
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (usmarr__dc_now_ms() - t0 > USMARR__COMPILE_WAIT_SECONDS * 1e3) {
+                usmarr__dc_trace("wait %s: another process has compiled it for %d s; compiling here too", k.name,
+                                 USMARR__COMPILE_WAIT_SECONDS);
+                close(fd), fd = -1;
+                goto done;
+            }
+            nanosleep(&pause, NULL);
+        }
+        usmarr__dc_trace("wait %s: another process compiled it: %.3f ms", k.name, usmarr__dc_now_ms() - t0);
+    }
+    atomic_fetch_add(&held_locks, 1);
+    *lock_path = path;
+    path = NULL;
+done:
+    free(path);
+    if (k.bytes)
+        usmarr__dc_key_free(&k);
+    usmarr__dc_session_end(&s);
+    return fd;
+}
+
+void usmarr__diskcache_compile_unlock(int fd, char *lock_path)
+{
+    if (fd < 0)
+        return;
+    unlink(lock_path); /* while still holding it: a later process starts a new file */
+    close(fd);
+    free(lock_path);
+    atomic_fetch_sub(&held_locks, 1);
 }
 
 void usmarr__diskcache_discard(const struct usmarr__program_key *pk)

@@ -357,6 +357,8 @@ struct program {
     char *source;
     char *options;
     atomic_bool store_pending; /* compiled from source, binary not yet stored */
+    int lock_fd;               /* the disk cache's compile lock, held until the store (or -1) */
+    char *lock_path;
     struct usmarr__kernel *kernels;
 };
 
@@ -426,6 +428,20 @@ USMARR_INTERNAL int usmarr__diskcache_load(const struct usmarr__program_key *key
  * the mode is not "on" or the cache is disabled. */
 USMARR_INTERNAL void usmarr__diskcache_store(const struct usmarr__program_key *key, const unsigned char *binary,
                                              size_t size);
+/* Cross-process single-flight of compiles.  Before compiling `key` from source, a process
+ * takes the key's lock file in the cache directory (flock on ".lock-<hash>").  When
+ * another process holds it (it is compiling the same program and will store it), this
+ * one waits, up to USMARR__COMPILE_WAIT_SECONDS, and sets *waited: the caller then looks
+ * the entry up again before compiling.  A process that already holds a lock never waits
+ * (two processes each waiting for the other's program would otherwise deadlock).
+ * Returns the lock's descriptor (>= 0; *lock_path is the file) or -1 when there is no
+ * lock to hold (mode not on, cache disabled, waited too long): the caller compiles
+ * either way.  usmarr__diskcache_compile_unlock() after the entry is stored, or the
+ * program is given up; it accepts -1. */
+#define USMARR__COMPILE_WAIT_SECONDS 120
+USMARR_INTERNAL int usmarr__diskcache_compile_lock(const struct usmarr__program_key *key, char **lock_path,
+                                                   bool *waited);
+USMARR_INTERNAL void usmarr__diskcache_compile_unlock(int fd, char *lock_path);
 /* Deletes the entry of this key (its binary failed to build).  Not in read-only mode. */
 USMARR_INTERNAL void usmarr__diskcache_discard(const struct usmarr__program_key *key);
 /* Reports an engine event ("compile", "build-binary", ...) with its duration under the
@@ -476,6 +492,7 @@ static const char KEY_MAGIC[] __attribute__((unused)) = "usmarr program key";
 #define ENTRY_SUFFIX ".clbin"
 #define HASH_HEX 32 /* XXH3-128 as hex */
 #define TEMP_PREFIX ".tmp-"
+#define LOCK_PREFIX ".lock-"
 #define STALE_TEMP_SECONDS 3600
 #define DEFAULT_MAX_BYTES ((uint64_t)256 << 20)
 #define MAX_ENTRY_BYTES ((uint64_t)1 << 31)

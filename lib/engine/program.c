@@ -128,6 +128,7 @@ static void program_free(struct program *p)
     }
     if (p->program)
         clReleaseProgram(p->program);
+    usmarr__diskcache_compile_unlock(p->lock_fd, p->lock_path);
     free(p->key);
     free(p->source);
     free(p->options);
@@ -230,46 +231,75 @@ static char *effective_options(const char *options)
     return s;
 }
 
+static void release_lock(struct program *p)
+{
+    usmarr__diskcache_compile_unlock(p->lock_fd, p->lock_path);
+    p->lock_fd = -1;
+    p->lock_path = NULL;
+}
+
+/* Builds `p` from a binary of the disk cache: 0, or non-zero when there is none or it
+ * does not build (then it is discarded). */
+static int program_from_binary(usmarr_context_t *ctx, struct program *p, const struct usmarr__program_key *key)
+{
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    if (usmarr__diskcache_load(key, &binary, &size) != 0)
+        return -1;
+    double t0 = now_ms();
+    const unsigned char *bins[1] = {binary};
+    cl_int status = CL_SUCCESS, err;
+    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
+    if (err == CL_SUCCESS && status == CL_SUCCESS)
+        err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
+    else if (err == CL_SUCCESS)
+        err = status;
+    free(binary);
+    if (err == CL_SUCCESS) {
+        usmarr__diskcache_trace("build-binary", key, now_ms() - t0);
+        p->program = prog;
+        return 0;
+    }
+    if (prog)
+        clReleaseProgram(prog);
+    usmarr__diskcache_discard(key);
+    return -1;
+}
+
 /* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
- * error with the detail recorded. */
+ * error with the detail recorded.  A compile from source holds the disk cache's compile
+ * lock until the binary is stored (store_binary), so that other processes asking for the
+ * same program wait for it instead of compiling it too. */
 static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
 {
     struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
-    unsigned char *binary = NULL;
-    size_t size = 0;
     cl_int err;
-    *loaded = false;
-    if (usmarr__diskcache_load(&key, &binary, &size) == 0) {
-        double t0 = now_ms();
-        const unsigned char *bins[1] = {binary};
-        cl_int status = CL_SUCCESS;
-        cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &size, bins, &status, &err);
-        if (err == CL_SUCCESS && status == CL_SUCCESS)
-            err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
-        else if (err == CL_SUCCESS)
-            err = status;
-        free(binary);
-        if (err == CL_SUCCESS) {
-            usmarr__diskcache_trace("build-binary", &key, now_ms() - t0);
-            p->program = prog;
-            *loaded = true;
-            return 0;
-        }
-        if (prog)
-            clReleaseProgram(prog);
-        usmarr__diskcache_discard(&key);
+    *loaded = program_from_binary(ctx, p, &key) == 0;
+    if (*loaded)
+        return 0;
+    bool waited = false;
+    int lock = usmarr__diskcache_compile_lock(&key, &p->lock_path, &waited);
+    if (waited && program_from_binary(ctx, p, &key) == 0) {
+        usmarr__diskcache_compile_unlock(lock, p->lock_path);
+        p->lock_path = NULL;
+        *loaded = true;
+        return 0;
     }
+    p->lock_fd = lock;
     double t0 = now_ms();
     const char *src = p->source;
     cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &src, NULL, &err);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        release_lock(p);
         return usmarr__cl_fail(err, "clCreateProgramWithSource");
+    }
     err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
     if (usmarr__build_log_wanted())
         print_build_log(p, prog, ctx->device, now_ms() - t0);
     if (err != CL_SUCCESS) {
         char *log = build_log_of(prog, ctx->device);
         clReleaseProgram(prog);
+        release_lock(p);
         int rc = usmarr__fail(USMARR_ERROR_BUILD, "program %.*s (options \"%s\"): %s: %s", family_length(p),
                               p->key, p->options,
                               usmarr_error_name(err), log ? log : "(no log: out of memory)");
@@ -395,6 +425,7 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
         p->hash = h;
         p->state = PROGRAM_BUILDING;
         atomic_init(&p->store_pending, false);
+        p->lock_fd = -1;
         p->next = *bucket;
         *bucket = p;
     }
@@ -581,18 +612,18 @@ static void store_binary(usmarr_context_t *ctx, struct program *p)
 {
     /* Taking the binary makes PoCL compile every kernel of the program: only when it is
      * going to be stored. */
-    if (usmarr__diskcache_mode() != USMARR_CACHE_ON || clFinish(ctx->queue) != CL_SUCCESS)
-        return;
     size_t size = 0;
-    if (clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
-        return;
-    unsigned char *binary = malloc(size);
-    unsigned char *bins[1] = {binary};
-    if (binary && clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
-        struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
-        usmarr__diskcache_store(&key, binary, size);
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && clFinish(ctx->queue) == CL_SUCCESS &&
+        clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
+        unsigned char *binary = malloc(size);
+        unsigned char *bins[1] = {binary};
+        if (binary && clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+            struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
+            usmarr__diskcache_store(&key, binary, size);
+        }
+        free(binary);
     }
-    free(binary);
+    release_lock(p); /* other processes waiting for this program now find it */
 }
 
 /* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  After

@@ -9,8 +9,9 @@
  *   cache_child SELECTOR ops [MARKER]
  *       runs a few library operations whose kernels the caches in the environment do not
  *       hold (an elementwise function, a reduction, a sort, a cast) and checks their
- *       results, printing nothing on success: tests/engine/test_build.c checks that
- *       compiling them printed nothing either.  With MARKER, the kernel sources come from
+ *       results; on success it prints one line, "cache_child: stores S hits H" (the
+ *       library's disk-cache counters): tests/engine/test_build.c checks that compiling
+ *       printed nothing else.  With MARKER, the kernel sources come from
  *       a broken copy ($USMARR_KERNEL_DIR): the cast must fail with USMARR_ERROR_BUILD
  *       and a detail that quotes MARKER from the build log.
  *   cache_child SELECTOR readonly-dir HIT_VARIANT MISS_VARIANT
@@ -146,6 +147,10 @@ int main(int argc, char **argv)
             return ops_fail("context", rc) + 1;
         int status = ops(ctx, argc > 3 ? argv[3] : NULL);
         usmarr_context_release(ctx);
+        usmarr_cache_stats_t stats;
+        if (!status && argc <= 3 && usmarr_cache_get_stats(&stats) == 0)
+            printf("cache_child: stores %llu hits %llu\n", (unsigned long long)stats.stores,
+                   (unsigned long long)stats.hits);
         return status;
     }
     if (argc < 4) {

@@ -104,18 +104,21 @@ static void helper_path(char *path, size_t size)
     snprintf(path, size, "%s/cache_child", self);
 }
 
-/* Runs `cache_child <device> ops [marker]` with fresh, empty caches (a new cache
- * directory and PoCL cache directory under root/<name>, no system cache) plus the
- * variables of `extra` ("NAME=value", NULL-terminated; NULL for none), stdout and stderr
- * into one file; returns the exit status and the output. */
-static int run_child(const char *name, const char *marker, const char *const *extra, char *output, size_t size)
+/* Starts `cache_child <device> ops [marker]` with fresh, empty caches (a new PoCL cache
+ * directory under root/<name>, no system cache) and the cache directory `cache` (NULL:
+ * a new one, root/<name>/cache) plus the variables of `extra` ("NAME=value",
+ * NULL-terminated; NULL for none), stdout and stderr into root/<name>/output. */
+static pid_t spawn_child(const char *name, const char *cache_dir, const char *marker, const char *const *extra)
 {
     char helper[PATH_MAX], out[PATH_MAX], cache[PATH_MAX + 32], pocl[PATH_MAX + 32];
     helper_path(helper, sizeof helper);
     ck_assert_msg(access(helper, X_OK) == 0, "%s: %s", helper, strerror(errno));
     path_in_root(out, sizeof out, name);
     ck_assert_int_eq(mkdir(out, 0700), 0);
-    snprintf(cache, sizeof cache, "USMARR_CACHE_DIR=%s/cache", out);
+    if (cache_dir)
+        snprintf(cache, sizeof cache, "USMARR_CACHE_DIR=%s", cache_dir);
+    else
+        snprintf(cache, sizeof cache, "USMARR_CACHE_DIR=%s/cache", out);
     snprintf(pocl, sizeof pocl, "POCL_CACHE_DIR=%s/pocl", out);
     ck_assert_int_eq(mkdir(pocl + strlen("POCL_CACHE_DIR="), 0700), 0);
     strcat(out, "/output");
@@ -155,8 +158,17 @@ static int run_child(const char *name, const char *marker, const char *const *ex
     posix_spawn_file_actions_destroy(&actions);
     free(envp);
     ck_assert_msg(rc == 0, "posix_spawn %s: %s", helper, strerror(rc));
+    return pid;
+}
+
+/* Waits for the child of root/<name>; returns its exit status and its output. */
+static int wait_child(pid_t pid, const char *name, char *output, size_t size)
+{
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    char out[PATH_MAX];
+    path_in_root(out, sizeof out, name);
+    strcat(out, "/output");
     FILE *f = fopen(out, "r");
     size_t got = f ? fread(output, 1, size - 1, f) : 0;
     output[got] = '\0';
@@ -165,18 +177,41 @@ static int run_child(const char *name, const char *marker, const char *const *ex
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-START_TEST(test_build_cold_compiles_print_nothing)
+static int run_child(const char *name, const char *marker, const char *const *extra, char *output, size_t size)
 {
-    /* add, sum, sort and a cast, every kernel compiled from source: PoCL's clang used to
-     * print "N warnings generated." to stderr for each (ABI notes on 16-wide vectors in its
-     * own headers), 114 lines for a sort. */
-    char output[1024];
-    int status = run_child("cold", NULL, NULL, output, sizeof output);
-    ck_assert_msg(status == 0, "cache_child ops exited with %d: %s", status, output);
-    ck_assert_msg(output[0] == '\0', "compiling printed: %s", output);
-    char cache[PATH_MAX];
-    path_in_root(cache, sizeof cache, "cold/cache");
-    ck_assert_uint_ge(count_entries(cache), 4); /* the kernels were compiled there, not found elsewhere */
+    return wait_child(spawn_child(name, NULL, marker, extra), name, output, size);
+}
+
+START_TEST(test_build_cold_compiles_print_nothing_and_compile_once_across_processes)
+{
+    /* Two processes at once: add, sum, sort and a cast, every kernel compiled from source.
+     * PoCL's clang used to print "N warnings generated." to stderr for each (ABI notes on
+     * 16-wide vectors in its own headers), 114 lines for a sort.  They share one cache
+     * directory: each program is compiled by one of them while the other waits for it
+     * and loads it (the disk cache's compile lock). */
+    char cache[PATH_MAX], output[2][1024];
+    path_in_root(cache, sizeof cache, "shared-cache");
+    static const char *const names[2] = {"cold-a", "cold-b"};
+    pid_t pids[2];
+    for (int i = 0; i < 2; i++)
+        pids[i] = spawn_child(names[i], cache, NULL, NULL);
+    unsigned long long stores = 0, hits = 0;
+    for (int i = 0; i < 2; i++) {
+        int status = wait_child(pids[i], names[i], output[i], sizeof output[i]);
+        ck_assert_msg(status == 0, "cache_child ops exited with %d: %s", status, output[i]);
+        /* its own last line, and nothing else */
+        unsigned long long s = 0, h = 0;
+        int used = 0;
+        ck_assert_msg(sscanf(output[i], "cache_child: stores %llu hits %llu\n%n", &s, &h, &used) == 2 &&
+                          output[i][used] == '\0',
+                      "compiling printed: %s", output[i]);
+        stores += s;
+        hits += h;
+    }
+    size_t entries = count_entries(cache);
+    ck_assert_uint_ge(entries, 4); /* the kernels were compiled there, not found elsewhere */
+    ck_assert_uint_eq(stores, entries); /* each program compiled once */
+    ck_assert_uint_eq(hits, entries);   /* and loaded by the other process */
 }
 END_TEST
 
@@ -392,7 +427,7 @@ Suite *suite_build(void)
     TCase *tc = tcase_create("build");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 0);
-    tcase_add_test(tc, test_build_cold_compiles_print_nothing);
+    tcase_add_test(tc, test_build_cold_compiles_print_nothing_and_compile_once_across_processes);
     tcase_add_test(tc, test_build_failure_is_in_the_detail_and_not_printed);
     tcase_add_test(tc, test_build_log_is_printed_when_asked);
     tcase_add_test(tc, test_build_system_cache_serves_an_empty_user_cache_and_is_never_written);
