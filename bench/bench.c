@@ -256,14 +256,15 @@ int bench_main(int argc, char **argv, const char *command)
                 failed++;
                 continue;
             }
-            bool met = c->bar_kind == BENCH_AT_LEAST ? r.ratio >= c->bar : r.ratio <= c->bar;
+            double bar = r.bar > 0 ? r.bar : c->bar;
+            bool met = c->bar_kind == BENCH_AT_LEAST ? r.ratio >= bar : r.ratio <= bar;
             missed += !met;
             printf("  %s: %s\n  %s (%.1f s)\n", c->name, c->description, r.detail, bench_now() - t0);
             printf("bench: %s ratio=%.3f bar=%s%.3g %s\n", c->name, r.ratio, c->bar_kind == BENCH_AT_LEAST ? ">=" : "<=",
-                   c->bar, met ? "met" : "missed");
+                   bar, met ? "met" : "missed");
             fflush(stdout);
             if (outcomes)
-                outcomes[drawn++] = (struct bench_outcome){c->name, r.ratio, c->bar, c->bar_kind, met};
+                outcomes[drawn++] = (struct bench_outcome){c->name, r.ratio, bar, c->bar_kind, met};
         }
     }
     printf("bench: %d cases, %d met, %d missed, %d failed\n", run, run - missed - failed, missed, failed);

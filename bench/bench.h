@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg) X(sort)
+#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg) X(sort) X(startup)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
@@ -39,6 +39,7 @@ struct bench_env {
 struct bench_result {
     double ratio;
     char detail[512];
+    double bar; /* when > 0: the bar on this device, in place of the case's */
 };
 
 struct bench_case {
@@ -62,6 +63,9 @@ int bench_main(int argc, char **argv, const char *command);
 /* `bench --child ARGS...` runs this instead of the cases (bench_copy.c: the warm-start
  * measurement runs in fresh processes). */
 int bench_child_main(int argc, char **argv);
+
+/* `bench --child SEL first-add` (bench_startup.c): a fresh process's first a + a. */
+int bench_first_use_child(const char *selector);
 
 /* Monotonic clock in seconds. */
 double bench_now(void);

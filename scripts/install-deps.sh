@@ -14,6 +14,7 @@ POCL_VERSION=6.0
 LLVM_VERSION=15
 log() { printf 'install-deps: %s\n' "$*"; }
 t0=$(date +%s)
+fresh=0 # set when this run installed or built something (scripts/setup.sh records it)
 
 packages=(
   build-essential autoconf automake libtool pkg-config make
@@ -36,6 +37,7 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+  fresh=1
   log "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -82,6 +84,7 @@ if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
   if [ -e "$prefix/lib/libpocl.so" ] && probe_vendors "$one" >/dev/null 2>&1; then
     log "PoCL ${POCL_VERSION} build in $prefix passes the probe: reusing it"
   else
+    fresh=1
     log "building PoCL ${POCL_VERSION} into $prefix (several minutes, once per machine)"
     work="$USMARR_DEPS/pocl-src"; rm -rf "$work"; mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
     # The mirror comes from this machine's own apt sources; trixie carries pocl 6.0.
@@ -117,6 +120,7 @@ fi
 if [ "${USMARR_SKIP_INTEL:-0}" != 1 ]; then
   intel="$USMARR_DEPS/intel-opencl-rt"
   if [ ! -e "$intel/lib/libintelocl.so" ]; then
+    fresh=1
     log "trying Intel's CPU OpenCL runtime from PyPI (intel-opencl-rt, ~1 GB unpacked)"
     rm -rf "$intel.tmp"; mkdir -p "$intel.tmp/wheels" "$intel.tmp/x" "$intel.tmp/lib"
     if /usr/bin/python3 -m pip download -q --disable-pip-version-check -d "$intel.tmp/wheels" \
@@ -144,6 +148,7 @@ fi
 
 rm -rf "$vendors"; mv "$vendors.new" "$vendors"
 echo "$vendors" > "$USMARR_DEPS/vendors-dir"
+echo "$fresh" > "$USMARR_DEPS/last-run-fresh"
 log "USM devices in $vendors:"
 probe_vendors "$vendors" | sed 's/^/  /'
 log "done in $(( $(date +%s) - t0 )) s"

@@ -3,14 +3,18 @@
 # libusmarr and runs the demo on the default USM device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+t0=$(date +%s)
 bash scripts/install-deps.sh
-vendors=$(cat "${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}/vendors-dir")
+deps_dir=${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}
+vendors=$(cat "$deps_dir/vendors-dir")
+t_deps=$(date +%s)
 if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_DIR = $vendors\$" Makefile; then
   autoreconf -fi >/dev/null
   # --enable-fuzz: install-deps.sh installed clang-15, so make check must run the fuzz targets.
   ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
 fi
 make -j"$(nproc)" >/dev/null
+t_build=$(date +%s)
 
 # Make the USM devices and the library visible to every program, as the README promises:
 # register each USM-capable driver of the vendors directory with the system's ICD loader
@@ -40,4 +44,12 @@ else
   echo "setup: from your own programs, set (and, for the library, 'make install' into a prefix you own):"
   echo "export OCL_ICD_VENDORS=$vendors"
 fi
+t_install=$(date +%s)
 make demo
+t_end=$(date +%s)
+# The times of this run, for `make bench` (setup-fresh-s): a fresh machine's is the figure.
+printf 'total %s\ndeps %s\nbuild %s\ninstall %s\ndemo %s\nfresh %s\n' $((t_end - t0)) $((t_deps - t0)) \
+  $((t_build - t_deps)) $((t_install - t_build)) $((t_end - t_install)) "$(cat "$deps_dir/last-run-fresh" 2>/dev/null || echo 0)" \
+  > "$deps_dir/setup-times"
+if grep -qx 'fresh 1' "$deps_dir/setup-times"; then cp "$deps_dir/setup-times" "$deps_dir/setup-times-fresh"; fi
+echo "setup: done in $((t_end - t0)) s"
