@@ -195,39 +195,21 @@ static cl_int CL_API_CALL svm_alloc_info(cl_context cl, const void *p, cl_mem_in
     struct svm_range *r = range_of(space_of(cl), p);
     struct svm_range copy = r ? *r : (struct svm_range){NULL, NULL, 0, CL_MEM_TYPE_UNKNOWN_INTEL, NULL};
     pthread_mutex_unlock(&svm_lock);
-    union {
-        cl_unified_shared_memory_type_intel type;
-        void *base;
-        size_t size;
-        cl_device_id device;
-    } v;
+    const void *field; /* the range's field that answers `what` */
     size_t n;
     switch (what) {
-    case CL_MEM_ALLOC_TYPE_INTEL:
-        v.type = copy.type;
-        n = sizeof v.type;
-        break;
-    case CL_MEM_ALLOC_BASE_PTR_INTEL:
-        v.base = copy.base;
-        n = sizeof v.base;
-        break;
-    case CL_MEM_ALLOC_SIZE_INTEL:
-        v.size = copy.size;
-        n = sizeof v.size;
-        break;
-    case CL_MEM_ALLOC_DEVICE_INTEL:
-        v.device = copy.device;
-        n = sizeof v.device;
-        break;
-    default:
-        return CL_INVALID_VALUE;
+    case CL_MEM_ALLOC_TYPE_INTEL: field = &copy.type, n = sizeof copy.type; break;
+    case CL_MEM_ALLOC_BASE_PTR_INTEL: field = &copy.base, n = sizeof copy.base; break;
+    case CL_MEM_ALLOC_SIZE_INTEL: field = &copy.size, n = sizeof copy.size; break;
+    case CL_MEM_ALLOC_DEVICE_INTEL: field = &copy.device, n = sizeof copy.device; break;
+    default: return CL_INVALID_VALUE;
     }
     if (size_ret)
         *size_ret = n;
     if (value) {
         if (size < n)
             return CL_INVALID_VALUE;
-        memcpy(value, &v, n);
+        memcpy(value, field, n);
     }
     return CL_SUCCESS;
 }
@@ -241,16 +223,19 @@ static cl_int CL_API_CALL svm_migrate(cl_command_queue q, const void *p, size_t 
 
 void usmarr__svm_api_load(struct usmarr__usm_api *api)
 {
-    api->host_alloc = svm_host_alloc;
-    api->device_alloc = svm_device_alloc;
-    api->shared_alloc = svm_shared_alloc;
-    api->free = svm_free;
-    api->blocking_free = svm_blocking_free;
-    api->alloc_info = svm_alloc_info;
-    api->set_kernel_arg_pointer = clSetKernelArgSVMPointer;
-    api->memcpy = clEnqueueSVMMemcpy;
-    api->memfill = clEnqueueSVMMemFill;
-    api->migrate = svm_migrate;
+    static const struct usmarr__usm_api svm = {
+        .host_alloc = svm_host_alloc,
+        .device_alloc = svm_device_alloc,
+        .shared_alloc = svm_shared_alloc,
+        .free = svm_free,
+        .blocking_free = svm_blocking_free,
+        .alloc_info = svm_alloc_info,
+        .set_kernel_arg_pointer = clSetKernelArgSVMPointer,
+        .memcpy = clEnqueueSVMMemcpy,
+        .memfill = clEnqueueSVMMemFill,
+        .migrate = svm_migrate,
+    };
+    *api = svm;
 }
 
 int usmarr__svm_register(cl_context cl, cl_command_queue queue)

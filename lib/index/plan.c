@@ -20,12 +20,8 @@ static struct usmarr__plan_array *adv_add(struct usmarr__plan *p, usmarr_array_t
                                           size_t item, int64_t ref, bool checked)
 {
     struct usmarr__plan_array *a = &p->adv[p->nadv++];
-    a->ind = ind;
-    a->vaxis = vaxis;
-    a->aaxis = aaxis;
-    a->item = item;
-    a->ref = ref;
-    a->checked = checked;
+    *a = (struct usmarr__plan_array){
+        .ind = ind, .vaxis = vaxis, .aaxis = aaxis, .item = item, .ref = ref, .checked = checked};
     snprintf(a->what, sizeof a->what, "index array @%lld at items[%zu]", (long long)ref, item);
     return a;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_tuple(FILE *f, int n, const int64_t *v)
+void usmarr__put_tuple(FILE *f, int n, const int64_t *v)
 {
     fputc('(', f);
     for (int k = 0; k < n; k++)
@@ -29,9 +29,9 @@ static void dump(const usmarr_array_t *a, FILE *f)
             a->flags & USMARR_FLAG_WRITABLE ? "write_access " : "",
             a->flags & USMARR_FLAG_IMMUTABLE ? "immutable " : "");
     fprintf(f, " ndim: %d\n shape: ", a->ndim);
-    put_tuple(f, a->ndim, a->shape);
+    usmarr__put_tuple(f, a->ndim, a->shape);
     fputs("\n strides: ", f);
-    put_tuple(f, a->ndim, a->strides);
+    usmarr__put_tuple(f, a->ndim, a->strides);
     fprintf(f, " elements\n offset: %" PRId64 " elements\n", a->offset);
     fprintf(f, " size: %" PRId64 " elements, %" PRId64 " bytes\n", usmarr_array_size(a), usmarr_array_nbytes(a));
     fprintf(f, " data:\n  pointer: %p (element [0,...,0])\n", usmarr_array_data(a));
@@ -134,55 +134,43 @@ static int64_t load_signed(const unsigned char *p, size_t size)
     return (int64_t)u;
 }
 
-static void format_element(usmarr_dtype_t t, const unsigned char *p, char *out, size_t size)
+/* The real value of a float16/32/64 element. */
+static double load_real(usmarr_dtype_t t, const unsigned char *p)
 {
-    switch (t) {
-    case USMARR_BOOL:
-        snprintf(out, size, "%s", *p ? "True" : "False");
-        return;
-    case USMARR_INT8:
-    case USMARR_INT16:
-    case USMARR_INT32:
-    case USMARR_INT64:
-        snprintf(out, size, "%" PRId64, load_signed(p, usmarr_dtype_size(t)));
-        return;
-    case USMARR_UINT8:
-    case USMARR_UINT16:
-    case USMARR_UINT32:
-    case USMARR_UINT64:
-        snprintf(out, size, "%" PRIu64, load_unsigned(p, usmarr_dtype_size(t)));
-        return;
-    case USMARR_FLOAT16: {
+    if (t == USMARR_FLOAT16) {
         uint16_t h;
         memcpy(&h, p, 2);
-        format_real(usmarr__half_to_double(h), out, size);
-        return;
+        return usmarr__half_to_double(h);
     }
-    case USMARR_FLOAT32: {
+    if (t == USMARR_FLOAT32) {
         float v;
         memcpy(&v, p, 4);
-        format_real(v, out, size);
-        return;
+        return v;
     }
-    case USMARR_FLOAT64: {
-        double v;
-        memcpy(&v, p, 8);
-        format_real(v, out, size);
+    double v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void format_element(usmarr_dtype_t t, const unsigned char *p, char *out, size_t size)
+{
+    size_t width = usmarr_dtype_size(t);
+    switch (usmarr_dtype_kind(t)) {
+    case USMARR_KIND_BOOL:
+        snprintf(out, size, "%s", *p ? "True" : "False");
         return;
-    }
-    default: {
-        double re, im;
-        if (t == USMARR_COMPLEX64) {
-            float c[2];
-            memcpy(c, p, 8);
-            re = c[0];
-            im = c[1];
-        } else {
-            double c[2];
-            memcpy(c, p, 16);
-            re = c[0];
-            im = c[1];
-        }
+    case USMARR_KIND_INT:
+        snprintf(out, size, "%" PRId64, load_signed(p, width));
+        return;
+    case USMARR_KIND_UINT:
+        snprintf(out, size, "%" PRIu64, load_unsigned(p, width));
+        return;
+    case USMARR_KIND_FLOAT:
+        format_real(load_real(t, p), out, size);
+        return;
+    default: { /* complex: two reals of half the width */
+        usmarr_dtype_t part = t == USMARR_COMPLEX64 ? USMARR_FLOAT32 : USMARR_FLOAT64;
+        double re = load_real(part, p), im = load_real(part, p + width / 2);
         char r[40], i[40];
         format_real(re, r, sizeof r);
         format_real(fabs(im), i, sizeof i);

@@ -161,9 +161,11 @@ static int check_copy_mode(usmarr_dlpack_copy_t copy)
 
 /* Fills the tensor and `flags` (read-only / copied) of an export; `legacy` refuses what the
  * unversioned struct cannot say (read-only) unless a copy is allowed. */
-static int export_tensor(const usmarr_array_t *a, const usmarr_dl_device_t *want, usmarr_dlpack_copy_t copy,
-                         bool legacy, struct exported **out, usmarr_dl_tensor_t **dl, uint64_t *flags)
+static int export_tensor(const usmarr_array_t *a, const void *tensor, const usmarr_dl_device_t *want,
+                         usmarr_dlpack_copy_t copy, bool legacy, struct exported **out)
 {
+    if (!a || !tensor)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !a ? "array" : "tensor");
     int rc = check_copy_mode(copy);
     if (rc)
         return rc;
@@ -255,9 +257,18 @@ static int export_tensor(const usmarr_array_t *a, const usmarr_dl_device_t *want
     t->dtype = dl_types[a->dtype];
     t->shape = nd ? shape : NULL;
     t->strides = nd ? strides : NULL;
-    *flags = (copied ? USMARR_DL_FLAG_IS_COPIED : 0) | (read_only && !copied ? USMARR_DL_FLAG_READ_ONLY : 0);
+    if (legacy) {
+        e->tensor.legacy.manager_ctx = e;
+        e->tensor.legacy.deleter = delete_legacy;
+    } else {
+        usmarr_dl_managed_tensor_versioned_t *v = &e->tensor.versioned;
+        v->version.major = USMARR_DL_MAJOR_VERSION;
+        v->version.minor = USMARR_DL_MINOR_VERSION;
+        v->manager_ctx = e;
+        v->deleter = delete_versioned;
+        v->flags = (copied ? USMARR_DL_FLAG_IS_COPIED : 0) | (read_only && !copied ? USMARR_DL_FLAG_READ_ONLY : 0);
+    }
     *out = e;
-    *dl = t;
     return 0;
 fail:
     exported_free(e);
@@ -268,40 +279,22 @@ int usmarr_array_to_dlpack(const usmarr_array_t *array, const usmarr_dl_device_t
                            usmarr_dl_managed_tensor_versioned_t **tensor)
 {
     usmarr__clear_error();
-    if (!array || !tensor)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "tensor");
     struct exported *e;
-    usmarr_dl_tensor_t *t;
-    uint64_t flags;
-    int rc = export_tensor(array, device, copy, false, &e, &t, &flags);
-    if (rc)
-        return rc;
-    usmarr_dl_managed_tensor_versioned_t *v = &e->tensor.versioned;
-    v->version.major = USMARR_DL_MAJOR_VERSION;
-    v->version.minor = USMARR_DL_MINOR_VERSION;
-    v->manager_ctx = e;
-    v->deleter = delete_versioned;
-    v->flags = flags;
-    *tensor = v;
-    return 0;
+    int rc = export_tensor(array, tensor, device, copy, false, &e);
+    if (!rc)
+        *tensor = &e->tensor.versioned;
+    return rc;
 }
 
 int usmarr_array_to_dlpack_unversioned(const usmarr_array_t *array, const usmarr_dl_device_t *device,
                                        usmarr_dlpack_copy_t copy, usmarr_dl_managed_tensor_t **tensor)
 {
     usmarr__clear_error();
-    if (!array || !tensor)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "tensor");
     struct exported *e;
-    usmarr_dl_tensor_t *t;
-    uint64_t flags;
-    int rc = export_tensor(array, device, copy, true, &e, &t, &flags);
-    if (rc)
-        return rc;
-    e->tensor.legacy.manager_ctx = e;
-    e->tensor.legacy.deleter = delete_legacy;
-    *tensor = &e->tensor.legacy;
-    return 0;
+    int rc = export_tensor(array, tensor, device, copy, true, &e);
+    if (!rc)
+        *tensor = &e->tensor.legacy;
+    return rc;
 }
 
 /* ---- import ---------------------------------------------------------------------------- */
@@ -450,6 +443,7 @@ int usmarr_array_from_dlpack(usmarr_dl_managed_tensor_versioned_t *tensor, usmar
                          release_versioned, tensor, array);
 }
 
+/* Boilerplate: the unversioned import opens as the versioned one does. */
 int usmarr_array_from_dlpack_unversioned(usmarr_dl_managed_tensor_t *tensor, usmarr_context_t *context,
                                          usmarr_dlpack_copy_t copy, usmarr_usm_kind_t kind, usmarr_array_t **array)
 {

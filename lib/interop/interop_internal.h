@@ -10,5 +10,7 @@
  * string (usmarr_string_free); `what` names it in the out-of-memory detail. */
 USMARR_INTERNAL int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what,
                                     char **text);
+/* Writes n values as a Python tuple: "(1, 2)", "(1,)", "()". */
+USMARR_INTERNAL void usmarr__put_tuple(FILE *f, int n, const int64_t *v);
 
 #endif

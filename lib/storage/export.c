@@ -97,14 +97,6 @@ static const char *sync_name(int value)
                                              : "device dirty";
 }
 
-static void put_tuple(FILE *f, int n, const int64_t *v)
-{
-    fputc('(', f);
-    for (int k = 0; k < n; k++)
-        fprintf(f, "%s%" PRId64, k ? ", " : "", v[k]);
-    fputs(n == 1 ? ",)" : ")", f);
-}
-
 static int dump(const usmarr_storage_t *s, FILE *f)
 {
     const usmarr_array_t *a = s->host ? s->host : s->device;
@@ -112,14 +104,14 @@ static int dump(const usmarr_storage_t *s, FILE *f)
     fprintf(f, " address: %p\n refcount: %d\n", (const void *)s, usmarr_storage_refcount(s));
     fprintf(f, " kind: %s\n dtype: %s (itemsize %zu)\n axes: \"%s\"\n ndim: %d\n shape: ", kind_name(s->kind),
             usmarr_dtype_name(s->dtype), usmarr_dtype_size(s->dtype), s->axes, s->ndim);
-    put_tuple(f, s->ndim, a->shape);
+    usmarr__put_tuple(f, s->ndim, a->shape);
     fputs("\n strides: ", f);
-    put_tuple(f, s->ndim, a->strides);
+    usmarr__put_tuple(f, s->ndim, a->strides);
     fputs(" elements\n halo: (", f);
     for (int k = 0; k < s->ndim; k++)
         fprintf(f, "%s(%" PRId64 ", %" PRId64 ")", k ? ", " : "", s->halo[k][0], s->halo[k][1]);
     fputs(s->ndim == 1 ? ",)\n aligned_index: " : ")\n aligned_index: ", f);
-    put_tuple(f, s->ndim, s->aligned_index);
+    usmarr__put_tuple(f, s->ndim, s->aligned_index);
     fprintf(f, "\n alignment: %" PRId64 " bytes\n layout: \"%s\" (largest stride first)\n nbytes: %" PRId64
                " (padding excluded)\n",
             s->alignment, s->layout, usmarr_storage_nbytes(s));
