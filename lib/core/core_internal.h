@@ -11,6 +11,8 @@
 
 #include <CL/cl_ext.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <threads.h>
 
 
@@ -36,6 +38,20 @@ static inline int64_t usmarr__gcd(int64_t a, int64_t b)
         b = t;
     }
     return a;
+}
+
+/* ---- environment switches -------------------------------------------------------
+ * An on/off switch from the environment (USMARR_BUILD_LOG, USMARR_CACHE_TRACE): on when
+ * set to anything but "" and "0"; read once into *cache, -1 until then. */
+static inline bool usmarr__env_switch(atomic_int *cache, const char *name)
+{
+    int on = atomic_load_explicit(cache, memory_order_relaxed);
+    if (on < 0) {
+        const char *v = getenv(name);
+        on = v && *v && strcmp(v, "0") != 0;
+        atomic_store_explicit(cache, on, memory_order_relaxed);
+    }
+    return on;
 }
 
 /* ---- reference counts ----------------------------------------------------------

@@ -28,37 +28,29 @@ int usmarr_cache_set_directory(const char *path)
     return 0;
 }
 
-int usmarr_cache_directory(char *buffer, size_t size)
-{
-    usmarr__clear_error();
-    if (!buffer)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "buffer is NULL");
-    size_t needed = 0;
-    const char *why = NULL;
-    int rc = usmarr__diskcache_directory(buffer, size, &needed, &why);
-    if (rc == ERANGE)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "size=%zu is less than the %zu bytes the path needs", size,
-                            needed);
-    if (rc)
-        return usmarr__fail(USMARR_ERROR_IO, "no cache directory: %s", why ? why : "unknown reason");
-    return 0;
-}
-
-int usmarr_cache_system_directory(char *buffer, size_t size)
+/* usmarr_cache_directory and (`system`) usmarr_cache_system_directory. */
+static int directory_query(char *buffer, size_t size, bool system)
 {
     usmarr__clear_error();
     if (!buffer)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "buffer is NULL");
     size_t needed = 0;
     char why[256] = "";
-    int rc = usmarr__diskcache_system_directory(buffer, size, &needed, why, sizeof why);
+    const char *reason = NULL;
+    int rc = system ? usmarr__diskcache_system_directory(buffer, size, &needed, why, sizeof why)
+                    : usmarr__diskcache_directory(buffer, size, &needed, &reason);
     if (rc == ERANGE)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "size=%zu is less than the %zu bytes the path needs", size,
                             needed);
     if (rc)
-        return usmarr__fail(USMARR_ERROR_IO, "no system cache: %s", why);
+        return usmarr__fail(USMARR_ERROR_IO, "%s: %s", system ? "no system cache" : "no cache directory",
+                            system ? why : reason ? reason : "unknown reason");
     return 0;
 }
+
+int usmarr_cache_directory(char *buffer, size_t size) { return directory_query(buffer, size, false); }
+
+int usmarr_cache_system_directory(char *buffer, size_t size) { return directory_query(buffer, size, true); }
 
 int usmarr_cache_set_mode(usmarr_cache_mode_t mode)
 {

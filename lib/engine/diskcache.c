@@ -37,16 +37,7 @@ double usmarr__dc_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-bool usmarr__diskcache_tracing(void)
-{
-    int t = atomic_load_explicit(&tracing, memory_order_relaxed);
-    if (t < 0) {
-        const char *v = getenv("USMARR_CACHE_TRACE");
-        t = v && *v && strcmp(v, "0") != 0;
-        atomic_store_explicit(&tracing, t, memory_order_relaxed);
-    }
-    return t;
-}
+bool usmarr__diskcache_tracing(void) { return usmarr__env_switch(&tracing, "USMARR_CACHE_TRACE"); }
 
 void usmarr__dc_trace(const char *format, ...)
 {
@@ -96,16 +87,17 @@ uint64_t usmarr__dc_get_u64(const unsigned char *p)
     return v;
 }
 
-bool usmarr__dc_write_all(int fd, const void *data, size_t size)
+/* Writes or reads exactly `size` bytes, through interruptions and short transfers; false
+ * on an error (errno set), a write that made no progress (EIO) or a short file (errno 0). */
+static bool transfer_all(int fd, unsigned char *p, size_t size, bool writing)
 {
-    const unsigned char *p = data;
     while (size) {
-        ssize_t n = write(fd, p, size);
+        ssize_t n = writing ? write(fd, p, size) : read(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             if (n == 0)
-                errno = EIO;
+                errno = writing ? EIO : 0;
             return false;
         }
         p += n;
@@ -114,24 +106,13 @@ bool usmarr__dc_write_all(int fd, const void *data, size_t size)
     return true;
 }
 
-/* Reads exactly `size` bytes; false on an error (errno set) or a short file (errno 0). */
-bool usmarr__dc_read_all(int fd, void *data, size_t size)
+bool usmarr__dc_write_all(int fd, const void *data, size_t size)
 {
-    unsigned char *p = data;
-    while (size) {
-        ssize_t n = read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = 0;
-            return false;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return true;
+    return transfer_all(fd, (unsigned char *)data, size, true); /* only written from */
 }
+
+/* Reads exactly `size` bytes; false on an error (errno set) or a short file (errno 0). */
+bool usmarr__dc_read_all(int fd, void *data, size_t size) { return transfer_all(fd, data, size, false); }
 
 /* "<32 hex>.clbin" */
 bool usmarr__dc_is_entry_name(const char *name)

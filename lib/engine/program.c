@@ -178,16 +178,7 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
  * prints "N warnings generated." straight to the process's stderr, past the build log. */
 static atomic_int build_log = -1;
 
-bool usmarr__build_log_wanted(void)
-{
-    int v = atomic_load_explicit(&build_log, memory_order_relaxed);
-    if (v < 0) {
-        const char *e = getenv("USMARR_BUILD_LOG");
-        v = e && *e && strcmp(e, "0") != 0;
-        atomic_store_explicit(&build_log, v, memory_order_relaxed);
-    }
-    return v;
-}
+bool usmarr__build_log_wanted(void) { return usmarr__env_switch(&build_log, "USMARR_BUILD_LOG"); }
 
 /* The program's build log (malloc'd, "" when there is none; NULL when out of memory). */
 static char *build_log_of(cl_program prog, cl_device_id device)
