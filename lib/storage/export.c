@@ -10,14 +10,10 @@
 int usmarr_storage_device_interface(usmarr_storage_t *storage, usmarr_interface_t *iface)
 {
     usmarr__clear_error();
-    if (!storage || !iface)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "iface");
-    if (!storage->device)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a host storage: it has no device side (use "
-                                                      "usmarr_storage_host_json)");
+    int rc = usmarr__storage_check_side(storage, iface, "iface", true, "usmarr_storage_host_json");
     usmarr_array_t *a;
-    bool writable = storage->device->flags & USMARR_FLAG_WRITABLE;
-    int rc = usmarr_storage_device_array(storage, writable, &a);
+    if (!rc)
+        rc = usmarr_storage_device_array(storage, storage->device->flags & USMARR_FLAG_WRITABLE, &a);
     return rc ? rc : usmarr_interface_export(a, iface);
 }
 
@@ -34,14 +30,10 @@ int usmarr_storage_device_json(usmarr_storage_t *storage, char **json)
 int usmarr_storage_host_json(usmarr_storage_t *storage, char **json)
 {
     usmarr__clear_error();
-    if (!storage || !json)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "json");
-    if (!storage->host)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a device storage: it has no host side (use "
-                                                      "usmarr_storage_device_json)");
+    int rc = usmarr__storage_check_side(storage, json, "json", false, "usmarr_storage_device_json");
     usmarr_array_t *a;
-    bool writable = storage->host->flags & USMARR_FLAG_WRITABLE;
-    int rc = usmarr_storage_host_array(storage, writable, &a);
+    if (!rc)
+        rc = usmarr_storage_host_array(storage, storage->host->flags & USMARR_FLAG_WRITABLE, &a);
     if (rc)
         return rc;
     char *text = NULL;
@@ -56,7 +48,7 @@ int usmarr_storage_host_json(usmarr_storage_t *storage, char **json)
     for (int k = 0; k < a->ndim; k++)
         fprintf(f, "%s%" PRId64, k ? ", " : "", a->shape[k]);
     fprintf(f, "], \"typestr\": \"%s\", \"data\": [%" PRIuPTR ", %s], \"strides\": ", usmarr_dtype_typestr(a->dtype),
-            (uintptr_t)usmarr_array_data(a), writable ? "false" : "true");
+            (uintptr_t)usmarr_array_data(a), (a->flags & USMARR_FLAG_WRITABLE) ? "false" : "true");
     if (a->flags & USMARR_FLAG_C_CONTIGUOUS) {
         fputs("null", f);
     } else {

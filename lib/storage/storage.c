@@ -84,39 +84,44 @@ int usmarr_storage_set_halo(usmarr_storage_t *storage, int nhalo, const int64_t 
 
 /* ---- the sides ------------------------------------------------------------------------- */
 
-int usmarr_storage_host_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array)
+int usmarr__storage_check_side(const usmarr_storage_t *storage, const void *out, const char *out_name, bool device,
+                               const char *instead)
+{
+    if (!storage || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : out_name);
+    if (!(device ? storage->device : storage->host))
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a %s storage: it has no %s side%s%s%s",
+                            device ? "host" : "device", device ? "device" : "host", instead ? " (use " : "",
+                            instead ? instead : "", instead ? ")" : "");
+    return 0;
+}
+
+/* usmarr_storage_host_array and (`device`) usmarr_storage_device_array. */
+static int side_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array, bool device)
 {
     usmarr__clear_error();
-    if (!storage || !array)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "array");
-    if (!storage->host)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a device storage: it has no host side");
-    int rc = usmarr__storage_sync_for_host(storage);
-    /* Queued kernels may still write the host side: the caller may read it right away. */
+    int rc = usmarr__storage_check_side(storage, array, "array", device, NULL);
     if (!rc)
+        rc = device ? usmarr__storage_sync_for_device(storage) : usmarr__storage_sync_for_host(storage);
+    /* Queued kernels may still write the host side: the caller may read it right away. */
+    if (!rc && !device)
         rc = usmarr_context_finish(storage->host->memory->context);
     if (rc)
         return rc;
     if (write)
-        usmarr__storage_mark(storage, USMARR_SYNC_HOST_DIRTY);
-    *array = storage->host;
+        usmarr__storage_mark(storage, device ? USMARR_SYNC_DEVICE_DIRTY : USMARR_SYNC_HOST_DIRTY);
+    *array = device ? storage->device : storage->host;
     return 0;
+}
+
+int usmarr_storage_host_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array)
+{
+    return side_array(storage, write, array, false);
 }
 
 int usmarr_storage_device_array(usmarr_storage_t *storage, bool write, usmarr_array_t **array)
 {
-    usmarr__clear_error();
-    if (!storage || !array)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "array");
-    if (!storage->device)
-        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "storage is a host storage: it has no device side");
-    int rc = usmarr__storage_sync_for_device(storage);
-    if (rc)
-        return rc;
-    if (write)
-        usmarr__storage_mark(storage, USMARR_SYNC_DEVICE_DIRTY);
-    *array = storage->device;
-    return 0;
+    return side_array(storage, write, array, true);
 }
 
 int usmarr_storage_host_data(usmarr_storage_t *storage, bool write, void **data)

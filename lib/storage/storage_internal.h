@@ -71,6 +71,12 @@ struct usmarr__storage_source {
 
 /* ---- storage.c ------------------------------------------------------------------------ */
 
+/* The arguments of a call on one side of a storage (`device`: the device side): storage
+ * and its out argument given, and that side present (`instead`, may be NULL, names the
+ * call to use otherwise). */
+USMARR_INTERNAL int usmarr__storage_check_side(const usmarr_storage_t *storage, const void *out, const char *out_name,
+                                               bool device, const char *instead);
+
 /* A storage over the given sides (taken: released on failure too) with the metadata of
  * `p` (its context and shape must be the arrays'); `sync` (borrowed, may be NULL) is
  * attached: retained and its storages count incremented. */
