@@ -87,6 +87,7 @@ fail:
     return rc;
 }
 
+/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_context_create(const char *selector, usmarr_context_t **context)
 {
     usmarr__clear_error();

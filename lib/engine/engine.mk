@@ -1,5 +1,6 @@
 # The kernel engine: programs and their caches (memory and disk), the map launcher,
 # iteration-space simplification, copies and copy plans, results, prewarm.
+# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
 	lib/engine/program.c \

@@ -54,8 +54,11 @@ int usmarr_array_debug_print(const usmarr_array_t *array, FILE *out)
     return ferror(out) ? usmarr__fail(USMARR_ERROR_IO, "writing the dump to out failed") : 0;
 }
 
-int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what, char **text)
+int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *name,
+                    const char *what, char **text)
 {
+    if (!object || !text)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !object ? name : "text");
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -81,9 +84,7 @@ static int dump_text(const void *array, FILE *f)
 int usmarr_array_debug_string(const usmarr_array_t *array, char **text)
 {
     usmarr__clear_error();
-    if (!array || !text)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "text");
-    return usmarr__text_of(dump_text, array, "debug string", text);
+    return usmarr__text_of(dump_text, array, "array", "debug string", text);
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
@@ -275,9 +276,7 @@ static int values_text_of(const void *array, FILE *f) { return values_text(array
 int usmarr_array_to_string(const usmarr_array_t *array, char **text)
 {
     usmarr__clear_error();
-    if (!array || !text)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "text");
-    return usmarr__text_of(values_text_of, array, "value string", text);
+    return usmarr__text_of(values_text_of, array, "array", "value string", text);
 }
 
 int usmarr_array_print(const usmarr_array_t *array, FILE *out)

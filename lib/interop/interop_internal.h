@@ -7,9 +7,10 @@
 
 /* ---- text (debug.c) -------------------------------------------------------------- */
 /* Runs `write(object, f)` on a memory stream and hands its text out as one allocated
- * string (usmarr_string_free); `what` names it in the out-of-memory detail. */
-USMARR_INTERNAL int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *what,
-                                    char **text);
+ * string (usmarr_string_free): the body of the *_string calls.  `name` names the object
+ * in the error of a NULL argument, `what` the text in the out-of-memory detail. */
+USMARR_INTERNAL int usmarr__text_of(int (*write)(const void *object, FILE *f), const void *object, const char *name,
+                                    const char *what, char **text);
 /* Writes n values as a Python tuple: "(1, 2)", "(1,)", "()". */
 USMARR_INTERNAL void usmarr__put_tuple(FILE *f, int n, const int64_t *v);
 

@@ -145,7 +145,5 @@ static int dump_of(const void *storage, FILE *f) { return dump(storage, f); }
 int usmarr_storage_debug_string(const usmarr_storage_t *storage, char **text)
 {
     usmarr__clear_error();
-    if (!storage || !text)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !storage ? "storage" : "text");
-    return usmarr__text_of(dump_of, storage, "debug string", text);
+    return usmarr__text_of(dump_of, storage, "storage", "debug string", text);
 }
