@@ -416,8 +416,15 @@ static inline CX_OVL C c_atan(C a)
 }
 #undef C
 #undef R
+/* a fused expression's program may hold a complex64 and a complex128 copy */
 #undef CX_BITS
 #undef CX_FROM_BITS
 #undef CX_SIGN
 #undef CX_DEFAULT_NAN
+#undef CX_BIG
+#undef CX_TINY
+#undef CX_UP
+#undef CX_UPLOG
+#undef CX_EXPMAX
+#undef CX_TANHBIG
 #endif

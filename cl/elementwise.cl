@@ -184,6 +184,72 @@
 #define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_I2);
 #define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_I3);
 
+/* ---- a fused expression's program holds this file once per dtype it computes in, with
+ *      EW_T and EW_HELPERS_ONLY defined before each copy (lib/ops/expr_build.c): every name
+ *      whose meaning depends on EW_T is undefined here first, and the helper functions
+ *      carry EW_T in their names (ew_floordiv is ew_floordiv_f32 in the float32 copy). ---- */
+#undef EW_IF_ALL
+#undef EW_IF_NUM
+#undef EW_IF_INEX
+#undef EW_IF_FLT
+#undef EW_IF_RB
+#undef EW_IF_REAL
+#undef EW_IF_BINT
+#undef EW_IF_INT
+#undef EW_R_T
+#undef EW_NEG
+#undef EW_ABS
+#undef EW_VABS
+#undef EW_SIGN
+#undef EW_RECIP
+#undef EW_MUL
+#undef EW_F1
+#undef EW_ROUNDING
+#undef EW_VROUNDING
+#undef EW_CONJ
+#undef EW_REALPART
+#undef EW_IMAGPART
+#undef EW_ISNAN
+#undef EW_ISINF
+#undef EW_ISFINITE
+#undef EW_TRUTH
+#undef EW_ADD
+#undef EW_DIV
+#undef EW_POW
+#undef EW_MAXIMUM
+#undef EW_MINIMUM
+#undef EW_FMAX
+#undef EW_FMIN
+#undef EW_VMAXIMUM
+#undef EW_VMINIMUM
+#undef EW_VFMAX
+#undef EW_VFMIN
+#undef EW_EQ
+#undef EW_LT
+#undef EW_LE
+#undef EW_FLOORDIV
+#undef EW_REMAINDER
+#undef EW_INVERT
+#undef EW_SHL
+#undef EW_SHR
+#undef EW_TOL_T
+#undef EW_MAG
+#undef EW_FINITE
+#undef EW_NANV
+#undef ew_floordiv
+#undef ew_remainder
+#undef ew_logaddexp
+#undef ew_ipow
+#undef ew_round_half
+#undef ew_round_loop
+#undef ew_round_tol
+#undef ew_isclose
+#undef EW_NA_U
+#undef EW_NA_SIGN
+#undef EW_NA_VALUE
+#undef ew_na_bits
+#undef ew_nextafter
+
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
 #define EW_KEEP(x) x
@@ -345,6 +411,7 @@
 #define EW_LT(a, b) ((a) < (b))
 #define EW_LE(a, b) ((a) <= (b))
 /* NumPy's npy_divmod: the floor of the exact quotient, fixed up where fmod says so */
+#define ew_floordiv EW_PASTE(ew_floordiv_, EW_T)
 static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
 {
     if (b == 0)
@@ -361,6 +428,7 @@ static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
     }
     return copysign((EW_CT)0, a / b);
 }
+#define ew_remainder EW_PASTE(ew_remainder_, EW_T)
 static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 {
     EW_CT mod = fmod(a, b);
@@ -380,6 +448,7 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 #if EW_TBITS == 16
 #define EW_NA_U ushort
 #define EW_NA_SIGN ((ushort)0x8000)
+#define ew_na_bits EW_PASTE(ew_na_bits_, EW_T)
 static inline ushort ew_na_bits(float v)
 {
     ushort h;
@@ -398,6 +467,7 @@ static inline ushort ew_na_bits(float v)
 #define ew_na_bits(v) as_ulong(v)
 #define EW_NA_VALUE(u) as_double(u)
 #endif
+#define ew_nextafter EW_PASTE(ew_nextafter_, EW_T)
 static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
 {
     if (isnan(a) || isnan(b))
@@ -414,6 +484,7 @@ static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
     return EW_NA_VALUE(u);
 }
 /* NumPy's npy_logaddexp */
+#define ew_logaddexp EW_PASTE(ew_logaddexp_, EW_T)
 static inline EW_CT ew_logaddexp(EW_CT x, EW_CT y)
 {
     if (x == y)
@@ -468,6 +539,7 @@ static inline EW_CT ew_logaddexp(EW_CT x, EW_CT y)
 #if EW_TK == 1 /* signed: abs, division, shifts wrap or saturate as NumPy's loops do */
 #define EW_ABS(a) ((EW_CT)((a) < 0 ? -(a) : (a)))
 #define EW_VABS(a) select((a), -(a), (a) < (EW_VCT)0)
+#define ew_floordiv EW_PASTE(ew_floordiv_, EW_T)
 static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
 {
     if (b == 0)
@@ -479,6 +551,7 @@ static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
         q--;
     return q;
 }
+#define ew_remainder EW_PASTE(ew_remainder_, EW_T)
 static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 {
     if (b == 0 || b == -1)
@@ -506,6 +579,7 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 /* integer power by squaring.  The dispatcher refuses negative exponents before launch, as
  * NumPy raises; a kernel that meets one anyway gives 1 and -1 their powers, all else 0. */
 #if EW_TK != 0
+#define ew_ipow EW_PASTE(ew_ipow_, EW_T)
 static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
 {
 #if EW_TK == 1
@@ -544,6 +618,7 @@ static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
 #define EW_FINITE(v) isfinite(v)
 #define EW_NANV(v) isnan(v)
 #endif
+#define ew_round_half EW_PASTE(ew_round_half_, EW_T)
 static inline EW_TOL_T ew_round_half(EW_TOL_T v)
 {
     ushort h;
@@ -562,6 +637,7 @@ static inline EW_TOL_T ew_round_half(EW_TOL_T v)
 #else
 #define ew_round_tol(v) (v)
 #endif
+#define ew_isclose EW_PASTE(ew_isclose_, EW_T)
 static inline uchar ew_isclose(EW_CT x, EW_CT y, EW_TOL_T rtol, EW_TOL_T atol)
 {
     EW_TOL_T d = ew_round_loop(EW_MAG(ew_round_loop(x - y)));
@@ -576,6 +652,7 @@ static inline uchar ew_isclose(EW_CT x, EW_CT y, EW_TOL_T rtol, EW_TOL_T atol)
 }
 #endif
 
+#ifndef EW_HELPERS_ONLY
 /* ---- the map body ------------------------------------------------------------------------ */
 #define EW_FLT_(loops) EW_CATL(EW_IF_, loops)
 #define EW_CASE(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                    \
@@ -623,4 +700,5 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
     }
 #endif
 
+#endif /* EW_HELPERS_ONLY */
 #endif /* USMARR_ELEMENTWISE_TABLE_ONLY */

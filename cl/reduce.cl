@@ -48,6 +48,36 @@
 #define R_MEAN_CT USMARR_COMPUTE(R_MEANTAG)
 
 #define R_LOAD(i) USMARR_LOADP(D1, in, (i))
+/* The element at flat input offset i, reduced indices (r0, r1) (kept k0, k1 in scope).  A
+ * fused expression's program (lib/ops/expr_build.c) defines R_FUSED, its own R_ELEM that
+ * computes the value from its operands (R_FUSED_PARAMS: their pointers and strides, its
+ * scalars, after `count`) and R_KEEP_<name> for the kernels it needs: D1 is then the
+ * expression's dtype and `in` is not read. */
+#ifndef R_ELEM
+#define R_ELEM(i, r0, r1) R_LOAD(i)
+#endif
+#ifndef R_FUSED_PARAMS
+#define R_FUSED_PARAMS
+#endif
+#ifdef R_FUSED
+#define R_KEEP(name) R_KEEP_##name /* pasted unexpanded: PoCL defines some of these names as macros */
+#else
+#define R_KEEP(name) 1
+#endif
+/* The sum's 16-lane path over an inner contiguous reduced axis: 16 consecutive elements
+ * (v-th group of row pointer p, reduced indices r0, r1) and one element (r1 of the row,
+ * r1abs from its start).  A fused expression gives R_VELEM(r0, r1) (its 16-vector value)
+ * and R_FUSED_UNIT (every operand contiguous along reduced dim 1) when its functions have
+ * 16-vector forms. */
+#ifdef R_FUSED
+#define R_VEC_OK (rs.s1 >= 32 && R_FUSED_UNIT)
+#define R_VLOAD16(p, v, r0, r1) R_VELEM(r0, r1)
+#define R_TAIL(p, r1, r0, r1abs) R_ELEM(0, r0, r1abs)
+#else
+#define R_VEC_OK (ri.s1 == 1 && rs.s1 >= 32)
+#define R_VLOAD16(p, v, r0, r1) USMARR_VLOADP(D1, p, v)
+#define R_TAIL(p, r1, r0, r1abs) USMARR_LOADP(D1, p, r1)
+#endif
 #define R_IS_CPLX_C 1
 #define R_IS_CPLX_B 0
 #define R_IS_CPLX_I 0
@@ -97,32 +127,33 @@
         for (long j = js; j < je; r0++, r1s = 0) {                                                    \
             long p = ib + r0 * ri.s0, run = min(rs.s1 - r1s, je - j);                                 \
             for (long r1 = r1s; r1 < r1s + run; r1++, j++) {                                          \
-                R_CT v = R_LOAD(p + r1 * ri.s1);                                                      \
+                R_CT v = R_ELEM(p + r1 * ri.s1, r0, r1);                                              \
                 STEP;                                                                                 \
             }                                                                                         \
         }                                                                                             \
     }
 #define R_PARAMS(OUTTAG)                                                                              \
     global USMARR_STORAGE(OUTTAG) *out, global const USMARR_STORAGE(D1) *in, long2 ks, long2 ko,      \
-        long2 ki, long2 rs, long2 ri, long chunk, long po, long count
+        long2 ki, long2 rs, long2 ri, long chunk, long po, long count R_FUSED_PARAMS
 
 /* sum: float32/float64 inner contiguous loops run 16 lanes of partial sums (also more
  * accurate than one running sum) */
+#if R_KEEP(sum)
 kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
 {
     R_HEAD
     R_SUM_CT acc = 0;
-#if R_FLT && USMARR_VECTOR_OK(D1)
-    if (ri.s1 == 1 && rs.s1 >= 32) {
+#if R_FLT && USMARR_VECTOR_OK(D1) && (!defined(R_FUSED) || defined(R_VELEM))
+    if (R_VEC_OK) {
         USMARR_VCOMPUTE(D1) vacc = 0;
         long r0 = r0_, r1s = r1_;
         for (long j = js; j < je; r0++, r1s = 0) {
             global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1s;
             long run = min(rs.s1 - r1s, je - j), n16 = run / 16;
             for (long v = 0; v < n16; v++)
-                vacc += USMARR_VLOADP(D1, p, v);
+                vacc += R_VLOAD16(p, v, r0, r1s + v * 16);
             for (long r1 = n16 * 16; r1 < run; r1++)
-                acc += USMARR_LOADP(D1, p, r1);
+                acc += R_TAIL(p, r1, r0, r1s + r1);
             j += run;
         }
         acc += ((vacc.lo.lo.lo.x + vacc.lo.lo.lo.y) + (vacc.lo.lo.hi.x + vacc.lo.lo.hi.y)) +
@@ -136,11 +167,13 @@ kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
     R_LOOP(acc += USMARR_CONVERT(D1, R_SUMTAG, v))
     USMARR_STOREP(R_SUMTAG, out, ob, acc);
 }
+#endif
 
 /* sum over an outer axis (kept dim contiguous in input and output): a work-item owns 128
  * neighbouring outputs (eight 16-vectors) and walks the reduced dims, so each row is read
  * in 512-byte pieces (few page changes per byte) and each byte once.  Floats only. */
 #define R_COLS 128
+#if R_KEEP(sum_cols)
 kernel void usmarr_reduce_sum_cols(R_PARAMS(R_SUMTAG))
 {
 #if R_FLT && USMARR_VECTOR_OK(D1)
@@ -182,7 +215,9 @@ kernel void usmarr_reduce_sum_cols(R_PARAMS(R_SUMTAG))
     }
 #endif
 }
+#endif
 
+#if R_KEEP(prod)
 kernel void usmarr_reduce_prod(R_PARAMS(R_SUMTAG))
 {
     R_HEAD
@@ -195,7 +230,9 @@ kernel void usmarr_reduce_prod(R_PARAMS(R_SUMTAG))
 #endif
     USMARR_STOREP(R_SUMTAG, out, ob, acc);
 }
+#endif
 
+#if R_KEEP(mean)
 kernel void usmarr_reduce_mean(R_PARAMS(R_MEANTAG))
 {
     R_HEAD
@@ -207,43 +244,53 @@ kernel void usmarr_reduce_mean(R_PARAMS(R_MEANTAG))
     USMARR_STOREP(R_MEANTAG, out, ob, acc / (R_MEAN_CT)count);
 #endif
 }
+#endif
 
 /* min/max: NaN wins and stays (NumPy propagates it); the host rejects empty reductions */
+#if R_KEEP(min)
 kernel void usmarr_reduce_min(R_PARAMS(D1))
 {
     R_HEAD
-    R_CT acc = R_LOAD(first);
+    R_CT acc = R_ELEM(first, r0_, r1_);
     R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(v, acc))) acc = v)
     USMARR_STOREP(D1, out, ob, acc);
 }
+#endif
 
+#if R_KEEP(max)
 kernel void usmarr_reduce_max(R_PARAMS(D1))
 {
     R_HEAD
-    R_CT acc = R_LOAD(first);
+    R_CT acc = R_ELEM(first, r0_, r1_);
     R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(acc, v))) acc = v)
     USMARR_STOREP(D1, out, ob, acc);
 }
+#endif
 
 /* argmin/argmax: the first occurrence (strictly better values only), the first NaN */
+#if R_KEEP(argmin)
 kernel void usmarr_reduce_argmin(R_PARAMS(i64))
 {
     R_HEAD
-    R_CT best = R_LOAD(first);
+    R_CT best = R_ELEM(first, r0_, r1_);
     long at = js;
     R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(v, best))) { best = v; at = j; })
     out[ob] = at;
 }
+#endif
 
+#if R_KEEP(argmax)
 kernel void usmarr_reduce_argmax(R_PARAMS(i64))
 {
     R_HEAD
-    R_CT best = R_LOAD(first);
+    R_CT best = R_ELEM(first, r0_, r1_);
     long at = js;
     R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(best, v))) { best = v; at = j; })
     out[ob] = at;
 }
+#endif
 
+#if R_KEEP(all)
 kernel void usmarr_reduce_all(R_PARAMS(b))
 {
     R_HEAD
@@ -251,7 +298,9 @@ kernel void usmarr_reduce_all(R_PARAMS(b))
     R_LOOP(acc &= (uchar)R_TRUTH(v))
     out[ob] = acc;
 }
+#endif
 
+#if R_KEEP(any)
 kernel void usmarr_reduce_any(R_PARAMS(b))
 {
     R_HEAD
@@ -259,7 +308,9 @@ kernel void usmarr_reduce_any(R_PARAMS(b))
     R_LOOP(acc |= (uchar)R_TRUTH(v))
     out[ob] = acc;
 }
+#endif
 
+#if R_KEEP(count_nonzero)
 kernel void usmarr_reduce_count_nonzero(R_PARAMS(i64))
 {
     R_HEAD
@@ -267,6 +318,7 @@ kernel void usmarr_reduce_count_nonzero(R_PARAMS(i64))
     R_LOOP(acc += R_TRUTH(v) ? 1 : 0)
     out[ob] = acc;
 }
+#endif
 
 /* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:
  * the float result dtype (bool and integers float64, float16 computed in float32).  A
@@ -347,6 +399,7 @@ static inline R_F_PAIR r_hypot_join(R_F_PAIR a, R_F_PAIR b)
 
 static inline R_F_CT r_hypot_value(R_F_PAIR a) { return a.x * sqrt(a.y); }
 
+#if R_KEEP(logsumexp)
 kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
 {
     R_HEAD
@@ -354,7 +407,9 @@ kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
     R_LOOP(acc = r_lse_step(acc, R_TO_F(v)))
     USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc));
 }
+#endif
 
+#if R_KEEP(reduce_hypot)
 kernel void usmarr_reduce_reduce_hypot(R_PARAMS(R_FLTTAG))
 {
     R_HEAD
@@ -362,6 +417,7 @@ kernel void usmarr_reduce_reduce_hypot(R_PARAMS(R_FLTTAG))
     R_LOOP(acc = r_hypot_step(acc, R_TO_F(v)))
     USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc));
 }
+#endif
 #endif
 
 /* cumulative sums, products and logsumexps along one axis: one work-item per line of
@@ -387,12 +443,14 @@ kernel void usmarr_reduce_reduce_hypot(R_PARAMS(R_FLTTAG))
         }                                                                                             \
     }
 #define R_SCAN_SAME(a) (a)
+#if R_KEEP(cumulative)
 R_SCAN_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
 #if R_CPLX
 R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, ((R_SUM_CT)(1, 0)), acc = R_CMUL(acc, v), R_SCAN_SAME)
 #else
 R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(1), acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
 R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R_TO_F(v)), r_lse_value)
+#endif
 #endif
 
 #ifdef R_TREE
@@ -423,7 +481,7 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
         if (live && js + ly < je) {                                                                   \
             long j = js + ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                    \
             for (; j < je; j += ny) {                                                                 \
-                R_CT v = R_LOAD(ib + r0 * ri.s0 + r1 * ri.s1);                                        \
+                R_CT v = R_ELEM(ib + r0 * ri.s0 + r1 * ri.s1, r0, r1);                                \
                 ACC_T b = CONV(v);                                                                    \
                 COMBINE(acc, has, b, 1);                                                              \
                 r1 += ny;                                                                             \
@@ -485,23 +543,43 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
 #define R_MEAN_STORE USMARR_STOREP(R_MEANTAG, out, ob, acc_l[lx] / (R_MEAN_CT)count)
 #endif
 
+#if R_KEEP(sum)
 R_TREE_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), R_TO_SUM, R_ADD, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
+#endif
+#if R_KEEP(prod)
 R_TREE_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, R_TO_SUM, R_MUL, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
+#endif
+#if R_KEEP(mean)
 R_TREE_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), R_TO_MEAN, R_ADD, R_MEAN_STORE)
+#endif
+#if R_KEEP(min)
 R_TREE_KERNEL(min, D1, R_CT, (R_CT)(0), R_SAME_, R_MIN, USMARR_STOREP(D1, out, ob, acc_l[lx]))
+#endif
+#if R_KEEP(max)
 R_TREE_KERNEL(max, D1, R_CT, (R_CT)(0), R_SAME_, R_MAX, USMARR_STOREP(D1, out, ob, acc_l[lx]))
+#endif
+#if R_KEEP(all)
 R_TREE_KERNEL(all, b, uchar, (uchar)1, R_TRUTH_, R_AND, out[ob] = acc_l[lx])
+#endif
+#if R_KEEP(any)
 R_TREE_KERNEL(any, b, uchar, (uchar)0, R_TRUTH_, R_OR, out[ob] = acc_l[lx])
+#endif
+#if R_KEEP(count_nonzero)
 R_TREE_KERNEL(count_nonzero, i64, long, 0L, R_ONE_IF, R_ADD, out[ob] = acc_l[lx])
+#endif
 #if !R_CPLX
 #define R_LSE_ONE(v) ((R_F_PAIR)(R_TO_F(v), 1))
 #define R_HYPOT_ONE(v) ((R_F_PAIR)(fabs(R_TO_F(v)), 1))
 #define R_LSE_JOIN(a, ha, b, hb) ((a) = r_lse_join(a, b), (ha) |= (hb))
 #define R_HYPOT_JOIN(a, ha, b, hb) ((a) = r_hypot_join(a, b), (ha) |= (hb))
+#if R_KEEP(logsumexp)
 R_TREE_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, R_LSE_ONE, R_LSE_JOIN,
               USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc_l[lx])))
+#endif
+#if R_KEEP(reduce_hypot)
 R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYPOT_JOIN,
               USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc_l[lx])))
+#endif
 #endif
 
 /* argmin/argmax in one part (the host never splits them): (value, flat index) pairs, -1
@@ -527,7 +605,7 @@ R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYP
         if (live && ly < je) {                                                                        \
             long j = ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                         \
             for (; j < je; j += ny) {                                                                 \
-                R_CT v = R_LOAD(ib + r0 * ri.s0 + r1 * ri.s1);                                        \
+                R_CT v = R_ELEM(ib + r0 * ri.s0 + r1 * ri.s1, r0, r1);                                \
                 if (at < 0 || BETTER(v, j, best, at)) {                                               \
                     best = v;                                                                         \
                     at = j;                                                                           \
@@ -560,6 +638,10 @@ R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYP
             out[ob] = at_l[lx];                                                                       \
     }
 
+#if R_KEEP(argmin)
 R_ARG_KERNEL(argmin, R_ARG_BETTER_MIN)
+#endif
+#if R_KEEP(argmax)
 R_ARG_KERNEL(argmax, R_ARG_BETTER_MAX)
+#endif
 #endif

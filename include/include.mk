@@ -8,6 +8,7 @@ usmarrinclude_HEADERS = \
 	include/usmarr/copy.h \
 	include/usmarr/dlpack.h \
 	include/usmarr/dtype.h \
+	include/usmarr/expr.h \
 	include/usmarr/interop.h \
 	include/usmarr/linalg.h \
 	include/usmarr/ops.h \

@@ -2,8 +2,9 @@
 # lib/, tests/harness/ the runner, tests/gen/ the NumPy generators of the case files,
 # tests/reliability/ the allocation-failure and thread checks, tests/scripts/ the scripts.
 check_PROGRAMS += tests/runner tests/cache_child
-TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh
-EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py
+TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/ew-copies.sh
+EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py \
+	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py
 tests_runner_SOURCES = \
 	tests/harness/runner.c \
 	tests/harness/common.h \
@@ -32,6 +33,9 @@ tests_runner_SOURCES = \
 	tests/ops/ops_cases.h \
 	tests/ops/ops_cases.c \
 	tests/ops/test_elementwise.c \
+	tests/ops/expr_cases.h \
+	tests/ops/expr_cases.c \
+	tests/ops/test_expr.c \
 	tests/ops/test_complex.c \
 	tests/ops/test_reduce.c \
 	tests/ops/test_sort.c \
@@ -68,10 +72,10 @@ tests_cache_child_LDADD = lib/libusmarr.la
 # NumPy 2 oracles: tests/gen/gen_<name>_cases.py writes tests/<name>_cases.txt.
 # tests/numpy-oracle names the Python that has NumPy 2 (the configured one, or a private
 # virtual environment tests/numpy2-env made once from PyPI: scripts/numpy-oracle.sh).
-CASE_FILES = tests/ops_cases.txt tests/index_cases.txt tests/storage_cases.txt tests/linalg_cases.txt \
+CASE_FILES = tests/ops_cases.txt tests/expr_cases.txt tests/index_cases.txt tests/storage_cases.txt tests/linalg_cases.txt \
 	tests/sort_cases.txt tests/complex_cases.txt tests/stats_cases.txt tests/utilities_cases.txt
 check_DATA += $(CASE_FILES)
-GENERATORS = tests/gen/gen_cast_cases.py tests/gen/gen_ops_cases.py tests/gen/gen_complex_cases.py \
+GENERATORS = tests/gen/gen_cast_cases.py tests/gen/gen_ops_cases.py tests/gen/gen_expr_cases.py tests/gen/gen_complex_cases.py \
 	tests/gen/gen_index_cases.py tests/gen/gen_getitem_cases.py tests/gen/gen_storage_cases.py \
 	tests/gen/gen_linalg_cases.py tests/gen/gen_sort_cases.py tests/gen/gen_stats_cases.py \
 	tests/gen/gen_utilities_cases.py
@@ -82,6 +86,8 @@ tests/numpy-oracle: $(top_srcdir)/scripts/numpy-oracle.sh
 	  $(abs_top_builddir)/tests/numpy2-env > $@.tmp && mv $@.tmp $@
 GENERATE_CASES = $(AM_V_GEN)$(MKDIR_P) tests && $(NUMPY_ORACLE) $< > $@.tmp && mv $@.tmp $@
 tests/ops_cases.txt: $(top_srcdir)/tests/gen/gen_ops_cases.py tests/numpy-oracle
+	$(GENERATE_CASES)
+tests/expr_cases.txt: $(top_srcdir)/tests/gen/gen_expr_cases.py $(top_srcdir)/tests/gen/gen_ops_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)
 tests/index_cases.txt: $(top_srcdir)/tests/gen/gen_index_cases.py $(top_srcdir)/tests/gen/gen_getitem_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)

@@ -356,6 +356,29 @@ USMARR_API USMARR_NODISCARD int usmarr_storage_reduce(const char *name, const us
                                                       const char *axes, usmarr_storage_t *out,
                                                       usmarr_storage_t **result);
 
+/** @brief A fused expression (include/usmarr/expr.h) over storage operands, with the
+ *  named-axes broadcasting and output parameters of usmarr_storage_elementwise(); one
+ *  kernel for the whole expression.  An expression that ends in a reduction
+ *  (`"sum(a * b)"`) reduces over the letters @p axes of the operands' broadcast axes
+ *  (NULL or "" = all), with the parameters of usmarr_storage_reduce()'s result.
+ *  @param expr the expression (borrowed)
+ *  @param operands usmarr_expr_operand_count() operands (at most 8), in the expression's order
+ *  @param noperands their number
+ *  @param axes the letters to reduce, or NULL; must be NULL or "" without a reduction
+ *  @param out NULL, or the storage to write
+ *  @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p expr, a wrong @p noperands, an operand
+ *          setting both storage and array, @p axes without a reduction, a letter the
+ *          operands lack or a repeated one
+ *  @retval USMARR_ERROR_UNSUPPORTED more than 8 operands
+ *  @retval USMARR_ERROR_SHAPE_MISMATCH as usmarr_storage_elementwise() and usmarr_storage_reduce()
+ *  Other errors as usmarr_expr_apply() and usmarr_expr_reduce(). */
+USMARR_API USMARR_NODISCARD int usmarr_storage_evaluate(const usmarr_expr_t *expr,
+                                                        const usmarr_storage_operand_t *operands, int noperands,
+                                                        const char *axes, usmarr_storage_t *out,
+                                                        usmarr_storage_t **result);
+
 /** @brief A view with the same buffer, shape and strides and new axis letters (GT4Py's
  *  `reinterpret`): an "IJK" (10,20,30) reinterpreted "KJI" has K extent 10. */
 USMARR_API USMARR_NODISCARD int usmarr_storage_reinterpret(const usmarr_storage_t *storage, const char *axes,

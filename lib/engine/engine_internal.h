@@ -122,6 +122,20 @@
  * Launches are asynchronous on the context's in-order queue: usmarr__map_launch() returns
  * after the enqueue.  Memory stays valid because releasing a block waits for queued work.
  *
+ * Generated programs.  A map (or a custom kernel, usmarr__kernel_get_generated()) may
+ * carry its family as *parts* instead of one file: a list of family files and generated
+ * text, concatenated in order where cl/<family>.cl would go,
+ *
+ *      prelude.cl + parts[0] + parts[1] + ... [+ map.cl]
+ *
+ * so that a generator can instantiate a family several times with different macros
+ * between the copies (fused expressions, lib/ops/expr_build.c: cl/elementwise.cl once per
+ * dtype the expression computes in, then the expression's own body).  The parts are part
+ * of the program's key in memory; on disk the final source is, as for every program.
+ * `family` then only names the program in messages, and `defines` must identify the parts
+ * (a digest of the generated text): the launch fast path keys on family, defines, counts
+ * and dtypes without reading the parts.  No grouping (vary_mask) with parts.
+ *
  * ============================================================================================
  * 3. Custom kernels (reductions, scans, index operations)
  * ============================================================================================
@@ -150,8 +164,8 @@
 
 #include <pthread.h>
 
-#define USMARR__MAX_OPERANDS 6 /* outputs + inputs of one map */
-#define USMARR__MAX_SCALARS 4  /* by-value scalars of one map */
+#define USMARR__MAX_OPERANDS 8 /* outputs + inputs of one map */
+#define USMARR__MAX_SCALARS 8  /* by-value scalars of one map */
 
 /* Internal dtype beyond the public 14: 16 opaque bytes (bit-exact copies of 16-byte
  * elements).  Copies of 1/2/4/8-byte elements use u8/u16/u32/u64. */
@@ -174,6 +188,13 @@ typedef struct usmarr__kernel usmarr__kernel_t;
  * detail carries the start of the build log) or an OpenCL error. */
 USMARR_INTERNAL int usmarr__kernel_get(usmarr_context_t *ctx, const char *family, const char *defines,
                                        const char *kernel_name, usmarr__kernel_t **out);
+/* The same for a generated program: prelude + parts[0, nparts) (section 2, "Generated
+ * programs"); `family` names it in messages, `defines` must identify the parts. */
+struct usmarr__source_part;
+USMARR_INTERNAL int usmarr__kernel_get_generated(usmarr_context_t *ctx, const char *family,
+                                                 const struct usmarr__source_part *parts, int nparts,
+                                                 const char *defines, const char *kernel_name,
+                                                 usmarr__kernel_t **out);
 /* The underlying cl_kernel (borrowed). */
 USMARR_INTERNAL cl_kernel usmarr__kernel_cl(const usmarr__kernel_t *k);
 
@@ -239,6 +260,13 @@ USMARR_INTERNAL void usmarr__simplify(struct usmarr__iter *it);
 
 /* ---- maps ---------------------------------------------------------------------------- */
 
+/* One part of a generated program: the family file cl/<family>.cl when `family` is set,
+ * else `text` (section 2, "Generated programs"). */
+struct usmarr__source_part {
+    const char *family;
+    const char *text;
+};
+
 struct usmarr__operand {
     void *data;                        /* element [0,...,0]: base + offset*itemsize (USM) */
     int dtype;                         /* a usmarr_dtype_t or USMARR__BITS128 */
@@ -272,6 +300,10 @@ struct usmarr__map {
      * guard anything that is not a macro (helper functions) with an include guard. */
     unsigned vary_mask;
     uint32_t vary_dtypes;
+    /* A generated map (section 2, "Generated programs"): parts[0, nparts) in place of
+     * cl/<family>.cl; NULL and 0 for a family file. */
+    const struct usmarr__source_part *parts;
+    int nparts;
 };
 
 /* Flags of a map. */
@@ -398,6 +430,8 @@ struct recipe {
     const char *options;
     unsigned vary_mask;
     uint32_t vary_dtypes;
+    const struct usmarr__source_part *parts; /* a generated program: these in place of the family file */
+    int nparts;
 };
 
 /* The kernel `name` of the recipe's program, building the program (single-flight) on

@@ -254,6 +254,9 @@ static int check_map(const struct usmarr__map *m)
     for (int j = 0; j < m->nscalars; j++)
         if (!usmarr__dtype_tag(m->scalars[j].dtype))
             return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "map scalar %d: dtype=%d", j, m->scalars[j].dtype);
+    if (m->nparts < 0 || (m->nparts > 0) != (m->parts != NULL) || (m->parts && m->vary_mask))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map nparts=%d with parts %s and vary_mask=%#x",
+                            m->nparts, m->parts ? "set" : "NULL", m->vary_mask);
     if (m->vary_mask) {
         int first = -1;
         for (int k = 0; k < m->nout + m->nin; k++) {
@@ -427,7 +430,7 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
         snprintf(name, sizeof name, "%s_%s", class_kernel[cls], usmarr__dtype_tag(m->operands[varying].dtype));
     else
         snprintf(name, sizeof name, "%s", class_kernel[cls]);
-    struct recipe recipe = {m->family, true, options, m->vary_mask, m->vary_dtypes};
+    struct recipe recipe = {m->family, true, options, m->vary_mask, m->vary_dtypes, m->parts, m->nparts};
     int rc = usmarr__recipe_kernel(ctx, &recipe, name, out);
     if (!rc && cacheable) {
         sig.kernel = *out;

@@ -340,6 +340,14 @@ static int make_source(const struct recipe *r, char **source)
 {
     size_t len = 0;
     int rc = append_source(source, &len, "prelude");
+    if (!rc && r->parts) { /* a generated program: its parts in place of the family file */
+        for (int i = 0; !rc && i < r->nparts; i++)
+            rc = r->parts[i].family ? append_source(source, &len, r->parts[i].family)
+                                    : append_text(source, &len, r->parts[i].text);
+        if (!rc && r->map)
+            rc = append_source(source, &len, "map");
+        return rc;
+    }
     if (rc || !r->vary_mask) {
         if (!rc)
             rc = append_family(source, &len, r->family);
@@ -375,12 +383,17 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
 {
     const char *family = r->family, *options = r->options;
     size_t klen = strlen(family) + strlen(options) + 40;
+    for (int i = 0; i < r->nparts; i++) /* a generated program's parts are part of its key */
+        klen += 2 + strlen(r->parts[i].family ? r->parts[i].family : r->parts[i].text);
     char stack_key[512];
     char *key = klen <= sizeof stack_key ? stack_key : malloc(klen);
     if (!key)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel key");
-    snprintf(key, klen, "%s\001%s\001%s\001%x:%x", family, r->map ? "map" : "", options, r->vary_mask,
-             (unsigned)r->vary_dtypes);
+    size_t kl = (size_t)snprintf(key, klen, "%s\001%s\001%s\001%x:%x", family, r->map ? "map" : "", options,
+                                 r->vary_mask, (unsigned)r->vary_dtypes);
+    for (int i = 0; i < r->nparts; i++)
+        kl += (size_t)snprintf(key + kl, klen - kl, "\002%s%s", r->parts[i].family ? "@" : "",
+                               r->parts[i].family ? r->parts[i].family : r->parts[i].text);
     uint64_t h = hash_string(key);
     int rc = 0;
     mtx_lock(&ctx->kernels_lock);
@@ -505,7 +518,16 @@ int usmarr__kernel_get(usmarr_context_t *ctx, const char *family, const char *de
 {
     if (!ctx || !family || !kernel_name || !out)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "usmarr__kernel_get: NULL argument");
-    struct recipe r = {family, false, defines ? defines : "", 0, 0};
+    struct recipe r = {family, false, defines ? defines : "", 0, 0, NULL, 0};
+    return usmarr__recipe_kernel(ctx, &r, kernel_name, out);
+}
+
+int usmarr__kernel_get_generated(usmarr_context_t *ctx, const char *family, const struct usmarr__source_part *parts,
+                                 int nparts, const char *defines, const char *kernel_name, usmarr__kernel_t **out)
+{
+    if (!ctx || !family || !parts || nparts < 1 || !kernel_name || !out)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "usmarr__kernel_get_generated: NULL argument or no parts");
+    struct recipe r = {family, false, defines ? defines : "", 0, 0, parts, nparts};
     return usmarr__recipe_kernel(ctx, &r, kernel_name, out);
 }
 

@@ -27,7 +27,9 @@
 #define LOOPS_NUM (LOOPS_REAL | LOOPS_CPLX)
 #define LOOPS_ALL (LOOPS_NUM | BIT(USMARR_BOOL))
 
-enum out_rule { OUT_SAME, OUT_BOOL, OUT_REAL };
+#define OUT_SAME USMARR__EW_SAME
+#define OUT_BOOL USMARR__EW_BOOL
+#define OUT_REAL USMARR__EW_REAL
 static const char *const out_rule_name[] = {"SAME", "BOOL", "REAL"};
 #define F_NONE 0u
 #define F_NOBOOL 1u
@@ -46,17 +48,7 @@ static const char *const out_rule_name[] = {"SAME", "BOOL", "REAL"};
 #define VEC_V true
 #define VEC_N false
 
-struct op_info {
-    const char *name;
-    const char *id;   /* the kernel's case label */
-    int arity;
-    bool where;       /* operand 0 is a condition of any dtype */
-    unsigned loops;   /* bit per usmarr_dtype_t */
-    enum out_rule out;
-    unsigned flags;
-    bool vec;
-    bool params; /* isclose's rtol/atol/equal_nan (struct params) */
-};
+#define op_info usmarr__ew_op
 
 /* The parameters of the functions that have some (isclose), NumPy's defaults when the
  * generic entry point gives none. */
@@ -80,7 +72,8 @@ static const struct op_info ops[OP_COUNT] = {
 #define PARAMS_W false
 #define PARAMS_C true
 #define ROW_(ID, name, arity, loops, out, flags, vec, expr, vexpr)                                          \
-    {#name, "EW_ID_" #ID, ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec, PARAMS_##arity},
+    {#name,    "EW_ID_" #ID,  ARITY_##arity, WHERE_##arity, LOOPS_##loops, OUT_##out, flags, VEC_##vec,          \
+     PARAMS_##arity, #expr, #vexpr},
     USMARR_ELEMENTWISE_OPS(ROW_)
 #undef ROW_
 };
@@ -148,7 +141,7 @@ static bool byte_range(const usmarr_array_t *a, uintptr_t *lo, uintptr_t *hi)
     return true;
 }
 
-static bool ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
+bool usmarr__ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
 {
     uintptr_t alo, ahi, blo, bhi;
     if (a->memory != b->memory || !byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi))
@@ -158,7 +151,7 @@ static bool ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
 
 /* `in`, broadcast to `shape`, visits exactly the elements of `out` in the same order, so
  * reading element i before writing element i is safe in place. */
-static bool exact_alias(const usmarr_array_t *in, const usmarr_array_t *out)
+bool usmarr__exact_alias(const usmarr_array_t *in, const usmarr_array_t *out)
 {
     struct usmarr__operand o;
     if (usmarr_dtype_size(in->dtype) != usmarr_dtype_size(out->dtype) ||
@@ -179,6 +172,16 @@ static int new_array(usmarr_context_t *ctx, const usmarr_array_t *like, usmarr_d
 {
     usmarr_usm_kind_t kind = like && like->memory->kind != USMARR_USM_UNKNOWN ? like->memory->kind : USMARR_USM_DEVICE;
     return usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind, out);
+}
+
+int usmarr__elementwise_target(usmarr_context_t *ctx, const usmarr_array_t *first, const usmarr_array_t *out,
+                               usmarr_dtype_t dtype, int ndim, const int64_t *shape, usmarr_array_t **target)
+{
+    usmarr_order_t order = USMARR_ORDER_C;
+    if (!out && first && first->ndim == ndim && ndim > 1 && (first->flags & USMARR_FLAG_F_CONTIGUOUS) &&
+        !(first->flags & USMARR_FLAG_C_CONTIGUOUS))
+        order = USMARR_ORDER_F;
+    return new_array(ctx, out ? out : first, dtype, ndim, shape, order, target);
 }
 
 /* dst[...] = src converted: the engine's copy (its cast programs group all target dtypes
@@ -367,6 +370,42 @@ static int check_exponent(usmarr_dtype_t loop, const usmarr_operand_t *exponent)
     return 0;
 }
 
+int usmarr__elementwise_plan(int opi, const usmarr_operand_t *operands, int *planned_op,
+                             usmarr_operand_t *planned, usmarr_dtype_t *loop, usmarr_dtype_t *res)
+{
+    const struct op_info *op = &ops[opi];
+    int n = op->arity;
+    for (int i = 0; i < n; i++)
+        planned[i] = operands[i];
+    *planned_op = opi;
+    if (opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR)
+        for (int i = 0; i < n; i++) /* NumPy 2 reads a Python int here as a C long */
+            if (!operands[i].array && operands[i].scalar.dtype < 0 && operands[i].scalar.kind == USMARR_KIND_UINT &&
+                operands[i].scalar.value.u > INT64_MAX)
+                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s: %s=%llu is out of range of int64", op->name,
+                                    operand_names[i], (unsigned long long)operands[i].scalar.value.u);
+    /* a weak integer is checked where the loop dtype receives it, so that functions
+     * computed in floating point take any (logaddexp(2**31 - 1, uint8) runs in float16) */
+    int rc = resolve_operands(op, operands, loop, res);
+    if (rc)
+        return rc;
+    if (n == 2) {
+        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
+        int opj = weak_out_of_range(opi, *loop, ops2);
+        if (opj >= 0)
+            return usmarr__elementwise_plan(opj, ops2, planned_op, planned, loop, res);
+    }
+    usmarr_operand_t clamped[3];
+    if (opi == OP_CLIP && clip_bounds(*loop, operands, clamped))
+        return usmarr__elementwise_plan(opi, clamped, planned_op, planned, loop, res);
+    for (int i = op->where ? 1 : 0; i < n; i++)
+        if (!operands[i].array && (rc = usmarr__weak_fits(&operands[i].scalar, *loop, operand_names[i])))
+            return rc;
+    if (opi == OP_POW && !operands[1].array && (rc = check_exponent(*loop, &operands[1])))
+        return rc;
+    return 0;
+}
+
 static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
                          usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -404,30 +443,13 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
                             op->name);
 
     usmarr_dtype_t loop = USMARR_BOOL, res = USMARR_BOOL;
-    if (opi == OP_LOGICAL_AND || opi == OP_LOGICAL_OR || opi == OP_LOGICAL_XOR)
-        for (int i = 0; i < n; i++) /* NumPy 2 reads a Python int here as a C long */
-            if (!operands[i].array && operands[i].scalar.dtype < 0 && operands[i].scalar.kind == USMARR_KIND_UINT &&
-                operands[i].scalar.value.u > INT64_MAX)
-                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s: %s=%llu is out of range of int64", op->name,
-                                    operand_names[i], (unsigned long long)operands[i].scalar.value.u);
-    /* a weak integer is checked where the loop dtype receives it, so that functions
-     * computed in floating point take any (logaddexp(2**31 - 1, uint8) runs in float16) */
-    int rc = resolve_operands(op, operands, &loop, &res);
+    usmarr_operand_t planned[3];
+    int rc = usmarr__elementwise_plan(opi, operands, &opi, planned, &loop, &res);
     if (rc)
         return rc;
-    if (n == 2) {
-        usmarr_operand_t ops2[2] = {operands[0], operands[1]};
-        int opj = weak_out_of_range(opi, loop, ops2);
-        if (opj >= 0)
-            return dispatch_with(opj, ops2, 2, params, out, result);
-    }
-    usmarr_operand_t clamped[3];
-    if (opi == OP_CLIP && clip_bounds(loop, operands, clamped))
-        return dispatch_with(opi, clamped, 3, params, out, result);
-    for (int i = op->where ? 1 : 0; i < n; i++)
-        if (!operands[i].array && (rc = usmarr__weak_fits(&operands[i].scalar, loop, operand_names[i])))
-            return rc;
-    if (opi == OP_POW && (rc = check_exponent(loop, &operands[1])))
+    op = &ops[opi];
+    operands = planned;
+    if (opi == OP_POW && operands[1].array && (rc = check_exponent(loop, &operands[1])))
         return rc;
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
@@ -540,18 +562,13 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     for (int i = 0; direct && i < n; i++) {
         const usmarr_array_t *a = operands[i].array;
         /* a cast copy was taken before the kernel runs (in-order queue): no hazard */
-        if (a && !temps[i] && ranges_meet(a, out) && !exact_alias(a, out))
+        if (a && !temps[i] && usmarr__ranges_meet(a, out) && !usmarr__exact_alias(a, out))
             direct = false;
     }
     if (direct) {
         target = usmarr_array_retain(out);
-    } else {
-        usmarr_order_t order = USMARR_ORDER_C;
-        if (!out && first && first->ndim == ndim && ndim > 1 && (first->flags & USMARR_FLAG_F_CONTIGUOUS) &&
-            !(first->flags & USMARR_FLAG_C_CONTIGUOUS))
-            order = USMARR_ORDER_F;
-        if ((rc = new_array(ctx, out ? out : first, res, ndim, shape, order, &target)))
-            goto done;
+    } else if ((rc = usmarr__elementwise_target(ctx, first, out, res, ndim, shape, &target))) {
+        goto done;
     }
     if ((rc = usmarr__operand_from_array(target, ndim, shape, &m.operands[0])))
         goto done;
@@ -651,6 +668,19 @@ int usmarr__elementwise_result_dtype(const char *name, const usmarr_operand_t *o
     }
     usmarr_dtype_t loop;
     return resolve_operands(op, operands, &loop, result);
+}
+
+const struct usmarr__ew_op *usmarr__elementwise_op(int index)
+{
+    return index >= 0 && index < OP_COUNT ? &ops[index] : NULL;
+}
+
+int usmarr__elementwise_find(const char *name, size_t len)
+{
+    for (int i = 0; i < OP_COUNT; i++)
+        if (strlen(ops[i].name) == len && !strncmp(ops[i].name, name, len))
+            return i;
+    return -1;
 }
 
 int usmarr_elementwise_arity(const char *name)

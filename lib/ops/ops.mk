@@ -1,9 +1,14 @@
-# Operations: elementwise functions, reductions and scans, sorting and set functions,
-# linear algebra, statistics.
+# Operations: elementwise functions, fused expressions, reductions and scans, sorting and
+# set functions, linear algebra, statistics.
 # Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/ops/ops_internal.h \
 	lib/ops/elementwise.c \
+	lib/ops/expr.c \
+	lib/ops/expr_parse.c \
+	lib/ops/expr_fold.c \
+	lib/ops/expr_build.c \
+	lib/ops/expr_eval.c \
 	lib/ops/reduce.c \
 	lib/ops/sort.c \
 	lib/ops/set.c \

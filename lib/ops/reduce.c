@@ -83,10 +83,28 @@ static int real_only(enum rule r, usmarr_dtype_t d, const char *name)
 
 struct dims {
     int n;
+    int nin;                                            /* inputs: 1, or a fused expression's arrays */
     int64_t shape[USMARR_MAX_NDIM];
-    int64_t in[USMARR_MAX_NDIM];  /* input strides */
-    int64_t out[USMARR_MAX_NDIM]; /* output strides (kept dims) */
+    int64_t in[USMARR__MAX_OPERANDS][USMARR_MAX_NDIM]; /* input strides */
+    int64_t out[USMARR_MAX_NDIM];                       /* output strides (kept dims) */
 };
+
+/* What is reduced: an array, or the value of a fused expression (its arrays and loader). */
+struct source {
+    const usmarr_array_t *x;
+    const struct usmarr__reduce_fused *fused;
+    usmarr_context_t *ctx;
+    usmarr_dtype_t dtype;
+    int ndim;
+    const int64_t *shape;
+    int nin;
+    const int64_t *strides[USMARR__MAX_OPERANDS];
+    usmarr_usm_kind_t kind; /* of a new result */
+};
+
+/* A fused expression's layout needs more than two kept or reduced dims: the caller
+ * evaluates it into an array first. */
+#define STAGE 1
 
 /* Drops extent-1 dims and merges neighbours that are jointly contiguous, in logical order
  * (so flat indices stay C-order indices, as argmin needs). */
@@ -96,14 +114,19 @@ static void merge(struct dims *d, bool with_out)
     for (int i = 0; i < d->n; i++) {
         if (d->shape[i] == 1)
             continue;
-        if (m > 0 && d->in[m - 1] == d->in[i] * d->shape[i] && (!with_out || d->out[m - 1] == d->out[i] * d->shape[i])) {
+        bool joint = m > 0 && (!with_out || d->out[m - 1] == d->out[i] * d->shape[i]);
+        for (int k = 0; k < d->nin && joint; k++)
+            joint = d->in[k][m - 1] == d->in[k][i] * d->shape[i];
+        if (joint) {
             d->shape[m - 1] *= d->shape[i];
-            d->in[m - 1] = d->in[i];
+            for (int k = 0; k < d->nin; k++)
+                d->in[k][m - 1] = d->in[k][i];
             d->out[m - 1] = d->out[i];
             continue;
         }
         d->shape[m] = d->shape[i];
-        d->in[m] = d->in[i];
+        for (int k = 0; k < d->nin; k++)
+            d->in[k][m] = d->in[k][i];
         d->out[m] = d->out[i];
         m++;
     }
@@ -162,18 +185,23 @@ struct launch {
     size_t per_item; /* outputs per work-item along kept dim 1 (128 for the columns kernel) */
     bool serial;     /* one work-item per work-group: no cross-work-item vectorisation */
     size_t tree_x, tree_y; /* the gpu shape's tree kernels: outputs side by side x rows per group (0: not) */
+    const struct usmarr__reduce_fused *fused; /* the element loader's program and operands, or NULL */
+    cl_long4 st[USMARR__MAX_OPERANDS];        /* each fused operand's kept s0, s1 and reduced s0, s1 strides */
 };
 
 static int launch(usmarr_context_t *ctx, const struct launch *l)
 {
-    char defines[64], kname[64], tree[24] = "";
+    const struct usmarr__reduce_fused *f = l->fused;
+    char defines[160], kname[64], tree[24] = "";
     if (ctx->shape.tree_group) /* one program per dtype in this shape too: the tree kernels join it */
         snprintf(tree, sizeof tree, " -DR_TREE=%u", ctx->shape.tree_group);
-    snprintf(defines, sizeof defines, "-DD1=%s%s%s", usmarr__dtype_tag(l->in_dtype),
-             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "", tree);
+    snprintf(defines, sizeof defines, "-DD1=%s%s%s%s%s", usmarr__dtype_tag(l->in_dtype),
+             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "", tree, f ? " " : "",
+             f ? f->defines : "");
     snprintf(kname, sizeof kname, "usmarr_reduce_%s%s", l->tree_y ? "tree_" : "", l->kernel);
     usmarr__kernel_t *k;
-    int rc = usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
+    int rc = f ? usmarr__kernel_get_generated(ctx, "reduce", f->parts, f->nparts, defines, kname, &k)
+               : usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
     if (rc)
         return rc;
     size_t per = l->per_item ? l->per_item : 1;
@@ -192,11 +220,19 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     } else if (!l->serial)
         while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
             local[0] *= 2;
-    const struct usmarr__karg args[] = {USMARR__ARG_PTR(l->out), USMARR__ARG_PTR(l->in), USMARR__ARG(l->ks),
-                                        USMARR__ARG(l->ko),      USMARR__ARG(l->ki),     USMARR__ARG(l->rs),
-                                        USMARR__ARG(l->ri),      USMARR__ARG(l->chunk),  USMARR__ARG(l->po),
-                                        USMARR__ARG(l->count)};
-    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
+    /* the reduction's arguments, then a fused loader's: each operand and its strides, its scalars */
+    struct usmarr__karg args[10 + 2 * USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS] = {
+        USMARR__ARG_PTR(l->out), USMARR__ARG_PTR(l->in), USMARR__ARG(l->ks),    USMARR__ARG(l->ko),
+        USMARR__ARG(l->ki),      USMARR__ARG(l->rs),     USMARR__ARG(l->ri),    USMARR__ARG(l->chunk),
+        USMARR__ARG(l->po),      USMARR__ARG(l->count)};
+    int nargs = 10;
+    for (int i = 0; f && i < f->nin; i++) {
+        args[nargs++] = USMARR__ARG_PTR(f->in[i].data);
+        args[nargs++] = USMARR__ARG(l->st[i]);
+    }
+    for (int j = 0; f && j < f->nscalars; j++)
+        args[nargs++] = USMARR__ARG_BYTES(f->scalars[j].bytes, f->scalars[j].size);
+    return usmarr__kernel_launch(ctx, k, nargs, args, 3, global, local);
 }
 
 static void pack2(const int64_t *v, int n, cl_long2 *out, int64_t pad)
@@ -245,6 +281,7 @@ static int reduce_in_parts(usmarr_context_t *ctx, const struct reduction *r, int
         p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
         p2.in_dtype = part_dtype;
         p2.in = usmarr_array_data(partial);
+        p2.fused = NULL; /* the partials are an array */
         p2.ki = p1.ko;
         p2.rs.s[0] = 1;
         p2.rs.s[1] = parts;
@@ -284,23 +321,23 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
     return reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, true);
 }
 
-/* x reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
-static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const usmarr_array_t *x,
+/* The source reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
+static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct source *src,
                        const bool *reduced, usmarr_array_t *target)
 {
-    struct dims kept = {0}, red = {0};
+    const usmarr_array_t *x = src->x;
+    struct dims kept = {.nin = src->nin}, red = {.nin = src->nin};
     int od = 0;
-    for (int d = 0; d < x->ndim; d++) {
-        if (reduced[d]) {
-            red.shape[red.n] = x->shape[d];
-            red.in[red.n++] = x->strides[d];
-            if (target->ndim == x->ndim)
-                od++; /* keepdims: skip the extent-1 output dim */
-        } else {
-            kept.shape[kept.n] = x->shape[d];
-            kept.in[kept.n] = x->strides[d];
-            kept.out[kept.n++] = target->strides[od++];
-        }
+    for (int d = 0; d < src->ndim; d++) {
+        struct dims *to = reduced[d] ? &red : &kept;
+        to->shape[to->n] = src->shape[d];
+        for (int k = 0; k < src->nin; k++)
+            to->in[k][to->n] = src->strides[k][d];
+        if (!reduced[d])
+            kept.out[kept.n] = target->strides[od++];
+        else if (target->ndim == src->ndim)
+            od++; /* keepdims: skip the extent-1 output dim */
+        to->n++;
     }
     int64_t nred = 1, nkept = 1;
     for (int i = 0; i < red.n; i++)
@@ -313,6 +350,8 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     merge(&red, false);
     usmarr_array_t *tmp = NULL;
     int rc = 0;
+    if ((kept.n > 2 || red.n > 2) && src->fused)
+        return STAGE;
     if (kept.n > 2 || red.n > 2) {
         if ((rc = usmarr__copy_reduced_last(x, reduced, NULL, &tmp))) /* then it is (nkept, nred) */
             return rc;
@@ -326,14 +365,14 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
             if (reduced[d])
                 continue;
             kept.shape[kept.n] = x->shape[d];
-            kept.in[kept.n] = tmp->strides[ko];
+            kept.in[0][kept.n] = tmp->strides[ko];
             kept.out[kept.n++] = target->strides[target->ndim == x->ndim ? d : ko];
             ko++;
         }
         for (int d = 0; d < x->ndim; d++)
             if (reduced[d]) {
                 red.shape[red.n] = x->shape[d];
-                red.in[red.n++] = tmp->strides[ko++];
+                red.in[0][red.n++] = tmp->strides[ko++];
             }
         merge(&kept, true);
         merge(&red, false);
@@ -346,22 +385,29 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     struct launch l;
     memset(&l, 0, sizeof l);
     l.kernel = r->name;
-    l.in_dtype = x->dtype;
-    l.in = usmarr_array_data(x);
+    l.in_dtype = src->dtype;
+    l.in = x ? usmarr_array_data(x) : src->fused->nin ? src->fused->in[0].data : NULL;
     l.out = usmarr_array_data(target);
+    l.fused = src->fused;
     pack2(kept.shape, kept.n, &l.ks, 1);
     pack2(kept.out, kept.n, &l.ko, 0);
-    pack2(kept.in, kept.n, &l.ki, 0);
+    pack2(kept.in[0], kept.n, &l.ki, 0);
     pack2(red.shape, red.n, &l.rs, 1);
-    pack2(red.in, red.n, &l.ri, 0);
+    pack2(red.in[0], red.n, &l.ri, 0);
+    for (int k = 0; src->fused && k < src->nin; k++) {
+        cl_long2 ki, ri;
+        pack2(kept.in[k], kept.n, &ki, 0);
+        pack2(red.in[k], red.n, &ri, 0);
+        l.st[k] = (cl_long4){{ki.s[0], ki.s[1], ri.s[0], ri.s[1]}};
+    }
     l.count = nred;
     l.chunk = nred > 0 ? nred : 1;
     l.parts = 1;
 
     /* few outputs over many elements: split into partial results, then combine them */
-    usmarr_dtype_t part_dtype = result_dtype(r->rule, x->dtype);
+    usmarr_dtype_t part_dtype = result_dtype(r->rule, src->dtype);
     if (r->rule == R_MEAN)
-        part_dtype = sum_dtype(x->dtype);
+        part_dtype = sum_dtype(src->dtype);
     if (ctx->shape.tree_group && (r->split || r->rule == R_INDEX)) {
         rc = tree_reduce(ctx, r, ri_, &l, nkept, nred, part_dtype);
         goto done;
@@ -375,7 +421,8 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         goto done;
     }
     /* an outer reduced axis under contiguous outputs: 16 outputs per work-item */
-    if (ri_ == RED_sum && usmarr_dtype_kind(x->dtype) == USMARR_KIND_FLOAT && x->dtype != USMARR_FLOAT16 &&
+    if (ri_ == RED_sum && !src->fused && usmarr_dtype_kind(src->dtype) == USMARR_KIND_FLOAT &&
+        src->dtype != USMARR_FLOAT16 &&
         l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
         l.kernel = "sum_cols";
         l.per_item = 128;
@@ -389,32 +436,30 @@ done:
     return rc;
 }
 
-static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, usmarr_array_t *out,
-                  usmarr_array_t **result)
+static int reduce_source(int ri_, const struct source *src, int naxes, const int *axes, bool keepdims,
+                         usmarr_array_t *out, usmarr_array_t **result)
 {
     const struct reduction *r = &reductions[ri_];
-    if (!x)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", r->name);
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", r->name);
     bool reduced[USMARR_MAX_NDIM];
-    int rc = usmarr__axes_mask(x->ndim, naxes, axes, NULL, "axes", reduced, NULL);
+    int rc = usmarr__axes_mask(src->ndim, naxes, axes, NULL, "axes", reduced, NULL);
     if (rc)
         return rc;
-    if ((rc = real_only(r->rule, x->dtype, r->name)))
+    if ((rc = real_only(r->rule, src->dtype, r->name)))
         return rc;
-    usmarr_context_t *ctx = x->memory->context;
-    usmarr_dtype_t res = result_dtype(r->rule, x->dtype);
+    usmarr_context_t *ctx = src->ctx;
+    usmarr_dtype_t res = result_dtype(r->rule, src->dtype);
     if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
     int ndim = 0;
     int64_t shape[USMARR_MAX_NDIM], nred = 1, nkept = 1;
-    for (int d = 0; d < x->ndim; d++) {
+    for (int d = 0; d < src->ndim; d++) {
         if (!reduced[d]) {
-            shape[ndim++] = x->shape[d];
-            nkept *= x->shape[d];
+            shape[ndim++] = src->shape[d];
+            nkept *= src->shape[d];
         } else {
-            nred *= x->shape[d];
+            nred *= src->shape[d];
             if (keepdims)
                 shape[ndim++] = 1;
         }
@@ -422,26 +467,28 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
     if (nred == 0 && nkept > 0 && !r->identity)
         return usmarr__fail(USMARR_ERROR_EMPTY, "%s of an empty selection (%lld elements reduced) has no identity",
                             r->name, (long long)nred);
-    if (out && (rc = usmarr__check_out(x, out, res, ndim, shape, USMARR_CASTING_SAME_KIND, r->name)))
+    if (out && !src->x && out->memory->context != ctx) /* (usmarr__check_out checks an array's) */
+        return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: out and the operands belong to different contexts",
+                            r->name);
+    if (out && (rc = usmarr__check_out(src->x ? src->x : out, out, res, ndim, shape, USMARR_CASTING_SAME_KIND,
+                                       r->name)))
         return rc;
 
     usmarr_array_t *target = NULL;
-    bool direct = out && out->dtype == res && out->memory != x->memory;
+    bool direct = out && out->dtype == res && (!src->x || out->memory != src->x->memory);
+    for (int k = 0; direct && src->fused && k < src->fused->nin; k++) /* nor a fused expression's operand */
+        direct = src->fused->memory[k] != out->memory;
     if (direct)
         target = usmarr_array_retain(out);
-    else {
-        usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
-        if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, kind, &target)))
-            return rc;
-    }
-    rc = reduce_into(ctx, r, ri_, x, reduced, target);
+    else if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, src->kind, &target)))
+        return rc;
+    rc = reduce_into(ctx, r, ri_, src, reduced, target);
     if (rc == USMARR_ERROR_UNSUPPORTED && direct) { /* out's own layout did not merge: use a C-ordered result */
         usmarr_array_release(target);
-        usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
-        if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, kind, &target)))
+        if ((rc = usmarr__array_empty_like_layout(ctx, res, ndim, shape, USMARR_ORDER_C, src->kind, &target)))
             return rc;
         direct = false;
-        rc = reduce_into(ctx, r, ri_, x, reduced, target);
+        rc = reduce_into(ctx, r, ri_, src, reduced, target);
     }
     if (!rc && out && !direct)
         rc = usmarr_array_copy_into(out, target);
@@ -449,6 +496,37 @@ static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, 
         *result = usmarr_array_retain(out ? out : target);
     usmarr_array_release(target);
     return rc;
+}
+
+static int reduce(int ri_, const usmarr_array_t *x, int naxes, const int *axes, bool keepdims, usmarr_array_t *out,
+                  usmarr_array_t **result)
+{
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", reductions[ri_].name);
+    struct source src = {.x = x, .ctx = x->memory->context, .dtype = x->dtype, .ndim = x->ndim, .shape = x->shape,
+                         .nin = 1, .strides = {x->strides},
+                         .kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind};
+    return reduce_source(ri_, &src, naxes, axes, keepdims, out, result);
+}
+
+int usmarr__reduce_fused(const char *name, const struct usmarr__reduce_fused *f, int naxes, const int *axes,
+                         bool keepdims, usmarr_array_t *out, usmarr_array_t **result)
+{
+    int ri_ = 0;
+    while (ri_ < RED_COUNT && strcmp(reductions[ri_].name, name))
+        ri_++;
+    if (ri_ == RED_COUNT)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
+    struct source src = {.fused = f, .ctx = f->ctx, .dtype = f->dtype, .ndim = f->ndim, .shape = f->shape,
+                         .nin = f->nin, .kind = f->kind};
+    for (int k = 0; k < f->nin; k++)
+        src.strides[k] = f->in[k].strides;
+    if (f->nin == 0) { /* scalars only: the loader reads nothing, the layout has no strides */
+        static const int64_t zeros[USMARR_MAX_NDIM];
+        src.nin = 1;
+        src.strides[0] = zeros;
+    }
+    return reduce_source(ri_, &src, naxes, axes, keepdims, out, result);
 }
 
 /* ---- the cumulative functions ---------------------------------------------------------------- */
@@ -600,6 +678,8 @@ int usmarr_reduce(const char *name, const usmarr_array_t *x, int naxes, const in
             return reduce(i, x, naxes, axes, keepdims, out, result);
     return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", name);
 }
+
+const char *usmarr__reduce_name(int index) { return index >= 0 && index < RED_COUNT ? reductions[index].name : NULL; }
 
 int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result)
 {

@@ -9,7 +9,9 @@
 
 #include <string.h>
 
-static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
+/* "operands[i]", for messages (up to an expression's 8 operands). */
+static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]", "operands[3]",
+                                            "operands[4]", "operands[5]", "operands[6]", "operands[7]"};
 
 static int letter_index(char c) { return c == 'I' ? 0 : c == 'J' ? 1 : c == 'K' ? 2 : -1; }
 

@@ -60,44 +60,69 @@ static int mark_written(usmarr_storage_t *s, enum side side)
     return side == SIDE_HOST ? usmarr_storage_set_host_modified(s) : usmarr_storage_set_device_modified(s);
 }
 
-/* The elementwise function `name` (NULL: assignment, operand 0 copied into out) over
- * storage operands, into `out` or a new storage with the output parameters of doc/storage.md. */
-static int apply(const char *name, const usmarr_storage_operand_t *operands, int n, usmarr_storage_t *out,
-                 usmarr_storage_t **result)
+#define MAX_OPERANDS 8 /* of one storage operation (an expression's) */
+
+/* The operands of one operation, viewed on the result's axes (on `side`). */
+struct viewed {
+    const usmarr_storage_t *inputs[MAX_OPERANDS];
+    usmarr_operand_t ops[MAX_OPERANDS];
+    usmarr_array_t *views[MAX_OPERANDS];
+};
+
+static int view_operands(const usmarr_storage_operand_t *operands, int n, const usmarr__letters_t *letters,
+                         const struct usmarr__named_shape *res, enum side side, struct viewed *v)
 {
-    const char *what = name ? name : "assign";
+    for (int i = 0; i < n; i++) {
+        const usmarr_array_t *a = v->inputs[i] ? side_array(v->inputs[i], side) : operands[i].array;
+        memset(&v->ops[i], 0, sizeof v->ops[i]);
+        if (!a) {
+            v->ops[i].scalar = operands[i].scalar;
+            continue;
+        }
+        int rc = usmarr__storage_view_on(a, letters[i], res, &v->views[i]);
+        if (rc)
+            return rc;
+        v->ops[i].array = v->views[i];
+    }
+    return 0;
+}
+
+static void viewed_release(struct viewed *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        usmarr_array_release(v->views[i]);
+}
+
+/* The elementwise function `name`, or the expression `expr` (both NULL: assignment,
+ * operand 0 copied into out) over storage operands, into `out` or a new storage with the
+ * output parameters of doc/storage.md. */
+static int apply(const char *name, const usmarr_expr_t *expr, const usmarr_storage_operand_t *operands, int n,
+                 usmarr_storage_t *out, usmarr_storage_t **result)
+{
+    const char *what = name ? name : expr ? "expression" : "assign";
     struct usmarr__named_shape res;
-    usmarr__letters_t letters[3];
+    usmarr__letters_t letters[MAX_OPERANDS];
     int rc = usmarr__storage_broadcast(what, operands, n, out, &res, letters);
     if (rc)
         return rc;
 
-    const usmarr_storage_t *inputs[3] = {NULL, NULL, NULL};
+    struct viewed v = {{NULL}, {{0}}, {NULL}};
     for (int i = 0; i < n; i++)
-        inputs[i] = operands[i].storage;
-    enum side side = choose_side(inputs, n, out);
-
-    usmarr_operand_t ops[3];
-    usmarr_array_t *views[3] = {NULL, NULL, NULL};
+        v.inputs[i] = operands[i].storage;
+    enum side side = choose_side(v.inputs, n, out);
+    usmarr_operand_t *ops = v.ops;
     usmarr_storage_t *made = NULL, *dst = out;
-    for (int i = 0; i < n; i++) {
-        const usmarr_array_t *a = inputs[i] ? side_array(inputs[i], side) : operands[i].array;
-        memset(&ops[i], 0, sizeof ops[i]);
-        if (!a) {
-            ops[i].scalar = operands[i].scalar;
-            continue;
-        }
-        if ((rc = usmarr__storage_view_on(a, letters[i], &res, &views[i])))
-            goto done;
-        ops[i].array = views[i];
-    }
+    if ((rc = view_operands(operands, n, letters, &res, side, &v)))
+        goto done;
 
     /* argument errors surface before anything is synchronised */
     usmarr_dtype_t dtype = USMARR_BOOL;
     if (name && (rc = usmarr__elementwise_result_dtype(name, ops, (size_t)n, &dtype)))
         goto done;
-    if (name && out && !usmarr_can_cast(dtype, out->dtype, USMARR_CASTING_SAME_KIND)) {
-        rc = usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", name,
+    if (expr && (rc = usmarr_expr_result_dtype(expr, ops, (size_t)n, &dtype)))
+        goto done;
+    if ((name || expr) && out && !usmarr_can_cast(dtype, out->dtype, USMARR_CASTING_SAME_KIND)) {
+        rc = usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", what,
                           usmarr_dtype_name(dtype), usmarr_dtype_name(out->dtype));
         goto done;
     }
@@ -110,7 +135,7 @@ static int apply(const char *name, const usmarr_storage_operand_t *operands, int
     }
 
     for (int i = 0; i < n; i++)
-        if (inputs[i] && (rc = sync_side(inputs[i], side)))
+        if (v.inputs[i] && (rc = sync_side(v.inputs[i], side)))
             goto done;
     /* out may be a sub-region or an input: the side written must be current first */
     if (out && (rc = sync_side(out, side)))
@@ -119,6 +144,8 @@ static int apply(const char *name, const usmarr_storage_operand_t *operands, int
     usmarr_array_t *target = side_array(dst, side);
     if (name)
         rc = usmarr_elementwise(name, ops, (size_t)n, target, NULL);
+    else if (expr)
+        rc = usmarr_expr_apply(expr, ops, (size_t)n, target, NULL);
     else if (ops[0].array)
         rc = usmarr_array_copy_into(target, ops[0].array);
     else
@@ -130,8 +157,7 @@ static int apply(const char *name, const usmarr_storage_operand_t *operands, int
     if (!out)
         made = NULL;
 done:
-    for (int i = 0; i < n; i++)
-        usmarr_array_release(views[i]);
+    viewed_release(&v, n);
     usmarr_storage_release(made);
     return rc;
 }
@@ -164,7 +190,7 @@ int usmarr_storage_elementwise(const char *name, const usmarr_storage_operand_t 
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", name);
     int rc = check_operands(name, operands, noperands, arity);
-    return rc ? rc : apply(name, operands, noperands, out, result);
+    return rc ? rc : apply(name, NULL, operands, noperands, out, result);
 }
 
 int usmarr_storage_assign(usmarr_storage_t *storage, const usmarr_index_item_t *items, size_t nitems,
@@ -179,12 +205,56 @@ int usmarr_storage_assign(usmarr_storage_t *storage, const usmarr_index_item_t *
     usmarr_storage_t *region = NULL;
     if ((rc = usmarr_storage_index(storage, items, nitems, &region)))
         return rc;
-    rc = apply(NULL, value, 1, region, NULL);
+    rc = apply(NULL, NULL, value, 1, region, NULL);
     usmarr_storage_release(region);
     return rc;
 }
 
 /* ---- reductions by letter ------------------------------------------------------------------ */
+
+/* The reduced dims of `all` named by the letters `axes` (NULL or "": all of them), the
+ * result's axes `res` (the others), and `out` checked against them and `dtype`. */
+static int reduce_axes(const char *name, const char *of, const struct usmarr__named_shape *all, const char *axes,
+                       const usmarr_storage_t *out, usmarr_dtype_t dtype, bool *reduced, int *dims, int *ndims,
+                       struct usmarr__named_shape *res)
+{
+    memset(reduced, 0, sizeof(bool) * USMARR_STORAGE_MAX_NDIM);
+    for (const char *c = axes; c && *c; c++) {
+        const char *p = strchr(all->axes, *c);
+        if (!p)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                "%s: axes=\"%.8s\" names '%c', which is not an axis of the %s (axes \"%s\")", name,
+                                axes, *c, of, all->axes);
+        if (reduced[p - all->axes])
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: axes=\"%.8s\" repeats '%c'", name, axes, *c);
+        reduced[p - all->axes] = true;
+    }
+    *ndims = 0;
+    memset(res, 0, sizeof *res);
+    for (int d = 0; d < all->ndim; d++) {
+        if (!axes || !*axes)
+            reduced[d] = true;
+        if (reduced[d]) {
+            dims[(*ndims)++] = d;
+        } else {
+            res->axes[res->ndim] = all->axes[d];
+            res->shape[res->ndim++] = all->shape[d];
+        }
+    }
+    if (out && (out->ndim != res->ndim || strspn(out->axes, res->axes) != (size_t)res->ndim))
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has axes \"%s\" where the result has \"%s\"", name,
+                            out->axes, res->axes);
+    for (int r = 0; out && r < res->ndim; r++) {
+        int64_t m = usmarr_storage_shape(out)[strchr(out->axes, res->axes[r]) - out->axes];
+        if (m != res->shape[r])
+            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has extent %lld on axis %c, the result %lld", name,
+                                (long long)m, res->axes[r], (long long)res->shape[r]);
+    }
+    if (out && !usmarr_can_cast(dtype, out->dtype, USMARR_CASTING_SAME_KIND))
+        return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", name,
+                            usmarr_dtype_name(dtype), usmarr_dtype_name(out->dtype));
+    return 0;
+}
 
 int usmarr_storage_reduce(const char *name, const usmarr_storage_t *storage, const char *axes,
                           usmarr_storage_t *out, usmarr_storage_t **result)
@@ -199,46 +269,13 @@ int usmarr_storage_reduce(const char *name, const usmarr_storage_t *storage, con
     if (rc)
         return rc;
 
-    /* the reduced dims, by letter (NULL or "": all) */
-    bool reduced[USMARR_STORAGE_MAX_NDIM] = {false, false, false};
+    bool reduced[USMARR_STORAGE_MAX_NDIM];
     int dims[USMARR_STORAGE_MAX_NDIM], ndims = 0;
-    if (!axes || !*axes) {
-        for (int d = 0; d < storage->ndim; d++)
-            reduced[d] = true;
-    } else {
-        for (const char *c = axes; *c; c++) {
-            const char *p = strchr(storage->axes, *c);
-            if (!p)
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
-                                    "%s: axes=\"%.8s\" names '%c', which is not an axis of the storage (axes \"%s\")",
-                                    name, axes, *c, storage->axes);
-            if (reduced[p - storage->axes])
-                return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: axes=\"%.8s\" repeats '%c'", name, axes, *c);
-            reduced[p - storage->axes] = true;
-        }
-    }
-    struct usmarr__named_shape res = {0, "", {0, 0, 0}};
-    for (int d = 0; d < storage->ndim; d++) {
-        if (reduced[d]) {
-            dims[ndims++] = d;
-        } else {
-            res.axes[res.ndim] = storage->axes[d];
-            res.shape[res.ndim++] = usmarr_storage_shape(storage)[d];
-        }
-    }
-    res.axes[res.ndim] = 0;
-    if (out && (out->ndim != res.ndim || strspn(out->axes, res.axes) != (size_t)res.ndim))
-        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has axes \"%s\" where the result has \"%s\"", name,
-                            out->axes, res.axes);
-    for (int r = 0; out && r < res.ndim; r++) {
-        int64_t m = usmarr_storage_shape(out)[strchr(out->axes, res.axes[r]) - out->axes];
-        if (m != res.shape[r])
-            return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "%s: out has extent %lld on axis %c, the result %lld", name,
-                                (long long)m, res.axes[r], (long long)res.shape[r]);
-    }
-    if (out && !usmarr_can_cast(dtype, out->dtype, USMARR_CASTING_SAME_KIND))
-        return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)", name,
-                            usmarr_dtype_name(dtype), usmarr_dtype_name(out->dtype));
+    struct usmarr__named_shape all = {storage->ndim, "", {0, 0, 0}}, res;
+    strcpy(all.axes, storage->axes);
+    memcpy(all.shape, usmarr_storage_shape(storage), sizeof(int64_t) * (size_t)storage->ndim);
+    if ((rc = reduce_axes(name, "storage", &all, axes, out, dtype, reduced, dims, &ndims, &res)))
+        return rc;
 
     enum side side = choose_side(&storage, 1, out);
     usmarr_storage_t *made = NULL, *dst = out;
@@ -284,4 +321,95 @@ done:
     usmarr_array_release(target);
     usmarr_storage_release(made);
     return rc;
+}
+
+/* ---- expressions ---------------------------------------------------------------------------- */
+
+/* An expression that ends in a reduction, over the letters `axes` of the operands'
+ * broadcast axes (NULL or "": all). */
+static int reduce_expression(const usmarr_expr_t *expr, const usmarr_storage_operand_t *operands, int n,
+                             const char *axes, usmarr_storage_t *out, usmarr_storage_t **result)
+{
+    const char *name = usmarr_expr_reduction(expr);
+    struct usmarr__named_shape all, res;
+    usmarr__letters_t letters[MAX_OPERANDS];
+    int rc = usmarr__storage_broadcast(name, operands, n, NULL, &all, letters);
+    if (rc)
+        return rc;
+    bool reduced[USMARR_STORAGE_MAX_NDIM];
+    int dims[USMARR_STORAGE_MAX_NDIM], ndims = 0;
+
+    struct viewed v = {{NULL}, {{0}}, {NULL}};
+    for (int i = 0; i < n; i++)
+        v.inputs[i] = operands[i].storage;
+    enum side side = choose_side(v.inputs, n, out);
+    usmarr_storage_t *made = NULL, *dst = out;
+    usmarr_array_t *target = NULL;
+    usmarr_dtype_t dtype;
+    if ((rc = view_operands(operands, n, letters, &all, side, &v)) ||
+        (rc = usmarr_expr_result_dtype(expr, v.ops, (size_t)n, &dtype)) ||
+        (rc = reduce_axes(name, "operands", &all, axes, out, dtype, reduced, dims, &ndims, &res)))
+        goto done;
+    if (out) {
+        if ((rc = usmarr__storage_view_on(side_array(out, side), out->axes, &res, &target)))
+            goto done;
+    } else {
+        /* the output parameters over all axes, the reduced ones left out */
+        struct usmarr__storage_params p, q;
+        if ((rc = usmarr__storage_output_params(operands, n, &all, dtype, &p)))
+            goto done;
+        q = p;
+        q.ndim = 0;
+        for (int d = 0; d < p.ndim; d++)
+            if (!reduced[d]) {
+                q.axes[q.ndim] = p.axes[d];
+                q.shape[q.ndim] = p.shape[d];
+                memcpy(q.halo[q.ndim], p.halo[d], sizeof q.halo[0]);
+                q.aligned_index[q.ndim++] = p.aligned_index[d];
+            }
+        q.axes[q.ndim] = 0;
+        if ((rc = usmarr__storage_allocate(&q, &made)))
+            goto done;
+        dst = made;
+        target = usmarr_array_retain(side_array(made, side));
+    }
+    for (int i = 0; i < n; i++)
+        if (v.inputs[i] && (rc = sync_side(v.inputs[i], side)))
+            goto done;
+    if ((out && (rc = sync_side(out, side))) ||
+        (rc = usmarr_expr_reduce(expr, v.ops, (size_t)n, ndims, dims, false, target, NULL)) ||
+        (rc = mark_written(dst, side)))
+        goto done;
+    if (result)
+        *result = out ? usmarr_storage_retain(out) : made;
+    if (!out)
+        made = NULL;
+done:
+    usmarr_array_release(target);
+    viewed_release(&v, n);
+    usmarr_storage_release(made);
+    return rc;
+}
+
+int usmarr_storage_evaluate(const usmarr_expr_t *expr, const usmarr_storage_operand_t *operands, int noperands,
+                            const char *axes, usmarr_storage_t *out, usmarr_storage_t **result)
+{
+    usmarr__clear_error();
+    if (!expr)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "expr is NULL");
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "expression: result is NULL and there is no out");
+    size_t count = usmarr_expr_operand_count(expr);
+    if (count > MAX_OPERANDS)
+        return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "expression: %zu operands; storages take at most %d", count,
+                            MAX_OPERANDS);
+    int rc = check_operands("expression", operands, noperands, (int)count);
+    if (rc)
+        return rc;
+    if (usmarr_expr_reduction(expr))
+        return reduce_expression(expr, operands, noperands, axes, out, result);
+    if (axes && *axes)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                            "expression: axes=\"%.8s\" given to an expression that does not end in a reduction", axes);
+    return apply(NULL, expr, operands, noperands, out, result);
 }

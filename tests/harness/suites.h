@@ -12,6 +12,7 @@
     X(getitem)         \
     X(promote)         \
     X(elementwise)     \
+    X(expr)            \
     X(complex)         \
     X(reduce)          \
     X(sort)            \

@@ -1,6 +1,6 @@
 /* Host-allocation failure injection: a representative program (context, arrays, an
  * elementwise function, a reduction, JSON and DLPack export and import, a storage,
- * advanced indexing) runs
+ * advanced indexing, a fused expression and its reduction) runs
  * once with the Nth allocation made BY THE LIBRARY failing, for every N, and then again
  * with nothing failing, in the same process.  Every failing run must return
  * USMARR_ERROR_OUT_OF_HOST_MEMORY (no crash, no other code), leave no allocation of the
@@ -250,7 +250,9 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
 {
     usmarr_context_t *own = NULL;
     usmarr_array_t *a = NULL, *b = NULL, *c = NULL, *s = NULL, *back = NULL, *shared = NULL, *copied = NULL;
-    usmarr_array_t *ind = NULL, *picked = NULL;
+    usmarr_array_t *ind = NULL, *picked = NULL, *fused = NULL, *fused_sum = NULL;
+    usmarr_expr_t *expr = NULL, *expr_sum = NULL;
+    float fused_values[N], fused_total = 0;
     int64_t three = 3, ind_values[3] = {5, -1, 0};
     float picked_values[3] = {0};
     usmarr_dl_managed_tensor_versioned_t *tensor = NULL;
@@ -321,6 +323,29 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
         rc = usmarr_array_copy_to_host(picked, picked_values, NULL);
     if (!rc)
         rc = usmarr_array_setitem_text(c, "@0", (const usmarr_array_t *const *)&ind, 1, s);
+    if (!rc) /* a fused expression, and a fused reduction */
+        rc = usmarr_expr_create("x * x + 1", NULL, 0, &expr);
+    if (!rc)
+        rc = usmarr_expr_apply(expr, (usmarr_operand_t[]){{.array = a}}, 1, NULL, &fused);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(fused, fused_values, NULL);
+    if (!rc)
+        rc = usmarr_expr_create("sum(x * y)", NULL, 0, &expr_sum);
+    if (!rc)
+        rc = usmarr_expr_reduce(expr_sum, (usmarr_operand_t[]){{.array = b}, {.array = b}}, 2, 0, NULL, false, NULL,
+                                &fused_sum);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(fused_sum, &fused_total, NULL);
+    if (!rc && check_results) {
+        float want = 0;
+        for (int i = 0; i < N; i += 2)
+            want += host[i] * host[i];
+        if (fused_values[1] != host[1] * host[1] + 1 || fused_total != want) {
+            fprintf(stderr, "alloc_fail: fused x * x + 1 gave %g, sum(b * b) %g (expected %g, %g)\n", fused_values[1],
+                    fused_total, host[1] * host[1] + 1, want);
+            rc = -1;
+        }
+    }
     if (!rc && check_results) {
         if (picked_values[0] != host[5] || picked_values[1] != host[N - 1] || picked_values[2] != host[0]) {
             fprintf(stderr, "alloc_fail: a[ind] gave %g %g %g\n", picked_values[0], picked_values[1],
@@ -351,6 +376,10 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
             rc = -1;
         }
     }
+    usmarr_array_release(fused);
+    usmarr_array_release(fused_sum);
+    usmarr_expr_release(expr);
+    usmarr_expr_release(expr_sum);
     usmarr_string_free(json);
     usmarr_storage_release(st2);
     usmarr_storage_release(st);

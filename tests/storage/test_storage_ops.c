@@ -484,6 +484,69 @@ START_TEST(test_storage_ops_doc_example)
 }
 END_TEST
 
+/* A fused expression over named-axes operands: IJ and K storages broadcast by letter, a
+ * weak scalar, one kernel; a reduction of one over a letter (host loops as the oracle). */
+START_TEST(test_storage_ops_expressions_broadcast_by_letter_and_reduce)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t sa[2] = {2, 3}, sb[1] = {4}, sc[3] = {2, 3, 4};
+    usmarr_storage_t *a = iota(ctx, "IJ", sa, "host", 0), *b = iota(ctx, "K", sb, "managed", 1), *c = NULL, *r = NULL;
+    usmarr_expr_t *e = NULL, *sum = NULL;
+    ck_assert_ok(usmarr_expr_create("where(a > b, a - b, b * s + 0.5)", NULL, 0, &e));
+    usmarr_storage_operand_t ops[3] = {st_op(a), st_op(b), {.scalar = usmarr_scalar_int(3)}};
+    ck_assert_ok(usmarr_storage_evaluate(e, ops, 3, NULL, NULL, &c));
+    assert_shape(c, "IJK", 3, sc);
+    double *va = elements(a), *vb = elements(b), *vc = elements(c);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 4; k++) {
+                double x = va[i * 3 + j], y = vb[k];
+                ck_assert_double_eq(vc[(i * 3 + j) * 4 + k], x > y ? x - y : y * 3 + 0.5);
+            }
+    /* sum over K of a * b: an IJ storage; over every letter: 0-d */
+    ck_assert_ok(usmarr_expr_create("sum(a * b)", NULL, 0, &sum));
+    ck_assert_ok(usmarr_storage_evaluate(sum, ops, 2, "K", NULL, &r));
+    assert_shape(r, "IJ", 2, sc);
+    double *vr = elements(r);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            double want = 0;
+            for (int k = 0; k < 4; k++)
+                want += va[i * 3 + j] * vb[k];
+            ck_assert_double_eq(vr[i * 3 + j], want);
+        }
+    free(vr);
+    usmarr_storage_release(r);
+    r = NULL;
+    ck_assert_ok(usmarr_storage_evaluate(sum, ops, 2, NULL, NULL, &r));
+    ck_assert_int_eq(usmarr_storage_ndim(r), 0);
+    vr = elements(r);
+    ck_assert_double_eq(vr[0], (0 + 1 + 2 + 3 + 4 + 5) * (1 + 2 + 3 + 4));
+    free(vr);
+    /* into out: c again, in place of the where */
+    ck_assert_ok(usmarr_storage_evaluate(e, ops, 3, "", c, NULL));
+    /* failures */
+    ck_assert_fails_with(usmarr_storage_evaluate(e, ops, 3, "K", NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "does not end in a reduction");
+    ck_assert_fails_with(usmarr_storage_evaluate(sum, ops, 2, "Q", NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "names 'Q', which is not an axis of the operands (axes \"IJK\")");
+    ck_assert_fails_with(usmarr_storage_evaluate(e, ops, 2, NULL, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "takes 3 operands, noperands=2");
+    ck_assert_fails_with(usmarr_storage_evaluate(NULL, ops, 2, NULL, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "expr is NULL");
+    free(va);
+    free(vb);
+    free(vc);
+    usmarr_expr_release(e);
+    usmarr_expr_release(sum);
+    usmarr_storage_release(a);
+    usmarr_storage_release(b);
+    usmarr_storage_release(c);
+    usmarr_storage_release(r);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_storage_ops(void)
 {
     Suite *s = suite_create("storage_ops");
@@ -501,6 +564,7 @@ Suite *suite_storage_ops(void)
         {"zero-d", test_storage_ops_full_reduction_gives_0d_storage_that_broadcasts},
         {"failures", test_storage_ops_rejects_bad_arguments},
         {"doc-example", test_storage_ops_doc_example},
+        {"expressions", test_storage_ops_expressions_broadcast_by_letter_and_reduce},
     };
     test_add_tagged_cases(s, tests, sizeof tests / sizeof tests[0], TEST_TAG_HOST_USM);
     return s;
