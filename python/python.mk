@@ -5,12 +5,12 @@
 # mapped would die of SIGBUS.
 PYTHON_SOURCES = python/src/module.h python/src/base.c python/src/dlpack.c python/src/convert.c \
 	python/src/index.c python/src/array.c python/src/functions.c python/src/creation.c python/src/bench.c \
-	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c python/src/module.c
+	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c python/src/expr.c python/src/module.c
 PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/usmarr/linalg.py python/usmarr/_sorting.py \
-	python/usmarr/_stats.py python/usmarr/storage.py
+	python/usmarr/_stats.py python/usmarr/_expr.py python/usmarr/storage.py
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_stats.py \
-	python/tests/test_utilities.py
+	python/tests/test_utilities.py python/tests/test_expr.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
 	python/run-tests.sh $(PYTHON_TESTS) python/bench.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
 TESTS += python/run-tests.sh

@@ -11,6 +11,49 @@ static PyMethodDef elementwise_defs[MAX_ELEMENTWISE];
 static const char *elementwise_names[MAX_ELEMENTWISE];
 static int elementwise_arity[MAX_ELEMENTWISE];
 
+/* usmarr.fuse's tracer among the arguments: it records the call instead, through its
+ * method __usmarr_function__(name, args, kwargs), as NumPy's __array_function__ lets a type
+ * take a function over.  Arrays and Python numbers are never tracers (no attribute lookup
+ * on the common path).  Returns the tracer's result, or NULL without an exception when no
+ * argument is a tracer (with one when the lookup or the call failed). */
+static PyObject *traced(const char *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwargs)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *a = args[i];
+        if (array_check(a) || PyLong_CheckExact(a) || PyFloat_CheckExact(a) || PyBool_Check(a) ||
+            PyComplex_CheckExact(a) || a == Py_None)
+            continue;
+        PyObject *method = PyObject_GetAttrString(a, "__usmarr_function__");
+        if (!method) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return NULL;
+            PyErr_Clear();
+            continue;
+        }
+        PyObject *tuple = PyTuple_New(nargs), *r = NULL;
+        for (Py_ssize_t k = 0; tuple && k < nargs; k++)
+            PyTuple_SetItem(tuple, k, Py_NewRef(args[k]));
+        if (tuple)
+            r = PyObject_CallFunction(method, "sOO", name, tuple, kwargs ? kwargs : Py_None);
+        Py_XDECREF(tuple);
+        Py_DECREF(method);
+        return r ? r : (PyErr_Occurred() ? NULL : Py_NewRef(Py_None));
+    }
+    return NULL;
+}
+
+/* The same for a METH_VARARGS | METH_KEYWORDS function. */
+static PyObject *traced_tuple(const char *name, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t n = PyTuple_Size(args);
+    PyObject *items[8];
+    if (n > 8)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        items[i] = PyTuple_GetItem(args, i);
+    return traced(name, items, n, kwargs);
+}
+
 /* usmarr.<name>(x1, ..., /, *, out=None); self is the entry's index. */
 static PyObject *elementwise_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -33,6 +76,9 @@ static PyObject *elementwise_call(PyObject *self, PyObject *const *args, Py_ssiz
                      elementwise_arity[i], nargs);
         return NULL;
     }
+    PyObject *t = traced(elementwise_names[i], args, nargs, NULL);
+    if (t || PyErr_Occurred())
+        return t;
     return array_elementwise(elementwise_names[i], args, (int)nargs, out);
 }
 
@@ -104,6 +150,9 @@ static int parse_axes(PyObject *axis, int *axes, int *naxes, const int **which)
 /* usmarr.<reduction>(x, /, *, axis=None, keepdims=False, dtype=None, out=None) */
 static PyObject *reduce_call(const char *name, PyObject *args, PyObject *kwargs)
 {
+    PyObject *t = traced_tuple(name, args, kwargs);
+    if (t || PyErr_Occurred())
+        return t;
     static char *keywords[] = {"x", "axis", "keepdims", "dtype", "out", "correction", NULL};
     PyObject *x, *axis = Py_None, *dtype_obj = Py_None, *out = Py_None, *correction = Py_None;
     int keepdims = 0, dtype, naxes;
@@ -350,6 +399,9 @@ static PyObject *py_isdtype(PyObject *self, PyObject *args)
 /* astype(x, dtype, /, *, copy=True, device=None) */
 static PyObject *py_astype(PyObject *self, PyObject *args, PyObject *kwargs)
 {
+    PyObject *t = traced_tuple("astype", args, kwargs);
+    if (t || PyErr_Occurred())
+        return t;
     static char *keywords[] = {"x", "dtype", "copy", "device", NULL};
     PyObject *x, *dtype_obj, *device_obj = Py_None;
     int copy = 1, dtype;

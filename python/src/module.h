@@ -12,6 +12,7 @@
  * creation.c  the namespace: creation and manipulation functions
  * sort.c      the namespace: sorting, searching and set functions
  * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
+ * expr.c      fused expressions: the Expression type (usmarr.evaluate, usmarr.fuse)
  * bench.c     the C baseline of python/bench.py
  * storage.c   storages: a handle type and one function per library call
  * module.c    PyInit only: every source's types and functions added to the module
@@ -112,5 +113,6 @@ extern PyMethodDef sort_methods[];   /* sort.c */
 int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */
 extern PyMethodDef linalg_methods[]; /* linalg.c */
 extern PyMethodDef utilities_methods[]; /* utilities.c: after the elementwise table (isclose) */
+int expr_init_type(PyObject *module);   /* expr.c: usmarr.Expression */
 
 #endif

@@ -265,6 +265,20 @@ static int operand_from(PyObject *obj, usmarr_storage_operand_t *op, usmarr_arra
     return *hold ? 0 : -1;
 }
 
+/* Every operand of the tuple (at most 8; arrays go to the first storage's device). */
+static int operands_from_tuple(PyObject *ops, usmarr_storage_operand_t *operands, usmarr_array_t **hold)
+{
+    Py_ssize_t n = PyTuple_Size(ops);
+    usmarr_context_t *ctx = NULL;
+    for (Py_ssize_t i = 0; i < n && !ctx; i++)
+        if (PyObject_TypeCheck(PyTuple_GetItem(ops, i), Storage_Type))
+            ctx = usmarr_storage_context(((StorageObject *)PyTuple_GetItem(ops, i))->storage);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (operand_from(PyTuple_GetItem(ops, i), &operands[i], &hold[i], ctx) < 0)
+            return -1;
+    return 0;
+}
+
 /* _storage_elementwise(name, operands, out=None) */
 static PyObject *py_storage_elementwise(PyObject *self, PyObject *args)
 {
@@ -280,17 +294,11 @@ static PyObject *py_storage_elementwise(PyObject *self, PyObject *args)
     usmarr_storage_t *out = out_obj == Py_None ? NULL : storage_of(out_obj);
     if (out_obj != Py_None && !out)
         return NULL;
-    usmarr_context_t *ctx = NULL; /* the first storage's, for array operands */
-    for (Py_ssize_t i = 0; i < n && !ctx; i++)
-        if (PyObject_TypeCheck(PyTuple_GetItem(ops, i), Storage_Type))
-            ctx = usmarr_storage_context(((StorageObject *)PyTuple_GetItem(ops, i))->storage);
     usmarr_storage_operand_t operands[3];
     usmarr_array_t *hold[3] = {NULL, NULL, NULL};
     PyObject *result = NULL;
-    Py_ssize_t i;
-    for (i = 0; i < n; i++)
-        if (operand_from(PyTuple_GetItem(ops, i), &operands[i], &hold[i], ctx) < 0)
-            goto done;
+    if (operands_from_tuple(ops, operands, hold) < 0)
+        goto done;
     usmarr_storage_t *r = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -301,8 +309,57 @@ static PyObject *py_storage_elementwise(PyObject *self, PyObject *args)
     else
         result = storage_result(rc, r);
 done:
-    for (i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++)
         usmarr_array_release(hold[i]);
+    return result;
+}
+
+/* _storage_evaluate(text, names, operands, axes=None, out=None): a fused expression over
+ * storage operands (usmarr_storage_evaluate); axes as letters, for an expression that ends
+ * in a reduction. */
+static PyObject *py_storage_evaluate(PyObject *self, PyObject *args)
+{
+    const char *text, *axes = NULL;
+    PyObject *names_obj, *ops, *out_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "sO!O!|zO:_storage_evaluate", &text, &PyTuple_Type, &names_obj, &PyTuple_Type, &ops,
+                          &axes, &out_obj))
+        return NULL;
+    Py_ssize_t n = PyTuple_Size(ops);
+    if (n > 8 || PyTuple_Size(names_obj) != n) {
+        PyErr_Format(PyExc_ValueError, "usmarr.storage: %zd operands and %zd names (at most 8)", n,
+                     PyTuple_Size(names_obj));
+        return NULL;
+    }
+    usmarr_storage_t *out = out_obj == Py_None ? NULL : storage_of(out_obj);
+    if (out_obj != Py_None && !out)
+        return NULL;
+    const char *names[8];
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(names[i] = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(names_obj, i), NULL)))
+            return NULL;
+    usmarr_storage_operand_t operands[8];
+    usmarr_array_t *hold[8] = {NULL};
+    usmarr_expr_t *expr = NULL;
+    PyObject *result = NULL;
+    int rc = usmarr_expr_create(text, names, (size_t)n, &expr);
+    if (rc) {
+        py_error(rc);
+        goto done;
+    }
+    if (operands_from_tuple(ops, operands, hold) < 0)
+        goto done;
+    usmarr_storage_t *r = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = usmarr_storage_evaluate(expr, operands, (int)n, axes, out, out ? NULL : &r);
+    Py_END_ALLOW_THREADS
+    if (out)
+        result = rc ? py_error(rc) : Py_NewRef(out_obj);
+    else
+        result = storage_result(rc, r);
+done:
+    for (int i = 0; i < 8; i++)
+        usmarr_array_release(hold[i]);
+    usmarr_expr_release(expr);
     return result;
 }
 
@@ -390,6 +447,8 @@ PyMethodDef storage_methods[] = {
     {"_storage_side", py_storage_side, METH_VARARGS, "_storage_side(s, device, write): a side as an Array"},
     {"_storage_elementwise", py_storage_elementwise, METH_VARARGS, "_storage_elementwise(name, operands, out=None)"},
     {"_storage_reduce", py_storage_reduce, METH_VARARGS, "_storage_reduce(name, s, axes=None, out=None)"},
+    {"_storage_evaluate", py_storage_evaluate, METH_VARARGS,
+     "_storage_evaluate(text, names, operands, axes=None, out=None)"},
     {"_storage_view", py_storage_view, METH_VARARGS, "_storage_view(what, s, text=None)"},
     {"_storage_sync", py_storage_sync, METH_VARARGS, "_storage_sync(s, what)"},
     {NULL},

@@ -19,6 +19,7 @@ from . import linalg  # noqa: F401
 from ._sorting import unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
 from ._stats import (cumulative_logsumexp, cumulative_prod, cumulative_sum, diff, logsumexp,  # noqa: F401
                      reduce_hypot)
+from ._expr import Expression, evaluate, fuse  # noqa: F401
 
 import builtins as _builtins
 import math as _math

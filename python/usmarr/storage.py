@@ -10,11 +10,12 @@ fallback), except ``numpy.asarray(storage)``, which is a view of the host side.
 """
 
 import builtins as _builtins
+import sys as _sys
 
 from . import _usmarr
 
 __all__ = ["Storage", "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
-           "full_like", "storage", "as_storage"]
+           "full_like", "storage", "as_storage", "evaluate"]
 
 # NumPy ufunc names that the library spells otherwise (the rest are the same words).
 _RENAMED = {"absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
@@ -275,6 +276,27 @@ def storage(data, dtype=None, copy=True, **kwargs):
 def as_storage(data, **kwargs):
     """as_storage: data's USM wrapped without a copy."""
     return storage(data, copy=False, **kwargs)
+
+
+def evaluate(ex, local_dict=None, global_dict=None, *, axes=None, out=None):
+    """A fused expression over storages (usmarr_storage_evaluate, doc/expressions.md): one
+    kernel, the storages broadcast by their axis letters.  Names come from `local_dict` and
+    `global_dict`, by default the caller's locals and globals; `axes` (letters) for an
+    expression that ends in a reduction: ``evaluate("sum(a * b)", axes="K")``."""
+    names = _usmarr.Expression(ex).names
+    frame = _sys._getframe(1) if local_dict is None or global_dict is None else None
+    ld = frame.f_locals if local_dict is None else local_dict
+    gd = frame.f_globals if global_dict is None else global_dict
+    ops = []
+    for name in names:
+        if name in ld:
+            ops.append(_handle(ld[name]))
+        elif name in gd:
+            ops.append(_handle(gd[name]))
+        else:
+            raise NameError("name %r of the expression %r is not defined" % (name, ex))
+    r = _usmarr._storage_evaluate(ex, tuple(names), tuple(ops), axes, _handle(out))
+    return out if out is not None else Storage(r)
 
 
 def _reduction(name):
