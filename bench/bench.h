@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(index) X(storage) X(memory) X(linalg) X(sort) X(startup)
+#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(sort) X(startup)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
@@ -63,6 +63,15 @@ int bench_main(int argc, char **argv, const char *command);
 /* `bench --child ARGS...` runs this instead of the cases (bench_copy.c: the warm-start
  * measurement runs in fresh processes). */
 int bench_child_main(int argc, char **argv);
+/* `bench --child SEL expr` (bench_expr.c): a new expression's first result. */
+int bench_expr_child(const char *selector);
+/* Seconds the child `bench --child SELECTOR [MODE]` prints (seconds=...), run with the
+ * disk cache on in `cache_dir` and PoCL's in `pocl_dir`; negative on failure.  `mode` ""
+ * is the warm-start cases' 10 casts. */
+double bench_child_seconds(const struct bench_env *env, const char *mode, const char *cache_dir, const char *pocl_dir);
+/* A fresh process's time with cold caches (*cold, in new directories) and the median of
+ * five with those caches warm (*warm).  Non-zero on failure. */
+int bench_warm_start(const struct bench_env *env, const char *mode, double *cold, double *warm);
 
 /* `bench --child SEL first-add` (bench_startup.c): a fresh process's first a + a. */
 int bench_first_use_child(const char *selector);

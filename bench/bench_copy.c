@@ -193,6 +193,8 @@ int bench_child_main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "first-add"))
         return bench_first_use_child(argv[0]);
+    if (argc > 1 && !strcmp(argv[1], "expr"))
+        return bench_expr_child(argv[0]);
     usmarr_context_t *ctx;
     if (usmarr_context_create(argc > 0 ? argv[0] : NULL, &ctx))
         return 1;
@@ -222,11 +224,11 @@ int bench_child_main(int argc, char **argv)
     return 0;
 }
 
-static double run_child(const struct bench_env *env, const char *cache_dir, const char *pocl_dir)
+double bench_child_seconds(const struct bench_env *env, const char *mode, const char *cache_dir, const char *pocl_dir)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "USMARR_CACHE=on USMARR_CACHE_DIR=%s POCL_CACHE_DIR=%s %s --child %s", cache_dir,
-             pocl_dir, env->self, usmarr_context_info(env->ctx)->selector);
+    snprintf(cmd, sizeof cmd, "USMARR_CACHE=on USMARR_CACHE_DIR=%s POCL_CACHE_DIR=%s %s --child %s %s", cache_dir,
+             pocl_dir, env->self, usmarr_context_info(env->ctx)->selector, mode);
     FILE *p = popen(cmd, "r");
     double s = -1;
     char line[256];
@@ -237,25 +239,28 @@ static double run_child(const struct bench_env *env, const char *cache_dir, cons
     return s;
 }
 
-static double warm_cold = -1, warm_warm = -1;
-
-static int warm_start_measure(const struct bench_env *env)
+int bench_warm_start(const struct bench_env *env, const char *mode, double *cold, double *warm)
 {
-    if (warm_cold > 0)
-        return 0;
     char usm[] = "/tmp/usmarr-bench-cache-XXXXXX", pocl[] = "/tmp/usmarr-bench-pocl-XXXXXX";
     if (!mkdtemp(usm) || !mkdtemp(pocl))
         return 1;
-    warm_cold = run_child(env, usm, pocl);
+    *cold = bench_child_seconds(env, mode, usm, pocl);
     double t[5];
     for (int i = 0; i < 5; i++)
-        t[i] = run_child(env, usm, pocl);
-    warm_warm = bench_median(t, 5);
+        t[i] = bench_child_seconds(env, mode, usm, pocl);
+    *warm = bench_median(t, 5);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s %s", usm, pocl);
     if (system(cmd) != 0)
         fprintf(stderr, "bench: could not remove %s %s\n", usm, pocl);
-    return warm_cold > 0 && warm_warm > 0 ? 0 : 1;
+    return *cold > 0 && *warm > 0 ? 0 : 1;
+}
+
+static double warm_cold = -1, warm_warm = -1;
+
+static int warm_start_measure(const struct bench_env *env)
+{
+    return warm_cold > 0 ? 0 : bench_warm_start(env, "", &warm_cold, &warm_warm);
 }
 
 static int run_warm_ratio(const struct bench_env *env, struct bench_result *r)
