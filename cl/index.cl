@@ -161,7 +161,12 @@ kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_
         return;
     }
 #endif
+#if TAKE_IN_RANGE /* the gpu shape: an index already in [0, n) skips the 64-bit division */
+    long at = (ulong)(long)raw < (ulong)n ? (long)raw : usmarr_index_norm((long)raw, (ulong)raw, n);
+    out[e] = src[at * stride];
+#else
     out[e] = src[usmarr_index_norm((long)raw, (ulong)raw, n) * stride];
+#endif
 }
 
 /* a[idx, ...] whose remaining axes are one contiguous run of `len` source elements

@@ -455,8 +455,10 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
 
 #ifdef R_TREE
 /* Work-group tree reductions (the "gpu" kernel shape; built with -DR_TREE=<items>, so the
- * CPU shapes' programs hold none of this).  A work-group of (nx, 1, ny) items makes nx
- * neighbouring outputs of kept dim 1; its ny rows share the part's flat reduced range,
+ * CPU shapes' programs hold none of this).  The NDRange is (kept dim 1, parts x rows, kept
+ * dim 0): a work-group of (nx, ny, 1) items makes nx neighbouring outputs of kept dim 1
+ * (the rows along dimension 1, not 2: NVIDIA takes at most 64 items along dimension 2
+ * and reports more as CL_INVALID_KERNEL_ARGS); its ny rows share the part's flat reduced range,
  * row y taking j = js + y, js + y + ny, ...  Neighbouring items thus read neighbouring
  * addresses whichever axis is contiguous: the kept one (nx > 1: an outer-axis reduction)
  * or the reduced one (nx = 1: all elements, an inner axis).  The rows then combine in
@@ -470,9 +472,9 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
     {                                                                                                 \
         local ACC_T acc_l[R_TREE];                                                                    \
         local uchar has_l[R_TREE];                                                                    \
-        long k1 = get_global_id(0), k0 = get_global_id(1), part = get_group_id(2);                    \
-        int lx = (int)get_local_id(0), ly = (int)get_local_id(2);                                     \
-        int nx = (int)get_local_size(0), ny = (int)get_local_size(2), i = ly * nx + lx;               \
+        long k1 = get_global_id(0), k0 = get_global_id(2), part = get_group_id(1);                    \
+        int lx = (int)get_local_id(0), ly = (int)get_local_id(1);                                     \
+        int nx = (int)get_local_size(0), ny = (int)get_local_size(1), i = ly * nx + lx;               \
         bool live = k1 < ks.s1;                                                                       \
         long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1 + part * po;                 \
         long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                  \
@@ -594,9 +596,9 @@ R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYP
     {                                                                                                 \
         local R_CT val_l[R_TREE];                                                                     \
         local long at_l[R_TREE];                                                                      \
-        long k1 = get_global_id(0), k0 = get_global_id(1);                                            \
-        int lx = (int)get_local_id(0), ly = (int)get_local_id(2);                                     \
-        int nx = (int)get_local_size(0), ny = (int)get_local_size(2), i = ly * nx + lx;               \
+        long k1 = get_global_id(0), k0 = get_global_id(2);                                            \
+        int lx = (int)get_local_id(0), ly = (int)get_local_id(1);                                     \
+        int nx = (int)get_local_size(0), ny = (int)get_local_size(1), i = ly * nx + lx;               \
         bool live = k1 < ks.s1;                                                                       \
         long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1;                              \
         long je = rs.s0 * rs.s1;                                                                      \

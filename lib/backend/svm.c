@@ -221,6 +221,15 @@ static cl_int CL_API_CALL svm_migrate(cl_command_queue q, const void *p, size_t 
     return clEnqueueMarkerWithWaitList(q, nwait, wait, event);
 }
 
+/* As strict as NVIDIA's OpenCL, which takes a NULL SVM pointer here and then refuses the
+ * enqueue with CL_INVALID_KERNEL_ARGS (PoCL runs the kernel): refused at once, with that
+ * code, so that the SVM mode of the tests catches what NVIDIA would.  (An argument left
+ * unset fails at enqueue with the same code on every driver at hand.) */
+static cl_int CL_API_CALL svm_set_kernel_arg_pointer(cl_kernel kernel, cl_uint index, const void *pointer)
+{
+    return pointer ? clSetKernelArgSVMPointer(kernel, index, pointer) : CL_INVALID_KERNEL_ARGS;
+}
+
 void usmarr__svm_api_load(struct usmarr__usm_api *api)
 {
     static const struct usmarr__usm_api svm = {
@@ -230,7 +239,7 @@ void usmarr__svm_api_load(struct usmarr__usm_api *api)
         .free = svm_free,
         .blocking_free = svm_blocking_free,
         .alloc_info = svm_alloc_info,
-        .set_kernel_arg_pointer = clSetKernelArgSVMPointer,
+        .set_kernel_arg_pointer = svm_set_kernel_arg_pointer,
         .memcpy = clEnqueueSVMMemcpy,
         .memfill = clEnqueueSVMMemFill,
         .migrate = svm_migrate,

@@ -84,6 +84,7 @@ struct usmarr__device_profile {
     cl_device_type type;
     cl_uint compute_units;
     size_t max_group;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_items[3];   /* CL_DEVICE_MAX_WORK_ITEM_SIZES: a work-group's extent per dimension */
     size_t group_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (OpenCL 3.0) or NVIDIA's warp; 0 unknown */
     cl_ulong local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
     cl_uint native_float;  /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (16 on AVX-512 CPUs); 1 unknown */
@@ -99,6 +100,10 @@ struct usmarr__kernel_shape {
     unsigned tree_group;   /* reductions: work-group tree reductions of this many items (0: per-output loops) */
     unsigned tree_cols;    /* of which outputs side by side when the kept axis is contiguous */
     unsigned s2_edge;      /* s2 class (transposes, wide-stride gathers): edge x edge work-groups */
+    /* The gpu shape's algorithms (0 / false: the CPU ones, lib/ops and lib/index): */
+    unsigned scan_group;   /* device-wide scans (cumulative_*), stream compaction (masks,
+                            * nonzero, unique) and radix sorts: work-groups of this many items */
+    bool matmul_blocked;   /* matmul through register-blocked local-memory tiles */
 };
 
 struct usmarr_context {

@@ -96,13 +96,13 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
  *   it took half the time of 16x16 on a Xeon with AVX-512.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
-static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0, 16};
-static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0, 32};
-static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0, 16};
+static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0, 16, 0, false};
+static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0, 32, 0, false};
+static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0, 16, 0, false};
 /* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
  * groups of 256 (neighbouring work-items, neighbouring addresses), transposes through the
  * local-memory tile, reductions as work-group trees (sized from the profile below). */
-static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32, 16};
+static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32, 16, 256, true};
 
 static size_t floor_pow2(size_t v)
 {
@@ -122,6 +122,11 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
         p->compute_units = 1;
     if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
         p->max_group = 1;
+    size_t items[3] = {0, 0, 0};
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL) != CL_SUCCESS)
+        items[0] = items[1] = items[2] = 0;
+    for (int d = 0; d < 3; d++)
+        p->max_items[d] = items[d] ? items[d] : p->max_group;
     if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
         p->local_mem = 0;
     if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
@@ -138,6 +143,21 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
     }
     if (p->compute_units == 0)
         p->compute_units = 1;
+    /* The gpu shape forced on a device that is not a GPU (the tests' stand-in) also takes
+     * NVIDIA's limits, so that a launch a GPU would refuse fails there too: groups of at
+     * most 1024 items and (1024, 1024, 64) per dimension, 48 KiB of local memory, warps of 32. */
+    const char *force = getenv("USMARR_KERNEL_SHAPE");
+    if (force && !strcmp(force, "gpu") && !(p->type & CL_DEVICE_TYPE_GPU)) {
+        static const size_t nvidia_items[3] = {1024, 1024, 64};
+        for (int d = 0; d < 3; d++)
+            if (p->max_items[d] > nvidia_items[d])
+                p->max_items[d] = nvidia_items[d];
+        if (p->max_group > 1024)
+            p->max_group = 1024;
+        if (p->local_mem > 48 * 1024)
+            p->local_mem = 48 * 1024;
+        p->group_multiple = 32;
+    }
 }
 
 /* The gpu shape's reduction work-groups from the profile: at most 256 items, within the
@@ -187,6 +207,12 @@ void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__ker
         shape->contig_group = (unsigned)floor_pow2(ctx->profile.max_group);
     while (shape->s2_edge > 16 && (size_t)shape->s2_edge * shape->s2_edge > ctx->profile.max_group)
         shape->s2_edge /= 2;
+    /* scans stage 8 accumulators of up to 16 bytes per item in local memory (cl/scan.cl) */
+    while (shape->scan_group > 32 &&
+           (shape->scan_group > ctx->profile.max_group || shape->scan_group * 144ull > ctx->profile.local_mem))
+        shape->scan_group /= 2;
+    if (shape->scan_group && (shape->scan_group > ctx->profile.max_group || shape->scan_group * 144ull > ctx->profile.local_mem))
+        shape->scan_group = 0;
 }
 
 static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,

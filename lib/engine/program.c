@@ -639,12 +639,36 @@ static void store_binary(usmarr_context_t *ctx, struct program *p)
     release_lock(p); /* other processes waiting for this program now find it */
 }
 
+/* A work-group beyond the device's limits: NVIDIA's OpenCL reports one over
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES as CL_INVALID_KERNEL_ARGS, PoCL's CPU device takes 4096
+ * a dimension; checked here against the profile (which the gpu shape forced on a CPU
+ * gives NVIDIA's limits), with a detail that names the limit. */
+static int check_group(const usmarr_context_t *ctx, const usmarr__kernel_t *k, cl_uint work_dim, const size_t *local)
+{
+    size_t items = 1;
+    for (cl_uint d = 0; local && d < work_dim && d < 3; d++) {
+        if (local[d] > ctx->profile.max_items[d])
+            return usmarr__fail(CL_INVALID_WORK_ITEM_SIZE,
+                                "%s: local[%u]=%zu exceeds the device's CL_DEVICE_MAX_WORK_ITEM_SIZES[%u]=%zu", k->name,
+                                d, local[d], d, ctx->profile.max_items[d]);
+        items *= local[d];
+    }
+    if (items > ctx->profile.max_group)
+        return usmarr__fail(CL_INVALID_WORK_GROUP_SIZE,
+                            "%s: a work-group of %zu items exceeds the device's CL_DEVICE_MAX_WORK_GROUP_SIZE=%zu",
+                            k->name, items, ctx->profile.max_group);
+    return 0;
+}
+
 /* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  After
  * the first launch of a program compiled from source this also finishes the queue and
  * stores the program's binary in the disk cache. */
 static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
                    const size_t *local)
 {
+    int rc = check_group(ctx, k, work_dim, local);
+    if (rc)
+        return rc;
     cl_int err = clEnqueueNDRangeKernel(ctx->queue, k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t g[3] = {0, 0, 0}, l[3] = {0, 0, 0};

@@ -1,4 +1,5 @@
-/* Boolean masks: extract, place, nonzero.  Kernels: cl/index.cl.
+/* Boolean masks: extract, place, nonzero.  Kernels: cl/index.cl (a work-item per chunk),
+ * or in the gpu shape cl/compact.cl (a work-group per chunk, the same arguments).
  *
  * The masks are flattened in C order and cut into chunks: count per chunk, an exclusive
  * scan on the device, then each chunk writes its selections at its offset.  extract and
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #define MASK_CHUNK 2048
+#define COMPACT_V 8 /* elements per work-item of a chunk in the gpu shape (cl/compact.cl CP_V) */
 
 static void *block_at(const usmarr_memory_t *m, size_t byte_offset)
 {
@@ -23,20 +25,25 @@ static void *block_at(const usmarr_memory_t *m, size_t byte_offset)
 struct mask_run {
     usmarr_context_t *ctx;
     const usmarr_array_t *cond; /* C-contiguous */
-    int64_t n, nchunks;
-    char defines[64];
+    int64_t n, nchunks, chunk;
+    size_t group; /* the gpu shape's work-group per chunk (cl/compact.cl), else 0 */
+    char defines[96];
     usmarr_memory_t *counts; /* nchunks + 1 int64: offsets after the scan, then the total */
 };
 
-static int mask_kernel(struct mask_run *r, const char *name, usmarr__kernel_t **k)
+/* The kernel usmarr_mask_<what> (cl/index.cl), or usmarr_compact_<what> (cl/compact.cl). */
+static int mask_kernel(struct mask_run *r, const char *what, usmarr__kernel_t **k)
 {
-    return usmarr__kernel_get(r->ctx, "index", r->defines, name, k);
+    char name[48];
+    snprintf(name, sizeof name, "usmarr_%s_%s", r->group ? "compact" : "mask", what);
+    return usmarr__kernel_get(r->ctx, r->group ? "index+compact" : "index", r->defines, name, k);
 }
 
-/* One work-item per chunk. */
+/* One work-item per chunk, or one work-group in the gpu shape. */
 static int launch_chunks(struct mask_run *r, usmarr__kernel_t *k, int nargs, const struct usmarr__karg *args)
 {
-    size_t local = 64, global = ((size_t)r->nchunks + local - 1) / local * local;
+    size_t local = r->group ? r->group : 64;
+    size_t global = r->group ? (size_t)r->nchunks * r->group : ((size_t)r->nchunks + local - 1) / local * local;
     return usmarr__kernel_launch(r->ctx, k, nargs, args, 1, &global, &local);
 }
 
@@ -46,9 +53,13 @@ static int mask_prepare(struct mask_run *r, const usmarr_array_t *cond, usmarr_d
     r->ctx = cond->memory->context;
     r->cond = cond;
     r->n = usmarr_array_size(cond);
-    r->nchunks = (r->n + MASK_CHUNK - 1) / MASK_CHUNK;
-    snprintf(r->defines, sizeof r->defines, "-DCOND=%s -DELEM=%s", usmarr__dtype_tag(cond->dtype),
-             usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(elem_dtype))));
+    r->group = r->ctx->shape.scan_group;
+    r->chunk = r->group ? (int64_t)r->group * COMPACT_V : MASK_CHUNK;
+    r->nchunks = (r->n + r->chunk - 1) / r->chunk;
+    int len = snprintf(r->defines, sizeof r->defines, "-DCOND=%s -DELEM=%s", usmarr__dtype_tag(cond->dtype),
+                       usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(elem_dtype))));
+    if (r->group)
+        snprintf(r->defines + len, sizeof r->defines - (size_t)len, " -DSCAN_G=%zu", r->group);
     int rc = usmarr_memory_create(r->ctx, USMARR_USM_DEVICE, (size_t)(r->nchunks + 1) * 8, 0, &r->counts);
     if (rc)
         return rc;
@@ -57,14 +68,14 @@ static int mask_prepare(struct mask_run *r, const usmarr_array_t *cond, usmarr_d
         return usmarr_memory_copy_from_host(r->counts, 0, &zero, 8);
     }
     usmarr__kernel_t *count, *scan;
-    if ((rc = mask_kernel(r, "usmarr_mask_count", &count)) || (rc = mask_kernel(r, "usmarr_mask_scan", &scan)))
+    if ((rc = mask_kernel(r, "count", &count)) || (rc = mask_kernel(r, "scan", &scan)))
         return rc;
-    cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks;
+    cl_long n = r->n, chunk = r->chunk, nchunks = r->nchunks;
     const struct usmarr__karg count_args[] = {USMARR__ARG_PTR(usmarr_array_data(cond)), USMARR__ARG(n),
                                               USMARR__ARG(chunk), USMARR__ARG(nchunks),
                                               USMARR__ARG_PTR(r->counts->pointer)};
     const struct usmarr__karg scan_args[] = {USMARR__ARG_PTR(r->counts->pointer), USMARR__ARG(nchunks)};
-    size_t one = 1;
+    size_t one = r->group ? r->group : 1;
     rc = launch_chunks(r, count, USMARR__NARGS(count_args), count_args);
     if (!rc)
         rc = usmarr__kernel_launch(r->ctx, scan, USMARR__NARGS(scan_args), scan_args, 1, &one, &one);
@@ -76,8 +87,8 @@ static int mask_total(struct mask_run *r, int64_t *total)
     return usmarr_memory_copy_to_host(r->counts, (size_t)r->nchunks * 8, total, 8); /* waits */
 }
 
-/* Enqueues a chunk kernel whose arguments are (cond, [src,] n, chunk, nchunks, offsets, dst,
- * [vals, nvals]). */
+/* Enqueues the chunk kernel `name` (extract, nonzero, place) whose arguments are (cond,
+ * [src,] n, chunk, nchunks, offsets, dst, [vals, nvals]). */
 static int mask_launch(struct mask_run *r, const char *name, const void *src, void *dst, const void *vals,
                        int64_t nvals)
 {
@@ -87,7 +98,7 @@ static int mask_launch(struct mask_run *r, const char *name, const void *src, vo
     int rc = mask_kernel(r, name, &k);
     if (rc)
         return rc;
-    cl_long n = r->n, chunk = MASK_CHUNK, nchunks = r->nchunks, nv = nvals;
+    cl_long n = r->n, chunk = r->chunk, nchunks = r->nchunks, nv = nvals;
     struct usmarr__karg args[9];
     int nargs = 0;
     args[nargs++] = USMARR__ARG_PTR(usmarr_array_data(r->cond));
@@ -157,7 +168,7 @@ int usmarr_extract(const usmarr_array_t *condition, const usmarr_array_t *a, usm
     if (!rc)
         rc = mask_prepare(&r, cond, a->dtype);
     if (!rc)
-        rc = mask_launch(&r, "usmarr_mask_extract", usmarr_array_data(src), block_at(pod, begin), NULL, 0);
+        rc = mask_launch(&r, "extract", usmarr_array_data(src), block_at(pod, begin), NULL, 0);
     if (!rc)
         rc = mask_total(&r, &total);
     if (!rc)
@@ -197,7 +208,7 @@ int usmarr_nonzero(const usmarr_array_t *a, usmarr_array_t **indices)
     if (!rc)
         rc = mask_prepare(&r, cond, USMARR_INT64);
     if (!rc)
-        rc = mask_launch(&r, "usmarr_mask_nonzero", NULL, block_at(pod, begin), NULL, 0);
+        rc = mask_launch(&r, "nonzero", NULL, block_at(pod, begin), NULL, 0);
     if (!rc)
         rc = mask_total(&r, &total);
     /* Shrink to the flat indices, then grow to one row per dimension (may move). */
@@ -280,7 +291,7 @@ int usmarr_place(usmarr_array_t *a, const usmarr_array_t *mask, const usmarr_arr
         dst = usmarr_array_retain(a);
     else if ((rc = usmarr_array_copy(a, USMARR_ORDER_C, NULL, &dst)))
         goto done;
-    rc = mask_launch(&r, "usmarr_mask_place", NULL, usmarr_array_data(dst), usmarr_array_data(vals), nv);
+    rc = mask_launch(&r, "place", NULL, usmarr_array_data(dst), usmarr_array_data(vals), nv);
     if (!rc && dst != a)
         rc = usmarr_array_copy_into(a, dst);
 done:

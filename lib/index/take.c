@@ -192,9 +192,9 @@ static int launch_flat_take(const usmarr_array_t *a, const usmarr_array_t *indic
     usmarr_context_t *ctx = a->memory->context;
     char defines[96];
     int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
-    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
+    snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d%s",
              usmarr__dtype_tag(indices->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(a->dtype))),
-             m_mode, is_unsigned(indices->dtype), cells != NULL);
+             m_mode, is_unsigned(indices->dtype), cells != NULL, ctx->shape.scan_group ? " -DTAKE_IN_RANGE=1" : "");
     usmarr__kernel_t *k;
     int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_flat", &k);
     if (rc)

@@ -8,9 +8,10 @@
  * the batched kernel (the same register blocks, operands in place, a batch of small
  * matrices spread over few full work-groups, edges included) when N fills a vector; dtypes
  * without a vector form (bool, float16, complex) and narrow products run the naive kernel
- * over any strides. */
+ * over any strides.  The gpu shape computes the large products with cl/gemm.cl instead. */
 #include "ops_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,40 @@ static int pack(usmarr_context_t *ctx, const usmarr_array_t *x, usmarr_dtype_t d
     return rc;
 }
 
+/* The gpu shape's product (cl/gemm.cl): 128 x 128 blocks of c a work-group, 8 x 8 a
+ * work-item, A and B through local memory; the operands in place where their rows are
+ * contiguous. */
+static int gemm_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const usmarr_array_t *a,
+                        const usmarr_array_t *b, int nbd, const int64_t *bshape, int64_t nbatch, int64_t M, int64_t N,
+                        int64_t K)
+{
+    char defines[32];
+    snprintf(defines, sizeof defines, "-DD0=%s", usmarr__dtype_tag(dt));
+    usmarr__kernel_t *k = NULL;
+    int rc = usmarr__kernel_get(ctx, "gemm", defines, "usmarr_gemm", &k);
+    if (rc)
+        return rc;
+    struct mm_operand oa = {0}, ob = {0};
+    rc = prepare(a, nbd, bshape, dt, true, 1, &oa);
+    if (!rc)
+        rc = prepare(b, nbd, bshape, dt, true, 1, &ob);
+    if (!rc) {
+        cl_long mm = M, nn = N, kk = K, sa = oa.s0, sb = ob.s0;
+        cl_long3 bat = {{oa.batch, ob.batch, M * N}};
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(c)), USMARR__ARG_PTR(oa.data),
+                                            USMARR__ARG_PTR(ob.data),     USMARR__ARG(mm),
+                                            USMARR__ARG(nn),              USMARR__ARG(kk),
+                                            USMARR__ARG(sa),              USMARR__ARG(sb),
+                                            USMARR__ARG(bat)};
+        size_t global[3] = {(size_t)((N + 127) / 128) * 16, (size_t)((M + 127) / 128) * 16, (size_t)nbatch},
+               local[3] = {16, 16, 1};
+        rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
+    }
+    usmarr_array_release(oa.keep); /* waits for the launch */
+    usmarr_array_release(ob.keep);
+    return rc;
+}
+
 /* c (C-ordered, dtype dt, (nbatch, M, N) flattened) = a @ b, where a and b are the
  * operands broadcast to (bshape[nbd], M, K) and (bshape[nbd], K, N). */
 static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const usmarr_array_t *a,
@@ -235,6 +270,8 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
     bool packed = vw && M * N * K >= 262144 && K >= 16, batched = vw && !packed && N >= vw;
     if (naive_forced())
         packed = batched = false;
+    if (packed && ctx->shape.matmul_blocked)
+        return gemm_blocked(ctx, dt, c, a, b, nbd, bshape, nbatch, M, N, K);
     if (batched)
         rm = block_rows(ctx, M);
     char defines[128];

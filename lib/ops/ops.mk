@@ -10,7 +10,9 @@ lib_libusmarr_la_SOURCES += \
 	lib/ops/expr_build.c \
 	lib/ops/expr_eval.c \
 	lib/ops/reduce.c \
+	lib/ops/scan.c \
 	lib/ops/sort.c \
+	lib/ops/radix.c \
 	lib/ops/set.c \
 	lib/ops/matmul.c \
 	lib/ops/products.c \

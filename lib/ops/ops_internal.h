@@ -184,6 +184,32 @@ struct usmarr__reduce_fused {
 USMARR_INTERNAL int usmarr__reduce_fused(const char *name, const struct usmarr__reduce_fused *fused, int naxes,
                                          const int *axes, bool keepdims, usmarr_array_t *out, usmarr_array_t **result);
 
+/* ---- scans (scan.c, cl/scan.cl): the gpu shape's cumulative functions -------------- */
+/* The family and defines of the reduction program of a dtype on ctx's shape (the gpu
+ * shape's holds the tree reductions and the scans). */
+USMARR_INTERNAL const char *usmarr__reduce_family(const usmarr_context_t *ctx);
+USMARR_INTERNAL void usmarr__reduce_defines(const usmarr_context_t *ctx, usmarr_dtype_t dtype, char *defines,
+                                            size_t size);
+/* `lines` lines of n contiguous elements of `dtype` at `in`, scanned with `op` ("sum",
+ * "prod", "logsumexp") into lines of n + init elements at `out` (init: the identity
+ * first), C order both.  Needs ctx->shape.scan_group.  `scratch`: device memory of
+ * usmarr__scan_scratch_bytes() (NULL: allocated, and freed after the launches, a wait). */
+USMARR_INTERNAL size_t usmarr__scan_scratch_bytes(const usmarr_context_t *ctx, int64_t lines, int64_t n);
+USMARR_INTERNAL int usmarr__scan_lines(usmarr_context_t *ctx, const char *op, usmarr_dtype_t dtype, const void *in,
+                                       void *out, int64_t lines, int64_t n, bool init, void *scratch);
+
+/* ---- the gpu shape's radix sort (radix.c, cl/radix.cl) ----------------------------- */
+/* Whether keys of `bits` bits sort through it on ctx's shape. */
+USMARR_INTERNAL bool usmarr__radix_gpu(const usmarr_context_t *ctx, int bits);
+/* The defines of its program ("sort+radix"): sort.cl's plus the group and digit. */
+USMARR_INTERNAL void usmarr__radix_defines(const usmarr_context_t *ctx, const char *sort_defines, char *defines,
+                                           size_t size);
+struct usmarr__sorted;
+/* sort.c's sort_keys() through it: rows in[r*sr + i*se] into j->key (j->idx), or as
+ * elements (indices with ARG) into out[r*osr + i*ose]; j's scratch blocks allocated. */
+USMARR_INTERNAL int usmarr__radix_sort(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se, void *out,
+                                       int64_t osr, int64_t ose);
+
 /* ---- keys sorted on the device (sort.c), for the set functions (set.c) ------------ */
 
 /* R rows of n keys, sorted in place by usmarr__sort_flat() (or sort.c's own path). */

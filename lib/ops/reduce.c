@@ -192,16 +192,16 @@ struct launch {
 static int launch(usmarr_context_t *ctx, const struct launch *l)
 {
     const struct usmarr__reduce_fused *f = l->fused;
-    char defines[160], kname[64], tree[24] = "";
-    if (ctx->shape.tree_group) /* one program per dtype in this shape too: the tree kernels join it */
-        snprintf(tree, sizeof tree, " -DR_TREE=%u", ctx->shape.tree_group);
-    snprintf(defines, sizeof defines, "-DD1=%s%s%s%s%s", usmarr__dtype_tag(l->in_dtype),
-             usmarr_dtype_kind(l->in_dtype) == USMARR_KIND_UINT ? " -DR_UNSIGNED" : "", tree, f ? " " : "",
-             f ? f->defines : "");
+    char defines[256], kname[64];
+    usmarr__reduce_defines(ctx, l->in_dtype, defines, sizeof defines);
+    if (f) {
+        size_t n = strlen(defines);
+        snprintf(defines + n, sizeof defines - n, " %s", f->defines);
+    }
     snprintf(kname, sizeof kname, "usmarr_reduce_%s%s", l->tree_y ? "tree_" : "", l->kernel);
     usmarr__kernel_t *k;
     int rc = f ? usmarr__kernel_get_generated(ctx, "reduce", f->parts, f->nparts, defines, kname, &k)
-               : usmarr__kernel_get(ctx, "reduce", defines, kname, &k);
+               : usmarr__kernel_get(ctx, usmarr__reduce_family(ctx), defines, kname, &k);
     if (rc)
         return rc;
     size_t per = l->per_item ? l->per_item : 1;
@@ -212,11 +212,13 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     size_t local[3] = {1, 1, 1};
     if (!global[0] || !global[1] || !global[2])
         return 0;
-    if (l->tree_y) { /* whole groups: outputs rounded up to tree_x, tree_y rows per part */
+    if (l->tree_y) { /* whole groups: outputs rounded up to tree_x, tree_y rows per part along
+                       * dimension 1 (NVIDIA takes at most 64 items along dimension 2) */
         local[0] = l->tree_x;
-        local[2] = l->tree_y;
+        local[1] = l->tree_y;
         global[0] = ((size_t)l->ks.s[1] + l->tree_x - 1) / l->tree_x * l->tree_x;
-        global[2] = l->parts * l->tree_y;
+        global[1] = l->parts * l->tree_y;
+        global[2] = (size_t)l->ks.s[0];
     } else if (!l->serial)
         while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
             local[0] *= 2;
@@ -540,6 +542,10 @@ static const struct {
     [USMARR_CUMULATIVE_LOGSUMEXP] = {"cumulative_logsumexp", R_FLOAT},
 };
 
+/* The gpu shape scans lines of at least this many elements device-wide (lib/ops/scan.c), a
+ * work-group per tile; shorter ones one work-item per line, as the CPU shapes do. */
+#define SCAN_MIN 32
+
 /* Lines along the axis: x is copied C-ordered with the axis innermost (every other dim then
  * merges into one count of lines), scanned one work-item per line into a C-ordered result
  * with `include_initial` more elements a line, and permuted back (a view). */
@@ -599,7 +605,12 @@ static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int
     usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
     if ((rc = usmarr__array_empty_like_layout(ctx, res, src->ndim, tshape, USMARR_ORDER_C, kind, &tr)))
         goto done;
-    if (lines > 0 && n + init > 0) {
+    if (lines > 0 && n > 0 && ctx->shape.scan_group && n >= SCAN_MIN) {
+        rc = usmarr__scan_lines(ctx, name + strlen("cumulative_"), pc->dtype, usmarr_array_data(pc),
+                                usmarr_array_data(tr), lines, n, include_initial, NULL);
+        if (rc)
+            goto done;
+    } else if (lines > 0 && n + init > 0) {
         struct launch l;
         memset(&l, 0, sizeof l);
         l.kernel = name;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define UNIQUE_CHUNK 65536 /* sorted keys per work-item in the head count and the write */
+#define GROUP_KEYS 8       /* the gpu shape's keys per work-item of a chunk (cl/radix.cl GR_V) */
 
 static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
 {
@@ -57,14 +58,19 @@ static int pod_close(struct pod_result *p, usmarr_dtype_t dtype, int64_t total, 
     return rc;
 }
 
-/* A cl/sort.cl kernel over `items` work-items in groups of 64 (one alone), its arguments
- * `args`. */
+/* `items` work-items of cl/sort.cl's kernel `name` in groups of 64 (one alone), or
+ * (group > 0) as many work-groups of cl/radix.cl's usmarr_g<name without "usmarr_">; in the
+ * gpu shape from the program of sort.cl and radix.cl (one program for the sort and the set
+ * kernels).  Its arguments `args`. */
 static int launch(usmarr_context_t *ctx, const char *defines, const char *name, int nargs,
-                  const struct usmarr__karg *args, size_t items)
+                  const struct usmarr__karg *args, size_t items, size_t group)
 {
     usmarr__kernel_t *k;
-    int rc = usmarr__kernel_get(ctx, "sort", defines, name, &k);
-    size_t local = items == 1 ? 1 : 64, global = (items + local - 1) / local * local;
+    char gname[64];
+    snprintf(gname, sizeof gname, "usmarr_g%s", name + strlen("usmarr_"));
+    int rc = usmarr__kernel_get(ctx, ctx->shape.scan_group ? "sort+radix" : "sort", defines, group ? gname : name, &k);
+    size_t local = group ? group : items == 1 ? 1 : 64;
+    size_t global = group ? items * group : (items + local - 1) / local * local;
     return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
 }
 
@@ -95,7 +101,9 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
             rc = empty_1d(x, USMARR_INT64, &cnt);
         goto done;
     }
-    int64_t n = s.n, nchunks = (n + UNIQUE_CHUNK - 1) / UNIQUE_CHUNK;
+    /* the gpu shape: a work-group per chunk of GROUP_KEYS keys an item (cl/radix.cl) */
+    size_t group = ctx->shape.scan_group;
+    int64_t n = s.n, chunk = group ? (int64_t)group * GROUP_KEYS : UNIQUE_CHUNK, nchunks = (n + chunk - 1) / chunk;
     if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)(nchunks + 1) * 8, 0, &heads)))
         goto done;
     if ((rc = pod_open(ctx, kind_of(x), usmarr_dtype_size(x->dtype), n, &pv)))
@@ -105,18 +113,20 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     if (counts && ((rc = pod_open(ctx, kind_of(x), 8, n, &pc)) ||
                    (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)n * 8, 0, &starts))))
         goto done;
-    char defines[160];
-    snprintf(defines, sizeof defines, "%s -DUNIQ_FIRST=%d -DUNIQ_STARTS=%d -DUNIQ_INVERSE=%d", s.defines,
-             indices != NULL, counts != NULL, inverse != NULL);
-    cl_long ln = n, lchunk = UNIQUE_CHUNK, lchunks = nchunks;
+    char defines[200], sort_defines[sizeof s.defines + 48];
+    if (group)
+        usmarr__radix_defines(ctx, s.defines, sort_defines, sizeof sort_defines);
+    snprintf(defines, sizeof defines, "%s -DUNIQ_FIRST=%d -DUNIQ_STARTS=%d -DUNIQ_INVERSE=%d",
+             group ? sort_defines : s.defines, indices != NULL, counts != NULL, inverse != NULL);
+    cl_long ln = n, lchunk = chunk, lchunks = nchunks;
     {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln), USMARR__ARG(lchunk),
                                             USMARR__ARG(lchunks), USMARR__ARG_PTR(heads->pointer)};
-        rc = launch(ctx, defines, "usmarr_unique_count", USMARR__NARGS(args), args, (size_t)nchunks);
+        rc = launch(ctx, defines, "usmarr_unique_count", USMARR__NARGS(args), args, (size_t)nchunks, group);
     }
     if (!rc) {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(heads->pointer), USMARR__ARG(lchunks)};
-        rc = launch(ctx, defines, "usmarr_unique_scan", USMARR__NARGS(args), args, 1);
+        rc = launch(ctx, defines, "usmarr_unique_scan", USMARR__NARGS(args), args, 1, group);
     }
     if (!rc) {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key),
@@ -129,7 +139,7 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
                                             USMARR__ARG_PTR(indices ? pod_pointer(&pf) : NULL),
                                             USMARR__ARG_PTR(starts ? starts->pointer : NULL),
                                             USMARR__ARG_PTR(inv ? element0(inv) : NULL)};
-        rc = launch(ctx, defines, "usmarr_unique_write", USMARR__NARGS(args), args, (size_t)nchunks);
+        rc = launch(ctx, defines, "usmarr_unique_write", USMARR__NARGS(args), args, (size_t)nchunks, group);
     }
     if (!rc)
         rc = usmarr_memory_copy_to_host(heads, (size_t)nchunks * 8, &total, 8); /* waits */
@@ -137,8 +147,7 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
         cl_long ltotal = total;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(starts->pointer), USMARR__ARG(ltotal), USMARR__ARG(ln),
                                             USMARR__ARG_PTR(pod_pointer(&pc))};
-        rc = launch(ctx, defines, "usmarr_unique_counts", USMARR__NARGS(args), args, (size_t)total);
-        if (!rc)
+        rc = launch(ctx, defines, "usmarr_unique_counts", USMARR__NARGS(args), args, (size_t)total, 0);        if (!rc)
             rc = usmarr_context_finish(ctx);
     }
     if (!rc)

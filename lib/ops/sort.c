@@ -138,6 +138,8 @@ void usmarr__sorted_release(struct usmarr__sorted *j)
 static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64_t se, void *out, int64_t osr,
                      int64_t ose)
 {
+    if (usmarr__radix_gpu(j->ctx, j->bits)) /* the gpu shape: work-group passes (radix.c) */
+        return usmarr__radix_sort(j, in, sr, se, out, osr, ose);
     int bits = radix_bits(j), digits = (j->bits + bits - 1) / bits;
     int64_t n = j->n, block = BLOCK;
     while (block > BLOCK_MIN && j->rows * ((n + block - 1) / block) < BLOCKS_WANTED)
@@ -428,12 +430,19 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     char defines[96];
     snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d -DRIGHT=%d", usmarr_dtype_size(common) * 8, kind,
              side == USMARR_SIDE_RIGHT);
+    /* the gpu shape: a key per work-item, the first levels in local memory (cl/search.cl) */
+    size_t group = ctx->shape.scan_group;
+    if (group)
+        snprintf(defines + strlen(defines), sizeof defines - strlen(defines), " -DSCAN_G=%zu", group);
     usmarr__kernel_t *k;
-    if ((rc = usmarr__kernel_get(ctx, "sort", defines, "usmarr_searchsorted", &k)))
+    if ((rc = usmarr__kernel_get(ctx, group ? "sort+search" : "sort", defines,
+                                 group ? "usmarr_searchsorted_g" : "usmarr_searchsorted", &k)))
         goto done;
     cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
     cl_int use = sorter != NULL;
-    size_t local = 64, global = ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
+    size_t local = group ? group : 64;
+    size_t global = group ? ((size_t)m + group - 1) / group * group
+                          : ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
     const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(as)), USMARR__ARG(ln), USMARR__ARG(lsa),
                                         USMARR__ARG_PTR(sorter ? element0(sorter) : NULL), USMARR__ARG(lss),
                                         USMARR__ARG(use), USMARR__ARG_PTR(element0(vs)), USMARR__ARG(lm),

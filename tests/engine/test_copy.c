@@ -168,7 +168,7 @@ static struct layout contiguous(int ndim, const int64_t *shape, char order)
  * below (the conversion code is the same macro in every class). */
 START_TEST(test_copy_every_dtype_pair_across_layouts)
 {
-    usmarr_context_t *ctx = test_context();
+    usmarr_context_t *ctx = test_shared_context();
     usmarr_dtype_t st = (usmarr_dtype_t)_i;
     bool fp64 = usmarr_context_info(ctx)->fp64;
     for (int t = 0; t < USMARR_DTYPE_COUNT; t++) {

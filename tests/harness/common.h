@@ -20,6 +20,12 @@ extern const char *test_selector;
 /* A fresh context on the device under test; the test releases it. */
 usmarr_context_t *test_context(void);
 
+/* The context on the device under test that the tests of this process share (a
+ * reference: the test releases it), for the loops over NumPy cases, which need no fresh
+ * one: NVIDIA's OpenCL takes about 0.25 s to make a context (and longer with other
+ * processes making theirs), so a context per case made those suites slow on a GPU. */
+usmarr_context_t *test_shared_context(void);
+
 /* Whether the device under test offers USM of `kind`.  When it does not (a device with
  * device USM alone, or the runner's USMARR_USM_KINDS=device mode), it first checks that
  * asking for that kind fails as it must: USMARR_ERROR_UNSUPPORTED, nothing allocated, and

@@ -4,16 +4,16 @@
  * one device; several devices are tested side by side, one process each, unless
  * USMARR_TEST_SERIAL=1.  Tests run unforked so that per-context kernel caches are reused.
  *
- * Modes: after the devices themselves, the whole suite runs again on PoCL's CPU device as
- * a device with device USM alone (USMARR_USM_KINDS=device; suites tagged "host-usm", the
- * storages whose host side needs host USM, are left out and replaced by the refusal
- * checks of their untagged cases), and through the SVM backend (USMARR_USM_BACKEND=svm,
- * which offers device and shared USM but no host USM, so the same cases are left out),
- * side by side with the device runs; and the reduction and indexing suites once more with
- * the GPU kernel shape forced on PoCL (USMARR_KERNEL_SHAPE=gpu: work-group tree
- * reductions, one element per work-item, the transpose tile), so that the shape a GPU gets
- * is tested without one.  USMARR_TEST_SUITES=a,b restricts a run to those suites.
- * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too. */
+ * Modes (the table `modes` below): after the devices themselves, the whole suite runs again
+ * on PoCL's CPU device as a device with device USM alone (USMARR_USM_KINDS=device; suites
+ * tagged "host-usm", the storages whose host side needs host USM, are left out and replaced
+ * by the refusal checks of their untagged cases), and as NVIDIA's OpenCL (the SVM backend,
+ * USMARR_USM_BACKEND=svm, with no host USM, so the same cases are left out, and the GPU
+ * kernel shape forced, USMARR_KERNEL_SHAPE=gpu, with NVIDIA's work-group limits), side by
+ * side with the device runs, so that what a GPU runs is tested without one.
+ * USMARR_TEST_SUITES=a,b restricts a run to those suites.
+ * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too.
+ * `runner --list-suites` prints the suite names, comma-separated (scripts/gpu-check.sh). */
 #include "common.h"
 #include "suites.h"
 
@@ -36,6 +36,14 @@ usmarr_context_t *test_context(void)
     return ctx;
 }
 
+static usmarr_context_t *shared_context;
+
+usmarr_context_t *test_shared_context(void)
+{
+    if (!shared_context)
+        shared_context = test_context();
+    return usmarr_context_retain(shared_context);
+}
 
 static double now_seconds(void)
 {
@@ -82,27 +90,42 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
     }
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
+    usmarr_context_release(shared_context);
+    shared_context = NULL;
     int failed = srunner_ntests_failed(sr);
     *total += srunner_ntests_run(sr);
     srunner_free(sr);
     return failed;
 }
 
-/* A run of the whole suite on one device, in one of the modes (env_name NULL: as it is). */
+/* A run of the whole suite on one device, in one of the modes (no settings: as it is). */
+#define MODE_SETTINGS 3
 struct job {
     const usmarr_device_info_t *dev;
-    const char *env_name, *env_value; /* the mode's environment variable */
-    const char *exclude_tags;         /* CK_EXCLUDE_TAGS of the run, or NULL */
-    const char *suites;               /* USMARR_TEST_SUITES of the run, or NULL (all) */
+    const char *env[MODE_SETTINGS][2]; /* the mode's environment variables and their values */
+    const char *exclude_tags;          /* CK_EXCLUDE_TAGS of the run, or NULL */
+    const char *suites;                /* USMARR_TEST_SUITES of the run, or NULL (all) */
 };
 
-/* The modes run on PoCL's CPU device (always present in CI). */
+/* The modes, one line each, run on PoCL's CPU device (always present in CI) side by side
+ * with the devices' runs:
+ * - a device with device USM alone (suites tagged "host-usm" replaced by their refusals);
+ * - NVIDIA's OpenCL as PoCL stands in for it: the SVM backend (no host USM; NULL and unset
+ *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
+ *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
+ *   work-group limits (lib/engine/map.c), every suite. */
 static const struct job modes[] = {
-    {NULL, "USMARR_USM_KINDS", "device", "host-usm", NULL},
-    {NULL, "USMARR_USM_BACKEND", "svm", "host-usm", NULL}, /* SVM has no host USM */
-    /* the GPU shape: reductions, indexing (take, extract, nonzero) and concat on its kernels */
-    {NULL, "USMARR_KERNEL_SHAPE", "gpu", NULL, "reduce,index,getitem,manip"},
+    {NULL, {{"USMARR_USM_KINDS", "device"}}, "host-usm", NULL},
+    {NULL, {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}}, "host-usm", NULL},
 };
+
+static void mode_name(const struct job *j, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int e = 0; e < MODE_SETTINGS && j->env[e][0] && n < size; e++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", e ? " " : "", j->env[e][0], j->env[e][1]);
+}
 
 /* One child process per job, all at once: a cold run is dominated by each driver's
  * single-threaded kernel compiler, so devices tested side by side share the cores.  Each
@@ -127,8 +150,8 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 1);
         posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 2);
         setenv("USMARR_TEST_DEVICE", jobs[i].dev->selector, 1);
-        if (jobs[i].env_name)
-            setenv(jobs[i].env_name, jobs[i].env_value, 1);
+        for (int e = 0; e < MODE_SETTINGS && jobs[i].env[e][0]; e++)
+            setenv(jobs[i].env[e][0], jobs[i].env[e][1], 1);
         if (jobs[i].exclude_tags)
             setenv("CK_EXCLUDE_TAGS", jobs[i].exclude_tags, 1);
         if (jobs[i].suites)
@@ -136,8 +159,8 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         char *argv[] = {"runner", NULL};
         int rc = posix_spawn(&pids[i], "/proc/self/exe", &actions, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&actions);
-        if (jobs[i].env_name)
-            unsetenv(jobs[i].env_name);
+        for (int e = 0; e < MODE_SETTINGS && jobs[i].env[e][0]; e++)
+            unsetenv(jobs[i].env[e][0]);
         if (jobs[i].exclude_tags)
             unsetenv("CK_EXCLUDE_TAGS");
         if (jobs[i].suites)
@@ -161,9 +184,10 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
             sscanf(line, "runner: %d passed, %d failed", &passed_i, &failed_i);
         }
         fclose(logs[i]);
-        if (jobs[i].env_name && passed_i >= 0)
-            printf("runner: mode %s=%s on %s%s%s: %d passed, %d failed\n", jobs[i].env_name, jobs[i].env_value,
-                   jobs[i].dev->selector, jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "",
+        char mode[256];
+        mode_name(&jobs[i], mode, sizeof mode);
+        if (mode[0] && passed_i >= 0)
+            printf("runner: mode %s on %s%s%s: %d passed, %d failed\n", mode, jobs[i].dev->selector, jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "",
                    passed_i, failed_i);
         if (!WIFEXITED(status) || passed_i < 0) {
             /* A crash or an abort: count the device's whole run as one failure. */
@@ -185,8 +209,18 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
     return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--list-suites")) { /* for scripts that split the run into jobs */
+        const char *sep = "";
+#define LIST_(name)                   \
+    printf("%s%s", sep, #name);       \
+    sep = ",";
+        TEST_SUITES(LIST_)
+#undef LIST_
+        printf("\n");
+        return 0;
+    }
     usmarr_device_info_t *devs = NULL;
     size_t n = 0;
     int rc = usmarr_devices_list(&devs, &n);
@@ -217,7 +251,7 @@ int main(void)
     struct job jobs[16];
     int njobs = 0;
     for (int i = 0; i < nchosen; i++)
-        jobs[njobs++] = (struct job){chosen[i], NULL, NULL, NULL, NULL};
+        jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
     bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
     for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++) {
         jobs[njobs] = modes[m];

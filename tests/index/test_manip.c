@@ -259,7 +259,7 @@ START_TEST(test_manip_numpy_cases)
     if (_i >= ncases)
         return;
     struct case_entry *c = &cases[_i];
-    usmarr_context_t *ctx = test_context();
+    usmarr_context_t *ctx = test_shared_context();
     usmarr_array_t *in[8] = {NULL}, *res[USMARR_MAX_NDIM] = {NULL};
     int nin = 0, nres = 0, line = 0, rc;
     for (; line < c->nlines && !strncmp(c->lines[line], "input ", 6); line++)

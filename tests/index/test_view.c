@@ -133,7 +133,7 @@ START_TEST(test_view_numpy_cases)
     if (_i >= ncases)
         return;
     struct case_entry *c = &cases[_i];
-    usmarr_context_t *ctx = test_context();
+    usmarr_context_t *ctx = test_shared_context();
     char *p = c->lines[0];
     ck_assert_msg(!strncmp(p, "base ", 5), "%s: no base line", c->name);
     p += 5;

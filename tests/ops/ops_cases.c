@@ -207,3 +207,45 @@ bool ops_cases_close(usmarr_dtype_t dtype, const void *got, const void *want, do
     }
     }
 }
+
+/* The NaN test of one float part of `size` bytes (2, 4 or 8). */
+static bool part_is_nan(const unsigned char *p, size_t size)
+{
+    if (size == 2) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return (h & 0x7c00) == 0x7c00 && (h & 0x03ff);
+    }
+    if (size == 4) {
+        float f;
+        memcpy(&f, p, 4);
+        return isnan(f);
+    }
+    double d;
+    memcpy(&d, p, 8);
+    return isnan(d);
+}
+
+void ops_cases_mark_nans(usmarr_dtype_t dtype, void *data, size_t n)
+{
+    size_t size = usmarr_dtype_size(dtype);
+    usmarr_kind_t kind = usmarr_dtype_kind(dtype);
+    if (kind != USMARR_KIND_FLOAT && kind != USMARR_KIND_COMPLEX)
+        return;
+    size_t part = kind == USMARR_KIND_COMPLEX ? size / 2 : size;
+    for (size_t i = 0; i < n * size; i += part) {
+        unsigned char *p = (unsigned char *)data + i;
+        if (!part_is_nan(p, part))
+            continue;
+        if (part == 2) {
+            uint16_t h = 0xfe01;
+            memcpy(p, &h, 2);
+        } else if (part == 4) {
+            uint32_t u = 0xffc00123u;
+            memcpy(p, &u, 4);
+        } else {
+            uint64_t u = 0xfff8000000000123ull;
+            memcpy(p, &u, 8);
+        }
+    }
+}

@@ -211,7 +211,7 @@ START_TEST(test_linalg_numpy_cases)
 {
     ck_assert_msg(ncases > 0, "no cases in linalg_cases.txt (USMARR_TEST_BUILDDIR)");
     const struct case_entry *e = &cases[_i];
-    usmarr_context_t *ctx = test_context();
+    usmarr_context_t *ctx = test_shared_context();
     run_case(ctx, e);
     if (!strncmp(e->lines[0], "op matmul", 9)) { /* again through the naive kernel alone */
         setenv("USMARR_MATMUL_KERNEL", "naive", 1);
