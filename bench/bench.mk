@@ -41,4 +41,15 @@ EXTRA_DIST += bench/peers.py bench/peers.sh
 bench-peers: all
 	@if test "$(HAVE_PYTHON)" != yes; then echo "bench-peers: configure found no Python headers" >&2; exit 1; fi; \
 	$(OCL_ENVIRONMENT) $(SHELL) $(srcdir)/bench/peers.sh $(abs_top_srcdir) $(abs_top_builddir) $(PYTHON_NUMPY) $(BENCH_ARGS)
-.PHONY: bench bench-engine bench-python bench-mpi bench-peers
+# make bench-gpu: the library against CuPy on the same NVIDIA GPU, in one process through
+# the Python package (bench/cupy.py; doc/gpu.md).  USMARR_DEVICE picks the library's device
+# (the first GPU by default); GPU_BENCH_PY the Python that has CuPy (python3).
+EXTRA_DIST += bench/cupy.py
+GPU_BENCH_PY = python3
+bench-gpu: all
+	@if test "$(HAVE_PYTHON)" != yes; then echo "bench-gpu: configure found no Python headers, so the package was not built; skipped"; exit 0; fi; \
+	if ! $(GPU_BENCH_PY) -c 'import cupy' >/dev/null 2>&1; then \
+	  echo "bench-gpu: CuPy does not import in $(GPU_BENCH_PY) (it needs an NVIDIA GPU and CUDA; GPU_BENCH_PY=... names another Python); skipped"; exit 0; fi; \
+	$(OCL_ENVIRONMENT) PYTHONPATH="$(abs_top_builddir)/python" LD_LIBRARY_PATH="$(abs_top_builddir)/lib/.libs$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}" \
+	$(GPU_BENCH_PY) $(srcdir)/bench/cupy.py $(BENCH_ARGS)
+.PHONY: bench bench-engine bench-python bench-mpi bench-peers bench-gpu

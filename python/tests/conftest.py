@@ -36,3 +36,22 @@ def device():
 @pytest.fixture
 def fp64():
     return not isinstance(DEVICE, Exception) and DEVICE.has_fp64
+
+
+def _usm_offered(kind):
+    """Whether the device under test offers USM of `kind` ("host", "shared").  Where it does
+    not (NVIDIA's OpenCL through the SVM backend has device USM only; USMARR_USM_KINDS=device
+    hides the others), it first checks the refusal, as the C suite's test_kind_offered does:
+    a UsmarrRuntimeError that names the kind and the device's capability query."""
+    try:
+        usmarr.zeros(1, usm_type=kind)
+        return True
+    except usmarr.UsmarrRuntimeError as e:
+        message = str(e)
+        assert f"offers no {kind} USM" in message and "_CAPABILITIES_INTEL is 0x0" in message, message
+        return False
+
+
+@pytest.fixture
+def usm_offered():
+    return _usm_offered

