@@ -1,8 +1,8 @@
 #!/bin/bash
 # The whole check on a machine with an NVIDIA GPU (doc/gpu.md, "Running the GPU check").
 #
-#   scripts/gpu-check.sh --pack DIR   on the build machine, after `make` and
-#                                     `make tests/runner` with the case files: copies what
+#   scripts/gpu-check.sh --pack DIR   on the build machine, after `make` and `make tests/runner
+#                                     tests/cache_child` with the case files: copies what
 #                                     the check needs into DIR (the real binaries of .libs/,
 #                                     the case files gzipped, the Python package and tests,
 #                                     this script, libOpenCL/libsubunit/libxxhash)
@@ -19,7 +19,9 @@
 # Settings: USMARR_GPU_SELECTOR (opencl:gpu:0), USMARR_GPU_JOBS (parallel suite jobs, the
 # number of processors), USMARR_GPU_SUITE_TIMEOUT (seconds per suite, 300),
 # USMARR_GPU_PYTEST_TIMEOUT (seconds, 600), USMARR_GPU_SUITES (a comma list; all),
-# USMARR_GPU_SKIP (words: bench, suites, pytest), USMARR_GPU_NVIDIA_LIB (the driver library).
+# USMARR_GPU_SKIP (words: bench, suites, pytest), USMARR_GPU_PYTEST (after: once the suites
+# are done; beside: as one more job beside them, when the lease is short),
+# USMARR_GPU_NVIDIA_LIB (the driver library).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -119,6 +121,17 @@ PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
 PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 export PYTHONPATH PYTHONDONTWRITEBYTECODE PYTHONUNBUFFERED
 
+# ---- pytest ------------------------------------------------------------------------------------
+run_pytest() {
+    if [ -e "$top/python/usmarr/_usmarr.abi3.so" ] && "$python" -c 'import pytest' 2>/dev/null; then
+        t0=$(now)
+        USMARR_DEVICE=$selector timeout -s KILL "$pytest_timeout" "$python" -m pytest -q -p no:cacheprovider \
+            --rootdir="$top/python" "$top/python/tests" > "$logs/pytest.log" 2>&1
+        echo "gpu-check: pytest exit $? in $(since "$t0") s: $(tail -1 "$logs/pytest.log")" > "$work/pytest.summary"
+    else
+        echo "gpu-check: pytest not run (no python/usmarr/_usmarr.abi3.so or no pytest)" > "$work/pytest.summary"
+    fi
+}
 # ---- the benchmark against CuPy (before the suites: a quiet GPU) ------------------------------
 case $skip in
 *" bench "*) say "gpu-check: benchmark skipped (USMARR_GPU_SKIP)" ;;
@@ -129,6 +142,13 @@ case $skip in
     grep '^bench:' "$logs/bench.log" | tee -a "$summary"
     ;;
 esac
+
+pytest_mode=${USMARR_GPU_PYTEST:-after}
+case $skip in *" pytest "*) pytest_mode=skip ;; esac
+if [ "$pytest_mode" = beside ]; then
+    run_pytest &
+    pytest_job=$!
+fi
 
 # ---- the C suites: one job each, side by side, cold cache ------------------------------------
 run_suite() { # suite -> $work/suite-<name>.log, and one line of $work/times
@@ -152,16 +172,18 @@ case $skip in
     [ -n "$suites" ] || { say "gpu-check: the runner lists no suites"; exit 1; }
     : > "$work/times"
     t0=$(now)
-    running=0
+    pids=()
     for s in $(echo "$suites" | tr ',' ' '); do
-        if [ $running -ge "$jobs" ]; then
-            wait -n
-            running=$((running - 1))
-        fi
+        while :; do # at most $jobs suites at once
+            live=0
+            for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && live=$((live + 1)); done
+            [ $live -lt "$jobs" ] && break
+            sleep 0.2
+        done
         run_suite "$s" &
-        running=$((running + 1))
+        pids+=($!)
     done
-    wait
+    for p in "${pids[@]}"; do wait "$p"; done
     say "gpu-check: C suites, $jobs jobs side by side, cold cache: $(since "$t0") s in all"
     sort -k2 -n -r "$work/times" | sed 's/^/    /' | tee -a "$summary"
     for s in $(echo "$suites" | tr ',' ' '); do
@@ -172,18 +194,9 @@ case $skip in
     ;;
 esac
 
-# ---- pytest ------------------------------------------------------------------------------------
-case $skip in
-*" pytest "*) say "gpu-check: pytest skipped (USMARR_GPU_SKIP)" ;;
-*)
-    if [ -e "$top/python/usmarr/_usmarr.abi3.so" ] && "$python" -c 'import pytest' 2>/dev/null; then
-        t0=$(now)
-        USMARR_DEVICE=$selector timeout -s KILL "$pytest_timeout" "$python" -m pytest -q -p no:cacheprovider \
-            --rootdir="$top/python" "$top/python/tests" > "$logs/pytest.log" 2>&1
-        say "gpu-check: pytest exit $? in $(since "$t0") s: $(tail -1 "$logs/pytest.log")"
-    else
-        say "gpu-check: pytest not run (no python/usmarr/_usmarr.abi3.so or no pytest)"
-    fi
-    ;;
+case $pytest_mode in
+skip) say "gpu-check: pytest skipped (USMARR_GPU_SKIP)" ;;
+beside) wait "$pytest_job"; say "$(cat "$work/pytest.summary")" ;;
+*) run_pytest; say "$(cat "$work/pytest.summary")" ;;
 esac
 say "gpu-check: logs in $logs"
