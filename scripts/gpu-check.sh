@@ -18,7 +18,8 @@
 #
 # Settings: USMARR_GPU_SELECTOR (opencl:gpu:0), USMARR_GPU_JOBS (parallel suite jobs, the
 # number of processors), USMARR_GPU_SUITE_TIMEOUT (seconds per suite, 300),
-# USMARR_GPU_PYTEST_TIMEOUT (seconds, 600), USMARR_GPU_SUITES (a comma list; all),
+# USMARR_GPU_PYTEST_TIMEOUT (seconds, 600), USMARR_GPU_BENCH_TIMEOUT (seconds, 900),
+# USMARR_GPU_SUITES (a comma list; all),
 # USMARR_GPU_SKIP (words: bench, suites, pytest), USMARR_GPU_PYTEST (after: once the suites
 # are done; beside: as one more job beside them, when the lease is short),
 # USMARR_GPU_NVIDIA_LIB (the driver library).
@@ -42,6 +43,7 @@ if [ "${1:-}" = --pack ]; then
         { [ ! -e "$build/tests/.libs/cache_child" ] || cp -L "$build/tests/.libs/cache_child" "$dest/tests/.libs/"; } &&
         cp "$here/gpu-check.sh" "$dest/scripts/" || exit 1
     [ -e "$top/bench/cupy.py" ] && cp "$top/bench/cupy.py" "$dest/bench/"
+    rm -rf "$dest/cl" && cp -R "$top/cl" "$dest/cl" || exit 1 # the build suite compiles a kernel source
     for c in "$build"/tests/*_cases.txt; do
         [ -e "$c" ] && gzip -c "$c" > "$dest/tests/$(basename "$c").gz"
     done
@@ -137,7 +139,7 @@ case $skip in
 *" bench "*) say "gpu-check: benchmark skipped (USMARR_GPU_SKIP)" ;;
 *)
     t0=$(now)
-    USMARR_DEVICE=$selector timeout -s KILL 900 "$python" "$top/bench/cupy.py" > "$logs/bench.log" 2>&1
+    USMARR_DEVICE=$selector timeout -s KILL "${USMARR_GPU_BENCH_TIMEOUT:-900}" "$python" "$top/bench/cupy.py" > "$logs/bench.log" 2>&1
     say "gpu-check: bench/cupy.py exit $? in $(since "$t0") s"
     grep '^bench:' "$logs/bench.log" | tee -a "$summary"
     ;;
