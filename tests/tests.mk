@@ -43,6 +43,7 @@ tests_runner_SOURCES = \
 	tests/ops/test_search.c \
 	tests/ops/test_stats.c \
 	tests/ops/test_linalg.c \
+	tests/ops/test_tiles.c \
 	tests/index/test_view.c \
 	tests/index/test_index.c \
 	tests/index/test_manip.c \

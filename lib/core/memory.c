@@ -115,9 +115,10 @@ void usmarr_memory_release(usmarr_memory_t *memory)
         if (memory->release)
             memory->release(memory->pointer, memory->user_data);
         atomic_fetch_add(&memory->context->usm_frees, 1); /* the owner may have freed it */
-    } else if (memory->pointer && (memory->pod_state != USMARR_POD_NONE ||
-                                   !usmarr__pool_give(memory->context, memory->kind, memory->pointer, memory->size))) {
-        usmarr__usm_free(memory->context, memory->pointer);
+    } else if (memory->pointer &&
+               !usmarr__pool_give(memory->context, memory->kind, memory->pointer,
+                                  memory->pod_state != USMARR_POD_NONE ? memory->pod_capacity : memory->size)) {
+        usmarr__usm_free(memory->context, memory->pointer); /* a pod's allocation is its capacity */
     }
     usmarr_context_release(memory->context);
     free(memory);

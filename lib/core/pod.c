@@ -47,8 +47,11 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
                             "pod block needs %zu bytes, beyond the device's maximum allocation of %llu bytes "
                             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
                             capacity, (unsigned long long)ctx->info.max_alloc_size);
-    void *fresh = NULL;
-    if (capacity > 0) {
+    /* Device blocks come from and go back to the context's pool, as ordinary blocks do: a
+     * GPU's allocation and free cost milliseconds for tens of MiB (NVIDIA's clSVMAlloc,
+     * clSVMFree), far more than the kernels that fill a pod (extract, unique). */
+    void *fresh = capacity > 0 ? usmarr__pool_take(ctx, m->kind, capacity, alignment) : NULL;
+    if (capacity > 0 && !fresh) {
         int rc = usmarr__usm_alloc(ctx, m->kind, capacity, alignment, &fresh);
         if (rc)
             return rc;
@@ -62,7 +65,7 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
             return usmarr__cl_fail(err, "clEnqueueMemcpyINTEL (moving a pod block)");
         }
     }
-    if (m->pointer)
+    if (m->pointer && !usmarr__pool_give(ctx, m->kind, m->pointer, m->pod_capacity))
         usmarr__usm_free(ctx, m->pointer);
     m->pointer = fresh;
     m->pod_capacity = capacity;

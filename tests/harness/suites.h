@@ -30,5 +30,6 @@
     X(storage)         \
     X(storage_ops)     \
     X(linalg)          \
+    X(tiles)           \
     X(utilities)       \
     X(threads)
