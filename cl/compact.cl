@@ -1,6 +1,7 @@
 /* compact.cl: the gpu shape's stream compaction for boolean masks (lib/index/mask.c:
  * extract, nonzero, place, and through them boolean getitem), appended to index.cl (its
- * COND / ELEM types and USMARR_TRUE) with -DSCAN_G=<items per work-group>.  The kernels
+ * COND / ELEM types and USMARR_TRUE) after cl/groupscan.cl, with -DSCAN_G=<items per
+ * work-group>.  The kernels
  * take the arguments of index.cl's usmarr_mask_* (cond, [src,] n, chunk, nchunks, counts,
  * dst, [vals, nvals]), with chunk = SCAN_G * CP_V, and a work-group per chunk where those
  * have a work-item:
@@ -19,25 +20,6 @@
 #if defined(COND) && defined(SCAN_G)
 #define CP_V 8
 #define CP_TILE (SCAN_G * CP_V)
-
-/* The group's exclusive scan of one count per item; *total the group's sum. */
-static long cp_scan_group(long v, local long *tmp, long *total)
-{
-    int l = (int)get_local_id(0);
-    tmp[l] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < SCAN_G; off <<= 1) {
-        long t = l >= off ? tmp[l - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        v += t;
-        tmp[l] = v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    long before = l ? tmp[l - 1] : 0;
-    *total = tmp[SCAN_G - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return before;
-}
 
 kernel void usmarr_compact_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                                  global long *counts)
@@ -62,24 +44,7 @@ kernel void usmarr_compact_count(global const usmarr_cond_t *cond, long n, long 
 kernel void usmarr_compact_scan(global long *counts, long nchunks)
 {
     local long tmp[SCAN_G];
-    int l = (int)get_local_id(0);
-    long carry = 0;
-    for (long base = 0; base < nchunks; base += CP_TILE) {
-        long j0 = base + (long)l * CP_V, v[CP_V], run = 0, total;
-        for (int k = 0; k < CP_V; k++) {
-            v[k] = j0 + k < nchunks ? counts[j0 + k] : 0;
-            run += v[k];
-        }
-        long at = carry + cp_scan_group(run, tmp, &total);
-        for (int k = 0; k < CP_V; k++) {
-            if (j0 + k < nchunks)
-                counts[j0 + k] = at;
-            at += v[k];
-        }
-        carry += total;
-    }
-    if (l == 0)
-        counts[nchunks] = carry;
+    group_scan_counts(counts, nchunks, tmp);
 }
 
 /* The selections of item l's elements: `e` the element, `o` its place in the output. */
@@ -94,7 +59,7 @@ kernel void usmarr_compact_scan(global long *counts, long nchunks)
             flags |= (uchar)(1u << (e - i0));                                                           \
             k++;                                                                                        \
         }                                                                                               \
-    long o = offsets[c] + cp_scan_group(k, tmp, &total);                                                \
+    long o = offsets[c] + group_scan_long(k, tmp, &total);                                                \
     for (long e = i0; e < i1; e++)                                                                      \
         if ((flags >> (e - i0)) & 1u) {                                                                 \
             body;                                                                                       \

@@ -1,6 +1,6 @@
 /* radix.cl: the gpu shape's radix sort and unique compaction (lib/ops/radix.c, lib/ops/set.c),
- * appended to sort.cl (its ET / KT keys, make_key, key_element, is_head and -D macros) with
- * -DSCAN_G=<items per work-group> -DGR_BITS=<digit bits>.
+ * appended to sort.cl (its ET / KT keys, make_key, key_element, is_head and -D macros) and
+ * cl/groupscan.cl, with -DSCAN_G=<items per work-group> -DGR_BITS=<digit bits>.
  *
  * The sort: R rows of n keys, row r of the input in[r*sr + i*se], sorted by a stable LSD
  * radix sort of GR_BITS-bit digits (keys of up to 64 bits), each pass three steps over tiles
@@ -33,25 +33,6 @@
 #ifdef SCAN_G
 #define GR_V 8
 #define GR_TILE (SCAN_G * GR_V)
-
-/* The group's exclusive scan of one count per item; *total the group's sum. */
-static long gr_scan_group(long v, local long *tmp, long *total)
-{
-    int l = (int)get_local_id(0);
-    tmp[l] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int off = 1; off < SCAN_G; off <<= 1) {
-        long t = l >= off ? tmp[l - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        v += t;
-        tmp[l] = v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    long before = l ? tmp[l - 1] : 0;
-    *total = tmp[SCAN_G - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return before;
-}
 
 #if W <= 64 && defined(GR_BITS)
 #define GR_BINS (1 << GR_BITS)
@@ -116,7 +97,7 @@ kernel void usmarr_gradix_scatter(global const ET *in, long sr, long se, global 
         table[q] = (ushort)run;
         run += c;
     }
-    long before = gr_scan_group(run, tmp, &total);
+    long before = group_scan_long(run, tmp, &total);
     for (int s = 0; s < GR_BINS; s++)
         table[GR_PAD(l * GR_BINS + s)] += (ushort)before;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -154,7 +135,7 @@ kernel void usmarr_gunique_count(global const KT *key, long n, long chunk, long 
     long i1 = min(c * chunk + chunk, n), h = 0;
     for (long i = c * chunk + l; i < i1; i += SCAN_G)
         h += is_head(key, i);
-    gr_scan_group(h, tmp, &total);
+    group_scan_long(h, tmp, &total);
     if (l == 0)
         heads[c] = total;
 }
@@ -162,24 +143,7 @@ kernel void usmarr_gunique_count(global const KT *key, long n, long chunk, long 
 kernel void usmarr_gunique_scan(global long *heads, long nchunks)
 {
     local long tmp[SCAN_G];
-    int l = (int)get_local_id(0);
-    long carry = 0;
-    for (long base = 0; base < nchunks; base += GR_TILE) {
-        long j0 = base + (long)l * GR_V, v[GR_V], run = 0, total;
-        for (int k = 0; k < GR_V; k++) {
-            v[k] = j0 + k < nchunks ? heads[j0 + k] : 0;
-            run += v[k];
-        }
-        long at = carry + gr_scan_group(run, tmp, &total);
-        for (int k = 0; k < GR_V; k++) {
-            if (j0 + k < nchunks)
-                heads[j0 + k] = at;
-            at += v[k];
-        }
-        carry += total;
-    }
-    if (l == 0)
-        heads[nchunks] = carry;
+    group_scan_counts(heads, nchunks, tmp);
 }
 
 kernel void usmarr_gunique_write(global const KT *key, global const long *idx, long n, long chunk, long nchunks,
@@ -192,21 +156,7 @@ kernel void usmarr_gunique_write(global const KT *key, global const long *idx, l
     long i0 = c * chunk + (long)l * GR_V, i1 = min(i0 + GR_V, min(c * chunk + chunk, n)), h = 0;
     for (long i = i0; i < i1; i++)
         h += is_head(key, i);
-    long j = heads[c] + gr_scan_group(h, tmp, &total) - 1; /* the last head before i0 */
-    for (long i = i0; i < i1; i++) {
-        if (is_head(key, i)) {
-            j++;
-            values[j] = key_element(key[i]);
-#if UNIQ_FIRST
-            first[j] = idx[i];
-#endif
-#if UNIQ_STARTS
-            starts[j] = i;
-#endif
-        }
-#if UNIQ_INVERSE
-        inverse[idx[i]] = j;
-#endif
-    }
+    long j = heads[c] + group_scan_long(h, tmp, &total) - 1; /* the last head before i0 */
+    unique_write_range(key, idx, i0, i1, j, values, first, starts, inverse);
 }
 #endif /* SCAN_G */

@@ -617,14 +617,12 @@ __kernel void usmarr_unique_scan(__global long *heads, long nchunks)
     heads[nchunks] = sum;
 }
 
-__kernel void usmarr_unique_write(__global const KT *key, __global const long *idx, long n, long chunk, long nchunks,
-                                  __global const long *heads, __global ET *values, __global long *first,
-                                  __global long *starts, __global long *inverse)
+/* The sorted keys [b, e): values, first indices, starts and the inverse from j, the place of
+ * the last head before b (shared with cl/radix.cl's usmarr_gunique_write). */
+inline void unique_write_range(__global const KT *key, __global const long *idx, long b, long e, long j,
+                               __global ET *values, __global long *first, __global long *starts,
+                               __global long *inverse)
 {
-    long c = get_global_id(0);
-    if (c >= nchunks)
-        return;
-    long b = c * chunk, e = min(b + chunk, n), j = heads[c] - 1;
     for (long i = b; i < e; i++) {
         if (is_head(key, i)) {
             j++;
@@ -640,6 +638,17 @@ __kernel void usmarr_unique_write(__global const KT *key, __global const long *i
         inverse[idx[i]] = j;
 #endif
     }
+}
+
+__kernel void usmarr_unique_write(__global const KT *key, __global const long *idx, long n, long chunk, long nchunks,
+                                  __global const long *heads, __global ET *values, __global long *first,
+                                  __global long *starts, __global long *inverse)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long b = c * chunk;
+    unique_write_range(key, idx, b, min(b + chunk, n), heads[c] - 1, values, first, starts, inverse);
 }
 
 __kernel void usmarr_unique_counts(__global const long *starts, long total, long n, __global long *counts)

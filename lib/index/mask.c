@@ -36,7 +36,7 @@ static int mask_kernel(struct mask_run *r, const char *what, usmarr__kernel_t **
 {
     char name[48];
     snprintf(name, sizeof name, "usmarr_%s_%s", r->group ? "compact" : "mask", what);
-    return usmarr__kernel_get(r->ctx, r->group ? "index+compact" : "index", r->defines, name, k);
+    return usmarr__kernel_get(r->ctx, r->group ? "index+groupscan+compact" : "index", r->defines, name, k);
 }
 
 /* One work-item per chunk, or one work-group in the gpu shape. */

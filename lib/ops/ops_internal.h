@@ -201,7 +201,7 @@ USMARR_INTERNAL int usmarr__scan_lines(usmarr_context_t *ctx, const char *op, us
 /* ---- the gpu shape's radix sort (radix.c, cl/radix.cl) ----------------------------- */
 /* Whether keys of `bits` bits sort through it on ctx's shape. */
 USMARR_INTERNAL bool usmarr__radix_gpu(const usmarr_context_t *ctx, int bits);
-/* The defines of its program ("sort+radix"): sort.cl's plus the group and digit. */
+/* The defines of its program ("sort+groupscan+radix"): sort.cl's plus the group and digit. */
 USMARR_INTERNAL void usmarr__radix_defines(const usmarr_context_t *ctx, const char *sort_defines, char *defines,
                                            size_t size);
 struct usmarr__sorted;

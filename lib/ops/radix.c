@@ -28,9 +28,9 @@ int usmarr__radix_sort(struct usmarr__sorted *j, const void *in, int64_t sr, int
     char defines[sizeof j->defines + 48];
     usmarr__radix_defines(ctx, j->defines, defines, sizeof defines);
     usmarr__kernel_t *hist_k, *scatter_k;
-    int rc = usmarr__kernel_get(ctx, "sort+radix", defines, "usmarr_gradix_hist", &hist_k);
+    int rc = usmarr__kernel_get(ctx, "sort+groupscan+radix", defines, "usmarr_gradix_hist", &hist_k);
     if (!rc)
-        rc = usmarr__kernel_get(ctx, "sort+radix", defines, "usmarr_gradix_scatter", &scatter_k);
+        rc = usmarr__kernel_get(ctx, "sort+groupscan+radix", defines, "usmarr_gradix_scatter", &scatter_k);
     if (rc)
         return rc;
     size_t group = ctx->shape.scan_group;

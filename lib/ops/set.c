@@ -60,15 +60,16 @@ static int pod_close(struct pod_result *p, usmarr_dtype_t dtype, int64_t total, 
 
 /* `items` work-items of cl/sort.cl's kernel `name` in groups of 64 (one alone), or
  * (group > 0) as many work-groups of cl/radix.cl's usmarr_g<name without "usmarr_">; in the
- * gpu shape from the program of sort.cl and radix.cl (one program for the sort and the set
- * kernels).  Its arguments `args`. */
+ * gpu shape from the program of sort.cl, groupscan.cl and radix.cl (one program for the
+ * sort and the set kernels).  Its arguments `args`. */
 static int launch(usmarr_context_t *ctx, const char *defines, const char *name, int nargs,
                   const struct usmarr__karg *args, size_t items, size_t group)
 {
     usmarr__kernel_t *k;
     char gname[64];
     snprintf(gname, sizeof gname, "usmarr_g%s", name + strlen("usmarr_"));
-    int rc = usmarr__kernel_get(ctx, ctx->shape.scan_group ? "sort+radix" : "sort", defines, group ? gname : name, &k);
+    const char *family = ctx->shape.scan_group ? "sort+groupscan+radix" : "sort";
+    int rc = usmarr__kernel_get(ctx, family, defines, group ? gname : name, &k);
     size_t local = group ? group : items == 1 ? 1 : 64;
     size_t global = group ? items * group : (items + local - 1) / local * local;
     return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
