@@ -238,13 +238,13 @@ void ops_cases_mark_nans(usmarr_dtype_t dtype, void *data, size_t n)
         if (!part_is_nan(p, part))
             continue;
         if (part == 2) {
-            uint16_t h = 0xfe01;
+            uint16_t h = 0x7e01;
             memcpy(p, &h, 2);
         } else if (part == 4) {
-            uint32_t u = 0xffc00123u;
+            uint32_t u = 0x7fc00123u;
             memcpy(p, &u, 4);
         } else {
-            uint64_t u = 0xfff8000000000123ull;
+            uint64_t u = 0x7ff8000000000123ull;
             memcpy(p, &u, 8);
         }
     }

@@ -23,8 +23,9 @@ void ops_cases_load(usmarr_dtype_t dtype, const void *src, double *re, double *i
 /* Whether `got` matches `want` (element of `dtype`) within `ulps` units in the last
  * place of dtype's precision (complex: relative to the magnitude); NaN matches NaN. */
 bool ops_cases_close(usmarr_dtype_t dtype, const void *got, const void *want, double ulps);
-/* Gives every NaN among the n elements at `data` a payload and the sign bit, so that a test
- * comparing NaN bits fails on a CPU (which propagates them) as it would on a GPU. */
+/* Gives every NaN among the n elements at `data` a payload (its sign kept: copysign reads
+ * it), so that a test comparing NaN bits fails on a CPU (which propagates them) as it would
+ * on a GPU (whose NaNs are canonical). */
 void ops_cases_mark_nans(usmarr_dtype_t dtype, void *data, size_t n);
 /* IEEE binary16 conversions. */
 uint16_t ops_cases_half_from_double(double x);
