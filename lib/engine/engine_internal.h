@@ -109,8 +109,8 @@
  * Each class is its own program (-DUSMARR_CLASS=<class> selects the kernel): taking a
  * program's binary for the disk cache makes PoCL compile every kernel in it (~0.1-0.2 s
  * each), so a program holds only kernels that are likely to run.  To cut the number of
- * programs instead, a map can group dtype variants (vary_mask/vary_dtypes below): casts
- * hold the 14 destination dtypes of one source dtype in one program per class.
+ * programs instead, a map can group dtype variants (vary_mask/vary_dtypes below); casts
+ * no longer do (one program per pair: doc/engine.md, "Grouping").
  * Work-group sizes are fixed per class (reqd_work_group_size), so PoCL never compiles a
  * second work-group function for another shape.  What differs per device (contiguous
  * shape and group, which 2-D maps get wide groups, the tile, inner strides of 0/1
@@ -295,8 +295,10 @@ struct usmarr__map {
      * The program then holds one instantiation of the family for every dtype in
      * vary_dtypes (a bit set over usmarr_dtype_t and USMARR__BITS128), given to all the
      * operands in vary_mask (bit k = operand k) at once; those operands must have one dtype
-     * from the set.  E.g. casts vary the output over all 14 dtypes: 14 programs (one per
-     * source dtype) instead of 196.  Family files are then included once per variant:
+     * from the set.  E.g. casts could vary the output over all 14 dtypes: 14 programs (one
+     * per source dtype) instead of 196; but PoCL's binary of such a program then carries
+     * the work-group function of the first variant launched only.  Family files are then
+     * included once per variant:
      * guard anything that is not a macro (helper functions) with an include guard. */
     unsigned vary_mask;
     uint32_t vary_dtypes;

@@ -184,8 +184,7 @@ int usmarr__elementwise_target(usmarr_context_t *ctx, const usmarr_array_t *firs
     return new_array(ctx, out ? out : first, dtype, ndim, shape, order, target);
 }
 
-/* dst[...] = src converted: the engine's copy (its cast programs group all target dtypes
- * of one source dtype, which keeps the number of programs small). */
+/* dst[...] = src converted: the engine's copy (one cast program per dtype pair). */
 static int cast_into(usmarr_array_t *dst, const usmarr_array_t *src) { return usmarr_array_copy_into(dst, src); }
 
 static const char *const operand_names[] = {"operands[0]", "operands[1]", "operands[2]"};
