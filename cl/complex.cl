@@ -102,9 +102,15 @@ static inline CX_OVL C c_recip(C a)
     R r = a.x / a.y, d = a.x * r + a.y;
     return (C)(r / d, (R)-1 / d);
 }
-/* NumPy 2's sign: z/|z|; an infinite part gives its unit; 0 gives +0. */
+/* NumPy 2's sign: z/|z|; an infinite part gives its unit; 0 gives +0; z scaled by a power of
+ * two first where |z| would underflow or overflow (NumPy's gives (0, 1) for huge parts). */
 static inline CX_OVL C c_sign(C a)
 {
+    R m = fmax(fabs(a.x), fabs(a.y)); /* scaled: hypot of subnormals loses digits, of huge parts overflows */
+    if (m < CX_TINY)
+        a = (C)(a.x * CX_UP, a.y * CX_UP);
+    else if (m > (R)1 / CX_TINY && isfinite(m))
+        a = (C)(a.x / CX_UP, a.y / CX_UP);
     R h = hypot(a.x, a.y);
     if (isnan(h))
         return (C)((R)NAN, (R)NAN);
@@ -126,6 +132,16 @@ static inline CX_OVL int c_ge(C a, C b) { return (a.x > b.x && a.y == a.y && b.y
 static inline CX_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }
 static inline CX_OVL C c_scale(C a, R s) { return (C)(cx_mul(a.x, s), cx_mul(a.y, s)); }
 
+/* |z|^2 - 1 for max(|x|, |y|) in [0.5, 2]: the squares as exact sums of two (fma), the sum
+ * of the five terms compensated, so that no digit is lost where |z|^2 is near 1 (the
+ * library's approximation of glibc's __x2y2m1) */
+static inline CX_OVL R c_x2y2m1(R x, R y)
+{
+    R px = x * x, ex = fma(x, x, -px), py = y * y, ey = fma(y, y, -py);
+    R s1 = px - (R)1, t1 = s1 + (R)1, e1 = (px - t1) + ((R)-1 - (s1 - t1)); /* two-sum px + -1 */
+    R s2 = s1 + py, t2 = s2 - s1, e2 = (s1 - (s2 - t2)) + (py - t2);    /* two-sum s1 + py */
+    return s2 + (((e1 + e2) + ex) + ey);
+}
 /* log|z| without overflow, underflow or loss near |z| = 1 */
 static inline CX_OVL R c_loghypot(R x, R y)
 {
@@ -137,7 +153,7 @@ static inline CX_OVL R c_loghypot(R x, R y)
     if (ax < CX_TINY)
         return log(hypot(ax * CX_UP, ay * CX_UP)) - (R)CX_UPLOG * CX_LN2;
     if (ax >= (R)0.5 && ax <= (R)2 && ay < (R)1)
-        return (R)0.5 * log1p((ax - (R)1) * (ax + (R)1) + ay * ay);
+        return (R)0.5 * log1p(c_x2y2m1(ax, ay));
     return log(hypot(ax, ay));
 }
 static inline CX_OVL C c_sqrt(C a)
@@ -171,15 +187,16 @@ static inline CX_OVL C c_sqrt(C a)
         return (C)(t * s, ys / (2 * t) * s);
     return (C)(fabs(ys) / (2 * t) * s, copysign(t, ys) * s);
 }
-/* exp(x) (c, s) without overflow where the product is finite */
-static inline CX_OVL C c_expcis(R x, R c, R s)
+/* h exp(x) (c, s) (h 1 or 1/2) without overflow where the product is finite; c and s are
+ * multiplied first, so that a subnormal s times an infinite exp(x) is infinite, never 0 */
+static inline CX_OVL C c_expcis(R x, R c, R s, R h)
 {
     if (x > CX_EXPMAX) {
-        R e = exp(x * (R)0.5);
-        return (C)(c * e * e, s * e * e);
+        R e = exp(x * (R)0.5), he = h * e;
+        return (C)(c * e * he, s * e * he);
     }
     R e = exp(x);
-    return (C)(c * e, s * e);
+    return (C)(c * e * h, s * e * h);
 }
 static inline CX_OVL C c_exp(C a)
 {
@@ -190,21 +207,33 @@ static inline CX_OVL C c_exp(C a)
         return x > 0 ? (C)(x, y - y) : (C)((R)0, cx_copysign((R)0, y));
     if (isnan(x))
         return (C)(x, x);
-    return c_expcis(x, cos(y), sin(y));
+    return c_expcis(x, cos(y), sin(y), (R)1);
 }
 static inline CX_OVL C c_log(C a) { return (C)(c_loghypot(a.x, a.y), atan2(a.y, a.x)); }
-/* NumPy's nc_expm1 and nc_log1p; expm1 of an infinite or NaN part is exp(z) - 1 (the array
- * API standard's special values: NumPy's formula makes inf * 0 NaN there) */
+/* NumPy's nc_expm1, but expm1(x + 0j) is expm1(x) + 0j (NumPy's imaginary part is
+ * exp(x) * 0, NaN where exp(x) overflows) and past exp's overflow exp(z) - 1 without
+ * overflow where the parts are finite (NumPy's exp(x) sin y is inf there); expm1 of an infinite or NaN part is exp(z) - 1
+ * (the array API standard's special values: NumPy's formula makes inf * 0 NaN there) */
 static inline CX_OVL C c_expm1(C a)
 {
-    if (!isfinite(a.x) || !isfinite(a.y)) {
+    if (!isfinite(a.x) || !isfinite(a.y) || a.x > CX_EXPMAX) { /* exp(z) - 1, without overflow where finite */
         C e = c_exp(a);
         return (C)(e.x - (R)1, e.y);
     }
+    if (a.y == (R)0)
+        return (C)(expm1(a.x), a.y);
     R s = sin(a.y * (R)0.5);
     return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));
 }
-static inline CX_OVL C c_log1p(C a) { return (C)(log(hypot(a.x + (R)1, a.y)), atan2(a.y, a.x + (R)1)); }
+/* log|1 + z| + i arg(1 + z): for |x|, |y| < 1/2 as log1p(2x + x^2 + y^2) / 2, which keeps the
+ * digits of a tiny z (NumPy's log(hypot(1 + x, y)) loses them all), else c_loghypot (no
+ * overflow for huge parts, where NumPy's hypot overflows) */
+static inline CX_OVL C c_log1p(C a)
+{
+    R x = a.x, y = a.y;
+    R re = fmax(fabs(x), fabs(y)) < (R)0.5 ? (R)0.5 * log1p(fma(x, x + (R)2, y * y)) : c_loghypot(x + (R)1, y);
+    return (C)(re, atan2(y, x + (R)1));
+}
 static inline CX_OVL C c_exp2(C a) { return c_exp(c_scale(a, CX_LN2)); }
 static inline CX_OVL C c_log2(C a) { return c_scale(c_log(a), (R)M_LOG2E); }
 static inline CX_OVL C c_log10(C a) { return c_scale(c_log(a), (R)M_LOG10E); }
@@ -285,7 +314,7 @@ static inline CX_OVL C c_sinh(C a)
     }
     R ax = fabs(x);
     if (ax > CX_TANHBIG) { /* sinh = +-cosh = e^|x| / 2 */
-        C e = c_expcis(ax, (R)0.5 * cos(y), (R)0.5 * sin(y));
+        C e = c_expcis(ax, cos(y), sin(y), (R)0.5);
         return (C)(x < 0 ? -e.x : e.x, e.y);
     }
     return (C)(sinh(x) * cos(y), cosh(x) * sin(y));
@@ -304,7 +333,7 @@ static inline CX_OVL C c_cosh(C a)
     }
     R ax = fabs(x);
     if (ax > CX_TANHBIG) {
-        C e = c_expcis(ax, (R)0.5 * cos(y), (R)0.5 * sin(y));
+        C e = c_expcis(ax, cos(y), sin(y), (R)0.5);
         return (C)(e.x, x < 0 ? -e.y : e.y);
     }
     return (C)(cosh(x) * cos(y), sinh(x) * sin(y));

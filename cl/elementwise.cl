@@ -37,7 +37,7 @@
     X(SQUARE, square, 1, NUM, SAME, F_NONE, V, EW_MUL(a, a), ((a) * (a)))                                \
     X(SQRT, sqrt, 1, INEX, SAME, F_NONE, V, EW_F1(sqrt, a), sqrt(a))                                     \
     X(CBRT, cbrt, 1, FLT, SAME, F_NONE, V, cbrt(a), cbrt(a))                                             \
-    X(EXP, exp, 1, INEX, SAME, F_NONE, V, EW_F1(exp, a), exp(a))                                         \
+    X(EXP, exp, 1, INEX, SAME, F_NONE, V, EW_EXP(a), ew_vexp(a))                                         \
     X(EXP2, exp2, 1, INEX, SAME, F_NONE, V, EW_F1(exp2, a), exp2(a))                                     \
     X(EXPM1, expm1, 1, INEX, SAME, F_NONE, V, EW_F1(expm1, a), expm1(a))                                 \
     X(LOG, log, 1, INEX, SAME, F_NONE, V, EW_F1(log, a), log(a))                                         \
@@ -50,8 +50,8 @@
     X(ASIN, asin, 1, INEX, SAME, F_NONE, V, EW_F1(asin, a), asin(a))                                     \
     X(ACOS, acos, 1, INEX, SAME, F_NONE, V, EW_F1(acos, a), acos(a))                                     \
     X(ATAN, atan, 1, INEX, SAME, F_NONE, V, EW_F1(atan, a), atan(a))                                     \
-    X(SINH, sinh, 1, INEX, SAME, F_NONE, V, EW_F1(sinh, a), sinh(a))                                     \
-    X(COSH, cosh, 1, INEX, SAME, F_NONE, V, EW_F1(cosh, a), cosh(a))                                     \
+    X(SINH, sinh, 1, INEX, SAME, F_NONE, V, EW_SINH(a), ew_vsinh(a))                                     \
+    X(COSH, cosh, 1, INEX, SAME, F_NONE, V, EW_COSH(a), ew_vcosh(a))                                     \
     X(TANH, tanh, 1, INEX, SAME, F_NONE, V, EW_F1(tanh, a), tanh(a))                                     \
     X(ASINH, asinh, 1, INEX, SAME, F_NONE, V, EW_F1(asinh, a), asinh(a))                                 \
     X(ACOSH, acosh, 1, INEX, SAME, F_NONE, V, EW_F1(acosh, a), acosh(a))                                 \
@@ -249,6 +249,20 @@
 #undef EW_NA_VALUE
 #undef ew_na_bits
 #undef ew_nextafter
+#undef EW_EXP
+#undef EW_SINH
+#undef EW_COSH
+#undef EW_EXP_SAFE
+#undef EW_LN2_HI
+#undef EW_LN2_LO
+#undef EW_EXP_HALF
+#undef EW_VEXP_HALF
+#undef ew_exp
+#undef ew_sinh
+#undef ew_cosh
+#undef ew_vexp
+#undef ew_vsinh
+#undef ew_vcosh
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
@@ -360,6 +374,9 @@
 #define EW_RECIP(a) c_recip(a)
 #define EW_MUL(a, b) c_mul_fma((a), (b))
 #define EW_F1(f, a) c_##f(a)
+#define EW_EXP(a) c_exp(a)
+#define EW_SINH(a) c_sinh(a)
+#define EW_COSH(a) c_cosh(a)
 #define EW_ROUNDING(f, a) ((EW_CT)(f((a).x), f((a).y)))
 #define EW_CONJ(a) ((EW_CT)((a).x, -(a).y))
 #define EW_REALPART(a) ((a).x)
@@ -387,6 +404,9 @@
 #define EW_RECIP(a) ((EW_CT)1 / (a))
 #define EW_MUL(a, b) ((a) * (b))
 #define EW_F1(f, a) f(a)
+#define EW_EXP(a) ew_exp(a)
+#define EW_SINH(a) ew_sinh(a)
+#define EW_COSH(a) ew_cosh(a)
 #define EW_ROUNDING(f, a) f(a)
 #define EW_VROUNDING(f, a) f(a)
 #define EW_CONJ(a) (a)
@@ -410,6 +430,47 @@
 #define EW_EQ(a, b) ((a) == (b))
 #define EW_LT(a, b) ((a) < (b))
 #define EW_LE(a, b) ((a) <= (b))
+/* exp, sinh and cosh past EW_EXP_SAFE as 4 exp(x - 2 ln 2) and 2 exp(|x| - 2 ln 2), ln 2 in
+ * two parts (fdlibm's: x - 2 EW_LN2_HI is exact there), so that the device's exp never
+ * sees an argument near its overflow: PoCL 6.0's exp gives inf just below log(DBL_MAX)
+ * (709.78271289338352; in float just below log(FLT_MAX)) and its sinh and cosh NaN just
+ * below their overflow (710.4758600739438).  The results stay within 2 ulp up to the
+ * overflow. */
+#if EW_TBITS == 64
+#define EW_EXP_SAFE 709.0
+#define EW_LN2_HI 6.93147180369123816490e-01
+#define EW_LN2_LO 1.90821492927058770002e-10
+#else
+#define EW_EXP_SAFE 88.0f
+#define EW_LN2_HI 6.9314575195e-01f
+#define EW_LN2_LO 1.4286067653e-06f
+#endif
+#define EW_EXP_HALF(ax) ((EW_CT)2 * (exp((ax) - 2 * EW_LN2_HI) * ((EW_CT)1 - 2 * EW_LN2_LO))) /* exp(ax) / 2 */
+#define ew_exp EW_PASTE(ew_exp_, EW_T)
+#define ew_sinh EW_PASTE(ew_sinh_, EW_T)
+#define ew_cosh EW_PASTE(ew_cosh_, EW_T)
+static inline EW_CT ew_exp(EW_CT x) { return x > EW_EXP_SAFE ? (EW_CT)2 * EW_EXP_HALF(x) : exp(x); }
+static inline EW_CT ew_sinh(EW_CT x) { return fabs(x) > EW_EXP_SAFE ? copysign(EW_EXP_HALF(fabs(x)), x) : sinh(x); }
+static inline EW_CT ew_cosh(EW_CT x) { return fabs(x) > EW_EXP_SAFE ? EW_EXP_HALF(fabs(x)) : cosh(x); }
+#define ew_vexp EW_PASTE(ew_vexp_, EW_T)
+#define ew_vsinh EW_PASTE(ew_vsinh_, EW_T)
+#define ew_vcosh EW_PASTE(ew_vcosh_, EW_T)
+#define EW_VEXP_HALF(ax) ((EW_VCT)2 * (exp((ax) - (EW_VCT)(2 * EW_LN2_HI)) * (EW_VCT)((EW_CT)1 - 2 * EW_LN2_LO)))
+static inline EW_VCT ew_vexp(EW_VCT x)
+{
+    EW_VCT r = exp(select(x, x - (EW_VCT)(2 * EW_LN2_HI), x > (EW_VCT)EW_EXP_SAFE));
+    return select(r, (EW_VCT)4 * (r * (EW_VCT)((EW_CT)1 - 2 * EW_LN2_LO)), x > (EW_VCT)EW_EXP_SAFE);
+}
+static inline EW_VCT ew_vsinh(EW_VCT x)
+{
+    EW_VCT ax = fabs(x);
+    return select(sinh(x), copysign(EW_VEXP_HALF(ax), x), ax > (EW_VCT)EW_EXP_SAFE);
+}
+static inline EW_VCT ew_vcosh(EW_VCT x)
+{
+    EW_VCT ax = fabs(x);
+    return select(cosh(x), EW_VEXP_HALF(ax), ax > (EW_VCT)EW_EXP_SAFE);
+}
 /* NumPy's npy_divmod: the floor of the exact quotient, fixed up where fmod says so */
 #define ew_floordiv EW_PASTE(ew_floordiv_, EW_T)
 static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)

@@ -37,6 +37,7 @@ tests_runner_SOURCES = \
 	tests/ops/expr_cases.c \
 	tests/ops/test_expr.c \
 	tests/ops/test_complex.c \
+	tests/ops/test_accuracy.c \
 	tests/ops/test_reduce.c \
 	tests/ops/test_sort.c \
 	tests/ops/test_sort_rows.c \
@@ -74,12 +75,13 @@ tests_cache_child_LDADD = lib/libusmarr.la
 # tests/numpy-oracle names the Python that has NumPy 2 (the configured one, or a private
 # virtual environment tests/numpy2-env made once from PyPI: scripts/numpy-oracle.sh).
 CASE_FILES = tests/ops_cases.txt tests/expr_cases.txt tests/index_cases.txt tests/storage_cases.txt tests/linalg_cases.txt \
-	tests/sort_cases.txt tests/complex_cases.txt tests/stats_cases.txt tests/utilities_cases.txt
+	tests/sort_cases.txt tests/complex_cases.txt tests/stats_cases.txt tests/utilities_cases.txt \
+	tests/accuracy_cases.txt
 check_DATA += $(CASE_FILES)
 GENERATORS = tests/gen/gen_cast_cases.py tests/gen/gen_ops_cases.py tests/gen/gen_expr_cases.py tests/gen/gen_complex_cases.py \
 	tests/gen/gen_index_cases.py tests/gen/gen_getitem_cases.py tests/gen/gen_storage_cases.py \
 	tests/gen/gen_linalg_cases.py tests/gen/gen_sort_cases.py tests/gen/gen_stats_cases.py \
-	tests/gen/gen_utilities_cases.py
+	tests/gen/gen_utilities_cases.py tests/gen/gen_accuracy_cases.py
 EXTRA_DIST += $(GENERATORS)
 NUMPY_ORACLE = `cat tests/numpy-oracle`
 tests/numpy-oracle: $(top_srcdir)/scripts/numpy-oracle.sh
@@ -104,7 +106,9 @@ tests/complex_cases.txt: $(top_srcdir)/tests/gen/gen_complex_cases.py tests/nump
 	$(GENERATE_CASES)
 tests/utilities_cases.txt: $(top_srcdir)/tests/gen/gen_utilities_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)
-CLEANFILES += $(CASE_FILES) tests/numpy-oracle
+tests/accuracy_cases.txt: $(top_srcdir)/tests/gen/gen_accuracy_cases.py tests/numpy-oracle
+	$(GENERATE_CASES)
+CLEANFILES += $(CASE_FILES) tests/numpy-oracle tests/accuracy-report.txt
 distclean-local: clean-numpy-oracle
 clean-numpy-oracle:
 	rm -rf tests/numpy2-env

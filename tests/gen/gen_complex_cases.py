@@ -77,15 +77,38 @@ def fmt(v, d):
 
 
 def departures(op, z, r):
-    """NumPy's results with the library's documented departures (doc/ops.md), which follow
+    """NumPy's results with the library's documented departures (doc/ops.md): the sign of a
+    tiny or huge z is z/|z| of z scaled by a power of two first (NumPy's hypot of subnormal
+    parts loses digits, of huge ones overflows); log1p of a tiny z keeps its digits and of a
+    huge one does not overflow (NumPy's log(hypot(1 + x, y)) does neither), and expm1(x + 0j)
+    has the imaginary part 0 where exp(x) overflows (NumPy's exp(x) * 0 is NaN) and past
+    exp's overflow is exp(z) - 1 (NumPy's exp(x) sin y overflows where exp(z) does not); and
     the array API standard's special values: expm1 of an infinite or NaN part is exp(z) - 1
     (NumPy's formula makes inf * 0 NaN); tanh(+-inf + yj) for finite y is +-1 with a zero of
     y's sign, and tan(x +- inf j) = -i tanh(i z) correspondingly a zero of x's sign (C99 and
     NumPy take those zeros' signs from sin 2y)."""
     r = r.copy()
     x, y = z.real, z.imag
+    if op == "sign":  # tiny or huge parts: NumPy's own value for z scaled by a power of two (exact)
+        tiny = 2.0 ** (-60 if z.dtype == np.complex64 else -500)
+        up = z.dtype.type(2.0 ** (48 if z.dtype == np.complex64 else 106))
+        m = np.maximum(np.abs(x), np.abs(y))
+        s = m < tiny
+        r[s] = np.sign(z[s] * up)
+        s = (m > 1 / tiny) & np.isfinite(m)
+        r[s] = np.sign(z[s] / up)
+    if op == "log1p":  # in complex128 (exact for complex64 inputs) with the same formulas
+        w = z.astype(np.complex128)
+        small = np.maximum(np.abs(w.real), np.abs(w.imag)) < 0.5
+        big = np.maximum(np.abs(w.real), np.abs(w.imag)) > (1e30 if z.dtype == np.complex64 else 1e300)
+        fix = (small | big) & np.isfinite(w.real) & np.isfinite(w.imag)
+        re = np.where(small, 0.5 * np.log1p(w.real * (w.real + 2) + w.imag * w.imag),
+                      np.log(np.hypot((w.real + 1) / 4, w.imag / 4)) + np.log(4.0))
+        r[fix] = np.array([complex(a, b) for a, b in zip(re[fix], r.imag[fix])], z.dtype)
     if op == "expm1":
-        special = ~(np.isfinite(x) & np.isfinite(y))
+        fin = np.isfinite(x) & (y == 0)
+        r[fin] = np.array([complex(a, b) for a, b in zip(np.expm1(x[fin]), y[fin])], z.dtype)
+        special = ~(np.isfinite(x) & np.isfinite(y)) | (x > (88.0 if z.dtype == np.complex64 else 709.0))
         e = np.exp(z[special])
         r[special] = np.array([complex(a, b) for a, b in zip(e.real - 1, e.imag)], z.dtype)
     elif op == "tanh":

@@ -14,6 +14,7 @@
     X(elementwise)     \
     X(expr)            \
     X(complex)         \
+    X(accuracy)        \
     X(reduce)          \
     X(sort)            \
     X(sort_rows)       \
