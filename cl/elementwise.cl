@@ -447,25 +447,25 @@
 #endif
 #define EW_EXP_HALF(ax) ((EW_CT)2 * (exp((ax) - 2 * EW_LN2_HI) * ((EW_CT)1 - 2 * EW_LN2_LO))) /* exp(ax) / 2 */
 #define ew_exp EW_PASTE(ew_exp_, EW_T)
-#define ew_sinh EW_PASTE(ew_sinh_, EW_T)
-#define ew_cosh EW_PASTE(ew_cosh_, EW_T)
 static inline EW_CT ew_exp(EW_CT x) { return x > EW_EXP_SAFE ? (EW_CT)2 * EW_EXP_HALF(x) : exp(x); }
+#define ew_sinh EW_PASTE(ew_sinh_, EW_T)
 static inline EW_CT ew_sinh(EW_CT x) { return fabs(x) > EW_EXP_SAFE ? copysign(EW_EXP_HALF(fabs(x)), x) : sinh(x); }
+#define ew_cosh EW_PASTE(ew_cosh_, EW_T)
 static inline EW_CT ew_cosh(EW_CT x) { return fabs(x) > EW_EXP_SAFE ? EW_EXP_HALF(fabs(x)) : cosh(x); }
-#define ew_vexp EW_PASTE(ew_vexp_, EW_T)
-#define ew_vsinh EW_PASTE(ew_vsinh_, EW_T)
-#define ew_vcosh EW_PASTE(ew_vcosh_, EW_T)
 #define EW_VEXP_HALF(ax) ((EW_VCT)2 * (exp((ax) - (EW_VCT)(2 * EW_LN2_HI)) * (EW_VCT)((EW_CT)1 - 2 * EW_LN2_LO)))
+#define ew_vexp EW_PASTE(ew_vexp_, EW_T)
 static inline EW_VCT ew_vexp(EW_VCT x)
 {
     EW_VCT r = exp(select(x, x - (EW_VCT)(2 * EW_LN2_HI), x > (EW_VCT)EW_EXP_SAFE));
     return select(r, (EW_VCT)4 * (r * (EW_VCT)((EW_CT)1 - 2 * EW_LN2_LO)), x > (EW_VCT)EW_EXP_SAFE);
 }
+#define ew_vsinh EW_PASTE(ew_vsinh_, EW_T)
 static inline EW_VCT ew_vsinh(EW_VCT x)
 {
     EW_VCT ax = fabs(x);
     return select(sinh(x), copysign(EW_VEXP_HALF(ax), x), ax > (EW_VCT)EW_EXP_SAFE);
 }
+#define ew_vcosh EW_PASTE(ew_vcosh_, EW_T)
 static inline EW_VCT ew_vcosh(EW_VCT x)
 {
     EW_VCT ax = fabs(x);
