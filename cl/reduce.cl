@@ -135,6 +135,23 @@
 #define R_PARAMS(OUTTAG)                                                                              \
     global USMARR_STORAGE(OUTTAG) *out, global const USMARR_STORAGE(D1) *in, long2 ks, long2 ko,      \
         long2 ki, long2 rs, long2 ri, long chunk, long po, long count R_FUSED_PARAMS
+/* A reduction kernel by one accumulator over its part's range: acc = INIT, STEP for every
+ * element v, then STORE (a statement over acc). */
+#define R_FOLD_KERNEL(NAME, OUTTAG, ACC_T, INIT, STEP, STORE)                                        \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
+    {                                                                                                 \
+        R_HEAD                                                                                        \
+        ACC_T acc = INIT;                                                                             \
+        R_LOOP(STEP)                                                                                  \
+        STORE;                                                                                        \
+    }
+#if R_CPLX
+#define R_PROD_ONE ((R_SUM_CT)(1, 0))
+#define R_MEAN_OF(s) ((s) / (USMARR_REAL(D1))count)
+#else
+#define R_PROD_ONE ((R_SUM_CT)1)
+#define R_MEAN_OF(s) ((s) / (R_MEAN_CT)count)
+#endif
 
 /* sum: float32/float64 inner contiguous loops run 16 lanes of partial sums (also more
  * accurate than one running sum) */
@@ -217,107 +234,55 @@ kernel void usmarr_reduce_sum_cols(R_PARAMS(R_SUMTAG))
 }
 #endif
 
-#if R_KEEP(prod)
-kernel void usmarr_reduce_prod(R_PARAMS(R_SUMTAG))
-{
-    R_HEAD
-#if R_CPLX
-    R_SUM_CT acc = (R_SUM_CT)(1, 0);
-    R_LOOP(acc = R_CMUL(acc, v))
-#else
-    R_SUM_CT acc = 1;
-    R_LOOP(acc *= USMARR_CONVERT(D1, R_SUMTAG, v))
-#endif
-    USMARR_STOREP(R_SUMTAG, out, ob, acc);
-}
+#if R_KEEP(prod) && R_CPLX
+R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = R_CMUL(acc, v), USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(prod)
+R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_SUMTAG, v),
+              USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #endif
 
 #if R_KEEP(mean)
-kernel void usmarr_reduce_mean(R_PARAMS(R_MEANTAG))
-{
-    R_HEAD
-    R_MEAN_CT acc = 0;
-    R_LOOP(acc += USMARR_CONVERT(D1, R_MEANTAG, v))
-#if R_CPLX
-    USMARR_STOREP(R_MEANTAG, out, ob, acc / (USMARR_REAL(D1))count);
-#else
-    USMARR_STOREP(R_MEANTAG, out, ob, acc / (R_MEAN_CT)count);
-#endif
-}
+R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(D1, R_MEANTAG, v),
+              USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
 #endif
 
-/* min/max: NaN wins and stays (NumPy propagates it); the host rejects empty reductions */
+/* min/max: NaN wins and stays (NumPy propagates it); the host rejects empty reductions.
+ * argmin/argmax: the first occurrence (strictly better values only), the first NaN.
+ * BEFORE(a, b): a ranks before b (R_LT for the minimum, R_GT for the maximum). */
+#define R_GT(a, b) R_LT(b, a)
+#define R_EXTREME_STEP(BEFORE) if (!R_NAN(acc) && (R_NAN(v) || BEFORE(v, acc))) acc = v
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE)                                                            \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(i64))                                                   \
+    {                                                                                                 \
+        R_HEAD                                                                                        \
+        R_CT best = R_ELEM(first, r0_, r1_);                                                          \
+        long at = js;                                                                                 \
+        R_LOOP(if (!R_NAN(best) && (R_NAN(v) || BEFORE(v, best))) { best = v; at = j; })              \
+        out[ob] = at;                                                                                 \
+    }
+/* (min and max go straight to R_FOLD_KERNEL: PoCL defines them as macros, which a second
+ * macro level would expand) */
 #if R_KEEP(min)
-kernel void usmarr_reduce_min(R_PARAMS(D1))
-{
-    R_HEAD
-    R_CT acc = R_ELEM(first, r0_, r1_);
-    R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(v, acc))) acc = v)
-    USMARR_STOREP(D1, out, ob, acc);
-}
+R_FOLD_KERNEL(min, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), USMARR_STOREP(D1, out, ob, acc))
 #endif
-
 #if R_KEEP(max)
-kernel void usmarr_reduce_max(R_PARAMS(D1))
-{
-    R_HEAD
-    R_CT acc = R_ELEM(first, r0_, r1_);
-    R_LOOP(if (!R_NAN(acc) && (R_NAN(v) || R_LT(acc, v))) acc = v)
-    USMARR_STOREP(D1, out, ob, acc);
-}
+R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMARR_STOREP(D1, out, ob, acc))
 #endif
-
-/* argmin/argmax: the first occurrence (strictly better values only), the first NaN */
 #if R_KEEP(argmin)
-kernel void usmarr_reduce_argmin(R_PARAMS(i64))
-{
-    R_HEAD
-    R_CT best = R_ELEM(first, r0_, r1_);
-    long at = js;
-    R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(v, best))) { best = v; at = j; })
-    out[ob] = at;
-}
+R_ARG_EXTREME_KERNEL(argmin, R_LT)
 #endif
-
 #if R_KEEP(argmax)
-kernel void usmarr_reduce_argmax(R_PARAMS(i64))
-{
-    R_HEAD
-    R_CT best = R_ELEM(first, r0_, r1_);
-    long at = js;
-    R_LOOP(if (!R_NAN(best) && (R_NAN(v) || R_LT(best, v))) { best = v; at = j; })
-    out[ob] = at;
-}
+R_ARG_EXTREME_KERNEL(argmax, R_GT)
 #endif
 
 #if R_KEEP(all)
-kernel void usmarr_reduce_all(R_PARAMS(b))
-{
-    R_HEAD
-    uchar acc = 1;
-    R_LOOP(acc &= (uchar)R_TRUTH(v))
-    out[ob] = acc;
-}
+R_FOLD_KERNEL(all, b, uchar, 1, acc &= (uchar)R_TRUTH(v), out[ob] = acc)
 #endif
-
 #if R_KEEP(any)
-kernel void usmarr_reduce_any(R_PARAMS(b))
-{
-    R_HEAD
-    uchar acc = 0;
-    R_LOOP(acc |= (uchar)R_TRUTH(v))
-    out[ob] = acc;
-}
+R_FOLD_KERNEL(any, b, uchar, 0, acc |= (uchar)R_TRUTH(v), out[ob] = acc)
 #endif
-
 #if R_KEEP(count_nonzero)
-kernel void usmarr_reduce_count_nonzero(R_PARAMS(i64))
-{
-    R_HEAD
-    long acc = 0;
-    R_LOOP(acc += R_TRUTH(v) ? 1 : 0)
-    out[ob] = acc;
-}
+R_FOLD_KERNEL(count_nonzero, i64, long, 0, acc += R_TRUTH(v) ? 1 : 0, out[ob] = acc)
 #endif
 
 /* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:
@@ -400,23 +365,12 @@ static inline R_F_PAIR r_hypot_join(R_F_PAIR a, R_F_PAIR b)
 static inline R_F_CT r_hypot_value(R_F_PAIR a) { return a.x * sqrt(a.y); }
 
 #if R_KEEP(logsumexp)
-kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
-{
-    R_HEAD
-    R_F_PAIR acc = R_LSE_INIT;
-    R_LOOP(acc = r_lse_step(acc, R_TO_F(v)))
-    USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc));
-}
+R_FOLD_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R_TO_F(v)),
+              USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc)))
 #endif
-
 #if R_KEEP(reduce_hypot)
-kernel void usmarr_reduce_reduce_hypot(R_PARAMS(R_FLTTAG))
-{
-    R_HEAD
-    R_F_PAIR acc = R_HYPOT_INIT;
-    R_LOOP(acc = r_hypot_step(acc, R_TO_F(v)))
-    USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc));
-}
+R_FOLD_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, acc = r_hypot_step(acc, R_TO_F(v)),
+              USMARR_STOREP(R_FLTTAG, out, ob, r_hypot_value(acc)))
 #endif
 #endif
 
@@ -465,8 +419,9 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
  * local memory by halving (ny a power of two).  With parts > 1 each group writes one
  * partial per output (stride po) and a second launch reduces the partials the same way.
  * Every item reaches every barrier: no early return.  `has` marks accumulators that saw
- * an element (min/max have no identity; the host makes every part non-empty).  Local
- * memory: R_TREE accumulators of up to 16 bytes and a flag (an 8-byte index for arg*). */
+ * an element (min/max have no identity; the host makes every part non-empty).  CONV(v, j)
+ * makes an accumulator of element v at flat reduced position j.  Local memory: R_TREE
+ * accumulators (up to 16 bytes; a value and an 8-byte index for arg*) and flags. */
 #define R_TREE_KERNEL(NAME, OUTTAG, ACC_T, INIT, CONV, COMBINE, STORE)                                \
     kernel void usmarr_reduce_tree_##NAME(R_PARAMS(OUTTAG))                                           \
     {                                                                                                 \
@@ -484,7 +439,7 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
             long j = js + ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                    \
             for (; j < je; j += ny) {                                                                 \
                 R_CT v = R_ELEM(ib + r0 * ri.s0 + r1 * ri.s1, r0, r1);                                \
-                ACC_T b = CONV(v);                                                                    \
+                ACC_T b = CONV(v, j);                                                                 \
                 COMBINE(acc, has, b, 1);                                                              \
                 r1 += ny;                                                                             \
                 if (r1 >= rs.s1) {                                                                    \
@@ -511,39 +466,28 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
             STORE;                                                                                    \
     }
 
-#define R_TO_SUM(v) USMARR_CONVERT(D1, R_SUMTAG, v)
-#define R_TO_MEAN(v) USMARR_CONVERT(D1, R_MEANTAG, v)
-#define R_SAME_(v) (v)
-#define R_TRUTH_(v) ((uchar)R_TRUTH(v))
-#define R_ONE_IF(v) (R_TRUTH(v) ? 1L : 0L)
+#define R_TO_SUM(v, j) USMARR_CONVERT(D1, R_SUMTAG, v)
+#define R_TO_MEAN(v, j) USMARR_CONVERT(D1, R_MEANTAG, v)
+#define R_SAME_(v, j) (v)
+#define R_TRUTH_(v, j) ((uchar)R_TRUTH(v))
+#define R_ONE_IF(v, j) (R_TRUTH(v) ? 1L : 0L)
 #define R_ADD(a, ha, b, hb) ((a) += (b), (ha) |= (hb))
 #define R_AND(a, ha, b, hb) ((a) &= (b), (ha) |= (hb))
 #define R_OR(a, ha, b, hb) ((a) |= (b), (ha) |= (hb))
 #if R_CPLX
 #define R_MUL(a, ha, b, hb) ((a) = R_CMUL(a, b), (ha) |= (hb))
-#define R_PROD_ONE ((R_SUM_CT)(1, 0))
 #else
 #define R_MUL(a, ha, b, hb) ((a) *= (b), (ha) |= (hb))
-#define R_PROD_ONE ((R_SUM_CT)1)
 #endif
 /* min/max: the first value, then NaN wins and stays, as in usmarr_reduce_min/max */
-#define R_MIN(a, ha, b, hb)                                                                           \
+#define R_EXTREME_JOIN(BEFORE, a, ha, b, hb)                                                          \
     do {                                                                                              \
-        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || R_LT(b, a)))))                               \
+        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || BEFORE(b, a)))))                             \
             (a) = (b);                                                                                \
         (ha) |= (hb);                                                                                 \
     } while (0)
-#define R_MAX(a, ha, b, hb)                                                                           \
-    do {                                                                                              \
-        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || R_LT(a, b)))))                               \
-            (a) = (b);                                                                                \
-        (ha) |= (hb);                                                                                 \
-    } while (0)
-#if R_CPLX
-#define R_MEAN_STORE USMARR_STOREP(R_MEANTAG, out, ob, acc_l[lx] / (USMARR_REAL(D1))count)
-#else
-#define R_MEAN_STORE USMARR_STOREP(R_MEANTAG, out, ob, acc_l[lx] / (R_MEAN_CT)count)
-#endif
+#define R_MIN(a, ha, b, hb) R_EXTREME_JOIN(R_LT, a, ha, b, hb)
+#define R_MAX(a, ha, b, hb) R_EXTREME_JOIN(R_GT, a, ha, b, hb)
 
 #if R_KEEP(sum)
 R_TREE_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), R_TO_SUM, R_ADD, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
@@ -552,7 +496,8 @@ R_TREE_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), R_TO_SUM, R_ADD, USMARR_ST
 R_TREE_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, R_TO_SUM, R_MUL, USMARR_STOREP(R_SUMTAG, out, ob, acc_l[lx]))
 #endif
 #if R_KEEP(mean)
-R_TREE_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), R_TO_MEAN, R_ADD, R_MEAN_STORE)
+R_TREE_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), R_TO_MEAN, R_ADD,
+              USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc_l[lx])))
 #endif
 #if R_KEEP(min)
 R_TREE_KERNEL(min, D1, R_CT, (R_CT)(0), R_SAME_, R_MIN, USMARR_STOREP(D1, out, ob, acc_l[lx]))
@@ -570,8 +515,8 @@ R_TREE_KERNEL(any, b, uchar, (uchar)0, R_TRUTH_, R_OR, out[ob] = acc_l[lx])
 R_TREE_KERNEL(count_nonzero, i64, long, 0L, R_ONE_IF, R_ADD, out[ob] = acc_l[lx])
 #endif
 #if !R_CPLX
-#define R_LSE_ONE(v) ((R_F_PAIR)(R_TO_F(v), 1))
-#define R_HYPOT_ONE(v) ((R_F_PAIR)(fabs(R_TO_F(v)), 1))
+#define R_LSE_ONE(v, j) ((R_F_PAIR)(R_TO_F(v), 1))
+#define R_HYPOT_ONE(v, j) ((R_F_PAIR)(fabs(R_TO_F(v)), 1))
 #define R_LSE_JOIN(a, ha, b, hb) ((a) = r_lse_join(a, b), (ha) |= (hb))
 #define R_HYPOT_JOIN(a, ha, b, hb) ((a) = r_hypot_join(a, b), (ha) |= (hb))
 #if R_KEEP(logsumexp)
@@ -587,63 +532,31 @@ R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYP
 /* argmin/argmax in one part (the host never splits them): (value, flat index) pairs, -1
  * for none.  Rows interleave, so ties go to the smaller index explicitly; the first NaN
  * wins, as in usmarr_reduce_argmin/argmax. */
-#define R_ARG_BETTER_MIN(b, ib, a, ia)                                                                \
-    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || R_LT(b, a) || (!R_LT(a, b) && (ib) < (ia))))
-#define R_ARG_BETTER_MAX(b, ib, a, ia)                                                                \
-    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || R_LT(a, b) || (!R_LT(b, a) && (ib) < (ia))))
-#define R_ARG_KERNEL(NAME, BETTER)                                                                    \
-    kernel void usmarr_reduce_tree_##NAME(R_PARAMS(i64))                                              \
-    {                                                                                                 \
-        local R_CT val_l[R_TREE];                                                                     \
-        local long at_l[R_TREE];                                                                      \
-        long k1 = get_global_id(0), k0 = get_global_id(2);                                            \
-        int lx = (int)get_local_id(0), ly = (int)get_local_id(1);                                     \
-        int nx = (int)get_local_size(0), ny = (int)get_local_size(1), i = ly * nx + lx;               \
-        bool live = k1 < ks.s1;                                                                       \
-        long ib = k0 * ki.s0 + k1 * ki.s1, ob = k0 * ko.s0 + k1 * ko.s1;                              \
-        long je = rs.s0 * rs.s1;                                                                      \
-        R_CT best = (R_CT)(0);                                                                        \
-        long at = -1;                                                                                 \
-        if (live && ly < je) {                                                                        \
-            long j = ly, r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                         \
-            for (; j < je; j += ny) {                                                                 \
-                R_CT v = R_ELEM(ib + r0 * ri.s0 + r1 * ri.s1, r0, r1);                                \
-                if (at < 0 || BETTER(v, j, best, at)) {                                               \
-                    best = v;                                                                         \
-                    at = j;                                                                           \
-                }                                                                                     \
-                r1 += ny;                                                                             \
-                if (r1 >= rs.s1) {                                                                    \
-                    long q = r1 / rs.s1;                                                              \
-                    r0 += q;                                                                          \
-                    r1 -= q * rs.s1;                                                                  \
-                }                                                                                     \
-            }                                                                                         \
-        }                                                                                             \
-        val_l[i] = best;                                                                              \
-        at_l[i] = at;                                                                                 \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                                 \
-        for (int s = ny / 2; s > 0; s >>= 1) {                                                        \
-            if (ly < s) {                                                                             \
-                R_CT b = val_l[i + s * nx];                                                           \
-                long jb = at_l[i + s * nx];                                                           \
-                if (jb >= 0 && (at < 0 || BETTER(b, jb, best, at))) {                                 \
-                    best = b;                                                                         \
-                    at = jb;                                                                          \
-                    val_l[i] = best;                                                                  \
-                    at_l[i] = at;                                                                     \
-                }                                                                                     \
-            }                                                                                         \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-        }                                                                                             \
-        if (ly == 0 && live)                                                                          \
-            out[ob] = at_l[lx];                                                                       \
-    }
-
+#define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
+    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
+typedef struct {
+    R_CT v;
+    long at; /* -1: none */
+} r_arg_t;
+static inline r_arg_t r_arg(R_CT v, long at)
+{
+    r_arg_t a;
+    a.v = v;
+    a.at = at;
+    return a;
+}
+#define R_ARG_JOIN(BEFORE, a, ha, b, hb)                                                              \
+    do {                                                                                              \
+        if ((hb) && (!(ha) || R_ARG_BETTER(BEFORE, (b).v, (b).at, (a).v, (a).at)))                    \
+            (a) = (b);                                                                                \
+        (ha) |= (hb);                                                                                 \
+    } while (0)
+#define R_ARGMIN_JOIN(a, ha, b, hb) R_ARG_JOIN(R_LT, a, ha, b, hb)
+#define R_ARGMAX_JOIN(a, ha, b, hb) R_ARG_JOIN(R_GT, a, ha, b, hb)
 #if R_KEEP(argmin)
-R_ARG_KERNEL(argmin, R_ARG_BETTER_MIN)
+R_TREE_KERNEL(argmin, i64, r_arg_t, r_arg((R_CT)(0), -1), r_arg, R_ARGMIN_JOIN, out[ob] = acc_l[lx].at)
 #endif
 #if R_KEEP(argmax)
-R_ARG_KERNEL(argmax, R_ARG_BETTER_MAX)
+R_TREE_KERNEL(argmax, i64, r_arg_t, r_arg((R_CT)(0), -1), r_arg, R_ARGMAX_JOIN, out[ob] = acc_l[lx].at)
 #endif
 #endif
