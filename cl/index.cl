@@ -203,7 +203,7 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
 typedef USMARR_STORAGE(COND) usmarr_cond_t;
 typedef USMARR_STORAGE(ELEM) usmarr_elem_t;
 
-kernel void usmarr_mask_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+kernel USMARR_ONE_PER_LANE void usmarr_mask_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                               global long *counts)
 {
     long c = get_global_id(0);
@@ -239,7 +239,7 @@ kernel void usmarr_mask_scan(global long *counts, long nchunks)
     counts[nchunks] = sum;
 }
 
-kernel void usmarr_mask_extract(global const usmarr_cond_t *cond, global const usmarr_elem_t *src, long n,
+kernel USMARR_ONE_PER_LANE void usmarr_mask_extract(global const usmarr_cond_t *cond, global const usmarr_elem_t *src, long n,
                                 long chunk, long nchunks, global const long *offsets, global usmarr_elem_t *dst)
 {
     long c = get_global_id(0);
@@ -257,7 +257,7 @@ kernel void usmarr_mask_extract(global const usmarr_cond_t *cond, global const u
     }
 }
 
-kernel void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+kernel USMARR_ONE_PER_LANE void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                                 global const long *offsets, global long *dst)
 {
     long c = get_global_id(0);
@@ -271,7 +271,7 @@ kernel void usmarr_mask_nonzero(global const usmarr_cond_t *cond, long n, long c
     }
 }
 
-kernel void usmarr_mask_place(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
+kernel USMARR_ONE_PER_LANE void usmarr_mask_place(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                               global const long *offsets, global usmarr_elem_t *dst,
                               global const usmarr_elem_t *vals, long nvals)
 {

@@ -261,10 +261,13 @@ USMARR_INTERNAL int usmarr__axes_mask(int ndim, int naxes, const int *axes, cons
 USMARR_INTERNAL int usmarr__shape_size(int ndim, const int64_t *shape, int64_t *size);
 
 
-/* ---- memory (pod.c) --------------------------------------------------------------- */
+/* ---- memory pages (memory.c) --------------------------------------------------------- */
 /* On a CPU device, advises transparent huge pages for a large fresh USM range (>= 4 MiB),
- * as NumPy does for large arrays: first touches then fault 2 MiB at a time (pod.c). */
+ * as NumPy does for large arrays: first touches then fault 2 MiB at a time (every fresh
+ * block of usmarr_memory_create, pod blocks, results; USMARR_HUGE_PAGES=0 turns it off). */
 USMARR_INTERNAL void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size);
+/* The whole pages inside [begin, end), or false when there are none (memory.c). */
+USMARR_INTERNAL bool usmarr__inner_pages(void *begin, void *end, uintptr_t *first, uintptr_t *last);
 
 
 /* ---- promotion (promote.c) ------------------------------------------------------- */

@@ -184,9 +184,25 @@ double usmarr__half_to_double(uint16_t h)
     return (h & 0x8000) ? -v : v;
 }
 
-static int store_integer(usmarr_dtype_t dtype, bool negative, uint64_t magnitude_or_bits, bool weak, void *out,
-                         const char *argname, const char *text)
+/* The scalar's value as an error detail shows it (formatted only when a store fails: a
+ * tiny operation stores a scalar argument on every call). */
+static const char *scalar_text(const usmarr_scalar_t *s, char *text, size_t size)
 {
+    if (s->kind == USMARR_KIND_INT)
+        snprintf(text, size, "%lld", (long long)s->value.i);
+    else if (s->kind == USMARR_KIND_UINT)
+        snprintf(text, size, "%llu", (unsigned long long)s->value.u);
+    else if (s->kind == USMARR_KIND_BOOL)
+        snprintf(text, size, "%s", s->value.b ? "True" : "False");
+    else
+        snprintf(text, size, "%.17g", s->kind == USMARR_KIND_FLOAT ? s->value.f : s->value.c[0]);
+    return text;
+}
+
+static int store_integer(usmarr_dtype_t dtype, bool negative, uint64_t magnitude_or_bits, bool weak, void *out,
+                         const char *argname, const usmarr_scalar_t *scalar)
+{
+    char text[80];
     /* The value as a two's complement bit pattern; weak (Python-literal) integers must fit
      * the target like NumPy 2 demands; typed ones wrap like a C cast / NumPy astype. */
     uint64_t bits = negative ? (uint64_t)0 - magnitude_or_bits : magnitude_or_bits;
@@ -204,8 +220,8 @@ static int store_integer(usmarr_dtype_t dtype, bool negative, uint64_t magnitude
                 fits = magnitude_or_bits < ((uint64_t)1 << bitsz);
         }
         if (!fits)
-            return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname, text,
-                                usmarr_dtype_name(dtype));
+            return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname,
+                                scalar_text(scalar, text, sizeof text), usmarr_dtype_name(dtype));
     }
     switch (size) {
     case 1: {
@@ -300,30 +316,27 @@ int usmarr__scalar_store(usmarr_scalar_t s, usmarr_dtype_t dtype, void *out, con
     if (to == USMARR_KIND_INT || to == USMARR_KIND_UINT) {
         switch (s.kind) {
         case USMARR_KIND_BOOL:
-            return store_integer(dtype, false, s.value.b, false, out, argname, "");
+            return store_integer(dtype, false, s.value.b, false, out, argname, &s);
         case USMARR_KIND_INT:
-            snprintf(text, sizeof text, "%lld", (long long)s.value.i);
             return store_integer(dtype, s.value.i < 0, s.value.i < 0 ? (uint64_t)0 - (uint64_t)s.value.i : (uint64_t)s.value.i,
-                                 weak, out, argname, text);
+                                 weak, out, argname, &s);
         case USMARR_KIND_UINT:
-            snprintf(text, sizeof text, "%llu", (unsigned long long)s.value.u);
-            return store_integer(dtype, false, s.value.u, weak, out, argname, text);
+            return store_integer(dtype, false, s.value.u, weak, out, argname, &s);
         default: {
             /* Floats truncate toward zero like NumPy's cast; values C cannot convert
              * (NaN, infinities, out of range) are an error instead of NumPy's garbage. */
             double f = s.kind == USMARR_KIND_FLOAT ? s.value.f : s.value.c[0];
-            snprintf(text, sizeof text, "%.17g", f);
             if (!isfinite(f))
-                return usmarr__fail(USMARR_ERROR_CASTING, "%s=%s cannot be converted to %s", argname, text,
-                                    usmarr_dtype_name(dtype));
+                return usmarr__fail(USMARR_ERROR_CASTING, "%s=%s cannot be converted to %s", argname,
+                                    scalar_text(&s, text, sizeof text), usmarr_dtype_name(dtype));
             double t = trunc(f);
             if (t < -0x1p63 || t >= 0x1p64)
-                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname, text,
-                                    usmarr_dtype_name(dtype));
+                return usmarr__fail(USMARR_ERROR_OVERFLOW, "%s=%s is out of bounds for %s", argname,
+                                    scalar_text(&s, text, sizeof text), usmarr_dtype_name(dtype));
             bool neg = t < 0;
             uint64_t mag = neg ? (uint64_t)(-t) : (uint64_t)t;
             /* A float out of the target's range is never silently wrapped. */
-            return store_integer(dtype, neg, mag, true, out, argname, text);
+            return store_integer(dtype, neg, mag, true, out, argname, &s);
         }
         }
     }

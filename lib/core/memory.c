@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 const char *usmarr_usm_kind_name(usmarr_usm_kind_t kind) { return usmarr__usm_kind_word(kind); }
 
@@ -44,6 +46,24 @@ int usmarr__check_memory_args(const usmarr_context_t *context, usmarr_usm_kind_t
     return 0;
 }
 
+/* The whole pages inside [begin, end), or false when there are none. */
+bool usmarr__inner_pages(void *begin, void *end, uintptr_t *first, uintptr_t *last)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    *first = ((uintptr_t)begin + page - 1) / page * page;
+    *last = (uintptr_t)end / page * page;
+    return *last > *first;
+}
+
+void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size)
+{
+    uintptr_t first, last;
+    const char *off = getenv("USMARR_HUGE_PAGES");
+    if ((context->info.type & CL_DEVICE_TYPE_CPU) && pointer && size >= ((size_t)4 << 20) && !(off && !strcmp(off, "0")) &&
+        usmarr__inner_pages(pointer, (char *)pointer + size, &first, &last))
+        (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
+}
+
 int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size_t size, size_t alignment,
                          usmarr_memory_t **memory)
 {
@@ -67,6 +87,7 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
     m->size = size;
     if (size > 0) {
         m->pointer = usmarr__pool_take(context, kind, size, alignment);
+        bool fresh = !m->pointer;
         rc = m->pointer ? 0 : usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
         if (rc == USMARR_ERROR_ALLOCATION && usmarr__pool_drain(context)) /* pooled blocks hold the memory */
             rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
@@ -75,6 +96,10 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
             free(m);
             return rc;
         }
+        /* Huge pages for large blocks on CPU devices, as NumPy asks for its arrays: strided
+         * and transposed walks then miss the TLB once per 2 MiB instead of once per page. */
+        if (fresh)
+            usmarr__advise_huge_pages(context, m->pointer, size);
     }
     *memory = m;
     return 0;

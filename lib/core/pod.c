@@ -19,23 +19,6 @@
  * until touched, and can be handed back without moving anything. */
 static bool host_backed(const usmarr_memory_t *m) { return (m->context->info.type & CL_DEVICE_TYPE_CPU) != 0; }
 
-/* The whole pages inside [begin, end), or false when there are none. */
-static bool inner_pages(void *begin, void *end, uintptr_t *first, uintptr_t *last)
-{
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    *first = ((uintptr_t)begin + page - 1) / page * page;
-    *last = (uintptr_t)end / page * page;
-    return *last > *first;
-}
-
-void usmarr__advise_huge_pages(usmarr_context_t *context, void *pointer, size_t size)
-{
-    uintptr_t first, last;
-    if ((context->info.type & CL_DEVICE_TYPE_CPU) && pointer && size >= ((size_t)4 << 20) &&
-        inner_pages(pointer, (char *)pointer + size, &first, &last))
-        (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
-}
-
 static void advise_huge(usmarr_memory_t *m) { usmarr__advise_huge_pages(m->context, m->pointer, m->pod_capacity); }
 
 /* A new allocation of `capacity` bytes holding the first `keep` bytes of the old one. */
@@ -201,7 +184,7 @@ int usmarr_memory_pod_finalize(usmarr_memory_t *memory)
         /* Hand the slack's whole pages back to the system: no copy, no new allocation.
          * The pages are this allocation's own; a later touch would read zeros. */
         uintptr_t first, last;
-        if (memory->pointer && inner_pages((char *)memory->pointer + memory->size,
+        if (memory->pointer && usmarr__inner_pages((char *)memory->pointer + memory->size,
                                            (char *)memory->pointer + memory->pod_capacity, &first, &last))
             (void)madvise((void *)first, last - first, MADV_DONTNEED);
     } else if (memory->size < memory->pod_capacity) {
