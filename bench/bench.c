@@ -239,6 +239,9 @@ int bench_main(int argc, char **argv, const char *command)
     }
     const usmarr_device_info_t *info = usmarr_context_info(env.ctx);
     printf("bench: device %s / %s (%s)\n", info->platform_name, info->device_name, info->selector);
+    char shape[512];
+    if (usmarr_cache_kernel_shape(env.ctx, shape, sizeof shape) == 0)
+        printf("bench: kernel shape %s\n", shape);
     fflush(stdout);
     struct bench_outcome *outcomes = calloc((size_t)total, sizeof *outcomes);
     int failed = 0, missed = 0, run = 0, drawn = 0;

@@ -15,8 +15,11 @@ bench_bench_LDADD = bench/libusmarr-bench.la lib/libusmarr.la
 
 # make bench: the engine's cases against NumPy 2 (the oracles' Python, tests/numpy-oracle),
 # the Python package's, and MPI's.
-bench-engine: bench/bench tests/numpy-oracle
+# The bars hold for tuned kernel shapes: devices not tuned yet are tuned first (doc/engine.md,
+# "Tuning"; a no-op once they are).
+bench-engine: bench/bench tests/numpy-oracle tools/usmarr
 	@$(OCL_ENVIRONMENT) PYTHON_NUMPY="$(NUMPY_ORACLE)"; export PYTHON_NUMPY; \
+	./tools/usmarr cache tune all --untuned >/dev/null; \
 	./bench/bench --srcdir $(top_srcdir) $(BENCH_ARGS)
 bench-python: all
 	@if test "$(HAVE_PYTHON)" != yes; then echo "bench-python: configure found no Python headers; skipped"; exit 0; fi; \

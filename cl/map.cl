@@ -89,7 +89,20 @@
 #define USMARR_CLASS_s16 7
 #define USMARR_CLASS_sbig 8
 #define USMARR_CLASS_s2w 9
+#define USMARR_CLASS_s2v 10
+#define USMARR_CLASS_t16 11
 #define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
+
+/* ---- the non-temporal variants of the contig and s2v classes, for outputs larger than
+ *      the caches (the engine launches them only when every output's 16-element vectors
+ *      are aligned): stores bypass the caches, so a line is written without being read
+ *      first.  float16 keeps vstore_half. */
+#ifdef USMARR_NT
+#undef USMARR_SD_
+#define USMARR_SD_(p, i, v) __builtin_nontemporal_store((__typeof__(*(p)))(v), (p) + (i))
+#undef USMARR_VSD_
+#define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(v) *)((p) + (vi)*16))
+#endif
 
 /* ---- contiguous: 16 elements per work-item (vload16 where the family has a vector body),
  *      or, with USMARR_CONTIG_ONE, one element per work-item for compilers that vectorise
@@ -97,6 +110,9 @@
 #if USMARR_IS_CLASS(contig)
 #ifndef USMARR_CONTIG_GROUP
 #define USMARR_CONTIG_GROUP 64
+#endif
+#ifdef USMARR_NT
+#undef USMARR_CONTIG_ONE
 #endif
 #define USMARR_X_SAME(k) long x##k = e;
 kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
@@ -158,7 +174,7 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 
 /* Two 2-D classes, one body: s2 runs 16x16 work-groups (USMARR_S2_EDGE x USMARR_S2_EDGE
  * where the device's shape asks for it), which block the accesses of transposes and
- * gathers; s2w runs 128x2, whose long runs along contiguous (or broadcast) rows vectorise
+ * gathers; s2w runs 128x2 (USMARR_ROWS_X x USMARR_ROWS_Y), whose long runs along contiguous (or broadcast) rows vectorise
  * across work-items on CPU devices.  The engine picks by the strides. */
 #if USMARR_IS_CLASS(s2) || USMARR_IS_CLASS(s2w)
 #if USMARR_IS_CLASS(s2)
@@ -167,7 +183,11 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 #endif
 #define USMARR_S2_GROUP USMARR_S2_EDGE, USMARR_S2_EDGE, 1
 #else
-#define USMARR_S2_GROUP 128, 2, 1
+#ifndef USMARR_ROWS_X
+#define USMARR_ROWS_X 128
+#define USMARR_ROWS_Y 2
+#endif
+#define USMARR_S2_GROUP USMARR_ROWS_X, USMARR_ROWS_Y, 1
 #endif
 #define USMARR_T2(k) , long2 t##k
 #define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * USMARR_INNER(k, t##k.s1);
@@ -178,6 +198,66 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
         return;
     USMARR_FOR_OPS(USMARR_X2)
     USMARR_MAP_BODY;
+}
+#endif
+
+/* ---- 2-D rows of 16-vectors: every operand's inner stride is 1, or 0, 2 or 3 for an input
+ *      (USMARR_ZERO's, USMARR_TWO's and USMARR_THREE's bits), so a work-item takes 16
+ *      consecutive elements of a row: vload16/vstore16 where the family has a vector body,
+ *      a zero-stride operand's one value broadcast, a stride-2 or 3 operand's elements
+ *      picked from two or three overlapping loads that never pass its last element (for devices
+ *      whose compilers do not vectorise across work-items; the engine chooses per device).
+ *      A 1-D map runs as one row. */
+#if USMARR_IS_CLASS(s2v)
+#ifndef USMARR_ROWV_GROUP
+#define USMARR_ROWV_GROUP 64
+#endif
+#ifndef USMARR_TWO
+#define USMARR_TWO 0
+#endif
+#ifndef USMARR_THREE
+#define USMARR_THREE 0
+#endif
+#define USMARR_V_ZERO(k) ((USMARR_ZERO >> (k)) & 1)
+#define USMARR_V_STEP(k)                                                                                       \
+    (USMARR_V_ZERO(k) ? 0L : ((USMARR_TWO >> (k)) & 1) ? 2L : ((USMARR_THREE >> (k)) & 1) ? 3L : 1L)
+#define USMARR_X_SAME(k) long x##k = USMARR_V_STEP(k) * e;
+/* elements 0, 3, ..., 45 from three overlapping loads that end at element 45 */
+#define USMARR_V3(d, v0, v1, v2)                                                                               \
+    (USMARR_VCOMPUTE(d))(v0.s0, v0.s3, v0.s6, v0.s9, v0.sc, v0.sf, v1.s2, v1.s5, v1.s8, v1.sb, v1.se, v2.s3, v2.s6, \
+                         v2.s9, v2.sc, v2.sf)
+#define USMARR_VLOAD3(d, p) USMARR_V3(d, USMARR_VLOADP(d, p, 0), USMARR_VLOADP(d, p + 16, 0), USMARR_VLOADP(d, p + 30, 0))
+#undef VLOAD
+#define VLOAD(k)                                                                                               \
+    (USMARR_V_STEP(k) == 0   ? (USMARR_VCOMPUTE(D##k))(USMARR_LOADP(D##k, p##k, 0))                            \
+     : USMARR_V_STEP(k) == 2 ? (USMARR_VCOMPUTE(D##k))(USMARR_VLOADP(D##k, p##k, 0).even,                      \
+                                                       USMARR_VLOADP(D##k, p##k + 15, 0).odd)                  \
+     : USMARR_V_STEP(k) == 3 ? USMARR_VLOAD3(D##k, p##k)                                                       \
+                             : USMARR_VLOADP(D##k, p##k, 0))
+#define USMARR_TV(k) , long t##k
+#define USMARR_ROW(k) p##k += i0 * t##k + USMARR_V_STEP(k) * base;
+kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) void USMARR_KNAME(s2v)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_TV) USMARR_SCALARS)
+{
+    long base = get_global_id(0) * 16, i0 = get_global_id(1);
+    if (base >= sh.s1 || i0 >= sh.s0)
+        return;
+    USMARR_FOR_OPS(USMARR_ROW)
+    if (base + 16 <= sh.s1) {
+#ifdef USMARR_MAP_VBODY
+        long vi = 0;
+        USMARR_MAP_VBODY;
+#else
+        for (long e = 0; e < 16; e++) {
+            USMARR_FOR_OPS(USMARR_X_SAME)
+            USMARR_MAP_BODY;
+        }
+#endif
+    } else {
+        for (long e = 0; e < sh.s1 - base; e++) {
+            USMARR_FOR_OPS(USMARR_X_SAME)
+            USMARR_MAP_BODY;
+        }
+    }
 }
 #endif
 
@@ -248,6 +328,80 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(
         USMARR_FOR_OPS(USMARR_XN_ADD)
     }
     USMARR_MAP_BODY;
+}
+#endif
+
+/* ---- transposes in 16x16 blocks held in registers: one output and one input, the
+ *      output's inner stride 1 and the input's stride 1 along the output's outer axis (a.T
+ *      into C order).  A work-item loads 16 input columns as 16-vectors and stores each
+ *      output row as the 16-vector of their i-th components, through the family's vector
+ *      body where it has one; blocks at the edges run element by element.  For compilers
+ *      that do not vectorise the gathers of s2 (PoCL: twice as fast as s2 on a 4096^2
+ *      float32 transpose; the engine chooses per device). */
+#if USMARR_IS_CLASS(t16) && USMARR_NOUT == 1 && USMARR_NIN == 1
+#define USMARR_TCOL(h) (USMARR_VCOMPUTE(D1))(r0.s##h, r1.s##h, r2.s##h, r3.s##h, r4.s##h, r5.s##h, r6.s##h, r7.s##h, r8.s##h, r9.s##h, r10.s##h, r11.s##h, r12.s##h, r13.s##h, r14.s##h, r15.s##h)
+#define USMARR_TROW(h, i)                                                                              \
+    {                                                                                                  \
+        global TYPE(0) *p0 = usmarr_q0 + (b0 + i) * t0.s0 + b1;                                        \
+        global TYPE(1) *p1 = usmarr_q1 + b0 + i + b1 * t1.s1;                                          \
+        USMARR_VCOMPUTE(D1) usmarr_tv = USMARR_TCOL(h);                                                 \
+        long vi = 0;                                                                                   \
+        USMARR_MAP_VBODY;                                                                              \
+    }
+#undef VLOAD
+#define VLOAD(k) usmarr_tv
+/* the element loop of a family's vector body without a vector form (and of the edges) */
+#define USMARR_X_SAME(k) long x##k = (k) == 0 ? e : e * t1.s1;
+kernel __attribute__((reqd_work_group_size(8, 1, 1))) void
+USMARR_KNAME(t16)(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
+{
+    long b1 = get_global_id(0) * 16, b0 = get_global_id(1) * 16;
+    if (b0 >= sh.s0 || b1 >= sh.s1)
+        return;
+    global TYPE(0) *usmarr_q0 = p0;
+    global TYPE(1) *usmarr_q1 = p1;
+#ifdef USMARR_MAP_VBODY
+    if (b0 + 16 <= sh.s0 && b1 + 16 <= sh.s1) {
+        USMARR_VCOMPUTE(D1) r0 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 0) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r1 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 1) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r2 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 2) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r3 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 3) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r4 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 4) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r5 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 5) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r6 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 6) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r7 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 7) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r8 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 8) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r9 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 9) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r10 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 10) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r11 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 11) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r12 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 12) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r13 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 13) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r14 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 14) * t1.s1, 0);
+        USMARR_VCOMPUTE(D1) r15 = USMARR_VLOADP(D1, usmarr_q1 + b0 + (b1 + 15) * t1.s1, 0);
+        USMARR_TROW(0, 0)
+        USMARR_TROW(1, 1)
+        USMARR_TROW(2, 2)
+        USMARR_TROW(3, 3)
+        USMARR_TROW(4, 4)
+        USMARR_TROW(5, 5)
+        USMARR_TROW(6, 6)
+        USMARR_TROW(7, 7)
+        USMARR_TROW(8, 8)
+        USMARR_TROW(9, 9)
+        USMARR_TROW(a, 10)
+        USMARR_TROW(b, 11)
+        USMARR_TROW(c, 12)
+        USMARR_TROW(d, 13)
+        USMARR_TROW(e, 14)
+        USMARR_TROW(f, 15)
+        return;
+    }
+#endif
+    for (long i0 = b0; i0 < min(b0 + 16, sh.s0); i0++)
+        for (long i1 = b1; i1 < min(b1 + 16, sh.s1); i1++) {
+            long x0 = i0 * t0.s0 + i1, x1 = i0 + i1 * t1.s1;
+            USMARR_MAP_BODY;
+        }
 }
 #endif
 

@@ -28,6 +28,7 @@ tests_runner_SOURCES = \
 	tests/engine/cast_cases.c \
 	tests/engine/test_cache.c \
 	tests/engine/test_build.c \
+	tests/engine/test_shape.c \
 	tests/engine/cache_probe.h \
 	tests/engine/cache_probe.c \
 	tests/ops/ops_cases.h \

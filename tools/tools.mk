@@ -9,7 +9,8 @@ prewarm: tools/usmarr
 	@$(OCL_ENVIRONMENT) ./tools/usmarr cache prewarm all >/dev/null
 # make install also builds them into the system cache, $(kernelcachedir), which every
 # user's processes read after their own cache (doc/cache.md): a first use finds them
-# without compiling.  INSTALL_KERNELS=no leaves it out (a package built on another machine).
+# without compiling.  They are built in the table's kernel shapes (--no-tune), which are
+# the shapes of a device nobody tuned yet; `make prewarm` tunes (doc/engine.md, "Tuning").  INSTALL_KERNELS=no leaves it out (a package built on another machine).
 INSTALL_KERNELS = yes
 install-data-local: install-kernels
 install-kernels: tools/usmarr
@@ -17,7 +18,7 @@ install-kernels: tools/usmarr
 	  echo "install: building the common kernels of every USM device into $(DESTDIR)$(kernelcachedir)"; \
 	  $(MKDIR_P) "$(DESTDIR)$(kernelcachedir)" && \
 	  $(OCL_ENVIRONMENT) USMARR_CACHE=on USMARR_CACHE_DIR="$(DESTDIR)$(kernelcachedir)" USMARR_CACHE_SYSTEM_DIR=off \
-	    USMARR_CACHE_MAX_BYTES=4G ./tools/usmarr cache prewarm all >/dev/null || \
+	    USMARR_CACHE_MAX_BYTES=4G ./tools/usmarr cache prewarm all --no-tune >/dev/null || \
 	    echo "install: the kernels were not built (see 'usmarr cache prewarm all'); first uses will compile them"; \
 	  chmod -R u=rwX,go=rX "$(DESTDIR)$(kernelcachedir)"; \
 	fi

@@ -6,6 +6,7 @@
 #include <CL/cl_ext.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,11 @@ static void usage(FILE *out)
                  "  demo [SEL]     run a USM kernel on the default (or selected) device and check it\n"
                  "  cache stats    the kernel cache's directory, mode, entries and size\n"
                  "  cache clear    delete every cached kernel\n"
-                 "  cache prewarm [SEL|all]  compile the common kernels for a device (all: every device) and cache them\n"
+                 "  cache prewarm [SEL|all] [--no-tune]  compile the common kernels for a device (all: every\n"
+                 "                 device) and cache them; a device not yet tuned is tuned first\n"
+                 "  cache tune [SEL|all] [--budget S] [--untuned]  time the kernel shapes on a device and keep\n"
+                 "                 the fastest (S seconds per device, default 25; --untuned: only devices not tuned yet)\n"
+                 "  cache shape [SEL|all]  the kernel shape each device's contexts use, and its origin\n"
                  "  bench [--device SEL] [--filter S] [--plot FILE.svg|FILE.png]\n"
                  "                 measure the library against NumPy and raw OpenCL (bench --help)\n"
                  "  --version      print the library version\n");
@@ -266,7 +271,72 @@ static int prewarm(const char *selector)
     return rc;
 }
 
-/* usmarr cache stats|clear|prewarm [SEL] */
+/* Seconds of timing per device for `cache tune` and the tuning step of `cache prewarm`:
+ * about 30 s in all on a 2-core machine, the candidates' compiles included. */
+#define TUNE_BUDGET 25.0
+
+/* The selectors of `selector`: NULL is the default device, "all" every usable one. */
+static int selectors(const char *selector, usmarr_device_info_t **devs, const char **out, int *n)
+{
+    size_t ndevs = 0;
+    *n = 0;
+    *devs = NULL;
+    if (!selector || strcmp(selector, "all")) {
+        out[(*n)++] = selector;
+        return 0;
+    }
+    int rc = usmarr_devices_list(devs, &ndevs);
+    for (size_t i = 0; !rc && i < ndevs && *n < 16; i++)
+        if ((*devs)[i].usable)
+            out[(*n)++] = (*devs)[i].selector;
+    return rc;
+}
+
+/* `usmarr cache tune` (the report on stdout; with --untuned only the devices whose shape is
+ * still the table's) and the first step of `usmarr cache prewarm` (devices not yet tuned,
+ * no report); progress on stderr.  One
+ * device after the other: two devices timed side by side would time each other. */
+static int tune(const char *selector, bool only_untuned, double budget, bool print)
+{
+    usmarr_device_info_t *devs;
+    const char *sel[16];
+    int n, rc = selectors(selector, &devs, sel, &n);
+    for (int i = 0; !rc && i < n; i++) {
+        usmarr_context_t *ctx = NULL;
+        char shape[512], report[4096];
+        if ((rc = usmarr_context_create(sel[i], &ctx)) != 0 || (rc = usmarr_cache_kernel_shape(ctx, shape, sizeof shape)))
+            break;
+        const usmarr_device_info_t *info = usmarr_context_info(ctx);
+        if (!only_untuned || strstr(shape, "(table)")) {
+            fprintf(stderr, "tuning the kernel shapes of %s (%s / %s), up to %g s...\n", info->selector,
+                    info->platform_name, info->device_name, budget);
+            rc = usmarr_cache_tune(ctx, budget, report, sizeof report);
+            if (!rc && print)
+                printf("%s:\n%s", info->selector, report);
+        }
+        usmarr_context_release(ctx);
+    }
+    usmarr_devices_free(devs);
+    return rc;
+}
+
+static int print_shapes(const char *selector)
+{
+    usmarr_device_info_t *devs;
+    const char *sel[16];
+    int n, rc = selectors(selector, &devs, sel, &n);
+    for (int i = 0; !rc && i < n; i++) {
+        usmarr_context_t *ctx = NULL;
+        char shape[512];
+        if ((rc = usmarr_context_create(sel[i], &ctx)) == 0 && (rc = usmarr_cache_kernel_shape(ctx, shape, sizeof shape)) == 0)
+            printf("%-16s %s\n", usmarr_context_info(ctx)->selector, shape);
+        usmarr_context_release(ctx);
+    }
+    usmarr_devices_free(devs);
+    return rc;
+}
+
+/* usmarr cache stats|clear|prewarm [SEL]|tune [SEL] [--budget S]|shape [SEL] */
 static int cmd_cache(int argc, char **argv)
 {
     const char *what = argc > 2 ? argv[2] : "";
@@ -286,8 +356,37 @@ static int cmd_cache(int argc, char **argv)
             goto fail;
         return 0;
     }
+    if (!strcmp(what, "tune")) {
+        const char *sel = NULL;
+        double budget = TUNE_BUDGET;
+        bool untuned = false;
+        for (int i = 3; i < argc; i++) {
+            if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+                budget = strtod(argv[++i], NULL);
+            else if (!strcmp(argv[i], "--untuned"))
+                untuned = true;
+            else
+                sel = argv[i];
+        }
+        if ((rc = tune(sel, untuned, budget, true)) != 0)
+            goto fail;
+        return 0;
+    }
+    if (!strcmp(what, "shape")) {
+        if ((rc = print_shapes(argc > 3 ? argv[3] : NULL)) != 0)
+            goto fail;
+        return 0;
+    }
     if (!strcmp(what, "prewarm")) {
-        if ((rc = prewarm(argc > 3 ? argv[3] : NULL)) != 0)
+        const char *sel = NULL;
+        bool tuning = true;
+        for (int i = 3; i < argc; i++) {
+            if (!strcmp(argv[i], "--no-tune"))
+                tuning = false;
+            else
+                sel = argv[i];
+        }
+        if ((tuning && (rc = tune(sel, true, TUNE_BUDGET, false)) != 0) || (rc = prewarm(sel)) != 0)
             goto fail;
         if ((rc = usmarr_cache_get_stats(&stats)) != 0)
             goto fail;
@@ -296,7 +395,7 @@ static int cmd_cache(int argc, char **argv)
         print_cache_stats(&stats);
         return 0;
     }
-    fprintf(stderr, "usmarr cache: expected stats, clear or prewarm [SEL]\n");
+    fprintf(stderr, "usmarr cache: expected stats, clear, prewarm [SEL], tune [SEL] [--budget S] or shape [SEL]\n");
     return 2;
 fail:
     fprintf(stderr, "usmarr cache %s: %s: %s\n", what, usmarr_strerror(rc), usmarr_last_error_detail());

@@ -120,6 +120,57 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_clear(size_t *removed);
  *          the disk cache (the detail says why) */
 USMARR_API USMARR_NODISCARD int usmarr_cache_prewarm(usmarr_context_t *context);
 
+/** @brief Times the candidate kernel shapes on the context's device and keeps the
+ *  fastest, for this context and in the disk cache for every later context on the device.
+ *
+ *  A kernel shape says how the engine shapes its kernels on a device: work-group sizes
+ *  and elements per work-item of contiguous maps, non-temporal stores for large outputs,
+ *  inner strides of 0 and 1 compiled in, the work-groups of 2-D maps and whether their
+ *  rows run as 16-vectors, the transpose's kernel and the reductions' (doc/engine.md,
+ *  "Kernel shapes per device" and "Tuning").  Until a device
+ *  is tuned its contexts use a table chosen by the driver's name.  The questions are timed
+ *  one after the other, each candidate interleaved with the others and judged by its
+ *  minimum; a question left when @p budget_seconds is spent keeps the table's value (the
+ *  whole run takes a few seconds more: each question runs at least five rounds).  Not
+ *  while other threads use @p context.  `usmarr cache tune [SEL|all]` runs it, and
+ *  `usmarr cache prewarm` runs it for a device not yet tuned.  `USMARR_KERNEL_SHAPE`
+ *  still overrides the stored choice.
+ *  @param context the device to tune (borrowed); its shape becomes the chosen one
+ *  @param budget_seconds time to spend, compiles included, in (0, 3600]; 25 suits a CPU
+ *         (`usmarr cache tune`'s default; a question started still runs its compiles and
+ *         five rounds, so a run may end that much later)
+ *  @param report receives what was timed (one line per question, minimum times, the
+ *         winner starred) and the chosen shape; may be NULL
+ *  @param report_size the size of @p report in bytes (a longer report is cut)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL, @p budget_seconds is outside
+ *          (0, 3600], or @p report is NULL with a non-zero @p report_size
+ *  @retval USMARR_ERROR_BAD_STATE the mode is not ::USMARR_CACHE_ON, or the disk cache
+ *          is disabled (the detail says why)
+ *  @retval USMARR_ERROR_ALLOCATION the workloads' arrays (about 100 MiB) could not be allocated
+ *  @retval USMARR_ERROR_IO the choice could not be stored (the detail says why) */
+USMARR_API USMARR_NODISCARD int usmarr_cache_tune(usmarr_context_t *context, double budget_seconds, char *report,
+                                                  size_t report_size);
+
+/** @brief Writes the kernel shape the context uses, and where it came from, into @p buffer:
+ *  `<shape> (<origin>)`, e.g. `pocl-cpu contig=vec16/256 nt=0 rows=1 rowgroup=128x2
+ *  rowvec=64 masks=1 tile=0 s2=16 tree=0 (tuned)`; the origin is `table` (chosen by the driver's
+ *  name), `tuned` (usmarr_cache_tune()'s choice from the disk cache) or `forced`
+ *  (`USMARR_KERNEL_SHAPE`, which takes the same text, whole or in part).
+ *  @param context the context (borrowed)
+ *  @param buffer receives a NUL-terminated text
+ *  @param size the size of @p buffer in bytes
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context or @p buffer is NULL, or @p size is
+ *          smaller than the length the detail names */
+USMARR_API USMARR_NODISCARD int usmarr_cache_kernel_shape(const usmarr_context_t *context, char *buffer, size_t size);
+
+/** @brief The tuner's candidates, one per call, as `USMARR_KERNEL_SHAPE` text of the fields
+ *  each changes (e.g. `contig=one/256`), so that each can be forced and tested alone.
+ *  @param index from 0
+ *  @return a static string, or NULL past the last candidate */
+USMARR_API const char *usmarr_cache_tune_candidate(size_t index);
+
 /** @} */
 
 #endif

@@ -94,9 +94,10 @@ struct usmarr__kernel_shape {
     const char *name;      /* "pocl-cpu", "intel-cpu", "generic", "gpu" */
     bool contig_one;       /* contig class: one element per work-item (else 16, vload16) */
     unsigned contig_group; /* contig class work-group size */
-    int rows_max_stride;   /* 2-D maps whose inner strides are all within +-this run 128x2 groups */
+    int rows_max_stride;   /* 2-D maps whose inner strides are all within +-this run in row groups */
     bool stride_masks;     /* inner strides of 0 and 1 are compiled into the strided kernels */
     bool tile;             /* transposes through the local-memory tile class */
+    bool tblock;           /* transposes in 16x16 blocks in registers (class t16), before the tile */
     unsigned tree_group;   /* reductions: work-group tree reductions of this many items (0: per-output loops) */
     unsigned tree_cols;    /* of which outputs side by side when the kept axis is contiguous */
     unsigned s2_edge;      /* s2 class (transposes, wide-stride gathers): edge x edge work-groups */
@@ -104,6 +105,14 @@ struct usmarr__kernel_shape {
     unsigned scan_group;   /* device-wide scans (cumulative_*), stream compaction (masks,
                             * nonzero, unique) and radix sorts: work-groups of this many items */
     bool matmul_blocked;   /* matmul through register-blocked local-memory tiles */
+    unsigned rows_x, rows_y; /* s2w class (long rows): rows_x x rows_y work-groups */
+    uint64_t nt_bytes;     /* contig class: non-temporal stores, 16 elements per work-item, when the
+                              outputs hold at least this many bytes (0: never) */
+    unsigned rowvec;       /* s2v class (rows of 16-vectors where inner strides are 1 or 0): its
+                              work-group size; 0: the class is not used */
+    unsigned copyvec;      /* copies, casts and fills: contiguous and row maps as 16-vectors in groups of
+                              this many (0: as the other maps) */
+    const char *origin;    /* "table", "tuned" (the disk cache's entry) or "forced" (USMARR_KERNEL_SHAPE) */
 };
 
 struct usmarr_context {

@@ -95,11 +95,9 @@ int usmarr_cache_clear(size_t *removed)
     return 0;
 }
 
-int usmarr_cache_prewarm(usmarr_context_t *context)
+/* Prewarm and tune store into the disk cache: it must be on and usable. */
+static int writable_cache(void)
 {
-    usmarr__clear_error();
-    if (!context)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
     usmarr_cache_mode_t mode = usmarr__diskcache_mode();
     if (mode != USMARR_CACHE_ON)
         return usmarr__fail(USMARR_ERROR_BAD_STATE, "the cache mode is %s, not on",
@@ -107,8 +105,55 @@ int usmarr_cache_prewarm(usmarr_context_t *context)
     char reason[256];
     if (!usmarr__diskcache_ready(reason, sizeof reason))
         return usmarr__fail(USMARR_ERROR_BAD_STATE, "the disk cache is disabled: %s", reason);
-    int rc = usmarr__engine_prewarm(context);
+    return 0;
+}
+
+int usmarr_cache_prewarm(usmarr_context_t *context)
+{
+    usmarr__clear_error();
+    if (!context)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
+    int rc = writable_cache();
+    if (rc)
+        return rc;
+    char reason[256];
+    rc = usmarr__engine_prewarm(context);
     if (rc == 0 && !usmarr__diskcache_ready(reason, sizeof reason))
         return usmarr__fail(USMARR_ERROR_IO, "the kernels compiled but could not be stored: %s", reason);
     return rc;
 }
+
+int usmarr_cache_tune(usmarr_context_t *context, double budget_seconds, char *report, size_t report_size)
+{
+    usmarr__clear_error();
+    if (!context)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
+    if (!(budget_seconds > 0 && budget_seconds <= 3600))
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "budget_seconds=%g is outside (0, 3600]", budget_seconds);
+    if (!report && report_size)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "report is NULL but report_size=%zu", report_size);
+    int rc = writable_cache();
+    if (rc)
+        return rc;
+    rc = usmarr__engine_tune(context, budget_seconds, report, report_size);
+    char reason[256];
+    if (rc == 0 && !usmarr__diskcache_ready(reason, sizeof reason))
+        return usmarr__fail(USMARR_ERROR_IO, "the tuned shape could not be stored: %s", reason);
+    return rc;
+}
+
+int usmarr_cache_kernel_shape(const usmarr_context_t *context, char *buffer, size_t size)
+{
+    usmarr__clear_error();
+    if (!context || !buffer)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !context ? "context" : "buffer");
+    char text[320];
+    int n = usmarr__kernel_shape_format(&context->shape, text, sizeof text);
+    int len = snprintf(NULL, 0, "%s (%s)", text, context->shape.origin ? context->shape.origin : "table");
+    if (n < 0 || (size_t)len >= size)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "size=%zu: the text needs %d bytes", size, len + 1);
+    snprintf(buffer, size, "%s (%s)", text, context->shape.origin ? context->shape.origin : "table");
+    return 0;
+}
+
+const char *usmarr_cache_tune_candidate(size_t index) { return usmarr__tune_candidate(index); }

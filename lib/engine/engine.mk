@@ -1,5 +1,6 @@
 # The kernel engine: programs and their caches (memory and disk), the map launcher,
-# iteration-space simplification, copies and copy plans, results, prewarm.
+# iteration-space simplification, kernel shapes and their tuner, copies and copy plans,
+# results, prewarm.
 # Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
@@ -9,6 +10,8 @@ lib_libusmarr_la_SOURCES += \
 	lib/engine/cache.c \
 	lib/engine/simplify.c \
 	lib/engine/map.c \
+	lib/engine/shape.c \
+	lib/engine/tune.c \
 	lib/engine/result.c \
 	lib/engine/copy.c \
 	lib/engine/copy_plan.c \

@@ -335,6 +335,50 @@ USMARR_INTERNAL int usmarr__map_launch(usmarr_context_t *ctx, const struct usmar
  * simplification; for tests and benchmarks. */
 USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struct usmarr__map *map);
 
+/* ---- kernel shapes (shape.c) and the tuner (tune.c) --------------------------------------
+ * ctx->shape (core_internal.h) says how the map launcher and the reductions shape their
+ * kernels on the context's device.  usmarr__kernel_shape_choose() (called at context
+ * creation) takes the platform's table entry, then a shape forced by USMARR_KERNEL_SHAPE,
+ * else the tuner's choice stored for the device in the disk cache.  As text (the forced
+ * variable's syntax and the disk entry's payload):
+ *      <name> contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 masks=1 tblock=1 tile=0
+ *      s2=32 tree=0
+ * any part of it (a table name, then fields). */
+
+/* The table's shape of that name (not NUL-terminated: `length` bytes), or NULL. */
+USMARR_INTERNAL const struct usmarr__kernel_shape *usmarr__kernel_shape_named(const char *name, size_t length);
+/* The table's shape for the context's platform and device type (no limits applied). */
+USMARR_INTERNAL void usmarr__kernel_shape_default(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
+/* Applies the device profile's limits (group sizes, local memory, the reductions' trees). */
+USMARR_INTERNAL void usmarr__kernel_shape_fit(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
+/* Sets ctx->shape (fitted) and forgets the launch fast path's kernels, which were chosen
+ * under the old shape.  Not while other threads launch on the context. */
+USMARR_INTERNAL void usmarr__kernel_shape_set(usmarr_context_t *ctx, const struct usmarr__kernel_shape *shape);
+/* `text` over `base` into *out (out may be base): 0, or -1 (out untouched) when a name is
+ * unknown or not first, a field unknown or a value out of range. */
+USMARR_INTERNAL int usmarr__kernel_shape_parse(const char *text, const struct usmarr__kernel_shape *base,
+                                               struct usmarr__kernel_shape *out);
+/* The shape as text (every field, name first); snprintf's return value. */
+USMARR_INTERNAL int usmarr__kernel_shape_format(const struct usmarr__kernel_shape *shape, char *buffer, size_t size);
+/* The device's tuned shape from the disk cache over *shape (origin "tuned"); false on a
+ * miss (no entry, a corrupt one -- deleted --, one this library cannot read, cache off). */
+USMARR_INTERNAL bool usmarr__kernel_shape_load(cl_platform_id platform, cl_device_id device,
+                                               struct usmarr__kernel_shape *shape);
+/* Stores the device's tuned shape (a no-op unless the disk cache is on); -1 if unwritable. */
+USMARR_INTERNAL int usmarr__kernel_shape_store(cl_platform_id platform, cl_device_id device,
+                                               const struct usmarr__kernel_shape *shape);
+/* The entry's file path (tests); false if unresolvable. */
+USMARR_INTERNAL bool usmarr__kernel_shape_entry_path(cl_platform_id platform, cl_device_id device, char *buffer,
+                                                     size_t size);
+
+/* The tuner: times the candidate shapes on the context's device (interleaved rounds,
+ * minima) within about `budget_seconds`, keeps the fastest in ctx->shape and the disk
+ * cache; `report` (may be NULL) receives what was timed and chosen. */
+USMARR_INTERNAL int usmarr__engine_tune(usmarr_context_t *ctx, double budget_seconds, char *report, size_t report_size);
+/* The tuner's candidates as USMARR_KERNEL_SHAPE text over the table's shape (fields
+ * only), or NULL past the last. */
+USMARR_INTERNAL const char *usmarr__tune_candidate(size_t index);
+
 /* ---- results of operations (result.c) ------------------------------------------- */
 
 /* USMARR_ERROR_CONTEXT_MISMATCH unless a and b share a context (result.c). */

@@ -74,44 +74,18 @@ int usmarr__scalar_arg_int64(struct usmarr__scalar_arg *arg, int64_t value)
     return usmarr__scalar_arg_set(arg, USMARR_INT64, &s);
 }
 
-enum map_class { CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG, CLASS_S2W };
+enum map_class {
+    CLASS_CONTIG, CLASS_TILE, CLASS_S1, CLASS_S2, CLASS_S3, CLASS_S8, CLASS_S16, CLASS_SBIG, CLASS_S2W, CLASS_S2V,
+    CLASS_T16
+};
 static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile", "usmarr_map_s1",
                                            "usmarr_map_s2",     "usmarr_map_s3",   "usmarr_map_s8",
-                                           "usmarr_map_s16",    "usmarr_map_sbig", "usmarr_map_s2w"};
+                                           "usmarr_map_s16",    "usmarr_map_sbig", "usmarr_map_s2w", "usmarr_map_s2v",
+                                           "usmarr_map_t16"};
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-/* ---- kernel shapes per device ------------------------------------------------------------
- * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
- * - PoCL 6.0: 16 elements per work-item with vload16/vstore16 in groups of 64 is the
- *   fastest contiguous shape, and its 16x16 work-groups of the plain 2-D kernel beat the
- *   local-memory tile on transposes (~1.4-2x).
- * - Intel's CPU runtime vectorises across work-items itself: an explicit 16-vector per
- *   work-item stops that (and a run-time switch around vector bodies is not hoisted), so
- *   16M float32 add ran 57-110 ms in the PoCL shape and 8-10 ms with one element per
- *   work-item.  Strides it cannot see become gathers: compiling inner strides of 1 and 0
- *   into the kernel took a broadcast add from 18 to 8 ms and a[::2, ::3] from 9.7 to
- *   2.7 ms (with 128x2 groups), and a transpose ran 21-40 ms in 16x16 groups against
- *   77-125 ms through the tile; in 32x32 groups (a quarter as many groups to schedule)
- *   it took half the time of 16x16 on a Xeon with AVX-512.
- * Other devices keep the shapes the engine had before this choice was made per device
- * (not measured). */
-static const struct usmarr__kernel_shape shape_pocl = {"pocl-cpu", false, 64, 1, false, false, 0, 0, 16, 0, false};
-static const struct usmarr__kernel_shape shape_intel_cpu = {"intel-cpu", true, 256, 8, true, false, 0, 0, 32, 0, false};
-static const struct usmarr__kernel_shape shape_generic = {"generic", false, 64, 1, false, true, 0, 0, 16, 0, false};
-/* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
- * groups of 256 (neighbouring work-items, neighbouring addresses), transposes through the
- * local-memory tile, reductions as work-group trees (sized from the profile below). */
-static const struct usmarr__kernel_shape shape_gpu = {"gpu", true, 256, 1, false, true, 256, 32, 16, 256, true};
-
-static size_t floor_pow2(size_t v)
-{
-    size_t p = 1;
-    while (p * 2 <= v)
-        p *= 2;
-    return v ? p : 0;
-}
-
+/* ---- the device profile (the kernel shapes built on it: shape.c) --------------------------- */
 void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -160,62 +134,36 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
     }
 }
 
-/* The gpu shape's reduction work-groups from the profile: at most 256 items, within the
- * device's group limit and its local memory (an accumulator of up to 16 bytes and an
- * 8-byte index per item, cl/reduce.cl); outputs side by side = the preferred multiple (32 when not known), leaving at
- * least 2 rows.  0 (the per-output loops) when the device cannot hold a tree of 4. */
-static void size_tree(const struct usmarr__device_profile *p, struct usmarr__kernel_shape *shape)
+/* The shape a map runs in: the context's, except that copies, casts and fills (families
+ * without a run-time switch over functions) run contiguous and row maps as 16-vectors where
+ * the shape's copyvec asks for it. */
+static const struct usmarr__kernel_shape *map_shape(const usmarr_context_t *ctx, const struct usmarr__map *m,
+                                                    struct usmarr__kernel_shape *copy)
 {
-    size_t g = floor_pow2(shape->tree_group < p->max_group ? shape->tree_group : p->max_group);
-    while (g >= 4 && (cl_ulong)g * 24 > p->local_mem)
-        g /= 2;
-    if (g < 4) {
-        shape->tree_group = shape->tree_cols = 0;
-        return;
+    if (!ctx->shape.copyvec || (strcmp(m->family, "cast") && strcmp(m->family, "fill")))
+        return &ctx->shape;
+    *copy = ctx->shape;
+    copy->contig_one = false;
+    copy->contig_group = copy->rowvec = ctx->shape.copyvec;
+    return copy;
+}
+
+/* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2 or 3 for
+ * an input. */
+static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
+                        const struct usmarr__iter *it)
+{
+    if (!sh->rowvec || (m->flags & USMARR__MAP_NO_TILE) || it->shape[it->ndim - 1] < 16)
+        return false;
+    for (int k = 0; k < it->nops; k++) {
+        int64_t t = it->strides[k][it->ndim - 1];
+        if (t != 1 && ((t != 0 && t != 2 && t != 3) || k < m->nout))
+            return false;
     }
-    size_t cols = p->group_multiple ? floor_pow2(p->group_multiple) : 32;
-    if (cols > g / 2)
-        cols = g / 2;
-    shape->tree_group = (unsigned)g;
-    shape->tree_cols = (unsigned)cols;
+    return true;
 }
 
-void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
-{
-    const struct usmarr__kernel_shape *const all[] = {&shape_pocl, &shape_intel_cpu, &shape_generic, &shape_gpu};
-    cl_device_type type = ctx->profile.type;
-    /* USMARR_KERNEL_SHAPE=<name> forces one (benchmarks compare them on one device, the
-     * tests run the gpu shape on the CPU). */
-    const char *force = getenv("USMARR_KERNEL_SHAPE");
-    const struct usmarr__kernel_shape *chosen = NULL;
-    for (size_t i = 0; force && i < sizeof all / sizeof all[0]; i++)
-        if (!strcmp(force, all[i]->name))
-            chosen = all[i];
-    if (chosen)
-        *shape = *chosen;
-    else if (strstr(ctx->info.platform_name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU))
-        *shape = shape_pocl;
-    else if (strstr(ctx->info.platform_name, "Intel(R) OpenCL") && (type & CL_DEVICE_TYPE_CPU))
-        *shape = shape_intel_cpu;
-    else if (type & CL_DEVICE_TYPE_GPU)
-        *shape = shape_gpu;
-    else
-        *shape = shape_generic;
-    if (shape->tree_group)
-        size_tree(&ctx->profile, shape);
-    if (shape->contig_group > ctx->profile.max_group)
-        shape->contig_group = (unsigned)floor_pow2(ctx->profile.max_group);
-    while (shape->s2_edge > 16 && (size_t)shape->s2_edge * shape->s2_edge > ctx->profile.max_group)
-        shape->s2_edge /= 2;
-    /* scans stage 8 accumulators of up to 16 bytes per item in local memory (cl/scan.cl) */
-    while (shape->scan_group > 32 &&
-           (shape->scan_group > ctx->profile.max_group || shape->scan_group * 144ull > ctx->profile.local_mem))
-        shape->scan_group /= 2;
-    if (shape->scan_group && (shape->scan_group > ctx->profile.max_group || shape->scan_group * 144ull > ctx->profile.local_mem))
-        shape->scan_group = 0;
-}
-
-static enum map_class choose_class(const usmarr_context_t *ctx, const struct usmarr__map *m,
+static enum map_class choose_class(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
                                    const struct usmarr__iter *it)
 {
     int nops = it->nops;
@@ -225,17 +173,24 @@ static enum map_class choose_class(const usmarr_context_t *ctx, const struct usm
         bool contig = true;
         for (int k = 0; k < nops; k++)
             contig &= it->strides[k][0] == 1;
-        return contig ? CLASS_CONTIG : CLASS_S1;
+        return contig ? CLASS_CONTIG : vector_rows(sh, m, it) ? CLASS_S2V : CLASS_S1;
     }
     if (it->ndim == 2) {
-        /* Transposes: the input's fastest axis is the output's slower one. */
-        if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && ctx->shape.tile && it->shape[0] >= 16 &&
+        /* Transposes: the input's fastest axis is the output's slower one (16x16 blocks in
+         * registers where the input is contiguous along it and the output along the other). */
+        bool one_to_one = m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE);
+        if (one_to_one && sh->tblock && it->shape[0] >= 16 && it->shape[1] >= 16 && it->strides[0][1] == 1 &&
+            it->strides[1][0] == 1)
+            return CLASS_T16;
+        if (m->nout == 1 && m->nin == 1 && !(m->flags & USMARR__MAP_NO_TILE) && sh->tile && it->shape[0] >= 16 &&
             it->shape[1] >= 16 && it->strides[1][0] != 0 && abs64(it->strides[1][0]) < abs64(it->strides[1][1]))
             return CLASS_TILE;
+        if (vector_rows(sh, m, it))
+            return CLASS_S2V;
         /* Long rows that every operand walks (nearly) contiguously, or broadcasts: wide groups. */
         bool rows = it->shape[1] >= 128;
         for (int k = 0; k < nops; k++)
-            rows &= abs64(it->strides[k][1]) <= ctx->shape.rows_max_stride;
+            rows &= abs64(it->strides[k][1]) <= sh->rows_max_stride;
         return rows ? CLASS_S2W : CLASS_S2;
     }
     if (it->ndim == 3)
@@ -249,11 +204,20 @@ static enum map_class choose_class(const usmarr_context_t *ctx, const struct usm
 
 /* Operands whose stride along NDRange axis 0 (the innermost dimension) is 1 or 0, as bit
  * masks compiled into the strided kernels where the device's shape asks for it. */
-static void stride_masks(const usmarr_context_t *ctx, enum map_class cls, const struct usmarr__iter *it,
+static void stride_masks(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__iter *it,
                          unsigned *unit, unsigned *zero)
 {
     *unit = *zero = 0;
-    if (!ctx->shape.stride_masks || cls == CLASS_CONTIG || cls == CLASS_TILE || it->ndim < 1)
+    if (cls == CLASS_S2V) { /* the zero-stride inputs, which it broadcasts; in `unit`, the stride-2
+                               ones (bits 0-7) and the stride-3 ones (bits 8-15) */
+        for (int k = 0; k < it->nops; k++) {
+            int64_t t = it->strides[k][it->ndim - 1];
+            *zero |= (unsigned)(t == 0) << k;
+            *unit |= (unsigned)(t == 2) << k | (unsigned)(t == 3) << (k + 8);
+        }
+        return;
+    }
+    if (!sh->stride_masks || cls == CLASS_CONTIG || cls == CLASS_TILE || cls == CLASS_T16 || it->ndim < 1)
         return;
     for (int k = 0; k < it->nops; k++) {
         int64_t t = it->strides[k][it->ndim - 1];
@@ -321,7 +285,8 @@ const char *usmarr__map_class(usmarr_context_t *ctx, const struct usmarr__map *m
         return NULL;
     struct usmarr__iter it;
     map_iter(m, &it);
-    return class_kernel[choose_class(ctx, m, &it)];
+    struct usmarr__kernel_shape copy;
+    return class_kernel[choose_class(map_shape(ctx, m, &copy), m, &it)];
 }
 
 /* Work-group sizes are fixed per class (reqd_work_group_size in cl/map.cl): PoCL compiles
@@ -399,13 +364,13 @@ static bool fast_equal(const struct fast_entry *a, const struct fast_entry *b)
            a->vary_mask == b->vary_mask && a->vary_dtypes == b->vary_dtypes && !strcmp(a->defines, b->defines);
 }
 
-static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum map_class cls, unsigned unit,
-                      unsigned zero, usmarr__kernel_t **out)
+static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
+                      enum map_class cls, unsigned unit, unsigned zero, bool nt, usmarr__kernel_t **out)
 {
     int nops = m->nout + m->nin;
     struct fast_entry sig;
     unsigned slot = 0;
-    bool cacheable = fast_signature(m, (int)(cls | unit << 8 | zero << 16), &sig, &slot);
+    bool cacheable = fast_signature(m, (int)(cls | unit << 4 | zero << 18 | (unsigned)nt << 24), &sig, &slot);
     if (cacheable) {
         /* ctx->kernels is read under the lock too: another thread's first launch may be
          * creating it right now. */
@@ -439,14 +404,24 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
         len += snprintf(options + len, sizeof options - (size_t)len, " %s", m->defines);
     /* The device's shape; nothing is added where it is the default (PoCL's), so those
      * programs and their cached binaries stay as they were. */
-    if (cls == CLASS_CONTIG && ctx->shape.contig_one)
+    if (nt)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_NT");
+    else if (cls == CLASS_CONTIG && sh->contig_one)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_ONE");
-    if (cls == CLASS_CONTIG && ctx->shape.contig_group != 64)
+    if (cls == CLASS_CONTIG && sh->contig_group != 64)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
-                        ctx->shape.contig_group);
-    if (cls == CLASS_S2 && ctx->shape.s2_edge != 16)
-        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", ctx->shape.s2_edge);
-    if (unit || zero)
+                        sh->contig_group);
+    if (cls == CLASS_S2 && sh->s2_edge != 16)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", sh->s2_edge);
+    if (cls == CLASS_S2V && sh->rowvec != 64)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_ROWV_GROUP=%u", sh->rowvec);
+    if (cls == CLASS_S2W && (sh->rows_x != 128 || sh->rows_y != 2))
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_ROWS_X=%u -DUSMARR_ROWS_Y=%u",
+                        sh->rows_x, sh->rows_y);
+    if (cls == CLASS_S2V && (unit || zero)) /* unit holds the stride-2 and stride-3 operands here */
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_TWO=%u -DUSMARR_THREE=%u -DUSMARR_ZERO=%u",
+                        unit & 255u, unit >> 8, zero);
+    else if (unit || zero)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit, zero);
     if (len >= (int)sizeof options)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map defines too long (%d bytes, limit %zu)", len,
@@ -467,6 +442,26 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__map *m, enum m
     return rc;
 }
 
+/* The non-temporal variants of the contig and s2v classes: where the device's shape asks
+ * for them, for outputs of at least nt_bytes whose 16-element vectors are aligned (the
+ * stores of whole vectors need it), in every row. */
+static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__map *m,
+                   const struct usmarr__iter *it)
+{
+    if (!sh->nt_bytes || (cls != CLASS_CONTIG && cls != CLASS_S2V) || it->ndim < 1 ||
+        it->shape[it->ndim - 1] < 16)
+        return false;
+    uint64_t bytes = 0;
+    for (int k = 0; k < m->nout; k++) {
+        size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
+        uintptr_t p = (uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size;
+        if (p % align || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % align))
+            return false;
+        bytes += (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1) * size;
+    }
+    return bytes >= sh->nt_bytes;
+}
+
 int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
 {
     int rc = check_map(m);
@@ -478,12 +473,15 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     for (int d = 0; d < it.ndim; d++)
         if (it.shape[d] == 0)
             return 0;
-    enum map_class cls = choose_class(ctx, m, &it);
+    struct usmarr__kernel_shape copy;
+    const struct usmarr__kernel_shape *shp = map_shape(ctx, m, &copy);
+    enum map_class cls = choose_class(shp, m, &it);
 
     usmarr__kernel_t *k;
     unsigned unit, zero;
-    stride_masks(ctx, cls, &it, &unit, &zero);
-    rc = map_kernel(ctx, m, cls, unit, zero, &k);
+    stride_masks(shp, cls, &it, &unit, &zero);
+    bool nt = use_nt(shp, cls, m, &it);
+    rc = map_kernel(ctx, shp, m, cls, unit, zero, nt, &k);
     if (rc)
         return rc;
 
@@ -509,8 +507,8 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     switch (cls) {
     case CLASS_CONTIG:
         args[nargs++] = USMARR__ARG(n);
-        local[0] = ctx->shape.contig_group; /* reqd_work_group_size of usmarr_map_contig */
-        global[0] = round_up(ctx->shape.contig_one ? n : (n + 15) / 16, local[0]);
+        local[0] = shp->contig_group; /* reqd_work_group_size of usmarr_map_contig */
+        global[0] = round_up(shp->contig_one && !nt ? n : (n + 15) / 16, local[0]);
         break;
     case CLASS_S1:
         width = 1;
@@ -519,25 +517,46 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
         break;
     case CLASS_S2:
     case CLASS_S2W:
+    case CLASS_T16:
     case CLASS_TILE:
         width = 2;
         work_dim = 2;
-        if (cls == CLASS_TILE) {
+        if (cls == CLASS_T16) { /* reqd_work_group_size of usmarr_map_t16: one 16x16 block an item */
+            local[0] = 8;
+            local[1] = 1;
+            global[0] = round_up((it.shape[1] + 15) / 16, 8);
+            global[1] = (size_t)(it.shape[0] + 15) / 16;
+        } else if (cls == CLASS_TILE) {
             local[0] = 32;
             local[1] = 8;
             global[0] = round_up(it.shape[1], 32);
             global[1] = round_up(it.shape[0], 32) / 4;
         } else {
             if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
-                local[0] = 128;
-                local[1] = 2;
+                local[0] = shp->rows_x;
+                local[1] = shp->rows_y;
             } else { /* reqd_work_group_size of usmarr_map_s2 */
-                local[0] = local[1] = ctx->shape.s2_edge;
+                local[0] = local[1] = shp->s2_edge;
             }
             global[0] = round_up(it.shape[1], local[0]);
             global[1] = round_up(it.shape[0], local[1]);
         }
         break;
+    case CLASS_S2V: { /* long2 (rows, row length), then each operand's row stride */
+        cl_long rows = it.ndim == 2 ? it.shape[0] : 1, len = it.shape[it.ndim - 1];
+        vectors[0].s[0] = rows;
+        vectors[0].s[1] = len;
+        args[nargs++] = USMARR__ARG_BYTES(&vectors[0], sizeof(cl_long) * 2);
+        for (int i = 0; i < nops; i++) {
+            vectors[i + 1].s[0] = it.ndim == 2 ? it.strides[i][0] : 0;
+            args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long));
+        }
+        work_dim = 2;
+        local[0] = shp->rowvec; /* reqd_work_group_size of usmarr_map_s2v */
+        global[0] = round_up((len + 15) / 16, local[0]);
+        global[1] = (size_t)rows;
+        break;
+    }
     case CLASS_S3:
         width = 4; /* long4: the fourth extent 1, the fourth stride 0 */
         work_dim = 3;

@@ -52,5 +52,8 @@ static inline void test_add_cases(Suite *s, const struct test_case_entry *cases,
 /* The tag of test cases that need host USM throughout (storages with a host side): the
  * runner's device-USM-only mode leaves them out (CK_EXCLUDE_TAGS). */
 #define TEST_TAG_HOST_USM "host-usm"
+/* Cases that compile many kernel variants of their own (the kernel-shape candidates): run
+ * on the devices, left out of the runner's modes. */
+#define TEST_TAG_VARIANTS "variants"
 
 #endif

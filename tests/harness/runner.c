@@ -113,10 +113,12 @@ struct job {
  * - NVIDIA's OpenCL as PoCL stands in for it: the SVM backend (no host USM; NULL and unset
  *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
- *   work-group limits (lib/engine/map.c), every suite. */
+ *   work-group limits (lib/engine/map.c), every suite.
+ * Both leave out the cases tagged "variants" (the kernel-shape candidates' compiles, which
+ * set their own shapes and so would repeat the device's run). */
 static const struct job modes[] = {
-    {NULL, {{"USMARR_USM_KINDS", "device"}}, "host-usm", NULL},
-    {NULL, {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}}, "host-usm", NULL},
+    {NULL, {{"USMARR_USM_KINDS", "device"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
+    {NULL, {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 
 static void mode_name(const struct job *j, char *buf, size_t size)

@@ -23,6 +23,7 @@
     X(memory)          \
     X(cache)           \
     X(build)           \
+    X(shape)           \
     X(dtype)           \
     X(array)           \
     X(creation)        \

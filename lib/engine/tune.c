@@ -1,0 +1,309 @@
+/* The kernel-shape tuner (doc/engine.md, "Tuning"): on the context's own device, each
+ * question below times its candidate shapes on a workload of the operations whose kernels
+ * the question's fields shape, and keeps the fastest.  Candidates run interleaved (A, B,
+ * C, A, B, C, ...) and each is judged by its minimum, so that background load, which only
+ * ever adds time, biases them less; the shape in use is kept unless another is faster by
+ * more than KEEP_MARGIN.  The questions run one after the other (each starting from the
+ * answers so far) until the time budget is spent; the rest keep the table's values.  The
+ * result goes into ctx->shape and, through shape.c, into the disk cache. */
+#include "engine_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KEEP_MARGIN 0.05 /* another candidate must be 5 % faster than the shape in use */
+#define MAX_ROUNDS 40
+#define MIN_ROUNDS 5
+#define MAX_CANDIDATES 6
+
+enum workload { W_CONTIG, W_LARGE, W_STRIDED, W_ROWS, W_SLICE, W_COPIES, W_TRANSPOSE, W_REDUCE };
+
+struct question {
+    const char *name;
+    enum workload workload;
+    const char *candidates[MAX_CANDIDATES]; /* fields over the shape so far; NULL ends */
+};
+
+/* In order: each answer is the base of the next question; the questions whose answers
+ * moved the benchmarks most come first, since a budget spent leaves the rest at the
+ * table's values (PoCL compiles about a second per candidate program on a busy machine). */
+static const struct question questions[] = {
+    {"rows of 16-vectors", W_STRIDED, {"rowvec=0", "rowvec=64", "rowvec=256", NULL}},
+    {"transposes", W_TRANSPOSE,
+     {"tblock=0 tile=0 s2=16", "tblock=0 tile=0 s2=32", "tblock=0 tile=1 s2=16", "tblock=1 tile=0 s2=16", NULL}},
+    {"contiguous", W_CONTIG, {"contig=vec16/64", "contig=vec16/256", "contig=one/256", NULL}},
+    {"non-temporal stores", W_LARGE, {"nt=0", "nt=8M", NULL}},
+    {"copies as 16-vectors", W_COPIES, {"copyvec=0", "copyvec=64", "copyvec=256", NULL}},
+    {"unit and zero strides compiled in", W_STRIDED, {"masks=0", "masks=1", NULL}},
+    {"row groups", W_ROWS, {"rowgroup=128x2", "rowgroup=256x1", "rowgroup=64x4", "rowgroup=512x1", NULL}},
+    {"row groups for inner strides up to", W_SLICE, {"rows=1", "rows=4", "rows=8", NULL}},
+    {"reductions", W_REDUCE, {"tree=0", "tree=256/32", NULL}},
+};
+#define NQUESTIONS (sizeof questions / sizeof questions[0])
+
+const char *usmarr__tune_candidate(size_t index)
+{
+    for (size_t q = 0; q < NQUESTIONS; q++)
+        for (size_t c = 0; questions[q].candidates[c]; c++)
+            if (index-- == 0)
+                return questions[q].candidates[c];
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The arrays of every workload, allocated once: float32, device USM. */
+#define LARGE_N ((int64_t)8 << 20) /* 32 MiB an operand: beyond the caches, above nt=8M */
+#define CONTIG_N ((int64_t)1 << 20)
+#define EDGE 2048
+struct arrays {
+    usmarr_array_t *a, *b, *c;           /* LARGE_N each */
+    usmarr_array_t *small_a, *small_c;   /* CONTIG_N-element views */
+    usmarr_array_t *sq, *row, *sq_out;   /* EDGE x EDGE views, a row of EDGE */
+    usmarr_array_t *half_a, *half_b, *half_c; /* a[::2], b[::2], c[:LARGE_N/2] */
+    usmarr_array_t *slice, *slice_out;   /* sq[::2, ::3] and a C-ordered result */
+    usmarr_array_t *trans;               /* sq.T */
+    usmarr_array_t *sum0, *sum1;         /* EDGE elements */
+};
+
+static int view(const usmarr_array_t *base, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset,
+                usmarr_array_t **out)
+{
+    usmarr_array_options_t o = USMARR_ARRAY_OPTIONS_INIT;
+    o.ndim = ndim;
+    o.shape = shape;
+    o.strides = strides;
+    o.offset = offset;
+    o.dtype = USMARR_FLOAT32;
+    o.buffer = USMARR_BUFFER_ARRAY;
+    o.array = base;
+    return usmarr_array_create(&o, out);
+}
+
+static int arrays_make(usmarr_context_t *ctx, struct arrays *x)
+{
+    memset(x, 0, sizeof *x);
+    const int64_t n = LARGE_N, one = 1, two = 2, half = LARGE_N / 2, edge = EDGE, contig = CONTIG_N;
+    const int64_t sq[2] = {EDGE, EDGE}, sqs[2] = {EDGE, 1}, ts[2] = {1, EDGE};
+    const int64_t sl[2] = {EDGE / 2, (EDGE + 2) / 3}, sls[2] = {2 * EDGE, 3}, slc[2] = {(EDGE + 2) / 3, 1};
+    usmarr_array_t **big[3] = {&x->a, &x->b, &x->c};
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = usmarr_array_empty(ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, big[i]);
+        if (!rc)
+            rc = usmarr_array_fill(*big[i], usmarr_scalar_float(1.0 + i));
+    }
+    if (!rc)
+        rc = view(x->a, 1, &contig, &one, 0, &x->small_a);
+    if (!rc)
+        rc = view(x->c, 1, &contig, &one, 0, &x->small_c);
+    if (!rc)
+        rc = view(x->a, 2, sq, sqs, 0, &x->sq);
+    if (!rc)
+        rc = view(x->b, 1, &edge, &one, 0, &x->row);
+    if (!rc)
+        rc = view(x->c, 2, sq, sqs, 0, &x->sq_out);
+    if (!rc)
+        rc = view(x->a, 1, &half, &two, 0, &x->half_a);
+    if (!rc)
+        rc = view(x->b, 1, &half, &two, 0, &x->half_b);
+    if (!rc)
+        rc = view(x->c, 1, &half, &one, 0, &x->half_c);
+    if (!rc)
+        rc = view(x->a, 2, sl, sls, 0, &x->slice);
+    if (!rc)
+        rc = view(x->c, 2, sl, slc, 0, &x->slice_out);
+    if (!rc)
+        rc = view(x->a, 2, sq, ts, 0, &x->trans);
+    if (!rc)
+        rc = view(x->b, 1, &edge, &one, EDGE, &x->sum0);
+    if (!rc)
+        rc = view(x->b, 1, &edge, &one, 2 * EDGE, &x->sum1);
+    return rc;
+}
+
+static void arrays_free(struct arrays *x)
+{
+    usmarr_array_t *all[] = {x->a,      x->b,      x->c,     x->small_a, x->small_c,   x->sq,   x->row,
+                             x->sq_out, x->half_a, x->half_b, x->half_c, x->slice, x->slice_out, x->trans,
+                             x->sum0,   x->sum1};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        usmarr_array_release(all[i]);
+}
+
+/* One run of a workload, enqueued; the caller finishes. */
+static int run(struct arrays *x, enum workload w)
+{
+    const int axis0 = 0, axis1 = 1;
+    int rc = 0;
+    switch (w) {
+    case W_CONTIG: /* small enough to stay in the caches: the launch and the loop */
+        rc = usmarr_add(x->small_a, x->small_a, x->small_c, NULL);
+        return rc ? rc : usmarr_array_copy_into(x->small_c, x->small_a);
+    case W_LARGE:
+        rc = usmarr_add(x->a, x->b, x->c, NULL);
+        return rc ? rc : usmarr_array_copy_into(x->c, x->a);
+    case W_STRIDED: /* a broadcast row (zero inner stride) and a[::2] + b[::2] (unit output) */
+        rc = usmarr_add(x->sq, x->row, x->sq_out, NULL);
+        return rc ? rc : usmarr_add(x->half_a, x->half_b, x->half_c, NULL);
+    case W_ROWS:
+        return usmarr_add(x->sq, x->row, x->sq_out, NULL);
+    case W_SLICE:
+        return usmarr_array_copy_into(x->slice_out, x->slice);
+    case W_COPIES:
+        rc = usmarr_array_copy_into(x->slice_out, x->slice);
+        return rc ? rc : usmarr_array_copy_into(x->small_c, x->small_a);
+    case W_TRANSPOSE:
+        return usmarr_array_copy_into(x->sq_out, x->trans);
+    case W_REDUCE:
+        rc = usmarr_sum(x->sq, 1, &axis0, false, x->sum0, NULL);
+        return rc ? rc : usmarr_sum(x->sq, 1, &axis1, false, x->sum1, NULL);
+    }
+    return USMARR_ERROR_INVALID_ARGUMENT;
+}
+
+static int timed(usmarr_context_t *ctx, struct arrays *x, enum workload w, double *seconds)
+{
+    double t0 = now_s();
+    int rc = run(x, w);
+    if (!rc)
+        rc = usmarr_context_finish(ctx);
+    *seconds = now_s() - t0;
+    return rc;
+}
+
+struct report {
+    char *buffer;
+    size_t size, used;
+};
+
+static void say(struct report *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct report *r, const char *format, ...)
+{
+    if (!r->buffer || r->used + 1 >= r->size)
+        return;
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(r->buffer + r->used, r->size - r->used, format, ap);
+    va_end(ap);
+    if (n > 0)
+        r->used = r->used + (size_t)n < r->size ? r->used + (size_t)n : r->size - 1;
+}
+
+/* One question: candidate 0 is the shape so far, then each listed candidate that differs
+ * from it.  *best becomes the winner.  Candidates that fail (a build error, a group the
+ * device refuses) drop out. */
+static int ask(usmarr_context_t *ctx, struct arrays *x, const struct question *q, double deadline,
+               struct usmarr__kernel_shape *best, struct report *rep)
+{
+    struct usmarr__kernel_shape cand[MAX_CANDIDATES + 1];
+    const char *label[MAX_CANDIDATES + 1];
+    double mins[MAX_CANDIDATES + 1];
+    bool ok[MAX_CANDIDATES + 1];
+    int n = 0;
+    char a[256], b[256];
+    cand[n] = *best;
+    label[n++] = NULL;
+    usmarr__kernel_shape_format(best, a, sizeof a);
+    for (int i = 0; q->candidates[i]; i++) {
+        if (usmarr__kernel_shape_parse(q->candidates[i], best, &cand[n]) != 0)
+            continue;
+        usmarr__kernel_shape_fit(ctx, &cand[n]);
+        usmarr__kernel_shape_format(&cand[n], b, sizeof b);
+        if (strcmp(a, b)) {
+            label[n] = q->candidates[i];
+            n++;
+        } else {
+            label[0] = q->candidates[i];
+        }
+    }
+    if (n == 1)
+        return 0;
+    for (int i = 0; i < n; i++) { /* warm-up: compiles, first touch */
+        double t;
+        usmarr__kernel_shape_set(ctx, &cand[i]);
+        int rc = timed(ctx, x, q->workload, &t);
+        ok[i] = rc == 0;
+        mins[i] = 1e30;
+        if (!ok[i] && i == 0)
+            return rc; /* the shape in use fails: the operation's own error */
+        usmarr__clear_error();
+    }
+    for (int round = 0; round < MAX_ROUNDS && (round < MIN_ROUNDS || now_s() < deadline); round++)
+        for (int i = 0; i < n; i++) {
+            double t;
+            if (!ok[i])
+                continue;
+            usmarr__kernel_shape_set(ctx, &cand[i]);
+            if (timed(ctx, x, q->workload, &t) != 0) {
+                ok[i] = false;
+                usmarr__clear_error();
+                continue;
+            }
+            if (t < mins[i])
+                mins[i] = t;
+        }
+    int win = 0;
+    for (int i = 1; i < n; i++)
+        if (ok[i] && mins[i] < mins[win])
+            win = i;
+    if (mins[0] <= mins[win] * (1 + KEEP_MARGIN))
+        win = 0;
+    say(rep, "%s:", q->name);
+    for (int i = 0; i < n; i++) {
+        if (ok[i])
+            say(rep, " %s %.3f ms%s", label[i] ? label[i] : "(as before)", mins[i] * 1e3, i == win ? " *" : "");
+        else
+            say(rep, " %s failed", label[i]);
+        say(rep, i + 1 < n ? "," : "\n");
+    }
+    *best = cand[win];
+    return 0;
+}
+
+int usmarr__engine_tune(usmarr_context_t *ctx, double budget_seconds, char *report, size_t report_size)
+{
+    struct report rep = {report, report_size, 0};
+    if (report && report_size)
+        report[0] = 0;
+    double start = now_s();
+    struct usmarr__kernel_shape saved = ctx->shape, best;
+    usmarr__kernel_shape_default(ctx, &best);
+    usmarr__kernel_shape_fit(ctx, &best);
+    struct arrays x;
+    int rc = arrays_make(ctx, &x);
+    if (!rc)
+        rc = usmarr_context_finish(ctx);
+    double deadline = now_s() + budget_seconds; /* the budget is for timing, not the arrays */
+    size_t q = 0;
+    for (; !rc && q < NQUESTIONS && now_s() < deadline; q++) {
+        /* Each question gets an equal share of what is left, at least MIN_ROUNDS rounds. */
+        double share = (deadline - now_s()) / (double)(NQUESTIONS - q);
+        rc = ask(ctx, &x, &questions[q], now_s() + share, &best, &rep);
+    }
+    if (!rc)
+        rc = usmarr_context_finish(ctx);
+    arrays_free(&x);
+    if (rc) {
+        usmarr__kernel_shape_set(ctx, &saved);
+        return rc;
+    }
+    for (size_t skipped = q; skipped < NQUESTIONS; skipped++)
+        say(&rep, "%s: not timed (the budget of %g s was spent)\n", questions[skipped].name, budget_seconds);
+    best.origin = "tuned";
+    usmarr__kernel_shape_set(ctx, &best);
+    char text[256];
+    usmarr__kernel_shape_format(&ctx->shape, text, sizeof text);
+    say(&rep, "chosen: %s (%.1f s)\n", text, now_s() - start);
+    if (usmarr__kernel_shape_store(ctx->platform, ctx->device, &ctx->shape) != 0)
+        return usmarr__fail(USMARR_ERROR_IO, "the tuned shape (%s) could not be written to the disk cache", text);
+    return 0;
+}
