@@ -1,5 +1,5 @@
-/* Benchmarks of libusmarr-mpi, run under mpirun (`make bench`: 4
- * ranks through tests/scripts/mpi-check.sh --bench).  Each case is measured against its
+/* Benchmarks of libusmarr-mpi, run under mpirun (`make bench`: one rank per core, 2 to 4,
+ * through tests/scripts/mpi-check.sh --bench).  Each case is measured against its
  * reference in the same run, interleaved round by round; a round's time is the slowest
  * rank's (MPI_MAX), after a barrier.
  *   mpi-exchange       halo exchange of a 128^3 float64 device storage per rank, halo 2,

@@ -45,6 +45,22 @@ typedef struct {
         }                                                                                            \
     } while (0)
 
+// Rows [row, row_end) of one word of type T each (a contiguous row of sizeof(T) bytes).
+#define USMARR_COPY_SHORT(T)                                                                         \
+    do {                                                                                             \
+        const long dplane = ds0 - n1 * ds1, splane = ss0 - n1 * ss1;                                 \
+        for (; row < row_end; row++) {                                                               \
+            *(__global T *)d = *(__global const T *)s;                                               \
+            d += ds1;                                                                                \
+            s += ss1;                                                                                \
+            if (++i1 == n1) {                                                                        \
+                i1 = 0;                                                                              \
+                d += dplane;                                                                         \
+                s += splane;                                                                         \
+            }                                                                                        \
+        }                                                                                            \
+    } while (0)
+
 kernel __attribute__((reqd_work_group_size(16, 1, 1))) void usmarr_copy_boxes(
     __global const usmarr_box *table, long nboxes, long nitems, __global uchar *b0, __global uchar *b1,
     __global uchar *b2, __global uchar *b3, __global uchar *b4, __global uchar *b5, __global uchar *b6,
@@ -82,9 +98,19 @@ kernel __attribute__((reqd_work_group_size(16, 1, 1))) void usmarr_copy_boxes(
     __global uchar *d = bases[b->bases & 255] + b->dst_offset + i0 * ds0 + i1 * ds1 + first * ds2;
     __global const uchar *s = bases[(b->bases >> 8) & 255] + b->src_offset + i0 * ss0 + i1 * ss1 + first * ss2;
     bool contiguous = ds2 == size && ss2 == size;
-    ulong align = (ulong)d | (ulong)s | (ulong)ds0 | (ulong)ss0 | (ulong)ds1 | (ulong)ss1 | (ulong)ds2 |
-                  (ulong)ss2 | (ulong)size;
-    if (!(align & 7))
+    ulong rows_align = (ulong)d | (ulong)s | (ulong)ds0 | (ulong)ss0 | (ulong)ds1 | (ulong)ss1;
+    ulong align = rows_align | (ulong)ds2 | (ulong)ss2 | (ulong)size;
+    long row_bytes = count * size;
+    // Short contiguous rows of 8, 16 or 32 bytes (a halo face across the fastest axis),
+    // each row's start aligned to its length: one word each, no inner loop; the rows' own
+    // lines are the cost.
+    if (contiguous && row_bytes == 16 && !(rows_align & 15))
+        USMARR_COPY_SHORT(ulong2);
+    else if (contiguous && row_bytes == 8 && !(rows_align & 7))
+        USMARR_COPY_SHORT(ulong);
+    else if (contiguous && row_bytes == 32 && !(rows_align & 31))
+        USMARR_COPY_SHORT(ulong4);
+    else if (!(align & 7))
         USMARR_COPY_ROWS(ulong);
     else if (!(align & 3))
         USMARR_COPY_ROWS(uint);

@@ -112,15 +112,19 @@ static void offered_kinds(usmarr_context_t *ctx)
 }
 
 /* A 3-D array of (n+2h)^3 elements, C order: the faces, edges and corners a halo exchange
- * packs (width h) into contiguous staging, and unpacks back, for every element size. */
+ * packs (width h) into contiguous staging, and unpacks back, for every element size; with
+ * an even n the faces across the fastest axis are rows of 8, 16 and 32 bytes aligned to
+ * their size (the kernel's one-word rows), with an odd one they are not. */
 START_TEST(test_copy_plan_halo_boxes_every_itemsize)
 {
     usmarr_context_t *ctx = test_context();
     offered_kinds(ctx);
     static const usmarr_dtype_t dtypes[] = {USMARR_INT8, USMARR_INT16, USMARR_FLOAT32, USMARR_FLOAT64,
                                             USMARR_COMPLEX128};
-    const int64_t n = 9, h = 2, e = n + 2 * h;
-    for (size_t t = 0; t < sizeof dtypes / sizeof *dtypes; t++) {
+    const int64_t h = 2;
+    for (size_t tn = 0; tn < 2 * sizeof dtypes / sizeof *dtypes; tn++) {
+        const size_t t = tn % (sizeof dtypes / sizeof *dtypes);
+        const int64_t n = tn < sizeof dtypes / sizeof *dtypes ? 9 : 8, e = n + 2 * h;
         size_t size = usmarr_dtype_size(dtypes[t]);
         struct pair pairs[MAX_PAIRS];
         struct block src[MAX_PAIRS], dst[MAX_PAIRS], field, staging;

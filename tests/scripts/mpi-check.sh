@@ -2,7 +2,8 @@
 # Runs the MPI test suites under mpirun: 4 ranks (the suites split them into
 # communicators of 1, 2 and 4 ranks), the exchange suite again in the device-only and
 # SVM modes, then 8 ranks for the stencil oracle.  With
-# --bench PROGRAM ARGS it launches that benchmark on 4 ranks instead.
+# --bench PROGRAM ARGS it launches that benchmark instead, on one rank per core (2 to 4;
+# USMARR_BENCH_RANKS overrides).
 #
 # Without MPI (configure found none) the tests are skipped, or fail when
 # USMARR_REQUIRE_DEVICE=1 asks for a complete run, as missing devices do.
@@ -37,7 +38,11 @@ run() {
 
 if [ "$1" = --bench ]; then
   shift
-  run "${USMARR_BENCH_RANKS:-4}" "$@"
+  # One rank per core, 2 to 4: more ranks than cores measure the scheduler (ranks and
+  # their OpenCL threads taking turns), not the exchange.
+  cores=$(nproc 2>/dev/null || echo 4)
+  ranks=$((cores < 2 ? 2 : cores > 4 ? 4 : cores))
+  run "${USMARR_BENCH_RANKS:-$ranks}" "$@"
   exit $?
 fi
 
