@@ -466,7 +466,7 @@ static int reduce_source(int ri_, const struct source *src, int naxes, const int
                 shape[ndim++] = 1;
         }
     }
-    if (nred == 0 && nkept > 0 && !r->identity)
+    if (nred == 0 && !r->identity) /* also when nothing is kept either, as NumPy raises */
         return usmarr__fail(USMARR_ERROR_EMPTY, "%s of an empty selection (%lld elements reduced) has no identity",
                             r->name, (long long)nred);
     if (out && !src->x && out->memory->context != ctx) /* (usmarr__check_out checks an array's) */

@@ -234,6 +234,14 @@ START_TEST(test_reduce_empty_selections_use_identities_or_fail)
     ck_assert_int_eq(usmarr_array_size(r), 0);
     usmarr_array_release(r);
     usmarr_array_release(x);
+    /* an empty reduced axis fails even where the result is empty too, as NumPy's (0, 0) max(axis=1) */
+    int64_t none[2] = {0, 0};
+    r = NULL;
+    ck_assert_ok(usmarr_array_empty(ctx, 2, none, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &x));
+    ck_assert_fails_with(usmarr_max(x, 1, &ax1, false, NULL, &r), USMARR_ERROR_EMPTY, "max of an empty selection");
+    ck_assert_fails_with(usmarr_argmin(x, 1, &ax1, false, NULL, &r), USMARR_ERROR_EMPTY, "argmin");
+    ck_assert_ptr_null(r);
+    usmarr_array_release(x);
     usmarr_context_release(ctx);
 }
 END_TEST
