@@ -373,11 +373,12 @@ static bool clip_bounds(usmarr_dtype_t loop, const usmarr_operand_t *operands, u
     return changed;
 }
 
-/* NumPy 2 refuses a negative exponent of a signed integer power (ValueError): a negative
- * scalar here, the least element of an exponent array (one reduction) there. */
-static int check_exponent(usmarr_dtype_t loop, const usmarr_operand_t *exponent)
+/* NumPy 2 refuses a negative exponent of a signed integer power (ValueError) where an
+ * element is computed: a negative scalar, or the least element of an exponent array (one
+ * reduction).  Calls that compute nothing (an empty result) skip the check. */
+int usmarr__elementwise_check_exponent(int planned_op, usmarr_dtype_t loop, const usmarr_operand_t *exponent)
 {
-    if (usmarr_dtype_kind(loop) != USMARR_KIND_INT)
+    if (planned_op != OP_POW || usmarr_dtype_kind(loop) != USMARR_KIND_INT)
         return 0;
     bool negative = false;
     const usmarr_array_t *b = exponent->array;
@@ -435,8 +436,6 @@ int usmarr__elementwise_plan(int opi, const usmarr_operand_t *operands, int *pla
     for (int i = op->where ? 1 : 0; i < n; i++)
         if (!operands[i].array && (rc = usmarr__weak_fits(&operands[i].scalar, *loop, operand_names[i])))
             return rc;
-    if (opi == OP_POW && !operands[1].array && (rc = check_exponent(*loop, &operands[1])))
-        return rc;
     return 0;
 }
 
@@ -483,8 +482,6 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
         return rc;
     op = &ops[opi];
     operands = planned;
-    if (opi == OP_POW && operands[1].array && (rc = check_exponent(loop, &operands[1])))
-        return rc;
     if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
         (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
@@ -534,6 +531,12 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
             return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)",
                                 op->name, usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
     }
+
+    int64_t count = 1;
+    for (int d = 0; d < ndim; d++)
+        count *= shape[d];
+    if (count > 0 && (rc = usmarr__elementwise_check_exponent(opi, loop, &operands[1])))
+        return rc;
 
     /* inputs: cast to the loop dtype where needed; scalars become kernel arguments (after
      * the function's parameters, which are scalars 0 and 1) */

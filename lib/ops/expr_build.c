@@ -206,6 +206,8 @@ static int resolve_call(struct resolution *r, const struct usmarr__xnode *n, str
     }
     usmarr_dtype_t res;
     int rc = usmarr__elementwise_plan(n->op, args, &s->op, planned, &s->loop, &res);
+    if (!rc && n->nargs == 2 && !planned[1].array) /* a weak exponent: refused when the expression is built */
+        rc = usmarr__elementwise_check_exponent(s->op, s->loop, &planned[1]);
     if (!rc && r->ctx)
         rc = usmarr__check_dtype_supported(r->ctx, s->loop, "the computation dtype");
     if (rc)

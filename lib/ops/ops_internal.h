@@ -37,6 +37,11 @@ USMARR_INTERNAL int usmarr__elementwise_find(const char *name, size_t len);
  * usmarr_elementwise(): USMARR_ERROR_BAD_DTYPE, USMARR_ERROR_OVERFLOW. */
 USMARR_INTERNAL int usmarr__elementwise_plan(int index, const usmarr_operand_t *operands, int *planned_op,
                                              usmarr_operand_t *planned, usmarr_dtype_t *loop, usmarr_dtype_t *res);
+/* USMARR_ERROR_INVALID_ARGUMENT when `planned_op` is pow over a signed integer loop dtype
+ * and the exponent (a scalar, or an array's least element) is negative, as NumPy 2's
+ * ValueError; 0 otherwise.  Only for calls that compute an element. */
+USMARR_INTERNAL int usmarr__elementwise_check_exponent(int planned_op, usmarr_dtype_t loop,
+                                                       const usmarr_operand_t *exponent);
 /* The array an elementwise result is written to when `out` is not written directly: on
  * the USM kind of `out` (else `first`, the first array input), C order unless `first`
  * is F-contiguous with `ndim` dims and there is no out. */

@@ -501,6 +501,31 @@ START_TEST(test_elementwise_broadcasting_0d_and_zero_size)
     ck_assert_int_eq(usmarr_array_shape(r)[1], 3);
     usmarr_array_release(r);
     ck_assert_fails_with(usmarr_add(e, a, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "shape");
+    /* an integer pow with an empty result computes nothing: a negative exponent, scalar or
+     * array, is no error there (NumPy 2 refuses it only where an element is computed), and
+     * shapes that do not broadcast are reported first */
+    int32_t minus[3] = {-1, -2, -3};
+    usmarr_array_t *neg = from_host(ctx, USMARR_INT32, 1, &three, minus);
+    usmarr_operand_t pw[2] = {{.array = e}, {.array = NULL, .scalar = usmarr_scalar_int(-7)}};
+    r = NULL;
+    ck_assert_ok(usmarr_elementwise("pow", pw, 2, NULL, &r));
+    ck_assert_int_eq(usmarr_array_size(r), 0);
+    usmarr_array_release(r);
+    ck_assert_ok(usmarr_pow(e, neg, NULL, &r));
+    ck_assert_int_eq(usmarr_array_shape(r)[0], 0);
+    ck_assert_int_eq(usmarr_array_shape(r)[1], 3);
+    usmarr_array_release(r);
+    r = NULL;
+    ck_assert_fails_with(usmarr_pow(v, neg, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "negative integer powers");
+    pw[0].array = v;
+    ck_assert_fails_with(usmarr_elementwise("pow", pw, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "negative integer powers");
+    int64_t two = 2;
+    usmarr_array_t *neg2 = from_host(ctx, USMARR_INT32, 1, &two, minus);
+    ck_assert_fails_with(usmarr_pow(v, neg2, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "shape");
+    ck_assert_ptr_null(r);
+    usmarr_array_release(neg2);
+    usmarr_array_release(neg);
     usmarr_array_release(e);
     usmarr_array_release(v);
     usmarr_array_release(z);
