@@ -186,7 +186,9 @@ USMARR_API USMARR_NODISCARD int usmarr_array_getitem_text(const usmarr_array_t *
  *
  * Values are converted to the array's dtype as NumPy's assignment does (any dtype, value
  * conversion, usmarr_array_astype()'s rules); leading extent-1 axes of @p values beyond the
- * selection's are ignored, as in NumPy.  Out-of-range indices fail before anything is
+ * selection's are ignored, as in NumPy, except where the index is integers alone (one
+ * element, or no items on a 0-d array): there NumPy 2 assigns a scalar, and @p values must
+ * broadcast to 0 dims.  Out-of-range indices fail before anything is
  * written.  When an element is selected more than once, it receives one of the values
  * meant for it, and which one is unspecified (the writes run in parallel; NumPy documents
  * the same as unspecified, and its serial loop happens to keep the last).  Values or index

@@ -260,10 +260,12 @@ int usmarr_array_getitem_text(const usmarr_array_t *array, const char *text, con
 /* ---- assignment ------------------------------------------------------------------------- */
 
 /* values as an array of at most rnd dims (leading extent-1 axes beyond them dropped, as
- * NumPy does) that broadcasts to the result's shape. */
-static int fit_values(const struct usmarr__plan *p, const usmarr_array_t *values, usmarr_array_t **fitted)
+ * NumPy does, unless the index selects one element by integers alone: NumPy 2 assigns a
+ * scalar there and refuses an array of dims) that broadcasts to the result's shape. */
+static int fit_values(const struct usmarr__plan *p, const usmarr_array_t *values, bool element,
+                      usmarr_array_t **fitted)
 {
-    int drop = values->ndim - p->rnd;
+    int drop = element ? 0 : values->ndim - p->rnd;
     bool fits = true;
     for (int k = 0; k < drop; k++)
         fits &= values->shape[k] == 1;
@@ -358,8 +360,11 @@ int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items
     struct usmarr__plan *p;
     if ((rc = usmarr__plan_build(array, items, count, arrays, narrays, &p)))
         return rc;
+    bool element = count == (size_t)array->ndim; /* one element by integers alone */
+    for (size_t k = 0; k < count; k++)
+        element &= items[k].kind == USMARR_INDEX_INTEGER;
     usmarr_array_t *fitted = NULL, *vcopy = NULL;
-    rc = fit_values(p, values, &fitted);
+    rc = fit_values(p, values, element, &fitted);
     if (!rc && same_block(fitted, array)) /* values are read completely first */
         rc = usmarr_array_copy(fitted, USMARR_ORDER_K, NULL, &vcopy);
     if (!rc)

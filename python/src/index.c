@@ -174,27 +174,34 @@ static usmarr_array_t *value_array(usmarr_array_t *dest, PyObject *value)
     return rc ? (usmarr_array_t *)py_error(rc) : r;
 }
 
-static int assign(usmarr_array_t *view, PyObject *value)
+/* a[key] = value for a basic key: a scalar fills the view; an array goes through
+ * usmarr_array_setitem, which drops the value's leading extent-1 axes beyond the
+ * selection as NumPy does (a view's copy_into would refuse them). */
+static int assign(usmarr_array_t *array, const usmarr_index_item_t *items, size_t n, PyObject *value)
 {
     usmarr_scalar_t s;
     int k = scalar_from_object(value, &s), rc;
     if (k < 0)
         return -1;
     if (k == 1) {
-        rc = usmarr_array_fill(view, s);
+        usmarr_array_t *view = NULL;
+        rc = usmarr_array_index(array, items, n, &view);
+        if (!rc)
+            rc = usmarr_array_fill(view, s);
+        usmarr_array_release(view);
         return rc ? py_fail(rc) : 0;
     }
-    usmarr_array_t *v = convert_operand(value, view);
+    usmarr_array_t *v = convert_operand(value, array);
     if (!v)
         return -1;
-    rc = usmarr_array_copy_into(view, v);
+    rc = usmarr_array_setitem(array, items, n, NULL, 0, v);
     usmarr_array_release(v);
     return rc ? py_fail(rc) : 0;
 }
 
 int array_setitem(PyObject *self, PyObject *key, PyObject *value)
 {
-    usmarr_array_t *array = array_of(self), *view = NULL;
+    usmarr_array_t *array = array_of(self);
     struct key k;
     int rc;
     if (!value) {
@@ -208,12 +215,7 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value)
     if (!k.advanced) {
         usmarr_index_item_t items[USMARR_MAX_INDEX_ITEMS];
         int n = key_basic_items(&k, items);
-        rc = usmarr_array_index(array, items, (size_t)n, &view);
-        if (rc)
-            return py_fail(rc);
-        rc = assign(view, value);
-        usmarr_array_release(view);
-        return rc;
+        return assign(array, items, (size_t)n, value);
     }
     usmarr_array_t *values = value_array(array, value);
     if (!values) {

@@ -55,6 +55,38 @@ def test_setitem_matches_numpy(key):
     np.testing.assert_array_equal(b.to_numpy(), want)
 
 
+@pytest.mark.parametrize("shape, key, vshape", [
+    ((), (None,), (1, 1)),
+    ((), (Ellipsis,), (1,)),
+    ((3,), (slice(None, None, -1),), (1, 3)),
+    ((2, 3), (0,), (1, 1, 3)),
+    ((2, 3), (None, 1), (1, 1, 1)),
+], ids=range(5))
+def test_basic_assignment_drops_the_values_leading_unit_axes(shape, key, vshape):
+    """As NumPy (and the index-array path): extent-1 axes of the values beyond the selection's are ignored."""
+    want = np.zeros(shape, np.float32)
+    values = np.arange(1, 1 + int(np.prod(vshape)), dtype=np.float32).reshape(vshape)
+    want[key] = values
+    a = usmarr.asarray(np.zeros(shape, np.float32))
+    a[key] = usmarr.asarray(values)
+    np.testing.assert_array_equal(a.to_numpy(), want)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a[key] = usmarr.asarray(np.zeros((2,) + vshape, np.float32))
+
+
+def test_assignment_to_one_element_by_integers_takes_no_array_of_dims():
+    """NumPy 2 assigns a scalar to a[1, 2] (and a 0-d array's a[()]) and refuses shape (1,)."""
+    a = usmarr.asarray(np.zeros((2, 3), np.float32))
+    a[1, 2] = usmarr.asarray(np.float32(4))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a[1, 2] = usmarr.asarray(np.ones(1, np.float32))
+    z = usmarr.asarray(np.float32(0))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        z[()] = usmarr.asarray(np.ones((1, 1), np.float32))
+    np.testing.assert_array_equal(a.to_numpy(), [[0, 0, 0], [0, 0, 4]])
+    assert float(z) == 0
+
+
 def test_out_of_range_and_bad_keys():
     a = usmarr.asarray(A)
     with pytest.raises(IndexError, match="out of bounds for axis 1 with size 5"):

@@ -419,6 +419,54 @@ START_TEST(test_getitem_zero_strides)
 }
 END_TEST
 
+/* Basic keys (no index array) broadcast the values to the selection after dropping the
+ * values' leading extent-1 axes beyond it, as NumPy and the advanced path do: a 0-d
+ * array's a[None] = v of shape (1, 1), a[...] = v of shape (1,), a[0] = v of (1, 1, 3)
+ * for shape (2, 3), a[None, 1] = v of (1, 1, 3); but not for one element selected by
+ * integers alone. */
+START_TEST(test_getitem_basic_assignment_drops_leading_unit_axes)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t s23[2] = {2, 3}, s11[2] = {1, 1}, one = 1, s113[3] = {1, 1, 3};
+    int32_t h[6], five = 5, nine = 9, row[3] = {10, 20, 30};
+    usmarr_array_t *z = iota_i32(ctx, 0, NULL), *a = iota_i32(ctx, 2, s23), *v11, *v1, *v113;
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, s11, USMARR_INT32, &five, NULL, USMARR_USM_DEVICE, &v11));
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &one, USMARR_INT32, &nine, NULL, USMARR_USM_DEVICE, &v1));
+    ck_assert_ok(usmarr_array_from_host(ctx, 3, s113, USMARR_INT32, row, NULL, USMARR_USM_DEVICE, &v113));
+    ck_assert_ok(usmarr_array_setitem_text(z, "None", NULL, 0, v11));
+    back_i32(z, h);
+    ck_assert_int_eq(h[0], 5);
+    ck_assert_ok(usmarr_array_setitem_text(z, "...", NULL, 0, v1));
+    back_i32(z, h);
+    ck_assert_int_eq(h[0], 9);
+    ck_assert_ok(usmarr_array_setitem_text(a, "0", NULL, 0, v113));
+    ck_assert_ok(usmarr_array_setitem_text(a, "None, 1, ::-1", NULL, 0, v113));
+    back_i32(a, h);
+    const int32_t want[6] = {10, 20, 30, 30, 20, 10};
+    ck_assert_mem_eq(h, want, sizeof want);
+    /* an index of integers alone selects one element: NumPy 2 assigns a scalar there and
+     * refuses an array of shape (1,), as a 0-d array's empty index */
+    ck_assert_fails_with(usmarr_array_setitem_text(a, "1, 2", NULL, 0, v1), USMARR_ERROR_SHAPE_MISMATCH, "(1,)");
+    ck_assert_fails_with(usmarr_array_setitem(z, NULL, 0, NULL, 0, v1), USMARR_ERROR_SHAPE_MISMATCH, "(1,)");
+    back_i32(z, h);
+    ck_assert_int_eq(h[0], 9);
+    /* a leading axis of another extent is still refused, naming both shapes */
+    int64_t s213[3] = {2, 1, 3};
+    usmarr_array_t *v213;
+    ck_assert_ok(usmarr_array_broadcast_to(v113, 3, s213, &v213));
+    ck_assert_fails_with(usmarr_array_setitem_text(a, "0", NULL, 0, v213), USMARR_ERROR_SHAPE_MISMATCH, "(2, 1, 3)");
+    back_i32(a, h);
+    ck_assert_mem_eq(h, want, sizeof want);
+    usmarr_array_release(v213);
+    usmarr_array_release(v113);
+    usmarr_array_release(v1);
+    usmarr_array_release(v11);
+    usmarr_array_release(a);
+    usmarr_array_release(z);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* a[mask] into out takes the general path (nonzero and a gather); without out, extract. */
 START_TEST(test_getitem_whole_mask_with_and_without_out)
 {
@@ -536,6 +584,7 @@ Suite *suite_getitem(void)
     tcase_add_test(tc, test_getitem_large_gather_and_scatter_against_host_loops);
     tcase_add_test(tc, test_getitem_setitem_reads_overlapping_inputs_first);
     tcase_add_test(tc, test_getitem_zero_strides);
+    tcase_add_test(tc, test_getitem_basic_assignment_drops_leading_unit_axes);
     tcase_add_test(tc, test_getitem_whole_mask_with_and_without_out);
     tcase_add_test(tc, test_getitem_other_context_is_rejected);
     tcase_add_test(tc, test_getitem_put_along_axis_errors);
