@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/runner tests/cache_child
 TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/ew-copies.sh
 EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py \
-	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py
+	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py tests/scripts/fuzz-numpy.sh tests/scripts/fuzz_numpy.py
 tests_runner_SOURCES = \
 	tests/harness/runner.c \
 	tests/harness/common.h \
@@ -175,3 +175,16 @@ tests_mpi_runner_SOURCES = \
 tests_mpi_runner_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) $(CHECK_CFLAGS) -ffp-contract=off
 tests_mpi_runner_LDADD = lib/libusmarr-mpi.la lib/libusmarr.la $(MPI_LIBS) $(CHECK_LIBS)
 endif
+
+# ---- the differential test against NumPy 2 (doc/reliability.md): make check runs
+# FUZZ_NUMPY_COUNT chains of seed FUZZ_NUMPY_SEED on each device; `make fuzz-numpy SEED=N
+# COUNT=M` as many as asked (FIRST=K: from chain K, to replay one).
+FUZZ_NUMPY_SEED = 1
+FUZZ_NUMPY_COUNT = 1000
+TESTS += tests/scripts/fuzz-numpy.sh
+AM_TESTS_ENVIRONMENT += FUZZ_NUMPY_SEED=$(FUZZ_NUMPY_SEED); export FUZZ_NUMPY_SEED; \
+	FUZZ_NUMPY_COUNT=$(FUZZ_NUMPY_COUNT); export FUZZ_NUMPY_COUNT;
+fuzz-numpy: all tests/numpy-oracle
+	@$(AM_TESTS_ENVIRONMENT) seed='$(SEED)' count='$(COUNT)' first='$(FIRST)'; \
+	srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/scripts/fuzz-numpy.sh "$${seed:-1}" "$${count:-2000}" "$${first:-0}"
+.PHONY: fuzz-numpy

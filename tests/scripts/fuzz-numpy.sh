@@ -1,0 +1,37 @@
+#!/bin/sh
+# The differential test against NumPy 2 (doc/reliability.md): tests/scripts/fuzz_numpy.py over
+# the Python package this build made, on every device the package lists (or
+# USMARR_TEST_DEVICE's), one line per device.
+#   fuzz-numpy.sh [SEED [COUNT [FIRST]]]   (default: $FUZZ_NUMPY_SEED, $FUZZ_NUMPY_COUNT, 0)
+# Skips (77) when the module was not built or no NumPy 2 is at hand, unless
+# USMARR_REQUIRE_DEVICE=1, which makes either a failure.
+fail() {
+    echo "fuzz-numpy: $*"
+    if [ "${USMARR_REQUIRE_DEVICE:-0}" = 1 ]; then exit 1; fi
+    exit 77
+}
+seed=${1:-${FUZZ_NUMPY_SEED:-1}}
+count=${2:-${FUZZ_NUMPY_COUNT:-200}}
+first=${3:-0}
+top_builddir=${USMARR_TOP_BUILDDIR:-$(pwd)}
+top_srcdir=${USMARR_TOP_SRCDIR:-${srcdir:-.}}
+[ "${USMARR_HAVE_PYTHON:-no}" = yes ] ||
+    fail "configure found no C headers for Python, so the module was not built"
+[ -e "$top_builddir/python/usmarr/_usmarr.abi3.so" ] || fail "python/usmarr/_usmarr.abi3.so was not built"
+[ -s "$top_builddir/tests/numpy-oracle" ] || fail "tests/numpy-oracle was not made (make check makes it)"
+python=$(cat "$top_builddir/tests/numpy-oracle")
+"$python" -c 'import sys, numpy; sys.exit(int(numpy.__version__.split(".")[0]) < 2)' 2>/dev/null ||
+    fail "$python has no NumPy 2, the reference (scripts/numpy-oracle.sh)"
+PYTHONPATH="$top_builddir/python${PYTHONPATH:+:$PYTHONPATH}"
+LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH LD_LIBRARY_PATH PYTHONDONTWRITEBYTECODE
+devices=${USMARR_TEST_DEVICE:-$("$python" -c 'import usmarr; print(" ".join(d.selector for d in usmarr.devices()))')}
+[ -n "$devices" ] || fail "no device"
+status=0
+for device in $devices; do
+    printf '%s: ' "$device"
+    "$python" "$top_srcdir/tests/scripts/fuzz_numpy.py" --seed "$seed" --count "$count" --first "$first" \
+        --device "$device" --doc "$top_srcdir/doc/reliability.md" || status=1
+done
+exit $status
