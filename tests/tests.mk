@@ -4,7 +4,8 @@
 check_PROGRAMS += tests/runner tests/cache_child
 TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/ew-copies.sh
 EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py \
-	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py tests/scripts/fuzz-numpy.sh tests/scripts/fuzz_numpy.py
+	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py tests/scripts/fuzz-numpy.sh tests/scripts/fuzz_numpy.py \
+	tests/scripts/fuzz_numpy_core.py tests/scripts/fuzz_numpy_ops.py
 tests_runner_SOURCES = \
 	tests/harness/runner.c \
 	tests/harness/common.h \
