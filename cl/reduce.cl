@@ -235,7 +235,10 @@ kernel void usmarr_reduce_sum_cols(R_PARAMS(R_SUMTAG))
 #endif
 
 #if R_KEEP(prod) && R_CPLX
-R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = R_CMUL(acc, v), USMARR_STOREP(R_SUMTAG, out, ob, acc))
+/* complex: the product starts from the first element, as NumPy's: (1 + 0j) * v is not v
+ * where a part of v is infinite (0 * inf) or zero (the sign of 0 - 0) */
+R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = j == js ? v : R_CMUL(acc, v),
+              USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(prod)
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
@@ -400,7 +403,7 @@ R_FOLD_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, acc = r_hypot_step
 #if R_KEEP(cumulative)
 R_SCAN_KERNEL(sum, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(0), acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
 #if R_CPLX
-R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, ((R_SUM_CT)(1, 0)), acc = R_CMUL(acc, v), R_SCAN_SAME)
+R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, ((R_SUM_CT)(1, 0)), acc = r1 ? R_CMUL(acc, v) : v, R_SCAN_SAME)
 #else
 R_SCAN_KERNEL(prod, R_SUMTAG, R_SUM_CT, (R_SUM_CT)(1), acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_SCAN_SAME)
 R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R_TO_F(v)), r_lse_value)
@@ -475,7 +478,7 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
 #define R_AND(a, ha, b, hb) ((a) &= (b), (ha) |= (hb))
 #define R_OR(a, ha, b, hb) ((a) |= (b), (ha) |= (hb))
 #if R_CPLX
-#define R_MUL(a, ha, b, hb) ((a) = R_CMUL(a, b), (ha) |= (hb))
+#define R_MUL(a, ha, b, hb) ((a) = !(hb) ? (a) : (ha) ? R_CMUL(a, b) : (b), (ha) |= (hb))
 #else
 #define R_MUL(a, ha, b, hb) ((a) *= (b), (ha) |= (hb))
 #endif

@@ -246,6 +246,39 @@ START_TEST(test_reduce_empty_selections_use_identities_or_fail)
 }
 END_TEST
 
+/* A complex product starts from the first element, as NumPy's: multiplying by the identity
+ * 1 + 0j first would make 0 * inf NaN (prod of [-2.5+inf j] is -2.5+inf j) and change the
+ * sign of a zero part (prod of [-0-1j] is -0-1j); the same for each line of
+ * cumulative_prod, with or without the initial 1. */
+START_TEST(test_reduce_complex_product_starts_from_the_first_element)
+{
+    usmarr_context_t *ctx = test_context();
+    const float inf = INFINITY;
+    float in[2][2] = {{-2.5f, inf}, {-0.0f, -1.0f}}, got[6];
+    int ax = 0;
+    for (int k = 0; k < 2; k++) {
+        int64_t one = 1;
+        usmarr_array_t *x, *r;
+        ck_assert_ok(usmarr_array_from_host(ctx, 1, &one, USMARR_COMPLEX64, in[k], NULL, USMARR_USM_DEVICE, &x));
+        ck_assert_ok(usmarr_prod(x, 0, NULL, false, NULL, &r));
+        ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+        ck_assert_msg(got[0] == in[k][0] && signbit(got[0]) == signbit(in[k][0]) && got[1] == in[k][1],
+                      "prod of [%g%+gj] is %g%+gj", in[k][0], in[k][1], got[0], got[1]);
+        usmarr_array_release(r);
+        for (int initial = 0; initial < 2; initial++) {
+            ck_assert_ok(usmarr_cumulative(USMARR_CUMULATIVE_PROD, x, &ax, initial, NULL, &r));
+            ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+            const float *g = got + 2 * initial;
+            ck_assert_msg(g[0] == in[k][0] && signbit(g[0]) == signbit(in[k][0]) && g[1] == in[k][1],
+                          "cumulative_prod of [%g%+gj] is %g%+gj", in[k][0], in[k][1], g[0], g[1]);
+            usmarr_array_release(r);
+        }
+        usmarr_array_release(x);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_reduce_large_and_short_axes_and_out)
 {
     /* the classes of the benchmarks, small enough for a test: split "all axes", outer, inner,
@@ -528,6 +561,7 @@ Suite *suite_reduce(void)
         {"numpy", test_reduce_every_reduction_axis_subset_and_layout_matches_numpy},
         {"cumsum", test_reduce_cumulative_sum_matches_numpy},
         {"empty", test_reduce_empty_selections_use_identities_or_fail},
+        {"complex-prod", test_reduce_complex_product_starts_from_the_first_element},
         {"classes", test_reduce_large_and_short_axes_and_out},
         {"groups", test_reduce_many_work_groups_match_host_loops},
         {"tall-narrow", test_reduce_tall_narrow_int32_and_nan_sums_match_host_loops},
