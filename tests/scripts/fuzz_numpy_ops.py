@@ -379,11 +379,24 @@ def op_sort(rng, p, log):
         run_both(name, lambda: np.sort(fnn(flat_n)), lambda: fnu(flat_u), zero_sign=zs)
     elif name == "unique_counts":
         run_both(name, lambda: tuple(fnn(flat_n)), lambda: tuple(fnu(flat_u)), zero_sign=zs)
-    elif name == "unique_inverse":
-        run_both(name, lambda: tuple(fnn(p.n)), lambda: tuple(fnu(p.u)), zero_sign=zs)
-    else:  # the first occurrences, the inverse in x's shape, the counts
-        run_both(name, lambda: tuple(fnn(p.n)), lambda: tuple(fnu(p.u)), zero_sign=zs)
+    else:  # (values, [first occurrences,] inverse in x's shape[, counts])
+        run_both(name, lambda: nan_order(tuple(fnn(p.n)), p.n), lambda: nan_order(tuple(fnu(p.u)), p.n), zero_sign=zs)
     return None
+
+
+def nan_order(result, x):
+    """unique_inverse's or unique_all's result with its NaN values (each one distinct) in the
+    order of the NaN elements of x in C order: which NaN of x goes to which NaN value is
+    unspecified (the standard and NumPy), so both sides are put in this one order."""
+    r = [np.array(a.to_numpy() if isinstance(a, xp.Array) else a) for a in result]
+    slots = np.flatnonzero(np.isnan(r[0]))
+    where = np.flatnonzero(np.isnan(x.reshape(-1)))
+    if len(slots) == len(where) and len(slots):
+        inverse = r[-1] if len(r) == 2 else r[2]
+        inverse.reshape(-1)[where] = slots
+        if len(r) == 4:
+            r[1][slots] = where
+    return tuple(r)
 
 
 # ---- linear algebra ---------------------------------------------------------------------------------
