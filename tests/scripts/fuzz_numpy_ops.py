@@ -132,6 +132,8 @@ def op_reduce(rng, p, log):
         return None
     if name == "prod" and p.n.dtype.kind in "fc" and p.n.size > 20:
         return None
+    if name == "prod" and p.n.dtype.kind == "c" and nonfinite(p.n) and deliberate("complex-prod-infinities"):
+        return None
     kw = {}
     if rng.random() < 0.3:
         kw["keepdims"] = True
@@ -164,6 +166,9 @@ def op_stats(rng, p, log):
         kw = {"axis": axis, "include_initial": initial}
     else:
         kw = {"axis": random_axis(rng, nd, True), "keepdims": rng.random() < 0.3}
+    if (name == "cumulative_prod" and p.n.dtype.kind == "c" and nonfinite(p.n)
+            and deliberate("complex-prod-infinities")):
+        return None
     if name in ("logsumexp", "reduce_hypot", "cumulative_logsumexp"):
         if p.n.dtype.kind not in "f":
             return None  # dpctl's real-only functions; NumPy's ufunc loops differ in the result dtype of integers
