@@ -424,10 +424,11 @@ def op_linalg(rng, p, log):
     a = make_pair(rng, d, a_shape, special=False)
     b = make_pair(rng, rng.choice([d, d, rng.choice(DTYPES[1:])]), b_shape, special=False)
 
-    def tol(x, y):  # the values are within 10 in magnitude: k products of 100 at most
+    def tol(x, y):  # k products, each within the product of the operands' largest magnitudes
         res = np.result_type(x.n, y.n)
         real = np.float64 if res.name in ("float64", "complex128") else np.float32
-        return "exact" if res.kind in "iu" else ("abs", 64 * k * float(np.finfo(real).eps) * 100 +
+        big = max(float(np.max(np.abs(v.n.astype(np.complex128)), initial=1.0)) for v in (x, y))
+        return "exact" if res.kind in "iu" else ("abs", 64 * k * float(np.finfo(real).eps) * big * big +
                                                  (0.1 if res.name == "float16" else 0))
     if name == "matmul":
         log.append("matmul(%s, %s)" % (a.text, b.text))
