@@ -21,6 +21,7 @@
 #define CP_V 8
 #define CP_TILE (SCAN_G * CP_V)
 
+#if USMARR_WANT(compact)
 kernel void usmarr_compact_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                                  global long *counts)
 {
@@ -46,6 +47,7 @@ kernel void usmarr_compact_scan(global long *counts, long nchunks)
     local long tmp[SCAN_G];
     group_scan_counts(counts, nchunks, tmp);
 }
+#endif
 
 /* The selections of item l's elements: `e` the element, `o` its place in the output. */
 #define CP_EACH(body)                                                                                   \
@@ -66,6 +68,7 @@ kernel void usmarr_compact_scan(global long *counts, long nchunks)
             o++;                                                                                        \
         }
 
+#if USMARR_WANT(compact)
 kernel void usmarr_compact_extract(global const usmarr_cond_t *cond, global const usmarr_elem_t *src, long n,
                                    long chunk, long nchunks, global const long *offsets, global usmarr_elem_t *dst)
 {
@@ -84,4 +87,5 @@ kernel void usmarr_compact_place(global const usmarr_cond_t *cond, long n, long 
 {
     CP_EACH(dst[e] = vals[o % nvals])
 }
+#endif
 #endif

@@ -147,6 +147,7 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
  * -DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE=... -DIDX_UNSIGNED=... [-DCHECKED=1]. */
 typedef USMARR_STORAGE(IDX) usmarr_idx_t;
 typedef USMARR_STORAGE(ELEM) usmarr_item_t;
+#if USMARR_WANT(take)
 kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_t *ind,
                              global const usmarr_item_t *src, long m, long n, long stride, global long *cells)
 {
@@ -168,10 +169,12 @@ kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_
     out[e] = src[usmarr_index_norm((long)raw, (ulong)raw, n) * stride];
 #endif
 }
+#endif
 
 /* a[idx, ...] whose remaining axes are one contiguous run of `len` source elements
  * (getitem.c): one work-item per index copies its run into row e of a contiguous
  * result.  Indices of any stride; cells as usmarr_take_flat's. */
+#if USMARR_WANT(take)
 kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
                              global const usmarr_item_t *src, long m, long len, long n, long stride,
                              global long *cells)
@@ -193,6 +196,7 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
         o[j] = s[j];
 }
 #endif
+#endif
 
 #ifdef COND
 #define USMARR_TRUE(p, e) (USMARR_CONVERT(COND, b, USMARR_LOADP(COND, p, e)) != 0)
@@ -203,6 +207,7 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
 typedef USMARR_STORAGE(COND) usmarr_cond_t;
 typedef USMARR_STORAGE(ELEM) usmarr_elem_t;
 
+#if USMARR_WANT(mask)
 kernel USMARR_ONE_PER_LANE void usmarr_mask_count(global const usmarr_cond_t *cond, long n, long chunk, long nchunks,
                               global long *counts)
 {
@@ -288,6 +293,7 @@ kernel USMARR_ONE_PER_LANE void usmarr_mask_place(global const usmarr_cond_t *co
         }
     }
 }
+#endif
 #endif /* COND */
 
 #endif

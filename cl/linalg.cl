@@ -32,6 +32,7 @@
 #define MM_MAC(acc, x, y) ((MM_CT)((acc) + (x) * (y)))
 #endif
 
+#if USMARR_WANT(matmul)
 __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K,
                                   long2 sa, long2 sb, long2 sc, long3 batch)
 {
@@ -43,6 +44,7 @@ __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __gl
         acc = MM_MAC(acc, USMARR_LOADP(D0, a, k * sa.s1), USMARR_LOADP(D0, b, k * sb.s0));
     USMARR_STOREP(D0, c, z * batch.s2 + i * sc.s0 + j * sc.s1, acc);
 }
+#endif
 
 #ifdef MM_TILED
 #define MM_VT USMARR_CAT(MM_CT, MM_VW)
@@ -107,6 +109,7 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
  * zero-padded, so every tile is whole; sa: A's strides between row tiles, rows and k; sb:
  * B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
  * tile return at once. */
+#if USMARR_WANT(matmul)
 __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
                                   long N, long ldc, long3 sa, long2 sb, long3 batch)
 {
@@ -117,12 +120,14 @@ __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __gl
     mm_block(c + z * batch.s2 + i0 * ldc + j0, a + z * batch.s0 + it * sa.s0, b + z * batch.s1 + jt * sb.s0, K, M - i0,
              N - j0, ldc, sa.s1, sa.s2, sb.s1, MM_VW);
 }
+#endif
 
 /* Operands read in place (A's rows sa.s0 apart and k sa.s1 apart, B's rows sb apart and
  * columns contiguous), C C-ordered: dim 0 walks the blocks of every matrix of the batch,
  * row blocks fastest, then column blocks, then matrices, so that a work-group takes several
  * whole small matrices (a batch of 16 x 16 products: few groups, every work-item busy).
  * Dim 0 is rounded up to the work-group size: work-items past `total` return at once. */
+#if USMARR_WANT(matmul)
 __kernel void usmarr_matmul_batched(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
                                     long N, long2 sa, long sb, long3 batch, long rt, long ct, long total)
 {
@@ -134,4 +139,5 @@ __kernel void usmarr_matmul_batched(__global MM_T *c, __global const MM_T *a, __
     mm_block(c + z * batch.s2 + i0 * N + j0, a + z * batch.s0 + i0 * sa.s0, b + z * batch.s1 + j0, K, M - i0, N - j0, N,
              sa.s0, sa.s1, sb, N - j0);
 }
+#endif
 #endif

@@ -23,6 +23,20 @@
 #define USMARR_ONE_PER_LANE
 #endif
 
+/* ---- kernel groups ---------------------------------------------------------------------
+ * A family file holds several groups of kernels (doc/engine.md, "One program per kernel
+ * group"): the kernels of one operation, launched together ("sort": usmarr_sort_rows and
+ * usmarr_sort_rows_net; "unique": its count, scan and write).  The library builds one
+ * program per group it asks for, with -DUSMARR_GROUPED -DUSMARR_GROUP_<group>=1, and the
+ * family keeps each kernel under #if USMARR_WANT(<group>): a driver that compiles every
+ * kernel of a program when it hands out the binary (PoCL) compiles only the group's.  The
+ * name is pasted unexpanded (PoCL defines min, max and others as macros). */
+#ifdef USMARR_GROUPED
+#define USMARR_WANT(group) USMARR_GROUP_##group
+#else
+#define USMARR_WANT(group) 1
+#endif
+
 /* ---- storage and compute types ------------------------------------------------------ */
 #define USMARR_ST_b uchar
 #define USMARR_ST_i8 char

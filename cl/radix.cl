@@ -42,6 +42,7 @@
 #define GR_PAD(q) ((q) + ((q) >> 6))
 #define GR_TABLE (GR_BINS * SCAN_G)
 
+#if USMARR_WANT(gradix)
 kernel void usmarr_gradix_hist(global const ET *in, long sr, long se, global const KT *src, long n, long tiles,
                                long p, long first, global uint *hist)
 {
@@ -125,8 +126,10 @@ kernel void usmarr_gradix_scatter(global const ET *in, long sr, long se, global 
         }
     }
 }
+#endif
 #endif /* W <= 64 */
 
+#if USMARR_WANT(gunique)
 kernel void usmarr_gunique_count(global const KT *key, long n, long chunk, long nchunks, global long *heads)
 {
     local long tmp[SCAN_G];
@@ -159,4 +162,5 @@ kernel void usmarr_gunique_write(global const KT *key, global const long *idx, l
     long j = heads[c] + group_scan_long(h, tmp, &total) - 1; /* the last head before i0 */
     unique_write_range(key, idx, i0, i1, j, values, first, starts, inverse);
 }
+#endif
 #endif /* SCAN_G */

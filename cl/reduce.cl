@@ -62,7 +62,7 @@
 #ifdef R_FUSED
 #define R_KEEP(name) R_KEEP_##name /* pasted unexpanded: PoCL defines some of these names as macros */
 #else
-#define R_KEEP(name) 1
+#define R_KEEP(name) USMARR_WANT(reduce_##name) /* one program per reduction kernel */
 #endif
 /* The sum's 16-lane path over an inner contiguous reduced axis: 16 consecutive elements
  * (v-th group of row pointer p, reduced indices r0, r1) and one element (r1 of the row,

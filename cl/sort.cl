@@ -215,6 +215,7 @@ inline ET key_element(KT k)
 #define ROW_PUT(o, k, i) out[(long)(o) * ose] = key_element(k)
 #endif
 
+#if USMARR_WANT(sort)
 __kernel void usmarr_sort_rows(__global const ET *in, long sr, long se, long n, __global ET *out, long osr, long ose,
                                ROWMEM KT *ka, ROWMEM KT *kb, ROWMEM long *ia, ROWMEM long *ib)
 {
@@ -331,6 +332,7 @@ __kernel void usmarr_sort_rows(__global const ET *in, long sr, long se, long n, 
         ROW_PUT(o, k, ia[i]);
     }
 }
+#endif
 
 /* ---- sort (not argsort) of rows of elements of up to 4 bytes: a sorting network ---------
  * usmarr_sort_rows_net sorts row r = get_group_id(0) like usmarr_sort_rows, with a bitonic
@@ -442,6 +444,7 @@ inline uint16 key_element16(uint16 k)
     } while (0)
 #define NET_REV(x) shuffle(x, (uint16)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
 
+#if USMARR_WANT(sort)
 __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long n, __global ET *out, long osr,
                                    long ose, __local uint16 *v)
 {
@@ -519,6 +522,7 @@ __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long
     }
 }
 #endif
+#endif
 
 /* SS_KEYS keys per work-item, searched in lockstep: the range [base, base + len] that holds
  * a key's position halves to a length that depends on n alone, so every round's probes of
@@ -540,6 +544,7 @@ inline KT ss_probe(__global const ET *a, long n, long sa, __global const long *s
     return make_key(a[at * sa], 1);
 }
 
+#if USMARR_WANT(searchsorted)
 __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __global const long *sorter, long ss,
                                   int use_sorter, __global const ET *v, long m, __global long *out)
 {
@@ -564,6 +569,7 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
     for (int q = 0; q < count; q++)
         out[g + q] = base[q] + (SS_BEFORE(ss_probe(a, n, sa, sorter, ss, use_sorter, base[q]), key[q]) ? 1 : 0);
 }
+#endif
 
 /* ---- set functions (lib/ops/set.c) on keys sorted with -DCANON=1 --------------------------
  * A *head* starts a run of equal keys; every NaN is a head of its own (the array API's
@@ -595,6 +601,7 @@ inline int is_head(__global const KT *k, long i)
     return i == 0 || !KEY_EQ(k[i], k[i - 1]) || key_is_nan(k[i]);
 }
 
+#if USMARR_WANT(unique)
 __kernel void usmarr_unique_count(__global const KT *key, long n, long chunk, long nchunks, __global long *heads)
 {
     long c = get_global_id(0);
@@ -616,6 +623,7 @@ __kernel void usmarr_unique_scan(__global long *heads, long nchunks)
     }
     heads[nchunks] = sum;
 }
+#endif
 
 /* The sorted keys [b, e): values, first indices, starts and the inverse from j, the place of
  * the last head before b (shared with cl/radix.cl's usmarr_gunique_write). */
@@ -640,6 +648,7 @@ inline void unique_write_range(__global const KT *key, __global const long *idx,
     }
 }
 
+#if USMARR_WANT(unique)
 __kernel void usmarr_unique_write(__global const KT *key, __global const long *idx, long n, long chunk, long nchunks,
                                   __global const long *heads, __global ET *values, __global long *first,
                                   __global long *starts, __global long *inverse)
@@ -658,7 +667,9 @@ __kernel void usmarr_unique_counts(__global const long *starts, long total, long
         return;
     counts[g] = (g + 1 < total ? starts[g + 1] : n) - starts[g];
 }
+#endif
 
+#if USMARR_WANT(isin)
 __kernel void usmarr_isin(__global const KT *key, long n, __global const ET *v, long m, __global uchar *out,
                           int invert)
 {
@@ -677,3 +688,4 @@ __kernel void usmarr_isin(__global const KT *key, long n, __global const ET *v, 
     int found = lo < n && KEY_EQ(key[lo], k) && !key_is_nan(k);
     out[g] = (uchar)(found != invert);
 }
+#endif

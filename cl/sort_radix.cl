@@ -56,6 +56,7 @@ inline int radix_writes_b(uint m, int k)
     return (popcount(m) - 1 - k) & 1;
 }
 
+#if USMARR_WANT(radix)
 __kernel void usmarr_radix_prepare(__global const ET *in, long sr, long se, long n, long block, long nb,
                                    __global uint *hist)
 {
@@ -122,6 +123,7 @@ __kernel void usmarr_radix_scan(__global uint *hist, long nb, __global const uin
             sum += t;
         }
 }
+#endif
 
 /* element (or index) i of row r of the result, when the host gave one */
 #if ARG
@@ -150,6 +152,7 @@ __kernel void usmarr_radix_scan(__global uint *hist, long nb, __global const uin
         }                                                                                          \
     } while (0)
 
+#if USMARR_WANT(radix)
 __kernel void usmarr_radix_scatter(__global const ET *in, long sr, long se, __global KT *ka, __global KT *kb,
                                    __global long *ia, __global long *ib, long n, long block, long nb,
                                    __global const uint *hist, __global const uint *mask, long p, __global ET *out,
@@ -185,8 +188,10 @@ __kernel void usmarr_radix_scatter(__global const ET *in, long sr, long se, __gl
                 idst[o] = x;
         });
 }
+#endif
 
 /* Rows that made no pass: their keys (and indices) into ka, or into the result. */
+#if USMARR_WANT(radix)
 __kernel void usmarr_radix_settle(__global const ET *in, long sr, long se, __global KT *ka, __global long *ia, long n,
                                   long block, long nb, __global const uint *mask, __global ET *out, long osr, long ose,
                                   long to_out)
@@ -207,3 +212,4 @@ __kernel void usmarr_radix_settle(__global const ET *in, long sr, long se, __glo
         }
     }
 }
+#endif

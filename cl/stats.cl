@@ -17,6 +17,7 @@
 #endif
 
 /* One output per work-item: out[i] = sum over r of |x[i*ks + r*rs] - mean[i]|^2. */
+#if USMARR_WANT(ssd)
 __kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global const ST_T *mean, long nkept, long nred,
                          long ks, long rs)
 {
@@ -32,11 +33,13 @@ __kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global c
     }
     out[i] = acc;
 }
+#endif
 
 #ifdef ST_VECTOR
 #define ST_V16 USMARR_CAT(ST_CT, 16)
 /* 16 neighbouring outputs per work-item, for ks == 1 (an outer reduced axis): each step
  * of r reads 16 contiguous elements. */
+#if USMARR_WANT(ssd)
 __kernel void usmarr_ssd_cols(__global ST_RT *out, __global const ST_T *x, __global const ST_T *mean, long nkept,
                               long nred, long ks, long rs)
 {
@@ -63,4 +66,5 @@ __kernel void usmarr_ssd_cols(__global ST_RT *out, __global const ST_T *x, __glo
     }
     vstore16(acc, 0, out + i0);
 }
+#endif
 #endif

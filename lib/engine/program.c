@@ -513,13 +513,46 @@ int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct recipe *r, const c
     return rc ? rc : kernel_of(ctx, p, name, out);
 }
 
+/* The group of a kernel (cl/prelude.cl, "kernel groups") into buf: the word after
+ * "usmarr_" ("usmarr_sort_rows_net" -> "sort", "usmarr_unique_write" -> "unique"); for the
+ * reductions (cl/reduce.cl's R_KEEP) "reduce_" and the reduction, one group for its flat
+ * and tree kernels ("usmarr_reduce_tree_sum" -> "reduce_sum", "usmarr_reduce_sum_cols" ->
+ * "reduce_sum_cols") and one for the cumulative kernels ("reduce_cumulative"). */
+static void kernel_group(const char *kernel_name, char *buf, size_t size)
+{
+    const char *g = strncmp(kernel_name, "usmarr_", 7) ? kernel_name : kernel_name + 7;
+    if (strncmp(g, "reduce_", 7)) {
+        snprintf(buf, size, "%.*s", (int)strcspn(g, "_"), g);
+        return;
+    }
+    g += 7;
+    if (!strncmp(g, "tree_", 5))
+        g += 5;
+    snprintf(buf, size, "reduce_%.*s", (int)(strncmp(g, "cumulative_", 11) ? strlen(g) : 10), g);
+}
+
 int usmarr__kernel_get(usmarr_context_t *ctx, const char *family, const char *defines, const char *kernel_name,
                        usmarr__kernel_t **out)
 {
     if (!ctx || !family || !kernel_name || !out)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "usmarr__kernel_get: NULL argument");
-    struct recipe r = {family, false, defines ? defines : "", 0, 0, NULL, 0};
-    return usmarr__recipe_kernel(ctx, &r, kernel_name, out);
+    /* One program per kernel group: the family's defines and the group's. */
+    char group[64], stack_options[512];
+    kernel_group(kernel_name, group, sizeof group);
+#define GROUP_OPTIONS(buf, size)                                                                      \
+    snprintf(buf, size, "%s%s-DUSMARR_GROUPED -DUSMARR_GROUP_%s=1", defines ? defines : "",          \
+             defines && *defines ? " " : "", group)
+    size_t n = (size_t)GROUP_OPTIONS(NULL, 0) + 1;
+    char *options = n <= sizeof stack_options ? stack_options : malloc(n);
+    if (!options)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel options");
+    GROUP_OPTIONS(options, n);
+#undef GROUP_OPTIONS
+    struct recipe r = {family, false, options, 0, 0, NULL, 0};
+    int rc = usmarr__recipe_kernel(ctx, &r, kernel_name, out);
+    if (options != stack_options)
+        free(options);
+    return rc;
 }
 
 int usmarr__kernel_get_generated(usmarr_context_t *ctx, const char *family, const struct usmarr__source_part *parts,
