@@ -425,6 +425,7 @@ Suite *suite_build(void)
 {
     Suite *s = suite_create("build");
     TCase *tc = tcase_create("build");
+    tcase_set_tags(tc, TEST_TAG_VARIANTS);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 0);
     tcase_add_test(tc, test_build_cold_compiles_print_nothing_and_compile_once_across_processes);

@@ -1121,6 +1121,7 @@ Suite *suite_cache(void)
 {
     Suite *s = suite_create("cache");
     TCase *tc = tcase_create("disk");
+    tcase_set_tags(tc, TEST_TAG_VARIANTS);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_cache_store_then_load_hits_with_the_same_runnable_binary);

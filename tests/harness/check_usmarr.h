@@ -52,8 +52,11 @@ static inline void test_add_cases(Suite *s, const struct test_case_entry *cases,
 /* The tag of test cases that need host USM throughout (storages with a host side): the
  * runner's device-USM-only mode leaves them out (CK_EXCLUDE_TAGS). */
 #define TEST_TAG_HOST_USM "host-usm"
-/* Cases that compile many kernel variants of their own (the kernel-shape candidates): run
- * on the devices, left out of the runner's modes. */
+/* Cases that run every entry of a table whose per-entry code is the same in every mode:
+ * every dtype pair of a cast, every function and signature of the elementwise table (its
+ * special values and accuracy), the kernel-shape candidates, the disk cache's and the
+ * builds' own files.  They compile a program per entry, so they run once per device and
+ * are left out of the runner's modes, which repeat the layouts and algorithms. */
 #define TEST_TAG_VARIANTS "variants"
 
 #endif

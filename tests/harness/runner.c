@@ -114,8 +114,8 @@ struct job {
  *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
  *   work-group limits (lib/engine/map.c), every suite.
- * Both leave out the cases tagged "variants" (the kernel-shape candidates' compiles, which
- * set their own shapes and so would repeat the device's run). */
+ * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
+ * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
 static const struct job modes[] = {
     {NULL, {{"USMARR_USM_KINDS", "device"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
     {NULL, {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},

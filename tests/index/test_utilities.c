@@ -627,10 +627,13 @@ Suite *suite_utilities(void)
     tcase_add_test(tc, test_utilities_isdtype);
     tcase_add_test(tc, test_utilities_unstack);
     tcase_add_test(tc, test_utilities_meshgrid);
-    tcase_add_test(tc, test_utilities_tril_triu_match_numpy_for_every_dtype_layout_and_k);
     tcase_add_test(tc, test_utilities_tril_triu_edges_and_failures);
     tcase_add_test(tc, test_utilities_isclose_allclose_match_numpy);
     tcase_add_test(tc, test_utilities_isclose_out_defaults_and_failures);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tril_triu_table");
+    tcase_set_tags(tc, TEST_TAG_VARIANTS);
+    tcase_add_test(tc, test_utilities_tril_triu_match_numpy_for_every_dtype_layout_and_k);
     suite_add_tcase(s, tc);
     return s;
 }

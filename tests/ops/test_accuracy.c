@@ -330,6 +330,7 @@ Suite *suite_accuracy(void)
     Suite *s = suite_create("accuracy");
     TCase *tc = tcase_create("reference");
     tcase_set_timeout(tc, 120);
+    tcase_set_tags(tc, TEST_TAG_VARIANTS);
     tcase_add_test(tc, test_accuracy_every_function_within_its_bound_against_a_higher_precision_reference);
     suite_add_tcase(s, tc);
     return s;

@@ -216,6 +216,6 @@ Suite *suite_complex(void)
     const struct test_case_entry tests[] = {
         {"numpy2", test_complex_functions_match_numpy2_on_special_values_cuts_and_extremes},
     };
-    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
+    test_add_tagged_cases(s, tests, sizeof tests / sizeof tests[0], TEST_TAG_VARIANTS);
     return s;
 }

@@ -661,9 +661,12 @@ Suite *suite_elementwise(void)
 {
     Suite *s = suite_create("elementwise");
     /* one case per test so that CK_RUN_CASE can pick one */
-    const struct test_case_entry tests[] = {
+    const struct test_case_entry tables[] = {
         {"unary", test_elementwise_unary_functions_match_numpy_on_every_dtype_and_layout},
         {"binary", test_elementwise_binary_functions_match_numpy_on_every_dtype_pair_and_layout},
+    };
+    test_add_tagged_cases(s, tables, sizeof tables / sizeof tables[0], TEST_TAG_VARIANTS);
+    const struct test_case_entry tests[] = {
         {"ternary", test_elementwise_where_and_clip_match_numpy},
         {"scalars", test_elementwise_weak_scalars_keep_the_array_dtype},
         {"weak_range", test_elementwise_weak_integers_out_of_range_follow_numpy2},
