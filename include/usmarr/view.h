@@ -157,9 +157,9 @@ USMARR_API USMARR_NODISCARD int usmarr_array_index_text(const usmarr_array_t *ar
  * @retval USMARR_ERROR_INDEX too many indices, an integer or an index out of range (the
  *         detail names the value, the axis, its size and the index array, e.g. `index 7
  *         is out of bounds for axis 1 with size 5 (index array @1 at items[2])`), a
- *         boolean array whose shape differs from the axes it covers
- * @retval USMARR_ERROR_SHAPE_MISMATCH index arrays that do not broadcast together (both
- *         named with their shapes); an @p out of the wrong shape
+ *         boolean array whose shape differs from the axes it covers, index arrays that do
+ *         not broadcast together (both named with their shapes; NumPy's IndexError)
+ * @retval USMARR_ERROR_SHAPE_MISMATCH an @p out of the wrong shape
  * @retval USMARR_ERROR_CONTEXT_MISMATCH arrays of different contexts
  * @retval USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING an unusable @p out */
 USMARR_API USMARR_NODISCARD int usmarr_array_getitem(const usmarr_array_t *array, const usmarr_index_item_t *items,

@@ -152,7 +152,7 @@ static int broadcast_indices(struct usmarr__plan *p)
                 }
                 char s1[USMARR__SHAPE_BUF], s2[USMARR__SHAPE_BUF];
                 const usmarr_array_t *o = p->adv[j].ind;
-                return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                return usmarr__fail(USMARR_ERROR_INDEX, /* NumPy's IndexError */
                                     "shape mismatch: index arrays could not be broadcast together: @%lld (items[%zu]) "
                                     "of shape %s and @%lld (items[%zu]) of shape %s",
                                     (long long)p->adv[j].ref, p->adv[j].item,

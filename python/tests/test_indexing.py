@@ -93,7 +93,9 @@ def test_out_of_range_and_bad_keys():
         a[:, np.array([0, 5])]
     with pytest.raises(IndexError):
         a[np.ones(3, bool)]
-    with pytest.raises(usmarr.UsmarrError, match="could not be broadcast"):
+    with pytest.raises(IndexError, match="index arrays could not be broadcast together"):  # as NumPy
         a[np.array([0, 1]), np.array([0, 1, 2])]
+    with pytest.raises(IndexError, match="index arrays could not be broadcast together"):
+        a[np.array([0, 1]), np.array([0, 1, 2])] = usmarr.asarray(np.int32(1))
     with pytest.raises(IndexError):
         a[np.array([0.5])]

@@ -193,7 +193,7 @@ START_TEST(test_getitem_argument_errors)
                          "arrays[2] (named by items[0]) is NULL");
     ck_assert_fails_with(usmarr_array_getitem_text(a, "@0", NULL, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
                          "items[0] names index array @0, but 0 arrays were passed");
-    ck_assert_fails_with(usmarr_array_getitem_text(a, "@0, @1", arrays, 2, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH,
+    ck_assert_fails_with(usmarr_array_getitem_text(a, "@0, @1", arrays, 2, NULL, &r), USMARR_ERROR_INDEX,
                          "shape mismatch: index arrays could not be broadcast together: @0 (items[0]) of shape (2,) "
                          "and @1 (items[1]) of shape (3,)");
     ck_assert_fails_with(usmarr_array_getitem_text(a, "@0, 1:, @0", arrays, 2, NULL, &r), USMARR_ERROR_INDEX,
