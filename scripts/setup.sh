@@ -34,7 +34,10 @@ if [ "$(id -u)" = 0 ]; then
     echo "setup: registered $lib in /etc/OpenCL/vendors"
   done
   echo "setup: installing libusmarr and building the common kernels of every USM device (once per machine and library version)"
-  make install >/dev/null
+  # libtool's notes (relinking) and the kernels' progress go to a log, shown on failure.
+  log=$(mktemp)
+  make install >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+  rm -f "$log"
   ldconfig
   echo "setup: installed libusmarr in $(sed -n 's/^prefix = //p' Makefile); cc prog.c \$(pkg-config --cflags --libs usmarr)"
 else
