@@ -71,6 +71,10 @@ static inline CX_OVL R cx_sub(R p, R q)
         return isnan(p) ? p : q;
     return isinf(p) && isinf(q) && (p > 0) == (q > 0) ? CX_DEFAULT_NAN : p - q;
 }
+/* Annex G's recovery of an infinite product: a part as +-1 (infinite) or +-0 (finite), and
+ * a NaN part as a zero of its sign */
+static inline CX_OVL R cx_unit(R v) { return cx_copysign(isinf(v) ? (R)1 : (R)0, v); }
+static inline CX_OVL R cx_nan0(R v) { return isnan(v) ? cx_copysign((R)0, v) : v; }
 #define CX_PI ((R)M_PI)
 #define CX_PI_2 ((R)M_PI_2)
 #define CX_LN2 ((R)M_LN2)
@@ -245,25 +249,19 @@ static inline CX_OVL C c_mul_g(C z, C w)
     if (!isnan(x) || !isnan(y))
         return (C)(x, y);
     bool again = false;
-    if (isinf(a) || isinf(b)) {
-        a = cx_copysign(isinf(a) ? (R)1 : (R)0, a);
-        b = cx_copysign(isinf(b) ? (R)1 : (R)0, b);
-        c = isnan(c) ? cx_copysign((R)0, c) : c;
-        d = isnan(d) ? cx_copysign((R)0, d) : d;
+    if (isinf(a) || isinf(b)) { /* z infinite */
+        a = cx_unit(a), b = cx_unit(b);
+        c = cx_nan0(c), d = cx_nan0(d);
         again = true;
     }
-    if (isinf(c) || isinf(d)) {
-        c = cx_copysign(isinf(c) ? (R)1 : (R)0, c);
-        d = cx_copysign(isinf(d) ? (R)1 : (R)0, d);
-        a = isnan(a) ? cx_copysign((R)0, a) : a;
-        b = isnan(b) ? cx_copysign((R)0, b) : b;
+    if (isinf(c) || isinf(d)) { /* w infinite */
+        c = cx_unit(c), d = cx_unit(d);
+        a = cx_nan0(a), b = cx_nan0(b);
         again = true;
     }
-    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
-        a = isnan(a) ? cx_copysign((R)0, a) : a;
-        b = isnan(b) ? cx_copysign((R)0, b) : b;
-        c = isnan(c) ? cx_copysign((R)0, c) : c;
-        d = isnan(d) ? cx_copysign((R)0, d) : d;
+    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) { /* a product overflowed */
+        a = cx_nan0(a), b = cx_nan0(b);
+        c = cx_nan0(c), d = cx_nan0(d);
         again = true;
     }
     if (again)

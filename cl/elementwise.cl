@@ -28,6 +28,9 @@
  * integer/float special cases (division by zero, shifts past the width, ...) are
  * documented in doc/ops.md.
  */
+/* Boilerplate: the table's rows read alike, one a function (the math library's above all).
+ * No row macro folds them: PoCL defines some function names (sqrt, ...) as macros, which
+ * a second macro level would expand before EW_F1 pastes them. */
 #define USMARR_ELEMENTWISE_OPS(X)                                                                        \
     X(NEGATIVE, negative, 1, NUM, SAME, F_NOBOOL, V, EW_NEG(a), (-(a)))                                  \
     X(POSITIVE, positive, 1, NUM, SAME, F_NOBOOL, V, (a), (a))                                           \
@@ -44,9 +47,9 @@
     X(LOG2, log2, 1, INEX, SAME, F_NONE, V, EW_F1(log2, a), log2(a))                                     \
     X(LOG10, log10, 1, INEX, SAME, F_NONE, V, EW_F1(log10, a), log10(a))                                 \
     X(LOG1P, log1p, 1, INEX, SAME, F_NONE, V, EW_F1(log1p, a), log1p(a))                                 \
-    X(SIN, sin, 1, INEX, SAME, F_NONE, N, EW_F1(sin, a), _)                                         \
-    X(COS, cos, 1, INEX, SAME, F_NONE, N, EW_F1(cos, a), _)                                         \
-    X(TAN, tan, 1, INEX, SAME, F_NONE, N, EW_F1(tan, a), _)                                         \
+    X(SIN, sin, 1, INEX, SAME, F_NONE, N, EW_F1(sin, a), _)                                              \
+    X(COS, cos, 1, INEX, SAME, F_NONE, N, EW_F1(cos, a), _)                                              \
+    X(TAN, tan, 1, INEX, SAME, F_NONE, N, EW_F1(tan, a), _)                                              \
     X(ASIN, asin, 1, INEX, SAME, F_NONE, V, EW_F1(asin, a), asin(a))                                     \
     X(ACOS, acos, 1, INEX, SAME, F_NONE, V, EW_F1(acos, a), acos(a))                                     \
     X(ATAN, atan, 1, INEX, SAME, F_NONE, V, EW_F1(atan, a), atan(a))                                     \

@@ -233,15 +233,8 @@ kernel USMARR_ONE_PER_LANE void usmarr_mask_count(global const usmarr_cond_t *co
 
 kernel void usmarr_mask_scan(global long *counts, long nchunks)
 {
-    if (get_global_id(0) != 0)
-        return;
-    long sum = 0;
-    for (long c = 0; c < nchunks; c++) {
-        long v = counts[c];
-        counts[c] = sum;
-        sum += v;
-    }
-    counts[nchunks] = sum;
+    if (get_global_id(0) == 0)
+        usmarr_chunk_offsets(counts, nchunks);
 }
 
 kernel USMARR_ONE_PER_LANE void usmarr_mask_extract(global const usmarr_cond_t *cond, global const usmarr_elem_t *src, long n,

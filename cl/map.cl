@@ -278,6 +278,18 @@ kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USM
  *      and decoded with div/mod (once per work-item, outer dims only) -------------------- */
 #define USMARR_XN_INIT(k) long x##k = iin * USMARR_INNER(k, t##k[nd - 1]) + imid * t##k[nd - 2];
 #define USMARR_XN_ADD(k) x##k += id * t##k[d];
+/* the outer dims (nd - 3 down to 0, flattened on NDRange axis 2) decoded, each adding its
+ * index times operand k's stride to x_k (shape sh and nd in scope) */
+#define USMARR_XN_OUTER                                                                            \
+    {                                                                                              \
+        long r = get_global_id(2);                                                                 \
+        for (int d = nd - 3; d >= 0; d--) {                                                        \
+            long q = r / sh[d];                                                                    \
+            long id = r - q * sh[d];                                                               \
+            r = q;                                                                                 \
+            USMARR_FOR_OPS(USMARR_XN_ADD)                                                          \
+        }                                                                                          \
+    }
 #define USMARR_TARR(k, W) long t##k[W]; USMARR_CAT(vstore, W)(tv##k, 0, t##k);
 
 /* s8 and s16: one body, metadata vectors of 8 or 16 longs. */
@@ -298,13 +310,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(USMARR
         return;
     USMARR_FOR_OPS(USMARR_TAN)
     USMARR_FOR_OPS(USMARR_XN_INIT)
-    long r = get_global_id(2);
-    for (int d = nd - 3; d >= 0; d--) {
-        long q = r / sh[d];
-        long id = r - q * sh[d];
-        r = q;
-        USMARR_FOR_OPS(USMARR_XN_ADD)
-    }
+    USMARR_XN_OUTER
     USMARR_MAP_BODY;
 }
 #endif
@@ -320,13 +326,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(
     if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
         return;
     USMARR_FOR_OPS(USMARR_XB_INIT)
-    long r = get_global_id(2);
-    for (int d = nd - 3; d >= 0; d--) {
-        long q = r / sh[d];
-        long id = r - q * sh[d];
-        r = q;
-        USMARR_FOR_OPS(USMARR_XN_ADD)
-    }
+    USMARR_XN_OUTER
     USMARR_MAP_BODY;
 }
 #endif

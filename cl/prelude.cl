@@ -1,6 +1,6 @@
 /* prelude.cl: prepended to every program.  Per-dtype-tag types, loads, stores and
- * NumPy's value conversions (doc/engine.md, "Casting").  See lib/engine/engine_internal.h
- * for the contract. */
+ * NumPy's value conversions (doc/engine.md, "Casting"), and the few helpers that kernels
+ * of several families share.  See lib/engine/engine_internal.h for the contract. */
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define USMARR_HAS_FP64 1
@@ -255,3 +255,19 @@
 #define USMARR_VCVT_HI USMARR_VCVT_FI
 #define USMARR_VCVT_HF USMARR_VCVT_II
 #define USMARR_VCVT_HH(f, t, x) (x)
+
+/* ---- helpers shared by several families ----------------------------------------------- */
+
+/* counts[0, n) replaced by their exclusive prefix sums and counts[n] set to their total, by
+ * one work-item: the chunks' offsets of a compaction (cl/index.cl) and of unique's heads
+ * (cl/sort.cl). */
+static inline void usmarr_chunk_offsets(global long *counts, long n)
+{
+    long sum = 0;
+    for (long c = 0; c < n; c++) {
+        long t = counts[c];
+        counts[c] = sum;
+        sum += t;
+    }
+    counts[n] = sum;
+}

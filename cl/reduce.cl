@@ -253,14 +253,16 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * argmin/argmax: the first occurrence (strictly better values only), the first NaN.
  * BEFORE(a, b): a ranks before b (R_LT for the minimum, R_GT for the maximum). */
 #define R_GT(a, b) R_LT(b, a)
-#define R_EXTREME_STEP(BEFORE) if (!R_NAN(acc) && (R_NAN(v) || BEFORE(v, acc))) acc = v
+/* b takes a's place: a is not NaN, and b is NaN or ranks before a */
+#define R_WINS(BEFORE, b, a) (!R_NAN(a) && (R_NAN(b) || BEFORE(b, a)))
+#define R_EXTREME_STEP(BEFORE) if (R_WINS(BEFORE, v, acc)) acc = v
 #define R_ARG_EXTREME_KERNEL(NAME, BEFORE)                                                            \
     kernel void usmarr_reduce_##NAME(R_PARAMS(i64))                                                   \
     {                                                                                                 \
         R_HEAD                                                                                        \
         R_CT best = R_ELEM(first, r0_, r1_);                                                          \
         long at = js;                                                                                 \
-        R_LOOP(if (!R_NAN(best) && (R_NAN(v) || BEFORE(v, best))) { best = v; at = j; })              \
+        R_LOOP(if (R_WINS(BEFORE, v, best)) { best = v; at = j; })                                     \
         out[ob] = at;                                                                                 \
     }
 /* (min and max go straight to R_FOLD_KERNEL: PoCL defines them as macros, which a second
@@ -482,13 +484,15 @@ R_SCAN_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R
 #else
 #define R_MUL(a, ha, b, hb) ((a) *= (b), (ha) |= (hb))
 #endif
-/* min/max: the first value, then NaN wins and stays, as in usmarr_reduce_min/max */
-#define R_EXTREME_JOIN(BEFORE, a, ha, b, hb)                                                          \
+/* b (if it has an element) takes a's place when a has none or when WINS */
+#define R_JOIN_IF(WINS, a, ha, b, hb)                                                                 \
     do {                                                                                              \
-        if ((hb) && (!(ha) || (!R_NAN(a) && (R_NAN(b) || BEFORE(b, a)))))                             \
+        if ((hb) && (!(ha) || (WINS)))                                                                \
             (a) = (b);                                                                                \
         (ha) |= (hb);                                                                                 \
     } while (0)
+/* min/max: the first value, then NaN wins and stays, as in usmarr_reduce_min/max */
+#define R_EXTREME_JOIN(BEFORE, a, ha, b, hb) R_JOIN_IF(R_WINS(BEFORE, b, a), a, ha, b, hb)
 #define R_MIN(a, ha, b, hb) R_EXTREME_JOIN(R_LT, a, ha, b, hb)
 #define R_MAX(a, ha, b, hb) R_EXTREME_JOIN(R_GT, a, ha, b, hb)
 
@@ -548,12 +552,7 @@ static inline r_arg_t r_arg(R_CT v, long at)
     a.at = at;
     return a;
 }
-#define R_ARG_JOIN(BEFORE, a, ha, b, hb)                                                              \
-    do {                                                                                              \
-        if ((hb) && (!(ha) || R_ARG_BETTER(BEFORE, (b).v, (b).at, (a).v, (a).at)))                    \
-            (a) = (b);                                                                                \
-        (ha) |= (hb);                                                                                 \
-    } while (0)
+#define R_ARG_JOIN(BEFORE, a, ha, b, hb) R_JOIN_IF(R_ARG_BETTER(BEFORE, (b).v, (b).at, (a).v, (a).at), a, ha, b, hb)
 #define R_ARGMIN_JOIN(a, ha, b, hb) R_ARG_JOIN(R_LT, a, ha, b, hb)
 #define R_ARGMAX_JOIN(a, ha, b, hb) R_ARG_JOIN(R_GT, a, ha, b, hb)
 #if R_KEEP(argmin)

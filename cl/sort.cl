@@ -359,28 +359,28 @@ __kernel void usmarr_sort_rows(__global const ET *in, long sr, long se, long n, 
                             8 & (b) ? 0 : ~0u, 9 & (b) ? 0 : ~0u, 10 & (b) ? 0 : ~0u, 11 & (b) ? 0 : ~0u,         \
                             12 & (b) ? 0 : ~0u, 13 & (b) ? 0 : ~0u, 14 & (b) ? 0 : ~0u, 15 & (b) ? 0 : ~0u)
 
-/* the steps of partners 8, 4, 2, 1 apart */
+/* the steps of partners d, d/2, ..., 1 apart */
+#define NET_HALF1(x) NET_LANES(x, NET_PERM(1), NET_LOW(1))
+#define NET_HALF2(x) NET_LANES(x, NET_PERM(2), NET_LOW(2)); NET_HALF1(x)
+#define NET_HALF4(x) NET_LANES(x, NET_PERM(4), NET_LOW(4)); NET_HALF2(x)
+#define NET_HALF8(x) NET_LANES(x, NET_PERM(8), NET_LOW(8)); NET_HALF4(x)
+
 inline uint16 net_tail(uint16 x)
 {
-    NET_LANES(x, NET_PERM(8), NET_LOW(8));
-    NET_LANES(x, NET_PERM(4), NET_LOW(4));
-    NET_LANES(x, NET_PERM(2), NET_LOW(2));
-    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_HALF8(x);
     return x;
 }
 
+/* merges of blocks of 2, 4, 8, 16 lanes: the mirror step, then the halving steps */
 inline uint16 net_sort16(uint16 x)
 {
-    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_HALF1(x);
     NET_LANES(x, NET_PERM(3), NET_LOW(2));
-    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_HALF1(x);
     NET_LANES(x, NET_PERM(7), NET_LOW(4));
-    NET_LANES(x, NET_PERM(2), NET_LOW(2));
-    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_HALF2(x);
     NET_LANES(x, NET_PERM(15), NET_LOW(8));
-    NET_LANES(x, NET_PERM(4), NET_LOW(4));
-    NET_LANES(x, NET_PERM(2), NET_LOW(2));
-    NET_LANES(x, NET_PERM(1), NET_LOW(1));
+    NET_HALF4(x);
     return x;
 }
 
@@ -443,6 +443,17 @@ inline uint16 key_element16(uint16 k)
         a = t_;                                                                                    \
     } while (0)
 #define NET_REV(x) shuffle(x, (uint16)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+/* four vectors' last steps, partners 1 vector apart (a-b, c-d) then those inside each
+ * vector, stored to v[i..i+3] */
+#define NET_LAST4(v, i, a, b, c, d)                                                                \
+    do {                                                                                           \
+        NET_CX(a, b);                                                                              \
+        NET_CX(c, d);                                                                              \
+        v[i] = net_tail(a);                                                                        \
+        v[(i) + 1] = net_tail(b);                                                                  \
+        v[(i) + 2] = net_tail(c);                                                                  \
+        v[(i) + 3] = net_tail(d);                                                                  \
+    } while (0)
 
 #if USMARR_WANT(sort)
 __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long n, __global ET *out, long osr,
@@ -478,12 +489,7 @@ __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long
         t = NET_REV(c);
         c = NET_REV(max(b, t));
         b = min(b, t);
-        NET_CX(a, b);
-        NET_CX(c, d);
-        v[i] = net_tail(a);
-        v[i + 1] = net_tail(b);
-        v[i + 2] = net_tail(c);
-        v[i + 3] = net_tail(d);
+        NET_LAST4(v, i, a, b, c, d);
     }
     for (int m = 8; m <= nv; m *= 2) { /* merge sorted blocks of m/2 vectors into blocks of m */
         for (int b = 0; b < nv; b += m)
@@ -503,12 +509,7 @@ __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long
             uint16 a = v[i], b = v[i + 1], c = v[i + 2], d = v[i + 3];
             NET_CX(a, c);
             NET_CX(b, d);
-            NET_CX(a, b);
-            NET_CX(c, d);
-            v[i] = net_tail(a);
-            v[i + 1] = net_tail(b);
-            v[i + 2] = net_tail(c);
-            v[i + 3] = net_tail(d);
+            NET_LAST4(v, i, a, b, c, d);
         }
     }
     if (ose == 1) {
@@ -613,16 +614,7 @@ __kernel void usmarr_unique_count(__global const KT *key, long n, long chunk, lo
     heads[c] = h;
 }
 
-__kernel void usmarr_unique_scan(__global long *heads, long nchunks)
-{
-    long sum = 0;
-    for (long c = 0; c < nchunks; c++) {
-        long t = heads[c];
-        heads[c] = sum;
-        sum += t;
-    }
-    heads[nchunks] = sum;
-}
+__kernel void usmarr_unique_scan(__global long *heads, long nchunks) { usmarr_chunk_offsets(heads, nchunks); }
 #endif
 
 /* The sorted keys [b, e): values, first indices, starts and the inverse from j, the place of
