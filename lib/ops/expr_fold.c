@@ -25,28 +25,16 @@ static struct num num_of(const usmarr_scalar_t *s)
 {
     struct num n;
     memset(&n, 0, sizeof n);
-    switch (s->kind) {
-    case USMARR_KIND_BOOL:
-        n.level = L_BOOL;
-        n.i = s->value.b;
-        break;
-    case USMARR_KIND_INT:
-        n.level = L_INT;
-        n.i = s->value.i;
-        break;
-    case USMARR_KIND_UINT:
-        n.level = L_INT;
-        n.i = s->value.u;
-        break;
-    case USMARR_KIND_FLOAT:
-        n.level = L_FLOAT;
+    usmarr_kind_t k = s->kind;
+    n.level = k == USMARR_KIND_BOOL ? L_BOOL : k <= USMARR_KIND_UINT ? L_INT : k == USMARR_KIND_FLOAT ? L_FLOAT : L_COMPLEX;
+    if (n.level <= L_INT)
+        n.i = k == USMARR_KIND_BOOL ? (__int128)s->value.b
+              : k == USMARR_KIND_INT ? (__int128)s->value.i
+                                     : (__int128)s->value.u;
+    else if (n.level == L_FLOAT)
         n.f = s->value.f;
-        break;
-    default:
-        n.level = L_COMPLEX;
+    else
         n.c = CMPLX(s->value.c[0], s->value.c[1]);
-        break;
-    }
     return n;
 }
 
@@ -209,6 +197,8 @@ static int arith(const char *name, struct num a, struct num b, struct num *r, co
         *why = "complex numbers have no floor division or remainder";
         return 1;
     }
+    /* Boilerplate: the complex operators read as the float ones above (C's operators on
+     * double complex; float operands through complex division would round differently). */
     if (!strcmp(name, "add"))
         r->c = a.c + b.c;
     else if (!strcmp(name, "subtract"))

@@ -515,22 +515,28 @@ static struct pval power(struct parser *ps)
     return ps->rc ? a : call_named(ps, "pow", args, 2, at);
 }
 
+/* A prefix operator at the current token: its operand by `operand` (one level of nesting
+ * deeper), then the function `fn` of it. */
+static struct pval prefix(struct parser *ps, const char *fn, struct pval (*operand)(struct parser *))
+{
+    const char *at = ps->tok.start;
+    if (++ps->depth > MAX_DEPTH) {
+        fail_at(ps, at, USMARR_ERROR_PARSE, "nested deeper than %d levels", MAX_DEPTH);
+        return value_at(at);
+    }
+    next(ps);
+    struct pval a = operand(ps);
+    ps->depth--;
+    return ps->rc ? a : call_named(ps, fn, &a, 1, at);
+}
+
 static struct pval unary(struct parser *ps)
 {
     static const char *const ops[][2] = {{"-", "negative"}, {"+", "positive"}, {"~", "bitwise_invert"},
                                          {"!", "logical_not"}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (is(ps, ops[i][0])) {
-            const char *at = ps->tok.start;
-            if (++ps->depth > MAX_DEPTH) {
-                fail_at(ps, at, USMARR_ERROR_PARSE, "nested deeper than %d levels", MAX_DEPTH);
-                return value_at(at);
-            }
-            next(ps);
-            struct pval a = unary(ps);
-            ps->depth--;
-            return ps->rc ? a : call_named(ps, ops[i][1], &a, 1, at);
-        }
+        if (is(ps, ops[i][0]))
+            return prefix(ps, ops[i][1], unary);
     return power(ps);
 }
 
@@ -603,17 +609,7 @@ static struct pval comparison(struct parser *ps)
 
 static struct pval not_test(struct parser *ps)
 {
-    if (!is(ps, "not"))
-        return comparison(ps);
-    const char *at = ps->tok.start;
-    if (++ps->depth > MAX_DEPTH) {
-        fail_at(ps, at, USMARR_ERROR_PARSE, "nested deeper than %d levels", MAX_DEPTH);
-        return value_at(at);
-    }
-    next(ps);
-    struct pval a = not_test(ps);
-    ps->depth--;
-    return ps->rc ? a : call_named(ps, "logical_not", &a, 1, at);
+    return is(ps, "not") ? prefix(ps, "logical_not", not_test) : comparison(ps);
 }
 
 static struct pval logical(struct parser *ps, bool is_or)

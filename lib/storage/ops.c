@@ -60,6 +60,21 @@ static int mark_written(usmarr_storage_t *s, enum side side)
     return side == SIDE_HOST ? usmarr_storage_set_host_modified(s) : usmarr_storage_set_device_modified(s);
 }
 
+/* The end of an operation that wrote `side` of out, or of *made where there is no out:
+ * marks it written and gives the caller out (retained) or *made (then no longer the
+ * operation's to release). */
+static int finish(usmarr_storage_t *out, usmarr_storage_t **made, enum side side, usmarr_storage_t **result)
+{
+    int rc = mark_written(out ? out : *made, side);
+    if (rc)
+        return rc;
+    if (result)
+        *result = out ? usmarr_storage_retain(out) : *made;
+    if (!out)
+        *made = NULL;
+    return 0;
+}
+
 #define MAX_OPERANDS 8 /* of one storage operation (an expression's) */
 
 /* The operands of one operation, viewed on the result's axes (on `side`). */
@@ -150,12 +165,8 @@ static int apply(const char *name, const usmarr_expr_t *expr, const usmarr_stora
         rc = usmarr_array_copy_into(target, ops[0].array);
     else
         rc = usmarr_array_fill(target, ops[0].scalar);
-    if (rc || (rc = mark_written(dst, side)))
-        goto done;
-    if (result)
-        *result = out ? usmarr_storage_retain(out) : made;
-    if (!out)
-        made = NULL;
+    if (!rc)
+        rc = finish(out, &made, side, result);
 done:
     viewed_release(&v, n);
     usmarr_storage_release(made);
@@ -278,7 +289,7 @@ int usmarr_storage_reduce(const char *name, const usmarr_storage_t *storage, con
         return rc;
 
     enum side side = choose_side(&storage, 1, out);
-    usmarr_storage_t *made = NULL, *dst = out;
+    usmarr_storage_t *made = NULL;
     usmarr_array_t *target = NULL;
     if (out) {
         /* out's dims in the order of the storage's remaining letters */
@@ -305,18 +316,13 @@ int usmarr_storage_reduce(const char *name, const usmarr_storage_t *storage, con
                                 name, (long long)storage->alignment, usmarr_dtype_name(dtype));
         if ((rc = usmarr__storage_allocate(&p, &made)))
             return rc;
-        dst = made;
         target = usmarr_array_retain(side_array(made, side));
     }
 
     if ((rc = sync_side(storage, side)) || (out && (rc = sync_side(out, side))) ||
-        (rc = usmarr_reduce(name, side_array(storage, side), ndims, dims, false, target, NULL)) ||
-        (rc = mark_written(dst, side)))
+        (rc = usmarr_reduce(name, side_array(storage, side), ndims, dims, false, target, NULL)))
         goto done;
-    if (result)
-        *result = out ? usmarr_storage_retain(out) : made;
-    if (!out)
-        made = NULL;
+    rc = finish(out, &made, side, result);
 done:
     usmarr_array_release(target);
     usmarr_storage_release(made);
@@ -343,7 +349,7 @@ static int reduce_expression(const usmarr_expr_t *expr, const usmarr_storage_ope
     for (int i = 0; i < n; i++)
         v.inputs[i] = operands[i].storage;
     enum side side = choose_side(v.inputs, n, out);
-    usmarr_storage_t *made = NULL, *dst = out;
+    usmarr_storage_t *made = NULL;
     usmarr_array_t *target = NULL;
     usmarr_dtype_t dtype;
     if ((rc = view_operands(operands, n, letters, &all, side, &v)) ||
@@ -370,20 +376,15 @@ static int reduce_expression(const usmarr_expr_t *expr, const usmarr_storage_ope
         q.axes[q.ndim] = 0;
         if ((rc = usmarr__storage_allocate(&q, &made)))
             goto done;
-        dst = made;
         target = usmarr_array_retain(side_array(made, side));
     }
     for (int i = 0; i < n; i++)
         if (v.inputs[i] && (rc = sync_side(v.inputs[i], side)))
             goto done;
     if ((out && (rc = sync_side(out, side))) ||
-        (rc = usmarr_expr_reduce(expr, v.ops, (size_t)n, ndims, dims, false, target, NULL)) ||
-        (rc = mark_written(dst, side)))
+        (rc = usmarr_expr_reduce(expr, v.ops, (size_t)n, ndims, dims, false, target, NULL)))
         goto done;
-    if (result)
-        *result = out ? usmarr_storage_retain(out) : made;
-    if (!out)
-        made = NULL;
+    rc = finish(out, &made, side, result);
 done:
     usmarr_array_release(target);
     viewed_release(&v, n);
