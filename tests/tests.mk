@@ -27,7 +27,10 @@ tests_runner_SOURCES = \
 	tests/engine/test_copy_plan.c \
 	tests/engine/cast_cases.h \
 	tests/engine/cast_cases.c \
+	tests/engine/test_cache.h \
 	tests/engine/test_cache.c \
+	tests/engine/test_cache_settings.c \
+	tests/engine/test_cache_api.c \
 	tests/engine/test_build.c \
 	tests/engine/test_shape.c \
 	tests/engine/cache_probe.h \
@@ -54,6 +57,7 @@ tests_runner_SOURCES = \
 	tests/index/test_utilities.c \
 	tests/interop/test_interface.c \
 	tests/interop/test_dlpack.c \
+	tests/interop/test_debug.c \
 	tests/storage/test_storage.h \
 	tests/storage/test_storage.c \
 	tests/storage/test_storage_params.c \

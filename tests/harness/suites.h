@@ -29,6 +29,7 @@
     X(creation)        \
     X(interface)       \
     X(dlpack)          \
+    X(debug)           \
     X(storage)         \
     X(storage_ops)     \
     X(linalg)          \
