@@ -101,7 +101,8 @@
 #undef USMARR_SD_
 #define USMARR_SD_(p, i, v) __builtin_nontemporal_store((__typeof__(*(p)))(v), (p) + (i))
 #undef USMARR_VSD_
-#define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(v) *)((p) + (vi)*16))
+/* +(v): the vector's type without the address space a variable's type carries */
+#define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(+(v)) *)((p) + (vi)*16))
 #endif
 
 /* ---- contiguous: 16 elements per work-item (vload16 where the family has a vector body),

@@ -370,6 +370,15 @@ static void check_contig(usmarr_context_t *ctx, const char *label)
     ck_assert_ok(usmarr_array_copy_to_host(w, got, NULL));
     ck_assert_msg(!memcmp(got, b, sizeof(float) * (size_t)n), "%s: copy differs", label);
     usmarr_array_release(z);
+    /* A function whose vector form stores a variable (exp's overflow-safe helper). */
+    ck_assert_ok(usmarr_exp(y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int64_t i = 0; i < n; i++) {
+        double want = exp((double)b[i]);
+        if (!((isnan(got[i]) && isnan(want)) || got[i] == want || fabs(got[i] - want) <= 4e-7 * fabs(want) + 1e-45))
+            ck_abort_msg("%s: exp[%lld] = %g, expected %g", label, (long long)i, got[i], want);
+    }
+    usmarr_array_release(z);
     usmarr_array_t *all[] = {x, y, w, shifted, xs, ys};
     for (size_t i = 0; i < 6; i++)
         usmarr_array_release(all[i]);
