@@ -17,6 +17,19 @@ typedef struct {
     long rows_per_item;
 } usmarr_box;
 
+// The pointers (dp, sp) one row on, and on to the next plane after a plane's last row
+// (i1 counts the rows of the plane, n1 of them).
+#define USMARR_NEXT_ROW(dp, sp, drow, srow, dplane, splane)                                          \
+    do {                                                                                             \
+        dp += drow;                                                                                  \
+        sp += srow;                                                                                  \
+        if (++i1 == n1) {                                                                            \
+            i1 = 0;                                                                                  \
+            dp += dplane;                                                                            \
+            sp += splane;                                                                            \
+        }                                                                                            \
+    } while (0)
+
 // Rows [row, row_end) of the box from (d, s), copied as words of type T, whose size
 // divides every address, stride and the element size: a contiguous row is one run of
 // words, a strided one `w` words per element.
@@ -35,13 +48,7 @@ typedef struct {
                 for (long i = 0; i < count; i++)                                                     \
                     for (long k = 0; k < w; k++)                                                     \
                         dw[i * dstep + k] = sw[i * sstep + k];                                       \
-            dw += drow;                                                                              \
-            sw += srow;                                                                              \
-            if (++i1 == n1) { /* the next row starts the next plane */                               \
-                i1 = 0;                                                                              \
-                dw += dplane;                                                                        \
-                sw += splane;                                                                        \
-            }                                                                                        \
+            USMARR_NEXT_ROW(dw, sw, drow, srow, dplane, splane);                                     \
         }                                                                                            \
     } while (0)
 
@@ -51,13 +58,7 @@ typedef struct {
         const long dplane = ds0 - n1 * ds1, splane = ss0 - n1 * ss1;                                 \
         for (; row < row_end; row++) {                                                               \
             *(__global T *)d = *(__global const T *)s;                                               \
-            d += ds1;                                                                                \
-            s += ss1;                                                                                \
-            if (++i1 == n1) {                                                                        \
-                i1 = 0;                                                                              \
-                d += dplane;                                                                         \
-                s += splane;                                                                         \
-            }                                                                                        \
+            USMARR_NEXT_ROW(d, s, ds1, ss1, dplane, splane);                                         \
         }                                                                                            \
     } while (0)
 

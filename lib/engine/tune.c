@@ -101,32 +101,22 @@ static int arrays_make(usmarr_context_t *ctx, struct arrays *x)
         if (!rc)
             rc = usmarr_array_fill(*big[i], usmarr_scalar_float(1.0 + i));
     }
-    if (!rc)
-        rc = view(x->a, 1, &contig, &one, 0, &x->small_a);
-    if (!rc)
-        rc = view(x->c, 1, &contig, &one, 0, &x->small_c);
-    if (!rc)
-        rc = view(x->a, 2, sq, sqs, 0, &x->sq);
-    if (!rc)
-        rc = view(x->b, 1, &edge, &one, 0, &x->row);
-    if (!rc)
-        rc = view(x->c, 2, sq, sqs, 0, &x->sq_out);
-    if (!rc)
-        rc = view(x->a, 1, &half, &two, 0, &x->half_a);
-    if (!rc)
-        rc = view(x->b, 1, &half, &two, 0, &x->half_b);
-    if (!rc)
-        rc = view(x->c, 1, &half, &one, 0, &x->half_c);
-    if (!rc)
-        rc = view(x->a, 2, sl, sls, 0, &x->slice);
-    if (!rc)
-        rc = view(x->c, 2, sl, slc, 0, &x->slice_out);
-    if (!rc)
-        rc = view(x->a, 2, sq, ts, 0, &x->trans);
-    if (!rc)
-        rc = view(x->b, 1, &edge, &one, EDGE, &x->sum0);
-    if (!rc)
-        rc = view(x->b, 1, &edge, &one, 2 * EDGE, &x->sum1);
+    const struct {
+        usmarr_array_t *base, **view;
+        int ndim;
+        const int64_t *shape, *strides;
+        int64_t offset;
+    } views[] = {
+        {x->a, &x->small_a, 1, &contig, &one, 0},    {x->c, &x->small_c, 1, &contig, &one, 0},
+        {x->a, &x->sq, 2, sq, sqs, 0},               {x->b, &x->row, 1, &edge, &one, 0},
+        {x->c, &x->sq_out, 2, sq, sqs, 0},           {x->a, &x->half_a, 1, &half, &two, 0},
+        {x->b, &x->half_b, 1, &half, &two, 0},       {x->c, &x->half_c, 1, &half, &one, 0},
+        {x->a, &x->slice, 2, sl, sls, 0},            {x->c, &x->slice_out, 2, sl, slc, 0},
+        {x->a, &x->trans, 2, sq, ts, 0},             {x->b, &x->sum0, 1, &edge, &one, EDGE},
+        {x->b, &x->sum1, 1, &edge, &one, 2 * EDGE},
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0] && !rc; i++)
+        rc = view(views[i].base, views[i].ndim, views[i].shape, views[i].strides, views[i].offset, views[i].view);
     return rc;
 }
 
