@@ -288,26 +288,6 @@ END_TEST
 
 /* ---- the system cache ---------------------------------------------------------------- */
 
-/* A fresh context casts int32 to float32 (the engine's cast program); checked on the host. */
-static void cast_round(int round)
-{
-    enum { N = 333 };
-    usmarr_context_t *c = test_context();
-    int32_t host[N];
-    float out[N];
-    for (int i = 0; i < N; i++)
-        host[i] = i * 7 - 1000 + round;
-    int64_t shape = N;
-    usmarr_array_t *a = NULL, *b = NULL;
-    ck_assert_ok(usmarr_array_from_host(c, 1, &shape, USMARR_INT32, host, NULL, USMARR_USM_DEVICE, &a));
-    ck_assert_ok(usmarr_array_astype(a, USMARR_FLOAT32, USMARR_ORDER_C, NULL, &b));
-    ck_assert_ok(usmarr_array_copy_to_host(b, out, NULL));
-    for (int i = 0; i < N; i++)
-        ck_assert_msg(out[i] == (float)host[i], "round %d: out[%d] = %g, expected %d", round, i, out[i], host[i]);
-    usmarr_array_release(b);
-    usmarr_array_release(a);
-    usmarr_context_release(c);
-}
 
 /* Makes root/system a system cache holding the cast's program, and points the process
  * at it with an empty cache directory root/user. */
@@ -318,7 +298,7 @@ static void make_system_cache(char *system, char *user, size_t size)
     ck_assert_int_eq(setenv("USMARR_CACHE_SYSTEM_DIR", "off", 1), 0);
     ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
     ck_assert_ok(usmarr_cache_set_directory(system)); /* as make install fills it */
-    cast_round(0);
+    test_cast_round(0);
     ck_assert_uint_ge(count_entries(system), 1);
     ck_assert_int_eq(chmod(system, 0755), 0);
     ck_assert_int_eq(setenv("USMARR_CACHE_SYSTEM_DIR", system, 1), 0);
@@ -334,7 +314,7 @@ START_TEST(test_build_system_cache_serves_an_empty_user_cache_and_is_never_writt
     ck_assert_str_eq(found, system);
     usmarr_cache_stats_t s0, s1;
     ck_assert_ok(usmarr_cache_get_stats(&s0));
-    cast_round(1);
+    test_cast_round(1);
     ck_assert_ok(usmarr_cache_get_stats(&s1));
     ck_assert_uint_gt(s1.hits, s0.hits);     /* found in the system cache */
     ck_assert_uint_eq(s1.stores, s0.stores); /* nothing compiled, nothing stored */
@@ -374,7 +354,7 @@ START_TEST(test_build_system_cache_bad_entry_is_a_miss_left_in_place)
     flip_every_entry(system);
     usmarr_cache_stats_t s0, s1;
     ck_assert_ok(usmarr_cache_get_stats(&s0));
-    cast_round(2); /* compiled again, correct, stored in the user's cache */
+    test_cast_round(2); /* compiled again, correct, stored in the user's cache */
     ck_assert_ok(usmarr_cache_get_stats(&s1));
     ck_assert_uint_gt(s1.stores, s0.stores);
     ck_assert_uint_eq(s1.discards, s0.discards); /* the system cache is never modified */
@@ -392,7 +372,7 @@ START_TEST(test_build_system_cache_writable_by_others_or_off_is_not_used)
     ck_assert_fails_with(usmarr_cache_system_directory(found, sizeof found), USMARR_ERROR_IO, "writable by group");
     usmarr_cache_stats_t s0, s1;
     ck_assert_ok(usmarr_cache_get_stats(&s0));
-    cast_round(3);
+    test_cast_round(3);
     ck_assert_ok(usmarr_cache_get_stats(&s1));
     ck_assert_uint_gt(s1.stores, s0.stores); /* compiled: the untrusted binaries were not read */
 

@@ -132,8 +132,8 @@ END_TEST
 /* ---- the engine on the library's copy ---------------------------------------------- */
 
 /* A fresh context (so an empty in-memory program cache) casts int32 to float32 through
- * the engine; the result is checked against the host. */
-static void engine_round(int round)
+ * the engine; the result is checked against the host (tests/harness/common.h). */
+void test_cast_round(int round)
 {
     enum { N = 999 };
     usmarr_context_t *c = test_context();
@@ -190,28 +190,28 @@ START_TEST(test_cache_engine_warm_starts_from_the_library_cache_and_survives_cor
     ck_assert_ok(usmarr_cache_get_stats(&s0));
     ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
     ck_assert_ok(usmarr_cache_set_directory(cache_dir));
-    engine_round(0); /* cold: compiled, stored after the first launch */
+    test_cast_round(0); /* cold: compiled, stored after the first launch */
     ck_assert_ok(usmarr_cache_get_stats(&s1));
     ck_assert_uint_gt(s1.stores, s0.stores);
     ck_assert_uint_ge(s1.entries, 1);
-    engine_round(1); /* warm: loaded from disk */
+    test_cast_round(1); /* warm: loaded from disk */
     ck_assert_ok(usmarr_cache_get_stats(&s2));
     ck_assert_uint_gt(s2.hits, s1.hits);
     ck_assert_uint_eq(s2.stores, s1.stores);
 
     ck_assert_int_eq(damage_entries(flip_middle), (int)s1.entries);
-    engine_round(2); /* every entry fails its checksum: deleted, compiled, stored again */
+    test_cast_round(2); /* every entry fails its checksum: deleted, compiled, stored again */
     ck_assert_ok(usmarr_cache_get_stats(&s3));
     ck_assert_uint_ge(s3.discards, s2.discards + 1);
     ck_assert_uint_gt(s3.stores, s2.stores);
     ck_assert_uint_eq(s3.entries, s1.entries);
 
     ck_assert_int_eq(damage_entries(cut_in_half), (int)s1.entries);
-    engine_round(3);
+    test_cast_round(3);
     ck_assert_ok(usmarr_cache_get_stats(&s2));
     ck_assert_uint_gt(s2.discards, s3.discards);
     ck_assert_uint_eq(s2.entries, s1.entries);
-    engine_round(4);
+    test_cast_round(4);
     ck_assert_ok(usmarr_cache_get_stats(&s3));
     ck_assert_uint_gt(s3.hits, s2.hits);
     ck_assert(!s3.disabled);

@@ -26,6 +26,11 @@ usmarr_context_t *test_context(void);
  * processes making theirs), so a context per case made those suites slow on a GPU. */
 usmarr_context_t *test_shared_context(void);
 
+/* A fresh context casts int32 to float32 through the engine (the cast program, compiled
+ * or loaded), checked on the host; `round` varies the values.  For the cache and build
+ * suites (tests/engine/test_cache_api.c). */
+void test_cast_round(int round);
+
 /* Whether the device under test offers USM of `kind`.  When it does not (a device with
  * device USM alone, or the runner's USMARR_USM_KINDS=device mode), it first checks that
  * asking for that kind fails as it must: USMARR_ERROR_UNSUPPORTED, nothing allocated, and
