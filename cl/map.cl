@@ -148,16 +148,21 @@ kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USM
 #endif
 
 /* ---- strides along NDRange axis 0 known at compile time ------------------------------
- * Bit k of USMARR_UNIT / USMARR_ZERO: operand k's stride along the innermost dimension
- * (NDRange axis 0) is 1 / 0.  A compiler that vectorises across work-items then sees
- * consecutive or uniform addresses instead of a gather (the engine sets them per device). */
+ * Bit k of USMARR_UNIT / USMARR_ZERO / USMARR_TWO: operand k's stride along the innermost
+ * dimension (NDRange axis 0) is 1 / 0 / 2.  A compiler that vectorises across work-items
+ * then sees consecutive, uniform or interleaved addresses instead of a gather (the engine
+ * sets them per device). */
 #ifndef USMARR_UNIT
 #define USMARR_UNIT 0
 #endif
 #ifndef USMARR_ZERO
 #define USMARR_ZERO 0
 #endif
-#define USMARR_INNER(k, t) (((USMARR_UNIT >> (k)) & 1) ? 1L : ((USMARR_ZERO >> (k)) & 1) ? 0L : (t))
+#ifndef USMARR_TWO
+#define USMARR_TWO 0
+#endif
+#define USMARR_INNER(k, t)                                                                            \
+    (((USMARR_UNIT >> (k)) & 1) ? 1L : ((USMARR_ZERO >> (k)) & 1) ? 0L : ((USMARR_TWO >> (k)) & 1) ? 2L : (t))
 
 /* ---- strided 1-D, 2-D, 3-D: one element per work-item, no div/mod -------------------- */
 #if USMARR_IS_CLASS(s1)

@@ -448,7 +448,8 @@ struct program {
 struct fast_entry {
     char family[32];
     char defines[96];
-    int counts[4]; /* nout, nin, nscalars, class */
+    int counts[4];     /* nout, nin, nscalars, class */
+    unsigned masks[3]; /* the strides compiled in (unit, zero) and the non-temporal variant */
     int dtypes[USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS];
     unsigned vary_mask;
     uint32_t vary_dtypes;

@@ -202,8 +202,11 @@ static enum map_class choose_class(const struct usmarr__kernel_shape *sh, const 
     return CLASS_SBIG;
 }
 
-/* Operands whose stride along NDRange axis 0 (the innermost dimension) is 1 or 0, as bit
- * masks compiled into the strided kernels where the device's shape asks for it. */
+/* Operands whose stride along NDRange axis 0 (the innermost dimension) is 1, 0 or 2, as bit
+ * masks compiled into the strided kernels where the device's shape asks for it: `unit` holds
+ * the stride-1 operands in bits 0-7 and the stride-2 ones in bits 8-15.  A compiler that
+ * vectorises across work-items gathers where the stride is a run-time value; a[::2] + b[::2]
+ * over 32M float32 took 17 ms that way on Intel's CPU runtime, 9.5 ms with the 2 compiled in. */
 static void stride_masks(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__iter *it,
                          unsigned *unit, unsigned *zero)
 {
@@ -221,7 +224,7 @@ static void stride_masks(const struct usmarr__kernel_shape *sh, enum map_class c
         return;
     for (int k = 0; k < it->nops; k++) {
         int64_t t = it->strides[k][it->ndim - 1];
-        *unit |= (unsigned)(t == 1) << k;
+        *unit |= (unsigned)(t == 1) << k | (unsigned)(t == 2) << (k + 8);
         *zero |= (unsigned)(t == 0) << k;
     }
 }
@@ -328,7 +331,8 @@ static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
     return rc;
 }
 
-static bool fast_signature(const struct usmarr__map *m, int cls, struct fast_entry *e, unsigned *slot)
+static bool fast_signature(const struct usmarr__map *m, enum map_class cls, const unsigned masks[3], struct fast_entry *e,
+                           unsigned *slot)
 {
     size_t dl = m->defines ? strlen(m->defines) : 0, fl = strlen(m->family);
     if (dl >= sizeof e->defines || fl >= sizeof e->family)
@@ -340,8 +344,11 @@ static bool fast_signature(const struct usmarr__map *m, int cls, struct fast_ent
     e->counts[0] = m->nout;
     e->counts[1] = m->nin;
     e->counts[2] = m->nscalars;
-    e->counts[3] = cls;
+    e->counts[3] = (int)cls;
+    memcpy(e->masks, masks, sizeof e->masks);
     uint64_t h = (uint64_t)fl * 31u + (unsigned char)e->family[0] + (unsigned)cls;
+    for (int j = 0; j < 3; j++)
+        h = h * 131u + masks[j];
     for (int k = 0; k < m->nout + m->nin; k++) {
         e->dtypes[k] = m->operands[k].dtype;
         h = h * 131u + (unsigned)m->operands[k].dtype;
@@ -360,7 +367,8 @@ static bool fast_signature(const struct usmarr__map *m, int cls, struct fast_ent
 static bool fast_equal(const struct fast_entry *a, const struct fast_entry *b)
 {
     return a->kernel && !strcmp(a->family, b->family) &&
-           !memcmp(a->counts, b->counts, sizeof a->counts) && !memcmp(a->dtypes, b->dtypes, sizeof a->dtypes) &&
+           !memcmp(a->counts, b->counts, sizeof a->counts) &&
+           !memcmp(a->masks, b->masks, sizeof a->masks) && !memcmp(a->dtypes, b->dtypes, sizeof a->dtypes) &&
            a->vary_mask == b->vary_mask && a->vary_dtypes == b->vary_dtypes && !strcmp(a->defines, b->defines);
 }
 
@@ -370,7 +378,7 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     int nops = m->nout + m->nin;
     struct fast_entry sig;
     unsigned slot = 0;
-    bool cacheable = fast_signature(m, (int)(cls | unit << 4 | zero << 18 | (unsigned)nt << 24), &sig, &slot);
+    bool cacheable = fast_signature(m, cls, (const unsigned[3]){unit, zero, nt}, &sig, &slot);
     if (cacheable) {
         /* ctx->kernels is read under the lock too: another thread's first launch may be
          * creating it right now. */
@@ -421,8 +429,12 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     if (cls == CLASS_S2V && (unit || zero)) /* unit holds the stride-2 and stride-3 operands here */
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_TWO=%u -DUSMARR_THREE=%u -DUSMARR_ZERO=%u",
                         unit & 255u, unit >> 8, zero);
-    else if (unit || zero)
-        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit, zero);
+    else if (unit || zero) {
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit & 255u,
+                        zero);
+        if (unit >> 8) /* the stride-2 operands */
+            len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_TWO=%u", unit >> 8);
+    }
     if (len >= (int)sizeof options)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "map defines too long (%d bytes, limit %zu)", len,
                             sizeof options - 1);

@@ -274,7 +274,7 @@ START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
 END_TEST
 
 /* Every per-device kernel shape (USMARR_KERNEL_SHAPE forces one at context creation) on
- * this device: contiguous with a tail, unit, zero and other inner strides in the 1-D, 2-D
+ * this device: contiguous with a tail, unit, zero, 2 and other inner strides in the 1-D, 2-D
  * (both group shapes), 3-D and many-dim classes, transposes (tiled where the shape has
  * the tile). */
 START_TEST(test_copy_every_kernel_shape_on_this_device)
@@ -293,6 +293,14 @@ START_TEST(test_copy_every_kernel_shape_on_this_device)
         struct layout s1 = {.ndim = 1, .shape = {1000}, .strides = {3}, .offset = 0, .block = 3000};
         check_copy_into(ctx, USMARR_FLOAT32, &s1, USMARR_FLOAT32, &c1);
         check_copy_into(ctx, USMARR_FLOAT32, &c1, USMARR_FLOAT32, &s1);
+        /* Stride 2 along the innermost axis, compiled in where the shape has masks=1. */
+        struct layout h1 = {.ndim = 1, .shape = {1000}, .strides = {2}, .offset = 1, .block = 2001};
+        check_copy_into(ctx, USMARR_FLOAT32, &h1, USMARR_FLOAT32, &c1);
+        check_copy_into(ctx, USMARR_INT16, &c1, USMARR_FLOAT64, &h1);
+        struct layout h2 = {.ndim = 2, .shape = {130, 129}, .strides = {2 * 129 + 4, 2}, .offset = 0,
+                            .block = (2 * 129 + 4) * 130};
+        struct layout h3 = {.ndim = 3, .shape = {5, 7, 130}, .strides = {7 * 260, 260, 2}, .offset = 0,
+                            .block = 5 * 7 * 260};
         struct layout row = {.ndim = 1, .shape = {129}, .strides = {1}, .offset = 0, .block = 129};
         struct layout col = {.ndim = 2, .shape = {130, 1}, .strides = {1, 1}, .offset = 0, .block = 130};
         struct layout sl = {.ndim = 2, .shape = {130, 129}, .strides = {2 * 3 * 129, 3}, .offset = 1,
@@ -308,6 +316,10 @@ START_TEST(test_copy_every_kernel_shape_on_this_device)
         rev3.strides[2] = -1;
         rev3.offset = 129;
         check_copy_into(ctx, USMARR_FLOAT32, &rev3, USMARR_FLOAT32, &c3);
+        check_copy_into(ctx, USMARR_FLOAT32, &h2, USMARR_FLOAT32, &c2);
+        check_copy_into(ctx, USMARR_FLOAT32, &c2, USMARR_FLOAT32, &h2);
+        check_copy_into(ctx, USMARR_UINT8, &h3, USMARR_INT32, &c3);
+        check_copy_into(ctx, USMARR_FLOAT32, &c3, USMARR_FLOAT32, &h3);
         struct layout row5 = {.ndim = 1, .shape = {33}, .strides = {1}, .offset = 0, .block = 33};
         check_copy_into(ctx, USMARR_FLOAT32, &row5, USMARR_FLOAT32, &c5);
         struct layout t5 = c5;
