@@ -14,7 +14,8 @@ DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64"
 DELIBERATE = {"min-max-zero-sign", "nextafter-float16-equal", "integer-reciprocal-zero", "float-to-int-out-of-range",
               "sort-zero-sign", "float16-accumulates-in-float32", "complex-special-values", "round-bool",
               "complex-mean-parts", "where-weak-int-out-of-range",
-              "mask-assignment-dims", "empty-assignment-shapes", "complex-prod-infinities"}
+              "mask-assignment-dims", "empty-assignment-shapes", "complex-prod-infinities", "complex-log1p-small",
+              "bool-element-from-array", "complex-pow-overflow-direction"}
 
 
 def deliberate(name):
