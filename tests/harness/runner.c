@@ -11,7 +11,8 @@
  * USMARR_USM_BACKEND=svm, with no host USM, so the same cases are left out, and the GPU
  * kernel shape forced, USMARR_KERNEL_SHAPE=gpu, with NVIDIA's work-group limits), side by
  * side with the device runs, so that what a GPU runs is tested without one.
- * USMARR_TEST_SUITES=a,b restricts a run to those suites.
+ * USMARR_TEST_SUITES=a,b restricts a run to those suites; USMARR_TEST_PART=k/n to the
+ * suites whose place in TEST_SUITES is k modulo n.
  * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too.
  * `runner --list-suites` prints the suite names, comma-separated (scripts/gpu-check.sh). */
 #include "common.h"
@@ -66,17 +67,28 @@ static bool suite_listed(const char *list, const char *name)
     return false;
 }
 
-/* Runs every suite (or those of USMARR_TEST_SUITES) on one device in this process;
- * returns the number of failures and adds the number of test runs to *total. */
+/* Whether the suite at `place` in TEST_SUITES is in `part`, USMARR_TEST_PART's "k/n": the
+ * suites whose place is k modulo n (NULL or no such form: every suite). */
+static bool part_of(const char *part, int place)
+{
+    int k, n;
+    if (!part || sscanf(part, "%d/%d", &k, &n) != 2 || n < 1)
+        return true;
+    return place % n == k;
+}
+
+/* Runs every suite (or those of USMARR_TEST_SUITES and USMARR_TEST_PART) on one device in
+ * this process; returns the number of failures and adds the number of test runs to *total. */
 static int run_device(const usmarr_device_info_t *dev, int *total)
 {
-    const char *only_suites = getenv("USMARR_TEST_SUITES");
+    const char *only_suites = getenv("USMARR_TEST_SUITES"), *part = getenv("USMARR_TEST_PART");
+    int place = 0;
     test_selector = dev->selector;
     printf("runner: testing %s / %s as \"%s\"\n", dev->platform_name, dev->device_name, test_selector);
     fflush(stdout);
     SRunner *sr = NULL;
-#define ADD_(name)                                  \
-    if (suite_listed(only_suites, #name)) {         \
+#define ADD_(name)                                                        \
+    if (part_of(part, place++) && suite_listed(only_suites, #name)) {     \
         if (!sr)                                    \
             sr = srunner_create(suite_##name());    \
         else                                        \
@@ -85,7 +97,8 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
     TEST_SUITES(ADD_)
 #undef ADD_
     if (!sr) {
-        printf("runner: USMARR_TEST_SUITES=%s names no suite\n", only_suites);
+        printf("runner: USMARR_TEST_SUITES=%s USMARR_TEST_PART=%s names no suite\n", only_suites ? only_suites : "",
+               part ? part : "");
         return 1;
     }
     srunner_set_fork_status(sr, CK_NOFORK);
@@ -99,7 +112,7 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
 }
 
 /* A run of the whole suite on one device, in one of the modes (no settings: as it is). */
-#define MODE_SETTINGS 3
+#define MODE_SETTINGS 4
 struct job {
     const usmarr_device_info_t *dev;
     const char *env[MODE_SETTINGS][2]; /* the mode's environment variables and their values */
@@ -107,8 +120,8 @@ struct job {
     const char *suites;                /* USMARR_TEST_SUITES of the run, or NULL (all) */
 };
 
-/* The modes, one line each, run on PoCL's CPU device (always present in CI) side by side
- * with the devices' runs:
+/* The modes, a line each (the NVIDIA stand-in two), run on PoCL's CPU device (always
+ * present in CI) side by side with the devices' runs:
  * - a device with device USM alone (suites tagged "host-usm" replaced by their refusals);
  *   its programs are the device run's, which it loads from the disk cache;
  * - NVIDIA's OpenCL as PoCL stands in for it: the SVM backend (no host USM; NULL and unset
@@ -118,11 +131,17 @@ struct job {
  *   shape), so it runs with the disk cache off: taking a program's binary makes PoCL
  *   compile every kernel in it, which made this run a third slower, cold, for binaries no
  *   other run loads (PoCL's own cache, POCL_CACHE_DIR, still serves a second make check).
+ *   It is the longest run, and PoCL compiles on one thread, so it runs as two processes,
+ *   each with every other suite (USMARR_TEST_PART=0/2 and 1/2).
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
 static const struct job modes[] = {
     {NULL, {{"USMARR_USM_KINDS", "device"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
-    {NULL, {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}},
+    {NULL,
+     {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "0/2"}},
+     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
+    {NULL,
+     {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "1/2"}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 
