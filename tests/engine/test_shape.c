@@ -5,6 +5,7 @@
  * against host loops. */
 #define _GNU_SOURCE /* nftw, memmem */
 #include "../harness/common.h"
+#include "test_cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -153,33 +154,12 @@ static bool shape_entry(char *path, size_t size)
     return found;
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *data = malloc(*size + 1);
-    ck_assert_uint_eq(fread(data, 1, *size, f), *size);
-    fclose(f);
-    return data;
-}
-
-static void spill(const char *path, const unsigned char *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(data, 1, size, f), size);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* Replaces `from` by `to` (same length) in the entry's payload and seals it again with a
  * valid checksum (the layout of doc/engine.md, "Entries"), as a writer would have. */
 static void rewrite_payload(const char *path, const char *from, const char *to)
 {
     size_t size;
-    unsigned char *data = slurp(path, &size);
+    unsigned char *data = cache_read_file(path, &size);
     ck_assert_uint_eq(strlen(from), strlen(to));
     unsigned char *at = memmem(data, size - 16, from, strlen(from));
     ck_assert_msg(at != NULL, "%s not in the entry", from);
@@ -187,7 +167,7 @@ static void rewrite_payload(const char *path, const char *from, const char *to)
     XXH128_canonical_t sum;
     XXH128_canonicalFromHash(&sum, XXH3_128bits(data, size - 16));
     memcpy(data + size - 16, &sum, 16);
-    spill(path, data, size);
+    cache_write_file(path, data, size);
     free(data);
 }
 
@@ -236,9 +216,9 @@ END_TEST
 static void flip_a_byte(const char *path)
 {
     size_t size;
-    unsigned char *data = slurp(path, &size);
+    unsigned char *data = cache_read_file(path, &size);
     data[size / 2] ^= 0x10;
-    spill(path, data, size);
+    cache_write_file(path, data, size);
     free(data);
 }
 

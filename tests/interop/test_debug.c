@@ -114,10 +114,10 @@ Suite *suite_debug(void);
 Suite *suite_debug(void)
 {
     Suite *s = suite_create("debug");
-    TCase *t = tcase_create("core");
-    tcase_set_timeout(t, 120);
-    tcase_add_test(t, test_debug_repr_names_everything);
-    tcase_add_test(t, test_debug_values_print_like_numpy);
-    suite_add_tcase(s, t);
+    const struct test_case_entry tests[] = {
+        {"repr", test_debug_repr_names_everything},
+        {"values", test_debug_values_print_like_numpy},
+    };
+    test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
 }
