@@ -141,6 +141,15 @@ void cache_write_file(const char *path, const void *data, size_t size)
     ck_assert_int_eq(fclose(f), 0);
 }
 
+void cache_flip_middle(const char *path)
+{
+    size_t size;
+    unsigned char *data = cache_read_file(path, &size);
+    data[size / 2] ^= 0x40;
+    cache_write_file(path, data, size);
+    free(data);
+}
+
 void cache_set_age(const char *path, int seconds_ago)
 {
     struct timespec t[2];

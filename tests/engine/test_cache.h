@@ -38,6 +38,8 @@ long long cache_size_of(const char *path);
 void cache_count_files(const char *d, int *entries, int *temps);
 unsigned char *cache_read_file(const char *path, size_t *size);
 void cache_write_file(const char *path, const void *data, size_t size);
+/* Flips a bit of the file's middle byte (a damaged cache entry). */
+void cache_flip_middle(const char *path);
 /* Sets the file's access and modification times to `seconds_ago`. */
 void cache_set_age(const char *path, int seconds_ago);
 /* The statistics of the test's copy of the module. */

@@ -173,15 +173,6 @@ static int damage_entries(void (*damage)(const char *path))
     return n;
 }
 
-static void flip_middle(const char *path)
-{
-    size_t size;
-    unsigned char *data = cache_read_file(path, &size);
-    data[size / 2] ^= 0x40;
-    cache_write_file(path, data, size);
-    free(data);
-}
-
 static void cut_in_half(const char *path) { ck_assert_int_eq(truncate(path, cache_size_of(path) / 2), 0); }
 
 START_TEST(test_cache_engine_warm_starts_from_the_library_cache_and_survives_corruption)
@@ -199,7 +190,7 @@ START_TEST(test_cache_engine_warm_starts_from_the_library_cache_and_survives_cor
     ck_assert_uint_gt(s2.hits, s1.hits);
     ck_assert_uint_eq(s2.stores, s1.stores);
 
-    ck_assert_int_eq(damage_entries(flip_middle), (int)s1.entries);
+    ck_assert_int_eq(damage_entries(cache_flip_middle), (int)s1.entries);
     test_cast_round(2); /* every entry fails its checksum: deleted, compiled, stored again */
     ck_assert_ok(usmarr_cache_get_stats(&s3));
     ck_assert_uint_ge(s3.discards, s2.discards + 1);
@@ -220,7 +211,6 @@ START_TEST(test_cache_engine_warm_starts_from_the_library_cache_and_survives_cor
     ck_assert_ok(usmarr_cache_set_mode(s0.mode));
 }
 END_TEST
-
 
 void cache_add_api_tests(TCase *tc)
 {

@@ -213,15 +213,6 @@ START_TEST(test_shape_tuned_entry_is_stored_reloaded_and_forcing_still_wins)
 }
 END_TEST
 
-static void flip_a_byte(const char *path)
-{
-    size_t size;
-    unsigned char *data = cache_read_file(path, &size);
-    data[size / 2] ^= 0x10;
-    cache_write_file(path, data, size);
-    free(data);
-}
-
 START_TEST(test_shape_corrupt_tuned_entry_is_a_miss_and_is_deleted)
 {
     char table[512], text[512], path[PATH_MAX];
@@ -232,7 +223,7 @@ START_TEST(test_shape_corrupt_tuned_entry_is_a_miss_and_is_deleted)
         usmarr_context_release(ctx);
         ck_assert(shape_entry(path, sizeof path));
         if (damage == 0)
-            flip_a_byte(path);
+            cache_flip_middle(path);
         else
             ck_assert_int_eq(truncate(path, 40), 0);
         ctx = test_context();
