@@ -184,6 +184,33 @@ def main():
     lbB, cbB = both(hbB)
     b.case("matmul-batched-1024x16x16", lambda: usmarr.matmul(lbA, lbB), lambda: cupy.matmul(cbA, cbB),
            hbA.astype(np.float64) @ hbB.astype(np.float64), rtol=1e-5)
+    hc = rng.standard_normal(N16, dtype=np.float32)
+    lc, cc = both(hc)
+
+    @usmarr.fuse
+    def lib_fused(a, b, c):
+        return a * b + usmarr.exp(c)
+
+    @cupy.fuse()
+    def cupy_fused(a, b, c):
+        return a * b + cupy.exp(c)
+
+    want = (ha.astype(np.float64) * hb + np.exp(hc.astype(np.float64))).astype(np.float32)
+    b.case("fused-a*b+exp(c)-16M", lambda: lib_fused(la, lb, lc), lambda: cupy_fused(ca, cb, cc), want,
+           rtol=1e-6)
+    b.case("evaluate-a*b+exp(c)-16M", lambda: usmarr.evaluate("a * b + exp(c)", {"a": la, "b": lb, "c": lc}),
+           lambda: cupy_fused(ca, cb, cc), want, rtol=1e-6)
+
+    @usmarr.fuse
+    def lib_dot(a, b):
+        return usmarr.sum(a * b)
+
+    @cupy.fuse()
+    def cupy_dot(a, b):
+        return cupy.sum(a * b)
+
+    b.case("fused-sum(a*b)-16M", lambda: lib_dot(la, lb), lambda: cupy_dot(ca, cb),
+           (ha.astype(np.float64) * hb).sum(), rtol=1e-4)
     ht = rng.standard_normal(16, dtype=np.float32)
     lt, ct = both(ht)
     b.case("add-16", lambda: lt + lt, lambda: ct + ct, ht + ht, exact=True)

@@ -88,6 +88,8 @@ struct usmarr__device_profile {
     size_t group_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (OpenCL 3.0) or NVIDIA's warp; 0 unknown */
     cl_ulong local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
     cl_uint native_float;  /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (16 on AVX-512 CPUs); 1 unknown */
+    bool exact_divide;     /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG: the
+                            * programs are built with -cl-fp32-correctly-rounded-divide-sqrt */
 };
 
 struct usmarr__kernel_shape {

@@ -107,6 +107,10 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
             CL_SUCCESS ||
         p->native_float == 0)
         p->native_float = 1;
+    cl_device_fp_config fp32 = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, NULL) != CL_SUCCESS)
+        fp32 = 0;
+    p->exact_divide = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
     if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
                         &p->group_multiple, NULL) != CL_SUCCESS) {

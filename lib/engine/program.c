@@ -209,16 +209,19 @@ static void print_build_log(const struct program *p, cl_program prog, cl_device_
     free(log);
 }
 
-/* The options given to the compiler: the recipe's, plus -w unless the logs are wanted
- * (the disk key holds this final string). */
-static char *effective_options(const char *options)
+/* The options given to the compiler: the recipe's; float division and square root
+ * correctly rounded (as NumPy's) where the device can (OpenCL's default allows 2.5 and
+ * 3 ulp, and NVIDIA's GPUs use it); and -w unless the logs are wanted (the disk key holds
+ * this final string). */
+static char *effective_options(const usmarr_context_t *ctx, const char *options)
 {
-    if (usmarr__build_log_wanted())
-        return strdup(options);
-    size_t n = strlen(options);
-    char *s = malloc(n + 4);
+    const char *exact = ctx->profile.exact_divide ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
+    const char *quiet = usmarr__build_log_wanted() ? "" : "-w";
+    size_t n = strlen(options) + strlen(exact) + strlen(quiet) + 3;
+    char *s = malloc(n);
     if (s)
-        snprintf(s, n + 4, "%s%s-w", options, n ? " " : "");
+        snprintf(s, n, "%s%s%s%s%s", options, *options && *exact ? " " : "", exact,
+                 (*options || *exact) && *quiet ? " " : "", quiet);
     return s;
 }
 
@@ -436,7 +439,7 @@ static int program_get(usmarr_context_t *ctx, const struct recipe *r, struct pro
     mtx_unlock(&ctx->kernels_lock);
 
     rc = make_source(r, &p->source);
-    if (!rc && !(p->options = effective_options(options)))
+    if (!rc && !(p->options = effective_options(ctx, options)))
         rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "build options");
     bool loaded = false;
     if (!rc)
