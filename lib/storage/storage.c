@@ -139,14 +139,30 @@ int usmarr_storage_host_data(usmarr_storage_t *storage, bool write, void **data)
 /* ---- creation -------------------------------------------------------------------------- */
 
 /* Fills every block of a new storage (padding and slack included: one fill per block). */
+/* The bytes of a new side's padded box: from its first element to the end of its last
+ * padded line, the outermost stride times its extent (the alignment slack around it is
+ * not the storage's; a fill of just the box is faster where the block's size is odd). */
+static size_t padded_box_bytes(const usmarr_array_t *a, size_t item)
+{
+    int64_t box = 1;
+    for (int k = 0; k < a->ndim; k++) {
+        if (a->shape[k] == 0)
+            return 0;
+        if (a->strides[k] * a->shape[k] > box)
+            box = a->strides[k] * a->shape[k];
+    }
+    return (size_t)box * item;
+}
+
 static int fill_blocks(usmarr_storage_t *s, const unsigned char *pattern)
 {
     size_t item = usmarr_dtype_size(s->dtype);
-    usmarr_memory_t *blocks[2] = {s->host ? s->host->memory : NULL, s->device ? s->device->memory : NULL};
+    usmarr_array_t *sides[2] = {s->host, s->device};
     for (int i = 0; i < 2; i++) {
-        if (!blocks[i] || (i == 1 && blocks[1] == blocks[0]) || !blocks[i]->size)
+        if (!sides[i] || (i == 1 && sides[1] == sides[0]))
             continue;
-        int rc = usmarr_memory_fill(blocks[i], 0, pattern, item, blocks[i]->size);
+        size_t bytes = padded_box_bytes(sides[i], item);
+        int rc = bytes ? usmarr_memory_fill(sides[i]->memory, (size_t)sides[i]->offset * item, pattern, item, bytes) : 0;
         if (rc)
             return rc;
     }
