@@ -10,6 +10,10 @@
  *               skips its element.
  *    OP_SCATTER put:  base0[x0 + norm(in1) * stride] = in2
  *               operands: out0 the target's element [.., 0, ..], in1 indices, in2 values
+ *    OP_SCATTER_CLAIM, OP_SCATTER_OWNED  put in NumPy's order (the last index's value stays):
+ *               owner0[x0 + norm(in1) * stride] = max(.., in2), in2 the index's position
+ *               (int32, -1 before; owner0 laid out as the target), then OP_SCATTER's
+ *               write where in3 (the owners) holds this item's position in4
  *    OP_CHECK   raise mode, before anything is read or written: for each index out of
  *               [-n, n) sets out0 (int64 flag, stride 0) to 1 and out1 (stride 0, the
  *               index dtype) to that index, so the host can name a bad value
@@ -96,6 +100,15 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #define USMARR_MAP_BODY STORE(0, CONVERT(2, 0, USMARR_LOADP(D2, p2, x2 + USMARR_NORM(1) * SCALAR(1))))
 #elif defined(OP_SCATTER)
 #define USMARR_MAP_BODY USMARR_STOREP(D0, p0, x0 + USMARR_NORM(1) * SCALAR(1), CONVERT(2, 0, LOAD(2)))
+#elif defined(OP_SCATTER_CLAIM) /* an ordered put's claims: owner0[x0 + norm(in1) * stride] max= in2 */
+#define USMARR_MAP_BODY atomic_max((volatile global int *)p0 + x0 + USMARR_NORM(1) * SCALAR(1), (int)LOAD(2))
+#elif defined(OP_SCATTER_OWNED) /* its writes: base0[..] = in2 where the claim in3[..] is this item's in4 */
+#define USMARR_MAP_BODY                                                                                     \
+    {                                                                                                       \
+        long at_ = USMARR_NORM(1) * SCALAR(1);                                                              \
+        if (USMARR_LOADP(D3, p3, x3 + at_) == LOAD(4))                                                      \
+            USMARR_STOREP(D0, p0, x0 + at_, CONVERT(2, 0, LOAD(2)));                                        \
+    }
 #elif defined(OP_CHECK)
 #define USMARR_MAP_BODY                                                                                     \
     if (USMARR_IDX_BAD(LOAD(2), SCALAR(0))) {                                                               \
@@ -136,7 +149,7 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 #elif defined(OP_TRIANGLE)
 #define USMARR_MAP_BODY STORE(0, LOAD(2) >= SCALAR(0) ? CONVERT(1, 0, LOAD(1)) : (CTYPE(0))0)
 #else
-#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_CHECK, -DOP_UNRAVEL, -DOP_OFFSET, -DOP_GATHER_OFFSET, -DOP_SCATTER_OFFSET or -DOP_TRIANGLE"
+#error "index.cl map programs need -DOP_GATHER, -DOP_SCATTER, -DOP_SCATTER_CLAIM, -DOP_SCATTER_OWNED, -DOP_CHECK, -DOP_UNRAVEL, -DOP_OFFSET, -DOP_GATHER_OFFSET, -DOP_SCATTER_OFFSET or -DOP_TRIANGLE"
 #endif
 
 #else /* custom kernels */

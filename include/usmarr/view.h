@@ -542,8 +542,10 @@ USMARR_API USMARR_NODISCARD int usmarr_take(const usmarr_array_t *a, const usmar
  * With an axis (dpctl's put): `values` broadcasts to `a.shape[:axis] + indices.shape +
  * a.shape[axis+1:]`.  With ::USMARR_AXIS_NONE (NumPy's put): @p a is indexed flattened in
  * C order and the flattened @p values are repeated to the number of indices.  Values are
- * converted to a's dtype.  Where an index repeats, which of its values lands is
- * unspecified.  Inputs sharing @p a's memory are read completely first.
+ * converted to a's dtype.  Where an element is written more than once (an index repeats),
+ * the value of the last of those indices in the indices' C order stays, as in NumPy's
+ * put (the writes run in parallel, so the library claims each element for its last
+ * writer first).  Inputs sharing @p a's memory are read completely first.
  *  @param a the target, writable
  *  @param indices integer indices into axis @p axis (or into the flattened @p a)
  *  @param values the values (borrowed)

@@ -153,13 +153,13 @@ static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axi
  * their element. */
 static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
                             const usmarr_array_t *ind, int nd, const int64_t *shape, struct usmarr__operand *ops,
-                            int64_t n, int64_t stride, usmarr_memory_t *cells)
+                            int nin, int64_t n, int64_t stride, usmarr_memory_t *cells)
 {
     char defines[80];
     int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
     snprintf(defines, sizeof defines, "-DOP_%s -DMODE=%d -DIDX_UNSIGNED=%d%s", op, m_mode, is_unsigned(ind->dtype),
              cells ? " -DCHECKED=1" : "");
-    struct usmarr__map m = usmarr__map_init("index", defines, cells ? 3 : 1, 2);
+    struct usmarr__map m = usmarr__map_init("index", defines, cells ? 3 : 1, nin);
     m.flags = USMARR__MAP_NO_TILE;
     m.ndim = nd;
     memcpy(m.shape, shape, sizeof(int64_t) * (size_t)nd);
@@ -169,8 +169,8 @@ static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_
         cells_operands(cells, ind, &m.operands[1], &m.operands[2]);
         k = 3;
     }
-    m.operands[k] = ops[1];
-    m.operands[k + 1] = ops[2];
+    for (int i = 0; i < nin; i++)
+        m.operands[k + i] = ops[1 + i];
     m.nscalars = 2;
     int rc = usmarr__scalar_arg_int64(&m.scalars[0], n);
     if (!rc)
@@ -251,7 +251,7 @@ static int gather_into(const usmarr_array_t *a, const usmarr_array_t *indices, u
     else if (flat_take_fits(a, indices, target))
         rc = launch_flat_take(a, indices, target, mode, cells);
     else
-        rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, n, a->strides[axis], cells);
+        rc = launch_index_map(ctx, "GATHER", mode, indices, nd, shape, ops, 2, n, a->strides[axis], cells);
     if (!rc && cells)
         rc = cells_verdict(cells, indices, n, axis, what);
     usmarr_memory_release(cells);
@@ -458,6 +458,51 @@ static bool same_block(const usmarr_array_t *a, const usmarr_array_t *b)
     return a->memory == b->memory || (a->memory->pointer && a->memory->pointer == b->memory->pointer);
 }
 
+/* The scatter of a put, in NumPy's order: of the values written to one element, the one
+ * whose index comes last in the indices' C order stays.  Work-items write in no order (a
+ * GPU's do not; a CPU's threads do not either, over a large put), so it runs in two
+ * passes: every item claims its target with an atomic maximum of its index's position (an
+ * int32 per element of a's span, -1 before), then only the items that hold their target's
+ * claim write.  ops: a's element (strides with the axis's 0), the indices, the values. */
+static int ordered_scatter(usmarr_array_t *a, const usmarr_array_t *ind, int at, int nd, const int64_t *shape,
+                           const struct usmarr__operand *ops, usmarr_index_mode_t mode, int ax)
+{
+    usmarr_context_t *ctx = a->memory->context;
+    int64_t lo, hi, count = usmarr_array_size(ind), n = a->shape[ax];
+    usmarr__array_span(a, &lo, &hi);
+    if (count > INT32_MAX) /* positions past int32: the one-pass scatter, in no order */
+        return launch_index_map(ctx, "SCATTER", mode, ind, nd, shape, (struct usmarr__operand *)ops, 2, n,
+                                a->strides[ax], NULL);
+    usmarr_memory_t *owner = NULL;
+    usmarr_array_t *pos = NULL;
+    const int32_t unclaimed = -1;
+    int rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)(hi - lo + 1) * sizeof(int32_t), sizeof(int32_t),
+                                  &owner);
+    if (!rc)
+        rc = usmarr_memory_fill(owner, 0, &unclaimed, sizeof unclaimed, (size_t)(hi - lo + 1) * sizeof(int32_t));
+    if (!rc)
+        rc = usmarr_array_arange(ctx, 0, (double)count, 1, USMARR_INT32, USMARR_USM_DEVICE, &pos);
+    if (!rc) {
+        /* claims[0]: the owners, laid out as a's elements; [1] the indices; [2] the positions,
+         * the indices' C order over their dims of the iteration space */
+        struct usmarr__operand claims[3] = {ops[0], ops[1], ops[1]}, writes[5] = {ops[0], ops[1], ops[2]};
+        claims[0].data = (char *)owner->pointer - lo * (int64_t)sizeof(int32_t);
+        claims[0].dtype = USMARR_INT32;
+        claims[2].data = usmarr_array_data(pos);
+        claims[2].dtype = USMARR_INT32;
+        for (int64_t k = at + ind->ndim - 1, step = 1; k >= at; step *= ind->shape[k - at], k--)
+            claims[2].strides[k] = ind->shape[k - at] == shape[k] ? step : 0;
+        writes[3] = claims[0];
+        writes[4] = claims[2];
+        rc = launch_index_map(ctx, "SCATTER_CLAIM", mode, ind, nd, shape, claims, 2, n, a->strides[ax], NULL);
+        if (!rc)
+            rc = launch_index_map(ctx, "SCATTER_OWNED", mode, ind, nd, shape, writes, 4, n, a->strides[ax], NULL);
+    }
+    usmarr_array_release(pos); /* both wait for the passes that read them */
+    usmarr_memory_release(owner);
+    return rc;
+}
+
 /* The end both puts share (`along`: put_along_axis): values (broadcast to `shape`)
  * written where the indices point along a's axis `ax`, over an nd-dim space in which the
  * indices' dimensions stand at [at, at + indices->ndim) and a's strides are `ast`; with
@@ -503,7 +548,7 @@ static int scatter(usmarr_array_t *a, const usmarr_array_t *indices, const usmar
             dt = ops[2].dtype = usmarr__bits_dtype(usmarr_dtype_size(a->dtype));
         set_operand(&ops[0], a, dt, nd, ast);
         set_operand(&ops[1], ind, ind->dtype, nd, ist);
-        rc = launch_index_map(a->memory->context, "SCATTER", mode, ind, nd, shape, ops, n, a->strides[ax], NULL);
+        rc = ordered_scatter(a, ind, at, nd, shape, ops, mode, ax);
     }
     usmarr_array_release(vcopy); /* waits for the scatter that reads it */
     usmarr_array_release(icopy);
@@ -654,7 +699,7 @@ int usmarr__index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t
                       int nd, const int64_t *shape, struct usmarr__operand *ops, int64_t n, int64_t stride,
                       usmarr_memory_t *cells)
 {
-    return launch_index_map(ctx, op, mode, ind, nd, shape, ops, n, stride, cells);
+    return launch_index_map(ctx, op, mode, ind, nd, shape, ops, 2, n, stride, cells);
 }
 
 /* ---- rows of a gather ---------------------------------------------------------------- */

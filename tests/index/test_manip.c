@@ -371,6 +371,66 @@ START_TEST(test_manip_raise_is_found_on_device_and_put_writes_nothing)
 }
 END_TEST
 
+START_TEST(test_manip_put_with_repeated_indices_keeps_the_last_value)
+{
+    /* NumPy's put keeps, of the values written to one element, the one whose index comes
+     * last.  1M indices into 61 rows of a (61, 3) int32 array, every row written many
+     * times all over the indices (many work-groups, a GPU's warps), in wrap mode with
+     * negative indices, values their own positions; and a negatively strided view of a
+     * 1-D array through the flat put.  Oracle: host loops in index order. */
+    usmarr_context_t *ctx = test_context();
+    enum { ROWS = 61, COLS = 3, N = 1 << 20 };
+    int64_t *idx = malloc(sizeof(int64_t) * N);
+    int32_t *vals = malloc(sizeof(int32_t) * N * COLS), want[ROWS * COLS], got[ROWS * COLS];
+    for (int64_t i = 0; i < N; i++) {
+        idx[i] = (int64_t)((i * 7919 + i / 4096) % (3 * ROWS)) - ROWS; /* [-61, 122): wrapped */
+        for (int c = 0; c < COLS; c++)
+            vals[i * COLS + c] = (int32_t)(i * COLS + c);
+    }
+    for (int k = 0; k < ROWS * COLS; k++)
+        want[k] = -1;
+    for (int64_t i = 0; i < N; i++) {
+        int64_t row = ((idx[i] % ROWS) + ROWS) % ROWS;
+        for (int c = 0; c < COLS; c++)
+            want[row * COLS + c] = vals[i * COLS + c];
+    }
+    int64_t ashape[2] = {ROWS, COLS}, vshape[2] = {N, COLS};
+    usmarr_array_t *a, *ind = host_i64(ctx, N, idx), *v = host_i32(ctx, 2, vshape, vals);
+    ck_assert_ok(usmarr_array_full(ctx, 2, ashape, usmarr_scalar_int(-1), USMARR_INT32, USMARR_ORDER_C,
+                                   USMARR_USM_DEVICE, &a));
+    ck_assert_ok(usmarr_put(a, ind, v, 0, USMARR_INDEX_MODE_WRAP));
+    ck_assert_ok(usmarr_array_copy_to_host(a, got, NULL));
+    for (int k = 0; k < ROWS * COLS; k++)
+        ck_assert_msg(got[k] == want[k], "put along axis 0: element (%d, %d) is %d, the last index's value %d",
+                      k / COLS, k % COLS, got[k], want[k]);
+    usmarr_array_release(a);
+    usmarr_array_release(v);
+
+    /* the flat put into a[::-1] of 61 elements, the values cycled (NumPy repeats them) */
+    int64_t n1 = ROWS, nv = 1000;
+    int32_t flat[ROWS], fwant[ROWS], fgot[ROWS];
+    for (int k = 0; k < ROWS; k++)
+        flat[k] = fwant[k] = -1;
+    usmarr_array_t *base = host_i32(ctx, 1, &n1, flat), *rev, *vs = host_i32(ctx, 1, &nv, vals);
+    usmarr_index_item_t back = usmarr_index_slice(NULL, NULL, &(int64_t){-1});
+    ck_assert_ok(usmarr_array_index(base, &back, 1, &rev));
+    ck_assert_ok(usmarr_put(rev, ind, vs, USMARR_AXIS_NONE, USMARR_INDEX_MODE_WRAP));
+    for (int64_t i = 0; i < N; i++)
+        fwant[ROWS - 1 - ((idx[i] % ROWS) + ROWS) % ROWS] = vals[i % nv];
+    ck_assert_ok(usmarr_array_copy_to_host(base, fgot, NULL));
+    for (int k = 0; k < ROWS; k++)
+        ck_assert_msg(fgot[k] == fwant[k], "flat put into a[::-1]: element %d is %d, the last index's value %d", k,
+                      fgot[k], fwant[k]);
+    usmarr_array_release(rev);
+    usmarr_array_release(base);
+    usmarr_array_release(vs);
+    usmarr_array_release(ind);
+    free(vals);
+    free(idx);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_manip_out_arrays_and_argument_errors)
 {
     usmarr_context_t *ctx = test_context();
@@ -626,6 +686,7 @@ Suite *suite_manip(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("behaviour");
     tcase_add_test(tc, test_manip_raise_is_found_on_device_and_put_writes_nothing);
+    tcase_add_test(tc, test_manip_put_with_repeated_indices_keeps_the_last_value);
     tcase_add_test(tc, test_manip_out_arrays_and_argument_errors);
     tcase_add_test(tc, test_manip_out_sharing_memory_with_inputs_reads_inputs_first);
     tcase_add_test(tc, test_manip_other_context_is_rejected);
