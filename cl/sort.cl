@@ -5,9 +5,11 @@
  *                       complex128 is 128)
  *   -DKIND=0|1|2|3|4    0 unsigned or bool, 1 signed, 2 float (f16/f32/f64), 3 complex64,
  *                       4 complex128
- *   -DDESC=0|1          descending: the key is inverted, so a stable ascending sort of the
- *                       inverted keys is NumPy's flip(sort(flip(x))) (equal keys keep their
- *                       order, NaNs come first)
+ *   -DDESC=0|1          descending argsort: the key is inverted, so a stable ascending sort
+ *                       of the inverted keys is NumPy's flip(argsort(flip(x))) as indices of x
+ *                       (equal keys keep their order, NaNs come first).  A descending sort
+ *                       needs no program of its own: it is the ascending one over rows read
+ *                       and written backwards (lib/ops/sort.c)
  *   -DARG=0|1           argsort: an int64 index travels with every key; zeros are made
  *                       equal (-0.0 == 0.0), which sort cannot do because it rebuilds the
  *                       element from its key (-DCANON=1 makes them equal without ARG,

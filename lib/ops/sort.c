@@ -277,7 +277,12 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     size_t w = usmarr_dtype_size(x->dtype) * 8;
     j.key_bytes = usmarr__sort_key_bytes(x->dtype);
     j.bits = (int)w;
-    snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)descending, (int)arg);
+    /* A descending sort is NumPy's flip(sort(flip(x))): the ascending program over rows read
+     * and written backwards (below), so that both directions share their programs.  An
+     * argsort's indices count from the row's start: it keeps its own (-DDESC=1). */
+    bool backwards = descending && !arg && j.n > 1;
+    snprintf(j.defines, sizeof j.defines, "-DW=%zu -DKIND=%d -DDESC=%d -DARG=%d", w, kind, (int)(descending && arg),
+             (int)arg);
 
     const usmarr_array_t *src = x;
     int64_t sr, se;
@@ -313,10 +318,17 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         src = in_copy;
         rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
+    char *in0 = element0(src), *out0 = element0(target);
+    if (backwards) { /* each row from its last element, its result from its last place */
+        in0 += (j.n - 1) * se * (int64_t)usmarr_dtype_size(src->dtype);
+        out0 += (j.n - 1) * ose * (int64_t)usmarr_dtype_size(target->dtype);
+        se = -se;
+        ose = -ose;
+    }
     if (one_kernel)
-        rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), element0(src), sr, se, element0(target), osr, ose);
+        rc = sort_rows(&j, arg, usmarr_dtype_size(x->dtype), in0, sr, se, out0, osr, ose);
     else if (!(rc = alloc_scratch(&j, arg)))
-        rc = sort_keys(&j, element0(src), sr, se, element0(target), osr, ose);
+        rc = sort_keys(&j, in0, sr, se, out0, osr, ose);
     if (!rc && out_tmp)
         rc = usmarr_array_copy_into(res_view, out_tmp);
 done:
