@@ -152,8 +152,9 @@ static int check_indices_on_device(const usmarr_array_t *ind, int64_t n, int axi
  * (a gather in raise mode) the same pass also checks: bad indices set the cells and skip
  * their element. */
 static int launch_index_map(usmarr_context_t *ctx, const char *op, usmarr_index_mode_t mode,
-                            const usmarr_array_t *ind, int nd, const int64_t *shape, struct usmarr__operand *ops,
-                            int nin, int64_t n, int64_t stride, usmarr_memory_t *cells)
+                            const usmarr_array_t *ind, int nd, const int64_t *shape,
+                            const struct usmarr__operand *ops, int nin, int64_t n, int64_t stride,
+                            usmarr_memory_t *cells)
 {
     char defines[80];
     int m_mode = mode == USMARR_INDEX_MODE_WRAP ? 0 : mode == USMARR_INDEX_MODE_CLIP ? 1 : 2;
@@ -471,8 +472,7 @@ static int ordered_scatter(usmarr_array_t *a, const usmarr_array_t *ind, int at,
     int64_t lo, hi, count = usmarr_array_size(ind), n = a->shape[ax];
     usmarr__array_span(a, &lo, &hi);
     if (count > INT32_MAX) /* positions past int32: the one-pass scatter, in no order */
-        return launch_index_map(ctx, "SCATTER", mode, ind, nd, shape, (struct usmarr__operand *)ops, 2, n,
-                                a->strides[ax], NULL);
+        return launch_index_map(ctx, "SCATTER", mode, ind, nd, shape, ops, 2, n, a->strides[ax], NULL);
     usmarr_memory_t *owner = NULL;
     usmarr_array_t *pos = NULL;
     const int32_t unclaimed = -1;

@@ -138,7 +138,6 @@ int usmarr_storage_host_data(usmarr_storage_t *storage, bool write, void **data)
 
 /* ---- creation -------------------------------------------------------------------------- */
 
-/* Fills every block of a new storage (padding and slack included: one fill per block). */
 /* The bytes of a new side's padded box: from its first element to the end of its last
  * padded line, the outermost stride times its extent (the alignment slack around it is
  * not the storage's; a fill of just the box is faster where the block's size is odd). */
@@ -154,6 +153,7 @@ static size_t padded_box_bytes(const usmarr_array_t *a, size_t item)
     return (size_t)box * item;
 }
 
+/* Fills the padded box of each side of a new storage (one fill per side). */
 static int fill_blocks(usmarr_storage_t *s, const unsigned char *pattern)
 {
     size_t item = usmarr_dtype_size(s->dtype);
