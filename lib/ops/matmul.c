@@ -23,11 +23,6 @@ struct mm_operand {
     int64_t batch, s0, s1;
 };
 
-static void *element0(const usmarr_array_t *a)
-{
-    return a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype) : NULL;
-}
-
 /* Whether dims [0, n) of `a` walk one arithmetic sequence (size-1 dims ignored); its step. */
 static bool collapse(const usmarr_array_t *a, int n, int64_t *stride)
 {
@@ -75,7 +70,7 @@ static int prepare(const usmarr_array_t *x, int nb, const int64_t *bshape, usmar
         collapse(v, nb, &bs);
     }
     op->keep = v;
-    op->data = element0(v);
+    op->data = usmarr_array_data(v);
     op->batch = bs;
     op->s0 = v->strides[nb];
     op->s1 = v->strides[nb + 1];
@@ -245,7 +240,7 @@ static int gemm_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t
     if (!rc) {
         cl_long mm = M, nn = N, kk = K, sa = oa.s0, sb = ob.s0;
         cl_long3 bat = {{oa.batch, ob.batch, M * N}};
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(c)), USMARR__ARG_PTR(oa.data),
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(c)), USMARR__ARG_PTR(oa.data),
                                             USMARR__ARG_PTR(ob.data),     USMARR__ARG(mm),
                                             USMARR__ARG(nn),              USMARR__ARG(kk),
                                             USMARR__ARG(sa),              USMARR__ARG(sb),
@@ -284,7 +279,7 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
                                 packed ? "usmarr_matmul_tiled" : batched ? "usmarr_matmul_batched" : "usmarr_matmul_naive", &k);
     if (rc)
         return rc;
-    void *cp = element0(c);
+    void *cp = usmarr_array_data(c);
     if (packed) { /* both operands packed into tiles */
         usmarr_array_t *bt = NULL, *pa = NULL, *pb = NULL;
         rc = pack(ctx, a, dt, rm, &pa);
@@ -296,7 +291,8 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
             int64_t rt = (M + rm - 1) / rm, ct = (N + vw - 1) / vw;
             cl_long3 sa = {{K * rm, 1, rm}}, batch = {{nbd ? rt * K * rm : 0, nbd ? ct * K * vw : 0, M * N}};
             cl_long2 sb = {{K * vw, vw}};
-            rc = launch_tiled(ctx, k, cp, element0(pa), element0(pb), K, M, N, &sa, &sb, &batch, rt, ct, nbatch);
+            rc = launch_tiled(ctx, k, cp, usmarr_array_data(pa), usmarr_array_data(pb), K, M, N, &sa, &sb, &batch,
+                              rt, ct, nbatch);
         }
         usmarr_array_release(bt);
         usmarr_array_release(pa); /* waits for the launch */

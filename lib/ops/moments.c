@@ -41,11 +41,6 @@ static int reduced_shape(const char *fn, const usmarr_array_t *x, int naxes, con
     return 0;
 }
 
-static void *element0(const usmarr_array_t *a)
-{
-    return a->memory->pointer ? (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype) : NULL;
-}
-
 /* Merges dims [0, n) of (shape, strides) that are jointly contiguous, dropping extent-1
  * dims; true when at most one dim remains (*extent, *stride). */
 static bool merge_one(int n, const int64_t *shape, const int64_t *strides, int64_t *extent, int64_t *stride)
@@ -110,9 +105,12 @@ static int sum_sq_dev(const usmarr_array_t *x, const bool *red, const usmarr_arr
     size_t items = (size_t)(cols ? (nkept + 15) / 16 : nkept);
     size_t global = (items + 7) / 8 * 8, local = 8;
     cl_long lkept = nkept, lred = nred, lks = ks, lrs = rs;
-    const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(ssd)), USMARR__ARG_PTR(element0(src)),
-                                        USMARR__ARG_PTR(element0(mean)), USMARR__ARG(lkept),
-                                        USMARR__ARG(lred),               USMARR__ARG(lks),
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(ssd)),
+                                        USMARR__ARG_PTR(usmarr_array_data(src)),
+                                        USMARR__ARG_PTR(usmarr_array_data(mean)),
+                                        USMARR__ARG(lkept),
+                                        USMARR__ARG(lred),
+                                        USMARR__ARG(lks),
                                         USMARR__ARG(lrs)};
     rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
 done:

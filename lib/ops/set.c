@@ -15,11 +15,6 @@ static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
     return a->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : a->memory->kind;
 }
 
-static void *element0(const usmarr_array_t *a)
-{
-    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
-}
-
 static int empty_1d(const usmarr_array_t *like, usmarr_dtype_t dtype, usmarr_array_t **out)
 {
     int64_t zero = 0;
@@ -139,7 +134,7 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
                                             USMARR__ARG_PTR(pod_pointer(&pv)),
                                             USMARR__ARG_PTR(indices ? pod_pointer(&pf) : NULL),
                                             USMARR__ARG_PTR(starts ? starts->pointer : NULL),
-                                            USMARR__ARG_PTR(inv ? element0(inv) : NULL)};
+                                            USMARR__ARG_PTR(inv ? usmarr_array_data(inv) : NULL)};
         rc = launch(ctx, defines, "usmarr_unique_write", USMARR__NARGS(args), args, (size_t)nchunks, group);
     }
     if (!rc)
@@ -268,8 +263,8 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
         if ((rc = usmarr__kernel_get(ctx, "sort", s.defines, "usmarr_isin", &k)))
             goto done;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln),
-                                            USMARR__ARG_PTR(element0(xc ? xc : x)), USMARR__ARG(lm),
-                                            USMARR__ARG_PTR(element0(target)), USMARR__ARG(inv)};
+                                            USMARR__ARG_PTR(usmarr_array_data(xc ? xc : x)), USMARR__ARG(lm),
+                                            USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG(inv)};
         rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
     }
     if (!rc && target != res)

@@ -45,11 +45,6 @@ int usmarr__sort_key_kind(usmarr_dtype_t d)
     }
 }
 
-static void *element0(const usmarr_array_t *a)
-{
-    return (char *)a->memory->pointer + a->offset * (int64_t)usmarr_dtype_size(a->dtype);
-}
-
 /* Whether `a` is R rows along `axis`: the other axes (extent-1 ones dropped) nest as one
  * with row stride *sr.  *rows is their product, *se the axis's stride. */
 static bool rows_of(const usmarr_array_t *a, int axis, int64_t *rows, int64_t *sr, int64_t *se)
@@ -193,8 +188,8 @@ static bool row_safe(const usmarr_array_t *in, int64_t sr, int64_t se, const usm
 {
     if (in->memory != out->memory)
         return true;
-    return element0(in) == element0(out) && usmarr_dtype_size(in->dtype) == usmarr_dtype_size(out->dtype) &&
-           sr == osr && se == ose;
+    return usmarr_array_data(in) == usmarr_array_data(out) &&
+           usmarr_dtype_size(in->dtype) == usmarr_dtype_size(out->dtype) && sr == osr && se == ose;
 }
 
 /* The rows kernel (cl/sort.cl usmarr_sort_rows): one work-group per row, its scratch in
@@ -318,7 +313,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
         src = in_copy;
         rows_of(src, src->ndim - 1, &j.rows, &sr, &se);
     }
-    char *in0 = element0(src), *out0 = element0(target);
+    char *in0 = usmarr_array_data(src), *out0 = usmarr_array_data(target);
     if (backwards) { /* each row from its last element, its result from its last place */
         in0 += (j.n - 1) * se * (int64_t)usmarr_dtype_size(src->dtype);
         out0 += (j.n - 1) * ose * (int64_t)usmarr_dtype_size(target->dtype);
@@ -366,7 +361,7 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struc
         se = 1;
     }
     if (!(rc = alloc_scratch(j, arg)))
-        rc = sort_keys(j, element0(flat ? flat : x), 0, se, NULL, 0, 0);
+        rc = sort_keys(j, usmarr_array_data(flat ? flat : x), 0, se, NULL, 0, 0);
     usmarr_array_release(flat); /* waits for the sort */
     if (rc)
         usmarr__sorted_release(j);
@@ -455,10 +450,10 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     size_t local = group ? group : 64;
     size_t global = group ? ((size_t)m + group - 1) / group * group
                           : ((size_t)m + SEARCH_KEYS * 64 - 1) / (SEARCH_KEYS * 64) * 64;
-    const struct usmarr__karg args[] = {USMARR__ARG_PTR(element0(as)), USMARR__ARG(ln), USMARR__ARG(lsa),
-                                        USMARR__ARG_PTR(sorter ? element0(sorter) : NULL), USMARR__ARG(lss),
-                                        USMARR__ARG(use), USMARR__ARG_PTR(element0(vs)), USMARR__ARG(lm),
-                                        USMARR__ARG_PTR(element0(target))};
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(as)), USMARR__ARG(ln), USMARR__ARG(lsa),
+                                        USMARR__ARG_PTR(sorter ? usmarr_array_data(sorter) : NULL), USMARR__ARG(lss),
+                                        USMARR__ARG(use), USMARR__ARG_PTR(usmarr_array_data(vs)), USMARR__ARG(lm),
+                                        USMARR__ARG_PTR(usmarr_array_data(target))};
     rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
     if (!rc && target != res)
         rc = usmarr_array_copy_into(res, target);
