@@ -470,9 +470,11 @@ static int ordered_scatter(usmarr_array_t *a, const usmarr_array_t *ind, int at,
 {
     usmarr_context_t *ctx = a->memory->context;
     int64_t lo, hi, count = usmarr_array_size(ind), n = a->shape[ax];
-    usmarr__array_span(a, &lo, &hi);
-    if (count > INT32_MAX) /* positions past int32: the one-pass scatter, in no order */
+    /* One index writes every target once: the one-pass scatter.  Positions past int32: the
+     * one-pass scatter too, in no order. */
+    if (count <= 1 || count > INT32_MAX)
         return launch_index_map(ctx, "SCATTER", mode, ind, nd, shape, ops, 2, n, a->strides[ax], NULL);
+    usmarr__array_span(a, &lo, &hi);
     usmarr_memory_t *owner = NULL;
     usmarr_array_t *pos = NULL;
     const int32_t unclaimed = -1;

@@ -162,7 +162,8 @@ static int fill_blocks(usmarr_storage_t *s, const unsigned char *pattern)
         if (!sides[i] || (i == 1 && sides[1] == sides[0]))
             continue;
         size_t bytes = padded_box_bytes(sides[i], item);
-        int rc = bytes ? usmarr_memory_fill(sides[i]->memory, (size_t)sides[i]->offset * item, pattern, item, bytes) : 0;
+        int rc = bytes ? usmarr_memory_fill(sides[i]->memory, (size_t)sides[i]->offset * item, pattern, item, bytes)
+                       : 0;
         if (rc)
             return rc;
     }

@@ -67,14 +67,12 @@ static bool suite_listed(const char *list, const char *name)
     return false;
 }
 
-/* Whether the suite at `place` in TEST_SUITES is in `part`, USMARR_TEST_PART's "k/n": the
- * suites whose place is k modulo n (NULL or no such form: every suite). */
-static bool part_of(const char *part, int place)
+/* USMARR_TEST_PART's "k/n" as *k and *n: the suites whose place in TEST_SUITES is k modulo n
+ * (NULL or no such form: every suite, 0/1). */
+static void part_parse(const char *part, int *k, int *n)
 {
-    int k, n;
-    if (!part || sscanf(part, "%d/%d", &k, &n) != 2 || n < 1)
-        return true;
-    return place % n == k;
+    if (!part || sscanf(part, "%d/%d", k, n) != 2 || *n < 1)
+        *k = 0, *n = 1;
 }
 
 /* Runs every suite (or those of USMARR_TEST_SUITES and USMARR_TEST_PART) on one device in
@@ -82,13 +80,14 @@ static bool part_of(const char *part, int place)
 static int run_device(const usmarr_device_info_t *dev, int *total)
 {
     const char *only_suites = getenv("USMARR_TEST_SUITES"), *part = getenv("USMARR_TEST_PART");
-    int place = 0;
+    int place = 0, part_k, part_n;
+    part_parse(part, &part_k, &part_n);
     test_selector = dev->selector;
     printf("runner: testing %s / %s as \"%s\"\n", dev->platform_name, dev->device_name, test_selector);
     fflush(stdout);
     SRunner *sr = NULL;
 #define ADD_(name)                                                        \
-    if (part_of(part, place++) && suite_listed(only_suites, #name)) {     \
+    if (place++ % part_n == part_k && suite_listed(only_suites, #name)) { \
         if (!sr)                                    \
             sr = srunner_create(suite_##name());    \
         else                                        \
