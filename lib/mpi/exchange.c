@@ -1,7 +1,9 @@
 /* Halo exchange plans: which neighbours, which boxes of which storages, where in the
  * staging buffers; start packs and posts, wait receives and unpacks.  Packing and
  * unpacking are one copy plan each (usmarr_copy_plan_create): one kernel for all the
- * boxes of all the storages, whatever their number. */
+ * boxes of all the storages, whatever their number.  A direction whose neighbour is this
+ * rank (a periodic axis it has alone) sends no message: a third copy plan, run by start
+ * after the sends are posted, copies its border layers straight into the opposite halo. */
 #include "mpi_internal.h"
 
 #include <limits.h>
@@ -28,6 +30,7 @@ struct piece {
 struct direction {
     int offset[3];
     int neighbor;
+    int opposite; /* where the neighbour is this rank: the index of the direction -offset */
     int send_tag, recv_tag; /* a message is tagged with the direction its sender sent it in */
     size_t send_offset, send_bytes, recv_offset, recv_bytes;
 };
@@ -53,6 +56,7 @@ struct usmarr_mpi_exchange {
     struct piece *pieces; /* [direction * count + storage] */
     usmarr_memory_t *send_memory, *recv_memory;
     usmarr_copy_plan_t *pack, *unpack; /* region -> staging, staging -> region */
+    usmarr_copy_plan_t *wrap;          /* region -> region, towards this rank */
     size_t send_size, recv_size;
     void *send_bounce, *recv_bounce; /* host copies when staging is device USM */
     MPI_Request requests[2 * MAX_DIRECTIONS];
@@ -62,6 +66,9 @@ struct usmarr_mpi_exchange {
 };
 
 static size_t round_up(size_t n) { return (n + STAGING_ALIGNMENT - 1) / STAGING_ALIGNMENT * STAGING_ALIGNMENT; }
+
+/* Whether direction d's neighbour is this rank: no message, no staging. */
+static bool local(const usmarr_mpi_exchange_t *x, int d) { return x->directions[d].neighbor == x->grid->rank; }
 
 /* Checks one rank's arguments; fills the snapshots.  Nothing crosses ranks yet. */
 static int check_local(const usmarr_mpi_grid_t *grid, int count, usmarr_storage_t *const *storages, unsigned flags,
@@ -193,6 +200,7 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
                 struct piece *pieces = &x->pieces[x->ndirections * x->count];
                 memcpy(d->offset, offset, sizeof offset);
                 d->neighbor = neighbor;
+                d->opposite = -1;
                 d->send_tag = (d0 + 1) * 9 + (d1 + 1) * 3 + (d2 + 1);
                 d->recv_tag = 26 - d->send_tag;
                 d->send_offset = send_at;
@@ -203,8 +211,10 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
                     x->bytes_sent += (int64_t)send_bytes;
                     pieces[s].send_offset = send_at;
                     pieces[s].recv_offset = recv_at;
-                    send_at += round_up(send_bytes);
-                    recv_at += round_up(recv_bytes);
+                    if (!local(x, x->ndirections)) { /* staged: a message */
+                        send_at += round_up(send_bytes);
+                        recv_at += round_up(recv_bytes);
+                    }
                 }
                 d->send_bytes = send_at - d->send_offset;
                 d->recv_bytes = recv_at - d->recv_offset;
@@ -216,6 +226,15 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
             }
     x->send_size = send_at;
     x->recv_size = recv_at;
+    /* The directions towards this rank come in opposite pairs: every axis they move along
+     * is periodic and has this rank alone, so -offset leads here too. */
+    for (int d = 0; d < x->ndirections; d++) {
+        struct direction *dir = &x->directions[d];
+        for (int e = 0; local(x, d) && e < x->ndirections; e++)
+            if (x->directions[e].offset[0] == -dir->offset[0] && x->directions[e].offset[1] == -dir->offset[1] &&
+                x->directions[e].offset[2] == -dir->offset[2])
+                dir->opposite = e;
+    }
     return 0;
 }
 
@@ -234,7 +253,7 @@ static int allocate_staging(usmarr_mpi_exchange_t *x)
                                   x->send_size, x->recv_size);
     }
     for (int d = 0; !rc && d < x->ndirections; d++)
-        for (int s = 0; !rc && s < x->count; s++) {
+        for (int s = 0; !rc && !local(x, d) && s < x->count; s++) {
             /* A piece is stored in the storage's memory order: the box's rows stay rows (a
              * K face is rows of halo-width elements, copied whole), and both ends derive
              * the same order from the same layout. */
@@ -265,6 +284,7 @@ static void free_plan(usmarr_mpi_exchange_t *x)
     free(x->pieces);
     usmarr_copy_plan_release(x->pack);
     usmarr_copy_plan_release(x->unpack);
+    usmarr_copy_plan_release(x->wrap);
     usmarr_memory_release(x->send_memory);
     usmarr_memory_release(x->recv_memory);
     free(x->send_bounce);
@@ -327,24 +347,38 @@ static int plan_copies(usmarr_mpi_exchange_t *x)
         return 0;
     usmarr_copy_plan_release(x->pack);
     usmarr_copy_plan_release(x->unpack);
-    x->pack = x->unpack = NULL;
-    int n = x->ndirections * x->count;
-    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(4 * n + 1));
+    usmarr_copy_plan_release(x->wrap);
+    x->pack = x->unpack = x->wrap = NULL;
+    int n = x->ndirections * x->count, nstaged = 0, nwrap = 0;
+    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(6 * n + 1));
     if (!arrays)
         return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "copy lists of %d pieces", n);
+    /* packing: border layers into the staging; unpacking: staging into halos; wrapping,
+     * towards this rank: border layers straight into the halo on the other side (what the
+     * opposite direction receives) */
     usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **region_out = arrays + 2 * n,
-                   **stage_in = arrays + 3 * n;
+                   **stage_in = arrays + 3 * n, **wrap_out = arrays + 4 * n, **wrap_in = arrays + 5 * n;
     for (int i = 0; i < n; i++) {
-        struct piece *p = &x->pieces[i];
-        int side = x->snapshots[i % x->count].side;
-        stage_out[i] = p->send_stage;
-        region_in[i] = p->send_region[side];
-        region_out[i] = p->recv_region[side];
-        stage_in[i] = p->recv_stage;
+        const struct direction *dir = &x->directions[i / x->count];
+        const struct piece *p = &x->pieces[i];
+        int s = i % x->count, side = x->snapshots[s].side;
+        if (local(x, i / x->count)) {
+            wrap_out[nwrap] = x->pieces[dir->opposite * x->count + s].recv_region[side];
+            wrap_in[nwrap++] = p->send_region[side];
+            continue;
+        }
+        stage_out[nstaged] = p->send_stage;
+        region_in[nstaged] = p->send_region[side];
+        region_out[nstaged] = p->recv_region[side];
+        stage_in[nstaged++] = p->recv_stage;
     }
-    int rc = usmarr_copy_plan_create(x->context, n, stage_out, (const usmarr_array_t *const *)region_in, &x->pack);
+    int rc = usmarr_copy_plan_create(x->context, nstaged, stage_out, (const usmarr_array_t *const *)region_in,
+                                     &x->pack);
     if (!rc)
-        rc = usmarr_copy_plan_create(x->context, n, region_out, (const usmarr_array_t *const *)stage_in, &x->unpack);
+        rc = usmarr_copy_plan_create(x->context, nstaged, region_out, (const usmarr_array_t *const *)stage_in,
+                                     &x->unpack);
+    if (!rc)
+        rc = usmarr_copy_plan_create(x->context, nwrap, wrap_out, (const usmarr_array_t *const *)wrap_in, &x->wrap);
     free(arrays);
     for (int s = 0; !rc && s < x->count; s++)
         x->snapshots[s].planned_side = x->snapshots[s].side;
@@ -431,7 +465,7 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
     /* Receives first, so that a fast neighbour's message lands in place. */
     for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++) {
         const struct direction *dir = &x->directions[d];
-        if (dir->recv_bytes)
+        if (dir->recv_bytes) /* none towards this rank */
             err = MPI_Irecv(recv_base + dir->recv_offset, (int)dir->recv_bytes, MPI_BYTE, dir->neighbor,
                             dir->recv_tag, comm, &x->requests[x->nrequests++]);
     }
@@ -448,6 +482,9 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
             err = MPI_Isend(send_base + dir->send_offset, (int)dir->send_bytes, MPI_BYTE, dir->neighbor,
                             dir->send_tag, comm, &x->requests[x->nrequests++]);
     }
+    /* The copies towards this rank run while the messages travel; wait waits for them. */
+    if (!rc && err == MPI_SUCCESS)
+        rc = usmarr_copy_plan_run(x->wrap);
     if (err != MPI_SUCCESS)
         rc = usmarr__mpi_fail(err, "posting the halo messages");
     if (rc) {
