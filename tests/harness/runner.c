@@ -12,7 +12,8 @@
  * kernel shape forced, USMARR_KERNEL_SHAPE=gpu, with NVIDIA's work-group limits), side by
  * side with the device runs, so that what a GPU runs is tested without one.
  * USMARR_TEST_SUITES=a,b restricts a run to those suites; USMARR_TEST_PART=k/n to the
- * suites whose place in TEST_SUITES is k modulo n.
+ * suites whose place in TEST_SUITES is k modulo n.  USMARR_TEST_ORDER=reverse runs them
+ * last suite first.
  * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too.
  * `runner --list-suites` prints the suite names, comma-separated (scripts/gpu-check.sh). */
 #include "common.h"
@@ -21,6 +22,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,16 +87,23 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
     test_selector = dev->selector;
     printf("runner: testing %s / %s as \"%s\"\n", dev->platform_name, dev->device_name, test_selector);
     fflush(stdout);
-    SRunner *sr = NULL;
-#define ADD_(name)                                                        \
-    if (place++ % part_n == part_k && suite_listed(only_suites, #name)) { \
-        if (!sr)                                    \
-            sr = srunner_create(suite_##name());    \
-        else                                        \
-            srunner_add_suite(sr, suite_##name());  \
-    }
+    const char *order = getenv("USMARR_TEST_ORDER");
+    bool reverse = order && !strcmp(order, "reverse");
+    Suite *suites[256];
+    int nsuites = 0;
+#define ADD_(name)                                                                       \
+    if (place++ % part_n == part_k && suite_listed(only_suites, #name) && nsuites < 256) \
+        suites[nsuites++] = suite_##name();
     TEST_SUITES(ADD_)
 #undef ADD_
+    SRunner *sr = NULL;
+    for (int i = 0; i < nsuites; i++) {
+        Suite *suite = suites[reverse ? nsuites - 1 - i : i];
+        if (!sr)
+            sr = srunner_create(suite);
+        else
+            srunner_add_suite(sr, suite);
+    }
     if (!sr) {
         printf("runner: USMARR_TEST_SUITES=%s USMARR_TEST_PART=%s names no suite\n", only_suites ? only_suites : "",
                part ? part : "");
@@ -122,7 +131,9 @@ struct job {
 /* The modes, a line each (the NVIDIA stand-in two), run on PoCL's CPU device (always
  * present in CI) side by side with the devices' runs:
  * - a device with device USM alone (suites tagged "host-usm" replaced by their refusals);
- *   its programs are the device run's, which it loads from the disk cache;
+ *   its programs are the device run's, which it loads from the disk cache when the
+ *   device run has stored them; it runs the suites last first, so that the two runs,
+ *   started together, do not reach the same programs at the same moment;
  * - NVIDIA's OpenCL as PoCL stands in for it: the SVM backend (no host USM; NULL and unset
  *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
@@ -135,7 +146,7 @@ struct job {
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
 static const struct job modes[] = {
-    {NULL, {{"USMARR_USM_KINDS", "device"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
+    {NULL, {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
     {NULL,
      {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "0/2"}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
@@ -196,14 +207,17 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         }
     }
     unsetenv("USMARR_TEST_DEVICE");
-    double took[16] = {0};
+    double took[16] = {0}, cpu[16] = {0};
     for (int left = n; left > 0; left--) { /* in the order they end, for each run's time */
         int status;
-        pid_t pid = waitpid(-1, &status, 0);
+        struct rusage usage;
+        pid_t pid = wait4(-1, &status, 0, &usage);
         for (int i = 0; i < n; i++)
             if (pids[i] == pid) {
                 statuses[i] = status;
                 took[i] = now_seconds() - started;
+                cpu[i] = (double)usage.ru_utime.tv_sec + (double)usage.ru_stime.tv_sec +
+                         1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
             }
     }
     printf("runner: %d runs side by side in %.0f s\n", n, now_seconds() - started);
@@ -220,10 +234,12 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         char mode[256];
         mode_name(&jobs[i], mode, sizeof mode);
         if (mode[0] && passed_i >= 0)
-            printf("runner: mode %s on %s%s%s: %d passed, %d failed in %.0f s\n", mode, jobs[i].dev->selector,
-                   jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "", passed_i, failed_i, took[i]);
+            printf("runner: mode %s on %s%s%s: %d passed, %d failed in %.0f s (%.0f CPU-s)\n", mode,
+                   jobs[i].dev->selector, jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "",
+                   passed_i, failed_i, took[i], cpu[i]);
         else if (passed_i >= 0)
-            printf("runner: %s: %d passed, %d failed in %.0f s\n", jobs[i].dev->selector, passed_i, failed_i, took[i]);
+            printf("runner: %s: %d passed, %d failed in %.0f s (%.0f CPU-s)\n", jobs[i].dev->selector, passed_i,
+                   failed_i, took[i], cpu[i]);
         if (!WIFEXITED(status) || passed_i < 0) {
             /* A crash or an abort: count the device's whole run as one failure. */
             printf("runner: the run on %s ended abnormally (status %d)\n", jobs[i].dev->selector, status);
