@@ -260,10 +260,17 @@ static int program_from_binary(usmarr_context_t *ctx, struct program *p, const s
     return -1;
 }
 
+static void store_binary(usmarr_context_t *ctx, struct program *p, bool launched);
+
 /* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
  * error with the detail recorded.  A compile from source holds the disk cache's compile
- * lock until the binary is stored (store_binary), so that other processes asking for the
- * same program wait for it instead of compiling it too. */
+ * lock until its binary is stored, right after the build, so that other processes asking
+ * for the same program wait for it instead of compiling it too.  The lock is never held
+ * past this call: a process that returned to its caller holding it could wait for the
+ * waiting process (MPI ranks meeting in a collective between building a plan's kernel
+ * and launching it), and both would stall until the wait gave up.  The binary is stored
+ * again after the first launch (store_pending), when PoCL's binary also carries the
+ * work-group function that launch compiled. */
 static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
 {
     struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
@@ -302,6 +309,7 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
     }
     usmarr__diskcache_trace("compile", &key, now_ms() - t0);
     p->program = prog;
+    store_binary(ctx, p, false);
     atomic_store(&p->store_pending, true);
     return 0;
 }
@@ -656,13 +664,14 @@ static int set_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint i
     return 0;
 }
 
-/* Stores the binary of a program compiled from source, once, after its first launch. */
-static void store_binary(usmarr_context_t *ctx, struct program *p)
+/* Stores the binary of a program compiled from source: when it is built, and again after
+ * its first launch (`launched`: the launch is finished first). */
+static void store_binary(usmarr_context_t *ctx, struct program *p, bool launched)
 {
     /* Taking the binary makes PoCL compile every kernel of the program: only when it is
      * going to be stored. */
     size_t size = 0;
-    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && clFinish(ctx->queue) == CL_SUCCESS &&
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && (!launched || clFinish(ctx->queue) == CL_SUCCESS) &&
         clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
         unsigned char *binary = malloc(size);
         unsigned char *bins[1] = {binary};
@@ -720,7 +729,7 @@ static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
     atomic_fetch_add_explicit(&ctx->kernels->launches, 1, memory_order_relaxed);
     if (atomic_load_explicit(&k->program->store_pending, memory_order_relaxed) &&
         atomic_exchange(&k->program->store_pending, false))
-        store_binary(ctx, k->program);
+        store_binary(ctx, k->program, true);
     return 0;
 }
 

@@ -5,8 +5,10 @@
 #include "mpi_common.h"
 #include "mpi_oracle.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define SENTINEL (-3.0)
 
@@ -514,6 +516,62 @@ START_TEST(test_mpi_exchange_start_and_wait_check_their_state)
 }
 END_TEST
 
+/* Every rank makes the same plan at once with a private, empty kernel cache: one rank
+ * compiles the copy kernel while the others wait for the disk cache's compile lock.  The
+ * compiling rank must not keep the lock past its call: it goes on into the plan's
+ * collective agreement, where it would wait for ranks that wait for its lock (a stall of
+ * the lock's whole 120 s wait on each, then a compile on each).  So every create returns
+ * within seconds, and each program is compiled by one rank only (stored when built and
+ * after its first launch). */
+START_TEST(test_mpi_exchange_plans_made_together_on_a_cold_cache_compile_once)
+{
+    char dir[PATH_MAX] = "";
+    if (test_world_rank == 0) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/usmarr-mpi-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir))
+            dir[0] = '\0';
+    }
+    MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    ck_assert_all(MPI_COMM_WORLD, dir[0] != '\0');
+    usmarr_cache_stats_t before, after;
+    ck_assert_ok(usmarr_cache_get_stats(&before));
+    usmarr_cache_mode_t mode = before.mode;
+    ck_assert_ok(usmarr_cache_set_directory(dir));
+    ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
+    usmarr_context_t *ctx = test_context(); /* a new context: its programs come from the disk cache */
+    usmarr_mpi_grid_options_t go = grid_options(8, 8, 8, 1, true, true, true);
+    usmarr_mpi_grid_t *grid = NULL;
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_grid_create(MPI_COMM_WORLD, &go, &grid));
+    usmarr_storage_t *s = make_storage(ctx, grid, &f64);
+    ck_assert_ok(usmarr_cache_get_stats(&before));
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    usmarr_mpi_exchange_t *x = NULL;
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_create(grid, 1, &s, USMARR_MPI_FACES, &x));
+    double took = MPI_Wtime() - t0;
+    ck_assert_all_msg(MPI_COMM_WORLD, took < 60, "usmarr_mpi_exchange_create took %.1f s", took);
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_start(x));
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_wait(x));
+    ck_assert_ok(usmarr_cache_get_stats(&after));
+    long long stores = (long long)(after.stores - before.stores), all_stores = 0;
+    MPI_Allreduce(&stores, &all_stores, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    ck_assert_all_msg(MPI_COMM_WORLD, all_stores == 2, "the copy program was stored %lld times by the ranks",
+                      all_stores);
+    usmarr_mpi_exchange_release(x);
+    usmarr_storage_release(s);
+    usmarr_mpi_grid_release(grid);
+    usmarr_context_release(ctx);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (test_world_rank == 0) {
+        ck_assert_ok(usmarr_cache_clear(NULL));
+        ck_assert_int_eq(rmdir(dir), 0);
+    }
+    ck_assert_ok(usmarr_cache_set_directory(NULL));
+    ck_assert_ok(usmarr_cache_set_mode(mode));
+}
+END_TEST
+
 Suite *suite_mpi_exchange(void)
 {
     Suite *s = suite_create("mpi_exchange");
@@ -529,6 +587,7 @@ Suite *suite_mpi_exchange(void)
     tcase_add_test(tc, test_mpi_exchange_bytes_counts_the_faces_sent);
     tcase_add_test(tc, test_mpi_exchange_mismatches_fail_on_every_rank);
     tcase_add_test(tc, test_mpi_exchange_start_and_wait_check_their_state);
+    tcase_add_test(tc, test_mpi_exchange_plans_made_together_on_a_cold_cache_compile_once);
     suite_add_tcase(s, tc);
     return s;
 }
