@@ -30,7 +30,6 @@ struct piece {
 struct direction {
     int offset[3];
     int neighbor;
-    int opposite; /* where the neighbour is this rank: the index of the direction -offset */
     int send_tag, recv_tag; /* a message is tagged with the direction its sender sent it in */
     size_t send_offset, send_bytes, recv_offset, recv_bytes;
 };
@@ -200,7 +199,6 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
                 struct piece *pieces = &x->pieces[x->ndirections * x->count];
                 memcpy(d->offset, offset, sizeof offset);
                 d->neighbor = neighbor;
-                d->opposite = -1;
                 d->send_tag = (d0 + 1) * 9 + (d1 + 1) * 3 + (d2 + 1);
                 d->recv_tag = 26 - d->send_tag;
                 d->send_offset = send_at;
@@ -226,16 +224,19 @@ static int plan_directions(usmarr_mpi_exchange_t *x, unsigned flags)
             }
     x->send_size = send_at;
     x->recv_size = recv_at;
-    /* The directions towards this rank come in opposite pairs: every axis they move along
-     * is periodic and has this rank alone, so -offset leads here too. */
-    for (int d = 0; d < x->ndirections; d++) {
-        struct direction *dir = &x->directions[d];
-        for (int e = 0; local(x, d) && e < x->ndirections; e++)
-            if (x->directions[e].offset[0] == -dir->offset[0] && x->directions[e].offset[1] == -dir->offset[1] &&
-                x->directions[e].offset[2] == -dir->offset[2])
-                dir->opposite = e;
-    }
     return 0;
+}
+
+/* The index of the direction -offset of direction d.  Where d leads to this rank, so does
+ * -offset (every axis d moves along is periodic and has this rank alone): it is planned. */
+static int opposite(const usmarr_mpi_exchange_t *x, int d)
+{
+    const int *o = x->directions[d].offset;
+    int e = 0;
+    while (e < x->ndirections - 1 && (x->directions[e].offset[0] != -o[0] || x->directions[e].offset[1] != -o[1] ||
+                                      x->directions[e].offset[2] != -o[2]))
+        e++;
+    return e;
 }
 
 /* Staging blocks and the contiguous views of every piece. */
@@ -359,11 +360,10 @@ static int plan_copies(usmarr_mpi_exchange_t *x)
     usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **region_out = arrays + 2 * n,
                    **stage_in = arrays + 3 * n, **wrap_out = arrays + 4 * n, **wrap_in = arrays + 5 * n;
     for (int i = 0; i < n; i++) {
-        const struct direction *dir = &x->directions[i / x->count];
         const struct piece *p = &x->pieces[i];
-        int s = i % x->count, side = x->snapshots[s].side;
-        if (local(x, i / x->count)) {
-            wrap_out[nwrap] = x->pieces[dir->opposite * x->count + s].recv_region[side];
+        int d = i / x->count, s = i % x->count, side = x->snapshots[s].side;
+        if (local(x, d)) {
+            wrap_out[nwrap] = x->pieces[opposite(x, d) * x->count + s].recv_region[side];
             wrap_in[nwrap++] = p->send_region[side];
             continue;
         }

@@ -146,7 +146,8 @@ struct job {
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
 static const struct job modes[] = {
-    {NULL, {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
+    {NULL, {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS,
+     NULL},
     {NULL,
      {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "0/2"}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
