@@ -43,9 +43,7 @@ static void setup(void)
         const char *v = getenv(env_names[i]);
         saved_env[i] = v ? strdup(v) : NULL;
     }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/usmarr-build-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert(test_temp_dir(root, sizeof root, "usmarr-build-test"));
     usmarr_cache_stats_t s;
     ck_assert_ok(usmarr_cache_get_stats(&s));
     saved_mode = s.mode;

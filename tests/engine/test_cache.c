@@ -49,9 +49,7 @@ static void setup(void)
         const char *v = getenv(env_names[i]);
         saved_env[i] = v ? strdup(v) : NULL;
     }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(cache_root, sizeof cache_root, "%s/usmarr-cache-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(cache_root));
+    ck_assert(test_temp_dir(cache_root, sizeof cache_root, "usmarr-cache-test"));
     snprintf(cache_dir, sizeof cache_dir, "%s/cache", cache_root);
     unsetenv("USMARR_CACHE");
     unsetenv("USMARR_CACHE_MAX_BYTES");

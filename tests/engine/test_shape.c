@@ -31,9 +31,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
  * cache), and USMARR_KERNEL_SHAPE unset. */
 static void setup(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof root, "%s/usmarr-shape-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert(test_temp_dir(root, sizeof root, "usmarr-shape-test"));
     ck_assert_ok(usmarr_cache_set_directory(root));
     ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
     const char *s = getenv("USMARR_KERNEL_SHAPE");

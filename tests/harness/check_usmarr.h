@@ -4,8 +4,20 @@
 #define USMARR_TESTS_CHECK_USMARR_H
 
 #include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <usmarr.h>
+
+/* A new directory $TMPDIR/<name>-XXXXXX (/tmp without TMPDIR), its path in dir[size]:
+ * false when it could not be made. */
+static inline bool test_temp_dir(char *dir, size_t size, const char *name)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    return mkdtemp(dir) != NULL;
+}
 
 /* Asserts a call failed with `code` and that the detail mentions `needle`. */
 #define ck_assert_fails_with(call, code, needle)                                                   \

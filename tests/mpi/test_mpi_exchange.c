@@ -526,12 +526,8 @@ END_TEST
 START_TEST(test_mpi_exchange_plans_made_together_on_a_cold_cache_compile_once)
 {
     char dir[PATH_MAX] = "";
-    if (test_world_rank == 0) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/usmarr-mpi-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir))
-            dir[0] = '\0';
-    }
+    if (test_world_rank == 0 && !test_temp_dir(dir, sizeof dir, "usmarr-mpi-cache"))
+        dir[0] = '\0';
     MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     ck_assert_all(MPI_COMM_WORLD, dir[0] != '\0');
     usmarr_cache_stats_t before, after;

@@ -388,9 +388,7 @@ START_TEST(test_expr_same_canonical_form_compiles_nothing_again)
     /* A private cache directory in mode on, for this test only: the suites after it keep
      * the run's own directory and mode. */
     char dir[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/usmarr-expr-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert(test_temp_dir(dir, sizeof dir, "usmarr-expr-cache"));
     usmarr_cache_stats_t before;
     ck_assert_ok(usmarr_cache_get_stats(&before));
     ck_assert_ok(usmarr_cache_set_directory(dir));
