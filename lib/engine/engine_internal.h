@@ -486,6 +486,14 @@ struct recipe {
 USMARR_INTERNAL int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct recipe *r, const char *name,
                                           usmarr__kernel_t **out);
 
+/* A region (nestable, per thread) in which the caller launches every kernel it gets
+ * before returning to its own caller: a program compiled from source there is stored in
+ * the disk cache after its first launch, whose work-group function PoCL's binary then
+ * carries, rather than when built.  _end stores, as built, what the region did not launch.
+ * Nothing between the two may wait for another process (the compile lock is held). */
+USMARR_INTERNAL void usmarr__store_after_launch_begin(void);
+USMARR_INTERNAL void usmarr__store_after_launch_end(void);
+
 /* ---- the disk cache of program binaries (diskcache.c, diskcache_entry.c) ----------- */
 
 /* What identifies a program on disk.  The device description (platform and device

@@ -478,7 +478,18 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
     return bytes >= sh->nt_bytes;
 }
 
+static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m);
+
+/* The map's kernel is got and launched in one go: its program is stored after the launch. */
 int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
+{
+    usmarr__store_after_launch_begin();
+    int rc = map_launch(ctx, m);
+    usmarr__store_after_launch_end();
+    return rc;
+}
+
+static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
 {
     int rc = check_map(m);
     if (rc)

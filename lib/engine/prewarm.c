@@ -64,14 +64,16 @@ static int prewarm_dtype(usmarr_context_t *ctx, usmarr_dtype_t dtype)
     return rc;
 }
 
+/* Every operation here launches what it compiles before returning, so every program is
+ * stored after its first launch (usmarr__store_after_launch_begin): the binaries the
+ * system cache is filled with carry PoCL's work-group functions. */
 int usmarr__engine_prewarm(usmarr_context_t *context)
 {
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++) {
-        if (!context->info.fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128))
-            continue;
-        int rc = prewarm_dtype(context, (usmarr_dtype_t)d);
-        if (rc)
-            return rc;
-    }
-    return usmarr_context_finish(context);
+    int rc = 0;
+    usmarr__store_after_launch_begin();
+    for (int d = 0; !rc && d < USMARR_DTYPE_COUNT; d++)
+        if (context->info.fp64 || (d != USMARR_FLOAT64 && d != USMARR_COMPLEX128))
+            rc = prewarm_dtype(context, (usmarr_dtype_t)d);
+    usmarr__store_after_launch_end();
+    return rc ? rc : usmarr_context_finish(context);
 }

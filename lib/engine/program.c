@@ -262,15 +262,58 @@ static int program_from_binary(usmarr_context_t *ctx, struct program *p, const s
 
 static void store_binary(usmarr_context_t *ctx, struct program *p, bool launched);
 
+/* Programs compiled from source whose store waits for their first launch: those built
+ * between usmarr__store_after_launch_begin() and _end() in this thread (at most
+ * DEFERRED_MAX at once, beyond which a program is stored when built). */
+enum { DEFERRED_MAX = 32 };
+static _Thread_local int defer_depth;
+static _Thread_local int ndeferred;
+static _Thread_local struct deferred_store {
+    usmarr_context_t *ctx;
+    struct program *p;
+} deferred[DEFERRED_MAX];
+
+void usmarr__store_after_launch_begin(void) { defer_depth++; }
+
+/* Stores, as built, what the region compiled and did not launch, releasing its locks. */
+void usmarr__store_after_launch_end(void)
+{
+    if (--defer_depth > 0)
+        return;
+    for (int i = 0; i < ndeferred; i++)
+        if (atomic_exchange(&deferred[i].p->store_pending, false))
+            store_binary(deferred[i].ctx, deferred[i].p, false);
+    ndeferred = 0;
+}
+
+/* Whether `p`'s store can wait for its first launch in this thread's region: drops the
+ * entries already stored, then adds `p` where there is room. */
+static bool defer_store(usmarr_context_t *ctx, struct program *p)
+{
+    if (defer_depth <= 0)
+        return false;
+    int kept = 0;
+    for (int i = 0; i < ndeferred; i++)
+        if (atomic_load(&deferred[i].p->store_pending))
+            deferred[kept++] = deferred[i];
+    ndeferred = kept;
+    if (ndeferred == DEFERRED_MAX)
+        return false;
+    deferred[ndeferred++] = (struct deferred_store){ctx, p};
+    return true;
+}
+
 /* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
  * error with the detail recorded.  A compile from source holds the disk cache's compile
- * lock until its binary is stored, right after the build, so that other processes asking
- * for the same program wait for it instead of compiling it too.  The lock is never held
- * past this call: a process that returned to its caller holding it could wait for the
- * waiting process (MPI ranks meeting in a collective between building a plan's kernel
- * and launching it), and both would stall until the wait gave up.  The binary is stored
- * again after the first launch (store_pending), when PoCL's binary also carries the
- * work-group function that launch compiled. */
+ * lock until its binary is stored, so that other processes asking for the same program
+ * wait for it instead of compiling it too.  The binary is stored after the program's
+ * first launch where the caller launches it before returning (a region of
+ * usmarr__store_after_launch_begin/_end): on PoCL only that binary carries the work-group
+ * function the launch compiled (the driver serialises a program's binary once, at the
+ * first request).  Everywhere else it is stored right after the build, so that the lock
+ * is never held past the call: a process that returned to its caller holding it could
+ * wait for the waiting process (MPI ranks meeting in a collective between building a
+ * plan's kernel and launching it), and both would stall until the wait gave up. */
 static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
 {
     struct usmarr__program_key key = {p->source, strlen(p->source), p->options, ctx->platform, ctx->device};
@@ -309,8 +352,10 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
     }
     usmarr__diskcache_trace("compile", &key, now_ms() - t0);
     p->program = prog;
-    store_binary(ctx, p, false);
-    atomic_store(&p->store_pending, true);
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && defer_store(ctx, p))
+        atomic_store(&p->store_pending, true); /* the lock is kept until then */
+    else
+        store_binary(ctx, p, false);
     return 0;
 }
 
@@ -664,8 +709,8 @@ static int set_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint i
     return 0;
 }
 
-/* Stores the binary of a program compiled from source: when it is built, and again after
- * its first launch (`launched`: the launch is finished first). */
+/* Stores the binary of a program compiled from source, when it is built or after its first
+ * launch (`launched`: the launch is finished first), and releases its compile lock. */
 static void store_binary(usmarr_context_t *ctx, struct program *p, bool launched)
 {
     /* Taking the binary makes PoCL compile every kernel of the program: only when it is
