@@ -151,7 +151,7 @@ kernel void usmarr_gunique_scan(global long *heads, long nchunks)
 
 kernel void usmarr_gunique_write(global const KT *key, global const long *idx, long n, long chunk, long nchunks,
                                  global const long *heads, global ET *values, global long *first,
-                                 global long *starts, global long *inverse)
+                                 global long *starts, global long *inverse, int want)
 {
     local long tmp[SCAN_G];
     long c = get_group_id(0), total;
@@ -160,7 +160,7 @@ kernel void usmarr_gunique_write(global const KT *key, global const long *idx, l
     for (long i = i0; i < i1; i++)
         h += is_head(key, i);
     long j = heads[c] + group_scan_long(h, tmp, &total) - 1; /* the last head before i0 */
-    unique_write_range(key, idx, i0, i1, j, values, first, starts, inverse);
+    unique_write_range(key, idx, i0, i1, j, values, first, starts, inverse, want);
 }
 #endif
 #endif /* SCAN_G */

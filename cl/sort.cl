@@ -580,9 +580,10 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
  *   usmarr_unique_count   heads[c] = heads in chunk c
  *   usmarr_unique_scan    exclusive prefix sum in place, the total in heads[nchunks]
  *   usmarr_unique_write   for the j-th head at position i: values[j] = element,
- *                         first[j] = idx[i] (-DUNIQ_FIRST=1; the stable sort puts the
- *                         first occurrence first), starts[j] = i (-DUNIQ_STARTS=1);
- *                         inverse[idx[i]] = j for every i (-DUNIQ_INVERSE=1)
+ *                         first[j] = idx[i] (`want` & UNIQ_FIRST; the stable sort puts
+ *                         the first occurrence first), starts[j] = i (& UNIQ_STARTS);
+ *                         inverse[idx[i]] = j for every i (& UNIQ_INVERSE).  `want` is
+ *                         an argument, so that the four unique functions share a program
  *   usmarr_unique_counts  counts[j] = starts[j+1] - starts[j] (starts[total] = n)
  *   usmarr_isin           out[g] = (v[g] is among the sorted keys) != invert; NaN never is */
 
@@ -619,39 +620,42 @@ __kernel void usmarr_unique_count(__global const KT *key, long n, long chunk, lo
 __kernel void usmarr_unique_scan(__global long *heads, long nchunks) { usmarr_chunk_offsets(heads, nchunks); }
 #endif
 
-/* The sorted keys [b, e): values, first indices, starts and the inverse from j, the place of
- * the last head before b (shared with cl/radix.cl's usmarr_gunique_write). */
+/* What usmarr_unique_write writes besides the values (its `want`, lib/ops/set.c). */
+#define UNIQ_FIRST 1
+#define UNIQ_STARTS 2
+#define UNIQ_INVERSE 4
+
+/* The sorted keys [b, e): values, and the first indices, starts and inverse that `want`
+ * names, from j, the place of the last head before b (shared with cl/radix.cl's
+ * usmarr_gunique_write). */
 inline void unique_write_range(__global const KT *key, __global const long *idx, long b, long e, long j,
                                __global ET *values, __global long *first, __global long *starts,
-                               __global long *inverse)
+                               __global long *inverse, int want)
 {
     for (long i = b; i < e; i++) {
         if (is_head(key, i)) {
             j++;
             values[j] = key_element(key[i]);
-#if UNIQ_FIRST
-            first[j] = idx[i];
-#endif
-#if UNIQ_STARTS
-            starts[j] = i;
-#endif
+            if (want & UNIQ_FIRST)
+                first[j] = idx[i];
+            if (want & UNIQ_STARTS)
+                starts[j] = i;
         }
-#if UNIQ_INVERSE
-        inverse[idx[i]] = j;
-#endif
+        if (want & UNIQ_INVERSE)
+            inverse[idx[i]] = j;
     }
 }
 
 #if USMARR_WANT(unique)
 __kernel void usmarr_unique_write(__global const KT *key, __global const long *idx, long n, long chunk, long nchunks,
                                   __global const long *heads, __global ET *values, __global long *first,
-                                  __global long *starts, __global long *inverse)
+                                  __global long *starts, __global long *inverse, int want)
 {
     long c = get_global_id(0);
     if (c >= nchunks)
         return;
     long b = c * chunk;
-    unique_write_range(key, idx, b, min(b + chunk, n), heads[c] - 1, values, first, starts, inverse);
+    unique_write_range(key, idx, b, min(b + chunk, n), heads[c] - 1, values, first, starts, inverse, want);
 }
 
 __kernel void usmarr_unique_counts(__global const long *starts, long total, long n, __global long *counts)

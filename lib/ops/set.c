@@ -109,11 +109,12 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     if (counts && ((rc = pod_open(ctx, kind_of(x), 8, n, &pc)) ||
                    (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)n * 8, 0, &starts))))
         goto done;
-    char defines[200], sort_defines[sizeof s.defines + 48];
+    char sort_defines[sizeof s.defines + 48];
     if (group)
         usmarr__radix_defines(ctx, s.defines, sort_defines, sizeof sort_defines);
-    snprintf(defines, sizeof defines, "%s -DUNIQ_FIRST=%d -DUNIQ_STARTS=%d -DUNIQ_INVERSE=%d",
-             group ? sort_defines : s.defines, indices != NULL, counts != NULL, inverse != NULL);
+    const char *defines = group ? sort_defines : s.defines;
+    /* what usmarr_unique_write writes besides the values (cl/sort.cl's UNIQ_*) */
+    cl_int want = (indices ? 1 : 0) | (counts ? 2 : 0) | (inverse ? 4 : 0);
     cl_long ln = n, lchunk = chunk, lchunks = nchunks;
     {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln), USMARR__ARG(lchunk),
@@ -134,7 +135,8 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
                                             USMARR__ARG_PTR(pod_pointer(&pv)),
                                             USMARR__ARG_PTR(indices ? pod_pointer(&pf) : NULL),
                                             USMARR__ARG_PTR(starts ? starts->pointer : NULL),
-                                            USMARR__ARG_PTR(inv ? usmarr_array_data(inv) : NULL)};
+                                            USMARR__ARG_PTR(inv ? usmarr_array_data(inv) : NULL),
+                                            USMARR__ARG(want)};
         rc = launch(ctx, defines, "usmarr_unique_write", USMARR__NARGS(args), args, (size_t)nchunks, group);
     }
     if (!rc)
