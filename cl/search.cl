@@ -1,7 +1,7 @@
 /* search.cl: the gpu shape's searchsorted (lib/ops/sort.c), appended to sort.cl (its keys,
  * ss_probe and SS_BEFORE) with -DSCAN_G=<items per work-group>.
  *
- *   usmarr_searchsorted_g  one key per work-item (a GPU hides the latency of a search's
+ *   usmarr_searchsorted_g  one key per work-item (usmarr_searchsorted_g_right: the right side) (a GPU hides the latency of a search's
  *                          chain of loads with many threads, not with many searches per
  *                          thread).  The work-group first loads SS_SAMPLES evenly spaced
  *                          elements of the sorted array into local memory (the same few
@@ -23,10 +23,11 @@ inline long ss_sample_at(long j, long n)
     return (long)(((ulong)(j + 1) * (ulong)n) / (SS_SAMPLES + 1));
 }
 
-__kernel void usmarr_searchsorted_g(__global const ET *a, long n, long sa, __global const long *sorter, long ss,
-                                    int use_sorter, __global const ET *v, long m, __global long *out)
+__attribute__((always_inline)) inline void searchsorted_g(__global const ET *a, long n, long sa,
+                                                          __global const long *sorter, long ss, int use_sorter,
+                                                          __global const ET *v, long m, __global long *out,
+                                                          local KT *sample, const int right)
 {
-    local KT sample[SS_SAMPLES];
     int l = (int)get_local_id(0);
     for (int j = l; j < SS_SAMPLES; j += SCAN_G)
         sample[j] = ss_probe(a, n, sa, sorter, ss, use_sorter, ss_sample_at(j, n));
@@ -57,4 +58,13 @@ __kernel void usmarr_searchsorted_g(__global const ET *a, long n, long sa, __glo
     }
     out[g] = base;
 }
+#define SS_KERNEL_G(NAME, RIGHT)                                                                      \
+    __kernel void NAME(__global const ET *a, long n, long sa, __global const long *sorter, long ss,     \
+                       int use_sorter, __global const ET *v, long m, __global long *out)                \
+    {                                                                                                   \
+        local KT sample[SS_SAMPLES];                                                                    \
+        searchsorted_g(a, n, sa, sorter, ss, use_sorter, v, m, out, sample, RIGHT);                     \
+    }
+SS_KERNEL_G(usmarr_searchsorted_g, 0)
+SS_KERNEL_G(usmarr_searchsorted_g_right, 1)
 #endif

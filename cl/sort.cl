@@ -41,7 +41,7 @@
  *                         appended to this file), into key/idx or as elements (indices
  *                         with ARG) into out[r*osr + i*ose]
  * usmarr_searchsorted: SS_KEYS keys per work-item, binary searches in lockstep over a strided sorted row,
- * through an optional int64 sorter; -DRIGHT=0|1 for the side. */
+ * through an optional int64 sorter; usmarr_searchsorted_right for the right side. */
 
 #if W == 8
 typedef uchar ET;
@@ -81,9 +81,6 @@ typedef KS KT;
 #endif
 #ifndef DESC
 #define DESC 0
-#endif
-#ifndef RIGHT
-#define RIGHT 0
 #endif
 #ifndef CANON
 #define CANON ARG
@@ -533,11 +530,10 @@ __kernel void usmarr_sort_rows_net(__global const ET *in, long sr, long se, long
  * a chain of cache misses; one key per work-item leaves one miss in flight per thread where
  * the compiler does not vectorise the loop across work-items). */
 #define SS_KEYS 16
-#if RIGHT
-#define SS_BEFORE(km, key) KEY_LE(km, key)
-#else
-#define SS_BEFORE(km, key) KEY_LT(km, key)
-#endif
+/* Whether the sorted element km goes before the key: every element equal to it too on the
+ * right side.  `right` is a constant where SS_BEFORE is used: each side is a kernel of its
+ * own, the two in one program (a run-time side made the search a third slower). */
+#define SS_BEFORE(km, key) (right ? KEY_LE(km, key) : KEY_LT(km, key))
 
 inline KT ss_probe(__global const ET *a, long n, long sa, __global const long *sorter, long ss, int use_sorter,
                    long i)
@@ -548,8 +544,10 @@ inline KT ss_probe(__global const ET *a, long n, long sa, __global const long *s
 }
 
 #if USMARR_WANT(searchsorted)
-__kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __global const long *sorter, long ss,
-                                  int use_sorter, __global const ET *v, long m, __global long *out)
+__attribute__((always_inline)) inline void searchsorted(__global const ET *a, long n, long sa,
+                                                        __global const long *sorter, long ss, int use_sorter,
+                                                        __global const ET *v, long m, __global long *out,
+                                                        const int right)
 {
     long g = get_global_id(0) * SS_KEYS;
     if (g >= m)
@@ -572,6 +570,14 @@ __kernel void usmarr_searchsorted(__global const ET *a, long n, long sa, __globa
     for (int q = 0; q < count; q++)
         out[g + q] = base[q] + (SS_BEFORE(ss_probe(a, n, sa, sorter, ss, use_sorter, base[q]), key[q]) ? 1 : 0);
 }
+#define SS_KERNEL(NAME, RIGHT)                                                                        \
+    __kernel void NAME(__global const ET *a, long n, long sa, __global const long *sorter, long ss,     \
+                       int use_sorter, __global const ET *v, long m, __global long *out)                \
+    {                                                                                                   \
+        searchsorted(a, n, sa, sorter, ss, use_sorter, v, m, out, RIGHT);                               \
+    }
+SS_KERNEL(usmarr_searchsorted, 0)
+SS_KERNEL(usmarr_searchsorted_right, 1)
 #endif
 
 /* ---- set functions (lib/ops/set.c) on keys sorted with -DCANON=1 --------------------------

@@ -435,15 +435,17 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
         goto done;
     const usmarr_array_t *as = ac ? ac : a, *vs = vc ? vc : v;
     char defines[96];
-    snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d -DRIGHT=%d", usmarr_dtype_size(common) * 8, kind,
-             side == USMARR_SIDE_RIGHT);
+    snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d", usmarr_dtype_size(common) * 8, kind);
     /* the gpu shape: a key per work-item, the first levels in local memory (cl/search.cl) */
     size_t group = ctx->shape.scan_group;
     if (group)
         snprintf(defines + strlen(defines), sizeof defines - strlen(defines), " -DSCAN_G=%zu", group);
     usmarr__kernel_t *k;
+    /* both sides are kernels of one program */
+    static const char *const kernels[2][2] = {{"usmarr_searchsorted", "usmarr_searchsorted_right"},
+                                              {"usmarr_searchsorted_g", "usmarr_searchsorted_g_right"}};
     if ((rc = usmarr__kernel_get(ctx, group ? "sort+search" : "sort", defines,
-                                 group ? "usmarr_searchsorted_g" : "usmarr_searchsorted", &k)))
+                                 kernels[group != 0][side == USMARR_SIDE_RIGHT], &k)))
         goto done;
     cl_long ln = n, lsa = as->strides[0], lss = sorter ? sorter->strides[0] : 0, lm = m;
     cl_int use = sorter != NULL;
