@@ -434,7 +434,7 @@ struct program {
     cl_program program;
     char *source;
     char *options;
-    atomic_bool store_pending; /* compiled from source, binary not yet stored */
+    atomic_bool store_pending; /* compiled from source, its store waiting for its first launch */
     int lock_fd;               /* the disk cache's compile lock, held until the store (or -1) */
     char *lock_path;
     struct usmarr__kernel *kernels;

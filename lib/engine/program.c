@@ -751,8 +751,8 @@ static int check_group(const usmarr_context_t *ctx, const usmarr__kernel_t *k, c
 }
 
 /* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  After
- * the first launch of a program compiled from source this also finishes the queue and
- * stores the program's binary in the disk cache. */
+ * the first launch of a program whose store waited for it (store_pending) this also
+ * finishes the queue and stores the program's binary in the disk cache. */
 static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
                    const size_t *local)
 {
