@@ -11,6 +11,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 USMARR_DEPS=${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}
 POCL_VERSION=6.0
+# This project's changes to PoCL's source (scripts/pocl-*.patch, each says why), and their
+# revision, part of the install's name: raised with any change to them, so that a machine
+# holding an older build builds PoCL again.
+POCL_PATCHES="pocl-prefix-pch.patch pocl-binary-specialized.patch"
+POCL_PATCH_REVISION=1
 LLVM_VERSION=15
 log() { printf 'install-deps: %s\n' "$*"; }
 t0=$(date +%s)
@@ -57,15 +62,17 @@ probe_vendors() { OCL_ICD_VENDORS="$1" "$probe"; }
 vendors="$USMARR_DEPS/vendors"
 rm -rf "$vendors.new"; mkdir -p "$vendors.new"
 # add_icd FILE: into the new vendors directory, unless the same driver library is there
-# already (setup.sh registers the project's drivers system-wide, so step 1 finds them
-# again on a second run).
+# already (step 1 can find a driver that steps 2 and 3 add, registered under another name).
 add_icd() {
   if ! grep -qxF "$(cat "$1")" "$vendors.new"/*.icd 2>/dev/null; then cp "$1" "$vendors.new/"; fi
 }
 
-# 1. Platforms already installed that expose USM are used as they are.
+# 1. Platforms already installed that expose USM are used as they are.  The drivers that
+#    setup.sh registered itself (usmarr-*.icd) are steps 2 and 3's to choose: a PoCL
+#    built before a change of its patches is built again.
 for icd in /etc/OpenCL/vendors/*.icd; do
   [ -e "$icd" ] || continue
+  case $(basename "$icd") in usmarr-*) continue ;; esac
   one=$(mktemp -d); cp "$icd" "$one/"
   if probe_vendors "$one" >/dev/null 2>&1; then
     log "system ICD $(basename "$icd") exposes USM: using it"
@@ -77,7 +84,7 @@ done
 # 2. Otherwise PoCL 6.0 from Debian's own source package, built for this machine.
 if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
   cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' | tr -c 'A-Za-z0-9._-' '_' | tr -s _)
-  prefix="$USMARR_DEPS/pocl-${POCL_VERSION}-llvm${LLVM_VERSION}-${cpu}"
+  prefix="$USMARR_DEPS/pocl-${POCL_VERSION}-p${POCL_PATCH_REVISION}-llvm${LLVM_VERSION}-${cpu}"
   icdfile="$USMARR_DEPS/pocl-usm.icd"
   echo "$prefix/lib/libpocl.so" > "$icdfile"
   one=$(mktemp -d); cp "$icdfile" "$one/"
@@ -101,6 +108,9 @@ if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
     tarball=$(ls "$work"/pocl_${POCL_VERSION}.orig.tar.* 2>/dev/null | head -n1)
     [ -n "$tarball" ] || { log "trixie no longer carries pocl ${POCL_VERSION}: $(ls "$work")"; exit 1; }
     mkdir -p "$work/src" && tar -xf "$tarball" -C "$work/src" --strip-components=1
+    for p in $POCL_PATCHES; do
+      patch -s -d "$work/src" -p1 < "$here/$p" || { log "scripts/$p does not apply to pocl ${POCL_VERSION}"; exit 1; }
+    done
     cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
       -DWITH_LLVM_CONFIG=/usr/bin/llvm-config-${LLVM_VERSION} -DENABLE_ICD=ON -DENABLE_TESTS=OFF \
       -DENABLE_EXAMPLES=OFF -DENABLE_POCLCC=OFF -DENABLE_SPIRV=OFF -DENABLE_HWLOC=ON >"$work/cmake.log" 2>&1 \
