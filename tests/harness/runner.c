@@ -1,8 +1,9 @@
 /* Runs every suite on every usable USM device found (OCL_ICD_VENDORS decides which
  * platforms are visible).  USMARR_REQUIRE_DEVICE=1 turns "no device" into a failure;
  * otherwise the run is skipped (exit 77).  USMARR_TEST_DEVICE=SEL restricts the run to
- * one device; several devices are tested side by side, one process each, unless
- * USMARR_TEST_SERIAL=1.  Tests run unforked so that per-context kernel caches are reused.
+ * one device; several devices (or a device and the modes) are tested side by side, two
+ * processes a device (`parts` below), unless USMARR_TEST_SERIAL=1.  Tests run unforked so
+ * that per-context kernel caches are reused.
  *
  * Modes (the table `modes` below): after the devices themselves, the whole suite runs again
  * on PoCL's CPU device as a device with device USM alone (USMARR_USM_KINDS=device; suites
@@ -138,13 +139,15 @@ struct job {
  *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
  *   work-group limits (lib/engine/map.c), every suite.  Its programs are its own (the GPU
- *   shape), so it runs with the disk cache off: taking a program's binary makes PoCL
- *   compile every kernel in it, which made this run a third slower, cold, for binaries no
- *   other run loads (PoCL's own cache, POCL_CACHE_DIR, still serves a second make check).
- *   It is the longest run, and PoCL compiles on one thread, so it runs as two processes,
- *   each with every other suite (USMARR_TEST_PART=0/2 and 1/2).
+ *   shape), so it runs with the disk cache off: no other run loads them (PoCL's own cache,
+ *   POCL_CACHE_DIR, still serves a second make check).
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
+/* A device's run side by side with the others is two processes, each with every other
+ * suite: a cold run is mostly one thread compiling, and the longest run alone (Intel's
+ * runtime: 64 ms a program) outlasted the others' by a minute on 2 cores. */
+static const char *const parts[2] = {"0/2", "1/2"};
+
 static const struct job modes[] = {
     {NULL, {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS,
      NULL},
@@ -234,7 +237,11 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
         fclose(logs[i]);
         char mode[256];
         mode_name(&jobs[i], mode, sizeof mode);
-        if (mode[0] && passed_i >= 0)
+        bool part_only = jobs[i].env[0][0] && !strcmp(jobs[i].env[0][0], "USMARR_TEST_PART") && !jobs[i].env[1][0];
+        if (part_only && passed_i >= 0) /* one of a device's two processes */
+            printf("runner: %s (%s): %d passed, %d failed in %.0f s (%.0f CPU-s)\n", jobs[i].dev->selector, mode,
+                   passed_i, failed_i, took[i], cpu[i]);
+        else if (mode[0] && passed_i >= 0)
             printf("runner: mode %s on %s%s%s: %d passed, %d failed in %.0f s (%.0f CPU-s)\n", mode,
                    jobs[i].dev->selector, jobs[i].suites ? ", suites " : "", jobs[i].suites ? jobs[i].suites : "",
                    passed_i, failed_i, took[i], cpu[i]);
@@ -302,15 +309,22 @@ int main(int argc, char **argv)
     }
     struct job jobs[16];
     int njobs = 0;
-    for (int i = 0; i < nchosen; i++)
-        jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
+    bool side_by_side = nchosen > 1 || (pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none")));
+    side_by_side = side_by_side && !(serial && !strcmp(serial, "1"));
+    for (int i = 0; i < nchosen && njobs < 15; i++)
+        if (side_by_side && !getenv("USMARR_TEST_PART")) { /* a device's run is two processes: see parts[] */
+            for (int k = 0; k < 2; k++)
+                jobs[njobs++] = (struct job){chosen[i], {{"USMARR_TEST_PART", parts[k]}}, NULL, NULL};
+        } else
+            jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
     bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
-    for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++) {
+    int nmodes = 0;
+    for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++, nmodes++) {
         jobs[njobs] = modes[m];
         jobs[njobs++].dev = pocl;
     }
     int failed = 0, total = 0;
-    if (njobs > 1 && !(serial && !strcmp(serial, "1"))) {
+    if (side_by_side) {
         if (run_jobs_in_parallel(jobs, njobs, &failed, &total)) {
             usmarr_devices_free(devs);
             return 1;
@@ -318,7 +332,7 @@ int main(int argc, char **argv)
     } else {
         for (int i = 0; i < nchosen; i++)
             failed += run_device(chosen[i], &total);
-        for (int i = nchosen; i < njobs; i++) /* the modes need their own process */
+        for (int i = njobs - nmodes; i < njobs; i++) /* the modes need their own process */
             if (run_jobs_in_parallel(&jobs[i], 1, &failed, &total)) {
                 usmarr_devices_free(devs);
                 return 1;
@@ -335,7 +349,7 @@ int main(int argc, char **argv)
         printf("runner: no usable USM device; skipping (set USMARR_REQUIRE_DEVICE=1 to fail instead)\n");
         return 77;
     }
-    printf("runner: %d device(s), %d mode run(s), %d test runs\n", nchosen, njobs - nchosen, total);
+    printf("runner: %d device(s), %d mode run(s), %d test runs\n", nchosen, nmodes, total);
     printf("runner: %d passed, %d failed\n", total - failed, failed);
     return failed ? 1 : 0;
 }
