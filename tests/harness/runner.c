@@ -140,7 +140,8 @@ struct job {
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
  *   work-group limits (lib/engine/map.c), every suite.  Its programs are its own (the GPU
  *   shape), so it runs with the disk cache off: no other run loads them (PoCL's own cache,
- *   POCL_CACHE_DIR, still serves a second make check).
+ *   POCL_CACHE_DIR, still serves a second make check).  It runs as two processes, each
+ *   with every other suite (USMARR_TEST_PART=0/2 and 1/2), as a device does (`parts`).
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
 /* A device's run side by side with the others is two processes, each with every other
@@ -309,15 +310,14 @@ int main(int argc, char **argv)
     }
     struct job jobs[16];
     int njobs = 0;
-    bool side_by_side = nchosen > 1 || (pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none")));
-    side_by_side = side_by_side && !(serial && !strcmp(serial, "1"));
+    bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
+    bool side_by_side = (nchosen > 1 || with_modes) && !(serial && !strcmp(serial, "1"));
     for (int i = 0; i < nchosen && njobs < 15; i++)
         if (side_by_side && !getenv("USMARR_TEST_PART")) { /* a device's run is two processes: see parts[] */
             for (int k = 0; k < 2; k++)
                 jobs[njobs++] = (struct job){chosen[i], {{"USMARR_TEST_PART", parts[k]}}, NULL, NULL};
         } else
             jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
-    bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
     int nmodes = 0;
     for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++, nmodes++) {
         jobs[njobs] = modes[m];
