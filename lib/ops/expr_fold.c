@@ -12,6 +12,10 @@
 #include <math.h>
 #include <string.h>
 
+#ifndef CMPLX /* glibc before 2.37 defines it for GCC only, not for clang (the fuzz build) */
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
+
 enum level { L_BOOL, L_INT, L_FLOAT, L_COMPLEX };
 
 struct num {
