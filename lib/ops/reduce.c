@@ -455,11 +455,10 @@ static int reduce_source(int ri_, const struct source *src, int naxes, const int
     if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
         return rc;
     int ndim = 0;
-    int64_t shape[USMARR_MAX_NDIM], nred = 1, nkept = 1;
+    int64_t shape[USMARR_MAX_NDIM], nred = 1;
     for (int d = 0; d < src->ndim; d++) {
         if (!reduced[d]) {
             shape[ndim++] = src->shape[d];
-            nkept *= src->shape[d];
         } else {
             nred *= src->shape[d];
             if (keepdims)
