@@ -1,7 +1,8 @@
 /* map.cl: appended after a map family's file.  Every loop and all indexing of the map
  * launcher (lib/engine/engine_internal.h, section 2); the family only supplies USMARR_MAP_BODY (and
  * optionally USMARR_MAP_VBODY).  A program holds one layout class (-DUSMARR_CLASS=s2),
- * since PoCL compiles every kernel of a program when its binary is taken. */
+ * since PoCL as Debian ships it compiles every kernel of a program when its binary is
+ * taken. */
 #ifndef USMARR_MAP_BODY
 #error "a map family must define USMARR_MAP_BODY"
 #endif

@@ -1,9 +1,9 @@
 /* search.cl: the gpu shape's searchsorted (lib/ops/sort.c), appended to sort.cl (its keys,
  * ss_probe and SS_BEFORE) with -DSCAN_G=<items per work-group>.
  *
- *   usmarr_searchsorted_g  one key per work-item (usmarr_searchsorted_g_right: the right side) (a GPU hides the latency of a search's
+ *   usmarr_searchsorted_g  one key per work-item (a GPU hides the latency of a search's
  *                          chain of loads with many threads, not with many searches per
- *                          thread).  The work-group first loads SS_SAMPLES evenly spaced
+ *                          thread); usmarr_searchsorted_g_right, the same on the right side.  The work-group first loads SS_SAMPLES evenly spaced
  *                          elements of the sorted array into local memory (the same few
  *                          kilobytes for every group: they stay in the L2 cache), finds the
  *                          key's interval among them there, and searches only that

@@ -107,8 +107,9 @@
  *      usmarr_map_sbig     17..64 dims: shape and strides in a per-context USM scratch block
  *                          (allocated once, reused; the launch finishes before returning)
  * Each class is its own program (-DUSMARR_CLASS=<class> selects the kernel): taking a
- * program's binary for the disk cache makes PoCL compile every kernel in it (~0.1-0.2 s
- * each), so a program holds only kernels that are likely to run.  To cut the number of
+ * program's binary for the disk cache makes PoCL as Debian ships it compile every kernel
+ * in it (~0.1-0.2 s each; the setup's PoCL does not, doc/engine.md), so a program holds
+ * only kernels that are likely to run.  To cut the number of
  * programs instead, a map can group dtype variants (vary_mask/vary_dtypes below); casts
  * no longer do (one program per pair: doc/engine.md, "Grouping").
  * Work-group sizes are fixed per class (reqd_work_group_size), so PoCL never compiles a

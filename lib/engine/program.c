@@ -713,8 +713,8 @@ static int set_arg_pointer(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint i
  * launch (`launched`: the launch is finished first), and releases its compile lock. */
 static void store_binary(usmarr_context_t *ctx, struct program *p, bool launched)
 {
-    /* Taking the binary makes PoCL compile every kernel of the program: only when it is
-     * going to be stored. */
+    /* Taking the binary can cost a compile (PoCL as Debian ships it compiles every kernel
+     * of the program once more; doc/engine.md): only when it is going to be stored. */
     size_t size = 0;
     if (usmarr__diskcache_mode() == USMARR_CACHE_ON && (!launched || clFinish(ctx->queue) == CL_SUCCESS) &&
         clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
