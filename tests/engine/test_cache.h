@@ -4,13 +4,13 @@
 #ifndef USMARR_TESTS_TEST_CACHE_H
 #define USMARR_TESTS_TEST_CACHE_H
 
-#include <check.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <usmarr.h>
 
+#include "../harness/check_usmarr.h"
 #include "cache_probe.h"
 
 extern char cache_root[1024];        /* private temporary directory of one test */

@@ -14,9 +14,9 @@
  * ck_assert_*_eq build on) calls _mark_point() when it passes, which writes the file and
  * line to Check's message channel so that a forked test that crashes can say where it
  * was.  Both runners run their tests unforked (a crash ends the run), where that record is
- * never read, and the writes were millions of system calls a run: 5.4 million in a part
- * of one device's, most of its system time.  A failing assertion is reported as Check
- * reports it. */
+ * never read, and the writes were millions of system calls a run: 5.4 million in half
+ * of one device's run, most of its system time.  A failing assertion is reported as Check
+ * reports it.  Test files take Check through this header, never <check.h> alone. */
 #undef ck_assert_msg
 #define ck_assert_msg(expr, ...)                                                                   \
     ((expr) ? (void)0 : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", ##__VA_ARGS__))

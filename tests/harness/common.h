@@ -2,7 +2,6 @@
 #ifndef USMARR_TESTS_COMMON_H
 #define USMARR_TESTS_COMMON_H
 
-#include <check.h>
 #include <string.h>
 #include <usmarr.h>
 

@@ -3,7 +3,6 @@
 #ifndef USMARR_TESTS_MPI_COMMON_H
 #define USMARR_TESTS_MPI_COMMON_H
 
-#include <check.h>
 #include <stdbool.h>
 #include <string.h>
 #include <usmarr_mpi.h> /* first: it sets CL_TARGET_OPENCL_VERSION */

@@ -2,8 +2,9 @@
 #ifndef USMARR_TESTS_TEST_STORAGE_H
 #define USMARR_TESTS_TEST_STORAGE_H
 
-#include <check.h>
 #include <usmarr.h>
+
+#include "../harness/check_usmarr.h"
 
 /* Options with the context, axes and `n` shape entries set, everything else unset. */
 usmarr_storage_options_t storage_opts(usmarr_context_t *ctx, const char *axes, int n, const int64_t *shape);
