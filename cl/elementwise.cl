@@ -438,7 +438,9 @@
  * sees an argument near its overflow: PoCL 6.0's exp gives inf just below log(DBL_MAX)
  * (709.78271289338352; in float just below log(FLT_MAX)) and its sinh and cosh NaN just
  * below their overflow (710.4758600739438).  The results stay within 2 ulp up to the
- * overflow. */
+ * overflow.  exp calls the device's exp once, on the argument already chosen: a compiler
+ * that vectorises across work-items evaluates both arms of a conditional (Intel's runtime:
+ * 4.8 ms with two calls, 3.0 to 3.4 ms with one, for 16M float32). */
 #if EW_TBITS == 64
 #define EW_EXP_SAFE 709.0
 #define EW_LN2_HI 6.93147180369123816490e-01
@@ -450,7 +452,11 @@
 #endif
 #define EW_EXP_HALF(ax) ((EW_CT)2 * (exp((ax) - 2 * EW_LN2_HI) * ((EW_CT)1 - 2 * EW_LN2_LO))) /* exp(ax) / 2 */
 #define ew_exp EW_PASTE(ew_exp_, EW_T)
-static inline EW_CT ew_exp(EW_CT x) { return x > EW_EXP_SAFE ? (EW_CT)2 * EW_EXP_HALF(x) : exp(x); }
+static inline EW_CT ew_exp(EW_CT x)
+{
+    EW_CT r = exp(x > EW_EXP_SAFE ? x - 2 * EW_LN2_HI : x);
+    return x > EW_EXP_SAFE ? (EW_CT)4 * (r * ((EW_CT)1 - 2 * EW_LN2_LO)) : r;
+}
 #define ew_sinh EW_PASTE(ew_sinh_, EW_T)
 static inline EW_CT ew_sinh(EW_CT x) { return fabs(x) > EW_EXP_SAFE ? copysign(EW_EXP_HALF(fabs(x)), x) : sinh(x); }
 #define ew_cosh EW_PASTE(ew_cosh_, EW_T)
