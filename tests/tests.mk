@@ -131,7 +131,7 @@ tests_alloc_fail_LDFLAGS = $(AM_LDFLAGS) $(LSAN_CFLAGS)
 tests_alloc_fail_LDADD = lib/libusmarr.la -ldl
 TESTS += tests/alloc_fail
 endif
-EXTRA_DIST += tests/reliability/alloc_fail.c tests/reliability/lsan.supp
+EXTRA_DIST += tests/reliability/alloc_fail.c tests/reliability/lsan.supp tests/reliability/lsan-drivers.supp
 
 # ---- ThreadSanitizer: tests/reliability/stress.c (8 threads on one context) against a
 # TSan build of every library source, compiled straight with the C compiler (no second

@@ -8,11 +8,14 @@
  *
  * malloc, calloc, realloc, posix_memalign, aligned_alloc, strdup, strndup and
  * open_memstream are interposed here; a call counts only when its caller is inside
- * libusmarr (its mapping, found through dladdr), so the drivers are never starved.  Built
- * with LeakSanitizer where the compiler has it (the interposers call the next malloc, which
- * is LeakSanitizer's), so that what the library leaves behind through libc (a FILE, a DIR)
- * is found too.  `alloc_fail [SELECTOR]`; exit 0 on success. */
+ * libusmarr (its mapping, found through dladdr), so the drivers are never starved.  Every
+ * run must also leave as many file descriptors open as before it (an unclosed FILE, DIR or
+ * lock file of the library).  Built with LeakSanitizer where the compiler has it (the
+ * interposers call the next malloc, which is LeakSanitizer's), so that memory the library
+ * leaves behind through libc (a DIR's block, a path from realpath) is found too.
+ * `alloc_fail [SELECTOR]`; exit 0 on success. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -41,6 +44,18 @@ static void *live[TRACKED];
 static long live_count;
 
 static uintptr_t lib_begin, lib_end, lib_base; /* libusmarr's mapping, from dladdr of one symbol */
+
+/* The process's open file descriptors (the count's own included, the same every time). */
+static int open_descriptors(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    while (d && readdir(d))
+        n++;
+    if (d)
+        closedir(d);
+    return n;
+}
 
 static bool from_library(void *caller)
 {
@@ -98,8 +113,10 @@ static void resolve(void)
     real_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
 }
 
-/* LeakSanitizer (when built with it) unwinds every allocation slowly, to name the driver
- * frames tests/reliability/lsan.supp suppresses; 10 frames reach them and keep the run short. */
+/* LeakSanitizer (when built with it) records 10 frames of every allocation: make check runs
+ * it with fast unwinding and tests/reliability/lsan-drivers.supp, which needs only the
+ * allocation's caller; unwound slowly for tests/reliability/lsan.supp, 10 frames reach the
+ * driver functions it names and keep the run short. */
 const char *__lsan_default_options(void);
 const char *__lsan_default_options(void)
 {
@@ -436,6 +453,7 @@ int main(int argc, char **argv)
         return (rc == USMARR_ERROR_NO_DEVICE || rc == USMARR_ERROR_BAD_SELECTOR) && !required ? 77 : 1;
     }
     long baseline = live_count, failures = 0;
+    int descriptors = open_descriptors();
     long n;
     for (n = 1;; n++) {
         if ((rc = usmarr_context_create(selector, &ctx)) != 0) {
@@ -469,6 +487,13 @@ int main(int argc, char **argv)
                     live_count - baseline);
             failures++;
             baseline = live_count;
+        }
+        int now_open = open_descriptors();
+        if (now_open != descriptors) {
+            fprintf(stderr, "alloc_fail: allocation %ld failed: %d file descriptor(s) left open\n", n,
+                    now_open - descriptors);
+            failures++;
+            descriptors = now_open;
         }
         if (failures > 200)
             break;
