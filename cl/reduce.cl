@@ -314,10 +314,11 @@ R_FOLD_KERNEL(count_nonzero, i64, long, 0, acc += R_TRUTH(v) ? 1 : 0, out[ob] = 
 
 static inline R_F_PAIR r_lse_step(R_F_PAIR a, R_F_CT v)
 {
+    R_F_CT e = exp(-fabs(v - a.x)); /* exp(a.x - v) at a new maximum, else exp(v - a.x) */
     if (v > a.x) /* a new maximum (a.x may be -inf: s becomes 1) */
-        return isinf(v) ? (R_F_PAIR)(v, 1) : (R_F_PAIR)(v, a.y * exp(a.x - v) + 1);
+        return isinf(v) ? (R_F_PAIR)(v, 1) : (R_F_PAIR)(v, a.y * e + 1);
     if (v <= a.x) /* at an infinite maximum nothing changes */
-        return isinf(a.x) ? a : (R_F_PAIR)(a.x, a.y + exp(v - a.x));
+        return isinf(a.x) ? a : (R_F_PAIR)(a.x, a.y + e);
     return (R_F_PAIR)(NAN, 1); /* v or the maximum is NaN */
 }
 
