@@ -76,7 +76,7 @@
     X(DIVIDE, divide, 2, INEX, SAME, F_DIVIDE, V, EW_DIV(a, b), ((a) / (b)))                             \
     X(FLOOR_DIVIDE, floor_divide, 2, REAL, SAME, F_NONE, N, EW_FLOORDIV(a, b), _)                        \
     X(REMAINDER, remainder, 2, REAL, SAME, F_NONE, N, EW_REMAINDER(a, b), _)                             \
-    X(POW, pow, 2, NUM, SAME, F_NONE, N, EW_POW(a, b), _)                                                \
+    X(POW, pow, 2, NUM, SAME, F_NONE, V, EW_POW(a, b), ew_vpow(a, b))                                    \
     X(MAXIMUM, maximum, 2, ALL, SAME, F_NONE, V, EW_MAXIMUM(a, b), EW_VMAXIMUM(a, b))                    \
     X(MINIMUM, minimum, 2, ALL, SAME, F_NONE, V, EW_MINIMUM(a, b), EW_VMINIMUM(a, b))                    \
     X(FMAX, fmax, 2, ALL, SAME, F_NONE, V, EW_FMAX(a, b), EW_VFMAX(a, b))                                \
@@ -270,6 +270,8 @@
 #undef ew_vsin
 #undef ew_vcos
 #undef ew_vtan
+#undef ew_vpow
+#undef EW_LANES16_2
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
@@ -373,6 +375,19 @@
 #endif
 
 /* ---- per-kind helpers ------------------------------------------------------------------- */
+/* r = f(x) (f(x, y)) lane by lane over 16-vectors: the vector forms' fallback */
+#define EW_LANES16(r, f, x)                                                                              \
+    (r).s0 = f((x).s0), (r).s1 = f((x).s1), (r).s2 = f((x).s2), (r).s3 = f((x).s3), (r).s4 = f((x).s4), \
+    (r).s5 = f((x).s5), (r).s6 = f((x).s6), (r).s7 = f((x).s7), (r).s8 = f((x).s8), (r).s9 = f((x).s9), \
+    (r).sa = f((x).sa), (r).sb = f((x).sb), (r).sc = f((x).sc), (r).sd = f((x).sd), (r).se = f((x).se), \
+    (r).sf = f((x).sf)
+#define EW_LANES16_2(r, f, x, y)                                                                         \
+    (r).s0 = f((x).s0, (y).s0), (r).s1 = f((x).s1, (y).s1), (r).s2 = f((x).s2, (y).s2),                  \
+    (r).s3 = f((x).s3, (y).s3), (r).s4 = f((x).s4, (y).s4), (r).s5 = f((x).s5, (y).s5),                  \
+    (r).s6 = f((x).s6, (y).s6), (r).s7 = f((x).s7, (y).s7), (r).s8 = f((x).s8, (y).s8),                  \
+    (r).s9 = f((x).s9, (y).s9), (r).sa = f((x).sa, (y).sa), (r).sb = f((x).sb, (y).sb),                  \
+    (r).sc = f((x).sc, (y).sc), (r).sd = f((x).sd, (y).sd), (r).se = f((x).se, (y).se),                  \
+    (r).sf = f((x).sf, (y).sf)
 #if EW_TK == 4 /* complex */
 #define EW_R_T USMARR_REAL(EW_T)
 #define EW_NEG(a) (-(a))
@@ -490,11 +505,6 @@ static inline EW_VCT ew_vcosh(EW_VCT x)
  * for sin(0.001)); up to 15 every lane takes their first argument reduction, the only one
  * they use then.  One lane at a time, PoCL took 32 ms for sin of 4M float32 and exp 2.3. */
 #define EW_TRIG_FAST 15
-#define EW_LANES16(r, f, x)                                                                              \
-    (r).s0 = f((x).s0), (r).s1 = f((x).s1), (r).s2 = f((x).s2), (r).s3 = f((x).s3), (r).s4 = f((x).s4), \
-    (r).s5 = f((x).s5), (r).s6 = f((x).s6), (r).s7 = f((x).s7), (r).s8 = f((x).s8), (r).s9 = f((x).s9), \
-    (r).sa = f((x).sa), (r).sb = f((x).sb), (r).sc = f((x).sc), (r).sd = f((x).sd), (r).se = f((x).se), \
-    (r).sf = f((x).sf)
 #define EW_VTRIG(f)                                                                                      \
     static inline EW_VCT EW_PASTE(ew_v##f##_, EW_T)(EW_VCT x)                                            \
     {                                                                                                    \
@@ -510,6 +520,19 @@ EW_VTRIG(tan)
 #define ew_vsin EW_PASTE(ew_vsin_, EW_T)
 #define ew_vcos EW_PASTE(ew_vcos_, EW_T)
 #define ew_vtan EW_PASTE(ew_vtan_, EW_T)
+/* pow of 16 lanes: the device's 16-lane pow where every base is positive and finite and every
+ * exponent finite, else one lane at a time, so that zeros, negative bases, infinities and
+ * NaN keep the one-lane pow's special values (C99's, as NumPy's).  One lane at a time, PoCL
+ * took 219 ms for 4M float32. */
+#define ew_vpow EW_PASTE(ew_vpow_, EW_T)
+static inline EW_VCT ew_vpow(EW_VCT a, EW_VCT b)
+{
+    if (all((a > (EW_VCT)0) & isfinite(a) & isfinite(b)))
+        return pow(a, b);
+    EW_VCT r;
+    EW_LANES16_2(r, pow, a, b);
+    return r;
+}
 /* NumPy's npy_divmod: the floor of the exact quotient, fixed up where fmod says so */
 #define ew_floordiv EW_PASTE(ew_floordiv_, EW_T)
 static inline EW_CT ew_floordiv(EW_CT a, EW_CT b)
@@ -695,6 +718,13 @@ static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
     return r;
 }
 #define EW_POW(a, b) ew_ipow((a), (b))
+#define ew_vpow EW_PASTE(ew_vpow_, EW_T)
+static inline EW_VCT ew_vpow(EW_VCT a, EW_VCT b)
+{
+    EW_VCT r;
+    EW_LANES16_2(r, ew_ipow, a, b);
+    return r;
+}
 #endif
 #endif
 
