@@ -85,7 +85,7 @@
     X(HYPOT, hypot, 2, FLT, SAME, F_NONE, V, hypot(a, b), hypot(a, b))                                   \
     X(COPYSIGN, copysign, 2, FLT, SAME, F_NONE, V, copysign(a, b), copysign(a, b))                       \
     X(NEXTAFTER, nextafter, 2, FLT, SAME, F_NONE, N, ew_nextafter(a, b), _)                              \
-    X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, N, ew_logaddexp(a, b), _)                              \
+    X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, V, ew_logaddexp(a, b), ew_vlogaddexp(a, b))            \
     X(EQUAL, equal, 2, ALL, BOOL, F_NONE, N, EW_EQ(a, b), _)                                             \
     X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, N, (!EW_EQ(a, b)), _)                                  \
     X(LESS, less, 2, ALL, BOOL, F_NONE, N, EW_LT(a, b), _)                                               \
@@ -240,6 +240,7 @@
 #undef ew_floordiv
 #undef ew_remainder
 #undef ew_logaddexp
+#undef ew_vlogaddexp
 #undef ew_ipow
 #undef ew_round_half
 #undef ew_round_loop
@@ -617,6 +618,15 @@ static inline EW_CT ew_logaddexp(EW_CT x, EW_CT y)
     EW_CT t = x - y;
     EW_CT r = (t > 0 ? x : y) + log1p(exp(-fabs(t)));
     return isnan(t) ? t : r;
+}
+/* the same on 16 lanes */
+#define ew_vlogaddexp EW_PASTE(ew_vlogaddexp_, EW_T)
+static inline EW_VCT ew_vlogaddexp(EW_VCT x, EW_VCT y)
+{
+    EW_VCT t = x - y;
+    EW_VCT r = select(y, x, t > (EW_VCT)0) + log1p(exp(-fabs(t)));
+    r = select(r, t, isnan(t));
+    return select(r, x + (EW_VCT)M_LN2, x == y);
 }
 #define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
 #define EW_REMAINDER(a, b) ew_remainder((a), (b))
