@@ -275,6 +275,7 @@
 #undef ew_vtan
 #undef ew_vpow
 #undef EW_LANES16_2
+#undef EW_VLANES2
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
@@ -391,6 +392,14 @@
     (r).s9 = f((x).s9, (y).s9), (r).sa = f((x).sa, (y).sa), (r).sb = f((x).sb, (y).sb),                  \
     (r).sc = f((x).sc, (y).sc), (r).sd = f((x).sd, (y).sd), (r).se = f((x).se, (y).se),                  \
     (r).sf = f((x).sf, (y).sf)
+/* ew_v<name>: two-operand f lane by lane, the 16-lane form of a function without one */
+#define EW_VLANES2(name, f)                                                                              \
+    static inline EW_VCT EW_PASTE(ew_v##name##_, EW_T)(EW_VCT a, EW_VCT b)                               \
+    {                                                                                                    \
+        EW_VCT r;                                                                                        \
+        EW_LANES16_2(r, f, a, b);                                                                        \
+        return r;                                                                                        \
+    }
 #if EW_TK == 4 /* complex */
 #define EW_R_T USMARR_REAL(EW_T)
 #define EW_NEG(a) (-(a))
@@ -727,20 +736,10 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
 #define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
 #define EW_REMAINDER(a, b) ew_remainder((a), (b))
 #if EW_TK != 0
+EW_VLANES2(floordiv, ew_floordiv)
+EW_VLANES2(remainder, ew_remainder)
 #define ew_vfloordiv EW_PASTE(ew_vfloordiv_, EW_T)
-static inline EW_VCT ew_vfloordiv(EW_VCT a, EW_VCT b)
-{
-    EW_VCT r;
-    EW_LANES16_2(r, ew_floordiv, a, b);
-    return r;
-}
 #define ew_vremainder EW_PASTE(ew_vremainder_, EW_T)
-static inline EW_VCT ew_vremainder(EW_VCT a, EW_VCT b)
-{
-    EW_VCT r;
-    EW_LANES16_2(r, ew_remainder, a, b);
-    return r;
-}
 #endif
 #if EW_TK == 1
 #define EW_SHL(a, b) ((ulong)(long)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
@@ -767,13 +766,8 @@ static inline EW_CT ew_ipow(EW_CT a, EW_CT b)
     return r;
 }
 #define EW_POW(a, b) ew_ipow((a), (b))
+EW_VLANES2(pow, ew_ipow)
 #define ew_vpow EW_PASTE(ew_vpow_, EW_T)
-static inline EW_VCT ew_vpow(EW_VCT a, EW_VCT b)
-{
-    EW_VCT r;
-    EW_LANES16_2(r, ew_ipow, a, b);
-    return r;
-}
 #endif
 #endif
 
