@@ -206,9 +206,11 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         return rc;
     size_t per = l->per_item ? l->per_item : 1;
     size_t global[3] = {((size_t)l->ks.s[1] + per - 1) / per, (size_t)l->ks.s[0], l->parts};
-    /* A fixed family of work-group sizes (a power of two up to 64 along dimension 0):
+    /* Two work-group sizes along dimension 0: 64 where there are at least 64 work-items
+     * (the count rounded up; the kernels skip the items past the outputs), else one.
      * PoCL compiles a work-group function per distinct local size at first launch, so
-     * letting the driver pick one per global shape compiled anew for almost every shape. */
+     * letting the driver pick one per global shape compiled anew for almost every shape,
+     * and the largest power of two dividing the count still made seven. */
     size_t local[3] = {1, 1, 1};
     if (!global[0] || !global[1] || !global[2])
         return 0;
@@ -219,9 +221,10 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         global[0] = ((size_t)l->ks.s[1] + l->tree_x - 1) / l->tree_x * l->tree_x;
         global[1] = l->parts * l->tree_y;
         global[2] = (size_t)l->ks.s[0];
-    } else if (!l->serial)
-        while (local[0] < 64 && global[0] % (local[0] * 2) == 0)
-            local[0] *= 2;
+    } else if (!l->serial && global[0] >= 64) {
+        local[0] = 64;
+        global[0] = (global[0] + 63) / 64 * 64;
+    }
     /* the reduction's arguments, then a fused loader's: each operand and its strides, its scalars */
     struct usmarr__karg args[10 + 2 * USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS] = {
         USMARR__ARG_PTR(l->out), USMARR__ARG_PTR(l->in), USMARR__ARG(l->ks),    USMARR__ARG(l->ko),
