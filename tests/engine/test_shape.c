@@ -398,6 +398,18 @@ static void check_2d(usmarr_context_t *ctx, const char *label)
                 ck_abort_msg("%s: broadcast [%d,%d] = %g", label, i, j, got[i * C + j]);
     usmarr_array_release(z);
 
+    /* A column broadcast (an inner stride of 0): with the row above and the strided add
+     * below, each stride that a shape with masks=1 compiles in, on enough elements for it. */
+    const int64_t csh[2] = {R, C}, cst[2] = {C, 0};
+    usmarr_array_t *col = view_of(x, 2, csh, cst, 0);
+    ck_assert_ok(usmarr_add(x, col, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            if (!same_float(got[i * C + j], a[i * C + j] + a[i * C]))
+                ck_abort_msg("%s: column broadcast [%d,%d] = %g", label, i, j, got[i * C + j]);
+    usmarr_array_release(z), usmarr_array_release(col);
+
     const int64_t ssh[2] = {R / 2, C / 3}, sst[2] = {2 * C, 3};
     usmarr_array_t *s = view_of(x, 2, ssh, sst, 1), *sc;
     ck_assert_ok(usmarr_array_copy(s, USMARR_ORDER_C, NULL, &sc));
