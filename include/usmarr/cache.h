@@ -108,10 +108,14 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_clear(size_t *removed);
  *  them, so that later processes start warm: casts between every pair of dtypes, common
  *  elementwise functions and reductions, and a 2-D strided copy, each run once on tiny
  *  arrays of every dtype, and a sort of a 1000-element row of float32, float64, int32
- *  and int64 (`usmarr cache prewarm all` does every device side by side).
+ *  and int64 (`usmarr cache prewarm all` does every device side by side).  The
+ *  environment variable `USMARR_PREWARM_DTYPES`, a comma-separated list of dtype names
+ *  (`float32,int64`), limits the arrays to those dtypes (the casts still go from each of
+ *  them to every dtype).
  *  @param context the device to compile for (borrowed)
  *  @return 0 on success
- *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL, or `USMARR_PREWARM_DTYPES`
+ *          names something that is not a dtype (the detail quotes it)
  *  @retval USMARR_ERROR_BAD_STATE the mode is not ::USMARR_CACHE_ON, or the disk cache
  *          is disabled (the detail says why)
  *  @retval USMARR_ERROR_ALLOCATION a small USM array could not be allocated

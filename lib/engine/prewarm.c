@@ -64,15 +64,45 @@ static int prewarm_dtype(usmarr_context_t *ctx, usmarr_dtype_t dtype)
     return rc;
 }
 
+/* The dtypes USMARR_PREWARM_DTYPES names (a comma-separated list of dtype names), else
+ * every dtype, as a mask of bits 1 << dtype. */
+static int prewarm_dtypes(uint32_t *mask)
+{
+    const char *env = getenv("USMARR_PREWARM_DTYPES");
+    *mask = (1u << USMARR_DTYPE_COUNT) - 1;
+    if (!env)
+        return 0;
+    *mask = 0;
+    for (const char *p = env;; p++) {
+        size_t n = strcspn(p, ",");
+        int d = 0;
+        while (d < USMARR_DTYPE_COUNT && (strlen(usmarr_dtype_name((usmarr_dtype_t)d)) != n ||
+                                          strncmp(p, usmarr_dtype_name((usmarr_dtype_t)d), n)))
+            d++;
+        if (d == USMARR_DTYPE_COUNT)
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
+                                "USMARR_PREWARM_DTYPES=\"%s\": \"%.*s\" is not a dtype name (bool, int8 ... "
+                                "complex128, comma-separated)",
+                                env, (int)n, p);
+        *mask |= 1u << d;
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 /* Every operation here launches what it compiles before returning, so every program is
  * stored after its first launch (usmarr__store_after_launch_begin): the binaries the
  * system cache is filled with carry PoCL's work-group functions. */
 int usmarr__engine_prewarm(usmarr_context_t *context)
 {
-    int rc = 0;
+    uint32_t mask;
+    int rc = prewarm_dtypes(&mask);
+    if (rc)
+        return rc;
     usmarr__store_after_launch_begin();
     for (int d = 0; !rc && d < USMARR_DTYPE_COUNT; d++)
-        if (context->info.fp64 || (d != USMARR_FLOAT64 && d != USMARR_COMPLEX128))
+        if ((mask >> d & 1) && (context->info.fp64 || (d != USMARR_FLOAT64 && d != USMARR_COMPLEX128)))
             rc = prewarm_dtype(context, (usmarr_dtype_t)d);
     usmarr__store_after_launch_end();
     return rc ? rc : usmarr_context_finish(context);

@@ -33,7 +33,7 @@ usmarr_context_t *cache_ctx;
 static const char *const env_names[] = {"USMARR_CACHE",       "USMARR_CACHE_DIR", "USMARR_CACHE_MAX_BYTES",
                                         "USMARR_CACHE_TRACE", "XDG_CACHE_HOME",   "HOME",
                                         "POCL_EXTRA_BUILD_FLAGS", "CL_CONFIG_CPU_TARGET_ARCH",
-                                        "USMARR_CACHE_SYSTEM_DIR"};
+                                        "USMARR_CACHE_SYSTEM_DIR", "USMARR_PREWARM_DTYPES"};
 #define ENV_COUNT (sizeof env_names / sizeof *env_names)
 static char *saved_env[ENV_COUNT];
 
