@@ -2,6 +2,7 @@
 #ifndef USMARR_TESTS_COMMON_H
 #define USMARR_TESTS_COMMON_H
 
+#include <stdlib.h>
 #include <string.h>
 #include <usmarr.h>
 
@@ -29,6 +30,30 @@ usmarr_context_t *test_shared_context(void);
  * or loaded), checked on the host; `round` varies the values.  For the cache and build
  * suites (tests/engine/test_cache_api.c). */
 void test_cast_round(int round);
+
+/* Whether the loops over every dtype take `d` on this run: USMARR_TEST_DTYPES, a
+ * comma-separated list of dtype names, samples them (the runner's modes: their code paths
+ * differ from a device run's by the kernel shape and the USM kinds, which one dtype per
+ * element width and kind exercises, while each dtype's own code is the device run's);
+ * unset, every dtype. */
+static inline bool test_dtype_sampled(usmarr_dtype_t d)
+{
+    const char *list = getenv("USMARR_TEST_DTYPES"), *name = usmarr_dtype_name(d);
+    if (!list)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+            return true;
+    return false;
+}
+
+/* The least number of cases a loop over an oracle file must have run: `n`, or half of it
+ * where the dtypes are sampled (test_dtype_sampled()). */
+static inline int test_case_floor(int n)
+{
+    return getenv("USMARR_TEST_DTYPES") ? n / 2 : n;
+}
 
 /* Whether the device under test offers USM of `kind`.  When it does not (a device with
  * device USM alone, or the runner's USMARR_USM_KINDS=device mode), it first checks that

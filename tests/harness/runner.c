@@ -127,7 +127,7 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
 }
 
 /* A run of the whole suite on one device, in one of the modes (no settings: as it is). */
-#define MODE_SETTINGS 4
+#define MODE_SETTINGS 5
 struct job {
     const usmarr_device_info_t *dev;
     const char *env[MODE_SETTINGS][2]; /* the mode's environment variables and their values */
@@ -149,20 +149,33 @@ struct job {
  *   POCL_CACHE_DIR, still serves a second make check).  It runs as two processes, each
  *   with every other suite (USMARR_TEST_PART=0/2 and 1/2), as a device does (`parts`).
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
- * change, each entry a compile of its own: tests/harness/check_usmarr.h). */
+ * change, each entry a compile of its own: tests/harness/check_usmarr.h), and the loops
+ * over every dtype take one dtype per element width and kind (USMARR_TEST_DTYPES,
+ * test_dtype_sampled() in tests/harness/common.h). */
 /* A device's run side by side with the others is two processes, each with every other
  * suite: a cold run is mostly one thread compiling, and the longest run alone (Intel's
  * runtime: 64 ms a program) outlasted the others' by a minute on 2 cores. */
 static const char *const parts[2] = {"0/2", "1/2"};
 
+#define MODE_DTYPES "bool,int8,uint16,int32,float32,float64,complex128"
 static const struct job modes[] = {
-    {NULL, {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}}, TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS,
+    {NULL,
+     {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}, {"USMARR_TEST_DTYPES", MODE_DTYPES}},
+     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS,
      NULL},
     {NULL,
-     {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "0/2"}},
+     {{"USMARR_USM_BACKEND", "svm"},
+      {"USMARR_KERNEL_SHAPE", "gpu"},
+      {"USMARR_CACHE", "off"},
+      {"USMARR_TEST_PART", "0/2"},
+      {"USMARR_TEST_DTYPES", MODE_DTYPES}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
     {NULL,
-     {{"USMARR_USM_BACKEND", "svm"}, {"USMARR_KERNEL_SHAPE", "gpu"}, {"USMARR_CACHE", "off"}, {"USMARR_TEST_PART", "1/2"}},
+     {{"USMARR_USM_BACKEND", "svm"},
+      {"USMARR_KERNEL_SHAPE", "gpu"},
+      {"USMARR_CACHE", "off"},
+      {"USMARR_TEST_PART", "1/2"},
+      {"USMARR_TEST_DTYPES", MODE_DTYPES}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 

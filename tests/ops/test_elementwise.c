@@ -189,7 +189,10 @@ static int run_cases(int amin, int amax)
         bool expect_error = value_error || !strcmp(rname, "error");
         usmarr_dtype_t rd = expect_error ? USMARR_BOOL : (usmarr_dtype_t)ops_cases_dtype(rname);
         needs64 |= rd == USMARR_FLOAT64 || rd == USMARR_COMPLEX128;
-        if (needs64 && !fp64)
+        bool sampled = true;
+        for (int k = 0; k < nin; k++)
+            sampled &= test_dtype_sampled(din[k]);
+        if ((needs64 && !fp64) || !sampled)
             continue;
         unsigned char host[3][16 * 16];
         for (int k = 0; k < nin; k++)

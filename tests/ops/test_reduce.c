@@ -78,7 +78,7 @@ START_TEST(test_reduce_every_reduction_axis_subset_and_layout_matches_numpy)
             for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
                 usmarr_array_release(xs[lay]);
                 xs[lay] = NULL;
-                if (usmarr_context_info(ctx)->fp64 || in.dtype != USMARR_FLOAT64)
+                if ((usmarr_context_info(ctx)->fp64 || in.dtype != USMARR_FLOAT64) && test_dtype_sampled(in.dtype))
                     xs[lay] = make(ctx, &in, (enum layout)lay);
             }
             continue;
@@ -99,7 +99,8 @@ START_TEST(test_reduce_every_reduction_axis_subset_and_layout_matches_numpy)
         unsigned char want[128 * 16], got[128 * 16];
         for (int64_t i = 0; i < rn; i++)
             ops_cases_parse_value(fl[7 + naxes + i], rd, want + i * rsz);
-        if (!usmarr_context_info(ctx)->fp64 && (rd == USMARR_FLOAT64 || in.dtype == USMARR_FLOAT64))
+        if ((!usmarr_context_info(ctx)->fp64 && (rd == USMARR_FLOAT64 || in.dtype == USMARR_FLOAT64)) ||
+            !test_dtype_sampled(in.dtype))
             continue;
         /* an all-axes case also runs with axes NULL; negative axis numbers on odd cases */
         bool all = naxes == in.ndim && in.ndim > 0;
@@ -150,7 +151,7 @@ START_TEST(test_reduce_every_reduction_axis_subset_and_layout_matches_numpy)
     fclose(f);
     usmarr_context_release(ctx);
     ck_assert_msg(failures == 0, "%d mismatches:%s", failures, msgs);
-    ck_assert_int_gt(cases, 2000);
+    ck_assert_int_gt(cases, test_case_floor(2000));
 }
 END_TEST
 
@@ -184,7 +185,8 @@ START_TEST(test_reduce_cumulative_sum_matches_numpy)
             ops_cases_parse_value(text, d, host + i * usmarr_dtype_size(d));
             ops_cases_parse_value(fl[5 + i], rd, want + i * usmarr_dtype_size(rd));
         }
-        if (!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || rd == USMARR_FLOAT64))
+        if ((!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || rd == USMARR_FLOAT64)) ||
+            !test_dtype_sampled(d))
             continue;
         int64_t shape[3] = {2, 3, 4};
         usmarr_array_t *x, *r;
@@ -203,7 +205,8 @@ START_TEST(test_reduce_cumulative_sum_matches_numpy)
     }
     fclose(f);
     usmarr_context_release(ctx);
-    ck_assert_int_eq(cases, 30);
+    ck_assert_int_ge(cases, test_case_floor(30));
+    ck_assert_int_le(cases, 30);
 }
 END_TEST
 

@@ -109,7 +109,8 @@ static void free_block(struct block *b)
 
 static bool skip_dtype(usmarr_context_t *ctx, usmarr_dtype_t d)
 {
-    return !usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128);
+    return (!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128)) ||
+           !test_dtype_sampled(d);
 }
 
 enum layout { LAYOUT_C, LAYOUT_REVERSED, LAYOUT_STEP, LAYOUT_COUNT };
@@ -397,19 +398,19 @@ static int run_diff(const struct block *b, const char *op, usmarr_array_t *x, ch
 
 START_TEST(test_logsumexp_and_reduce_hypot_match_numpy)
 {
-    ck_assert_int_gt(run_cases("red", true, run_red), 90);
+    ck_assert_int_gt(run_cases("red", true, run_red), test_case_floor(90));
 }
 END_TEST
 
 START_TEST(test_cumulative_functions_match_numpy_with_include_initial)
 {
-    ck_assert_int_gt(run_cases("cum", true, run_cum), 100);
+    ck_assert_int_gt(run_cases("cum", true, run_cum), test_case_floor(100));
 }
 END_TEST
 
 START_TEST(test_diff_matches_numpy_with_n_prepend_and_append)
 {
-    ck_assert_int_gt(run_cases("diff", false, run_diff), 40);
+    ck_assert_int_gt(run_cases("diff", false, run_diff), test_case_floor(40));
 }
 END_TEST
 
