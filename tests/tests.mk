@@ -187,12 +187,6 @@ endif
 FUZZ_NUMPY_SEED = 1
 FUZZ_NUMPY_COUNT = 1000
 TESTS += tests/scripts/fuzz-numpy.sh
-# It starts after the runner (when both run): the runner's device runs store most of the
-# programs its chains need, which it then loads instead of compiling them on the cores the
-# runner is compiling on (about 100 CPU-s cold against 16).
-# (The log is named through a variable: a rule naming it outright would replace automake's.)
-FUZZ_NUMPY_LOG = tests/scripts/fuzz-numpy.sh.log
-$(FUZZ_NUMPY_LOG): | $(filter tests/runner.log,$(TEST_LOGS))
 AM_TESTS_ENVIRONMENT += FUZZ_NUMPY_SEED=$(FUZZ_NUMPY_SEED); export FUZZ_NUMPY_SEED; \
 	FUZZ_NUMPY_COUNT=$(FUZZ_NUMPY_COUNT); export FUZZ_NUMPY_COUNT;
 fuzz-numpy: all tests/numpy-oracle
