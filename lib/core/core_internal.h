@@ -229,6 +229,8 @@ USMARR_INTERNAL int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_
 
 /* ---- dtypes (dtype.c) ----------------------------------------------------------- */
 USMARR_INTERNAL bool usmarr__dtype_valid(usmarr_dtype_t dtype);
+/* The dtype whose name (usmarr_dtype_name()) is the `len` characters at `s`, or -1. */
+USMARR_INTERNAL int usmarr__dtype_named(const char *s, size_t len);
 USMARR_INTERNAL usmarr_dtype_t usmarr__scalar_default_dtype(usmarr_scalar_t s);
 /* Converts a scalar to `dtype` as NumPy would and stores its bytes at `out` (a malformed
  * scalar as usmarr__scalar_check(), weak integers out of range, weak complex values into

@@ -47,6 +47,14 @@ const char *usmarr_dtype_typestr(usmarr_dtype_t dtype) { return valid(dtype) ? t
 
 bool usmarr__dtype_valid(usmarr_dtype_t dtype) { return valid(dtype); }
 
+int usmarr__dtype_named(const char *s, size_t len)
+{
+    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
+        if (strlen(table[d].name) == len && !strncmp(table[d].name, s, len))
+            return d;
+    return -1;
+}
+
 static const char *kind_description(char c)
 {
     switch (c) {

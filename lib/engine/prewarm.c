@@ -75,11 +75,8 @@ static int prewarm_dtypes(uint32_t *mask)
     *mask = 0;
     for (const char *p = env;; p++) {
         size_t n = strcspn(p, ",");
-        int d = 0;
-        while (d < USMARR_DTYPE_COUNT && (strlen(usmarr_dtype_name((usmarr_dtype_t)d)) != n ||
-                                          strncmp(p, usmarr_dtype_name((usmarr_dtype_t)d), n)))
-            d++;
-        if (d == USMARR_DTYPE_COUNT)
+        int d = usmarr__dtype_named(p, n);
+        if (d < 0)
             return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
                                 "USMARR_PREWARM_DTYPES=\"%s\": \"%.*s\" is not a dtype name (bool, int8 ... "
                                 "complex128, comma-separated)",

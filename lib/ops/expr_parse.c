@@ -343,14 +343,6 @@ static struct pval cast(struct parser *ps, usmarr_dtype_t d, struct pval *arg, c
 
 static struct pval conditional(struct parser *ps);
 
-static int dtype_named(const char *s, size_t len)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (strlen(usmarr_dtype_name((usmarr_dtype_t)d)) == len && !strncmp(usmarr_dtype_name((usmarr_dtype_t)d), s, len))
-            return d;
-    return -1;
-}
-
 static int reduction_named(const char *s, size_t len)
 {
     const char *n;
@@ -365,7 +357,7 @@ static struct pval call_of(struct parser *ps, const char *name, size_t len)
 {
     struct pval args[3], r = value_at(name);
     int nargs = 0;
-    int op = usmarr__elementwise_find(name, len), d = dtype_named(name, len), red = reduction_named(name, len);
+    int op = usmarr__elementwise_find(name, len), d = usmarr__dtype_named(name, len), red = reduction_named(name, len);
     bool astype = len == 6 && !strncmp(name, "astype", 6);
     if (op < 0 && d < 0 && red < 0 && !astype) {
         fail_at(ps, name, USMARR_ERROR_PARSE, "unknown function '%.*s'", (int)len, name);
@@ -390,7 +382,7 @@ static struct pval call_of(struct parser *ps, const char *name, size_t len)
             return r;
         }
         if (astype && nargs == 1) { /* the dtype */
-            int dd = ps->tok.type == T_NAME ? dtype_named(ps->tok.start, ps->tok.len) : -1;
+            int dd = ps->tok.type == T_NAME ? usmarr__dtype_named(ps->tok.start, ps->tok.len) : -1;
             if (dd < 0) {
                 expected(ps, "a dtype name");
                 return r;
