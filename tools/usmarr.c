@@ -186,7 +186,7 @@ static void print_cache_stats(const usmarr_cache_stats_t *s)
     static const char *const modes[] = {"off", "on", "readonly"};
     char dir[4096];
     if (usmarr_cache_directory(dir, sizeof dir) != 0)
-        snprintf(dir, sizeof dir, "(none: %s)", usmarr_last_error_detail());
+        snprintf(dir, sizeof dir, "(%s)", usmarr_last_error_detail());
     printf("directory   %s\n", dir);
     printf("mode        %s%s%s\n", (unsigned)s->mode < 3 ? modes[s->mode] : "?", s->disabled ? ", disabled: " : "",
            s->disabled ? s->reason : "");
@@ -194,7 +194,7 @@ static void print_cache_stats(const usmarr_cache_stats_t *s)
     printf("size        %llu bytes (cap %llu)\n", (unsigned long long)s->bytes, (unsigned long long)s->max_bytes);
     /* The system cache, read after a miss in the directory above. */
     if (usmarr_cache_system_directory(dir, sizeof dir) != 0) {
-        printf("system      none: %s\n", usmarr_last_error_detail());
+        printf("system      %s\n", usmarr_last_error_detail());
         return;
     }
     unsigned long long entries = 0, bytes = 0;
