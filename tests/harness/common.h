@@ -48,6 +48,14 @@ static inline bool test_dtype_sampled(usmarr_dtype_t d)
     return false;
 }
 
+/* Whether a loop over every dtype leaves `d` out on this device: float64 and complex128
+ * where the device has no fp64, and the dtypes USMARR_TEST_DTYPES does not sample. */
+static inline bool test_dtype_skipped(usmarr_context_t *ctx, usmarr_dtype_t d)
+{
+    return (!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128)) ||
+           !test_dtype_sampled(d);
+}
+
 /* The least number of cases a loop over an oracle file must have run: `n`, or half of it
  * where the dtypes are sampled (test_dtype_sampled()). */
 static inline int test_case_floor(int n)

@@ -13,13 +13,6 @@ static const char *cases_path(void)
     return p && *p ? p : "tests/sort_cases.txt";
 }
 
-/* float64/complex128 need fp64 on the device */
-static bool skip_dtype(usmarr_context_t *ctx, usmarr_dtype_t d)
-{
-    return (!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128)) ||
-           !test_dtype_sampled(d);
-}
-
 static usmarr_dtype_t dtype_named(const char *name)
 {
     for (int d = 0; d < (int)USMARR_DTYPE_COUNT; d++)
@@ -178,7 +171,7 @@ START_TEST(test_sort_and_argsort_match_numpy_for_every_dtype_length_axis_and_lay
         axis = (int)strtol(p, &p, 10);
         desc = (int)strtol(p, &p, 10);
         usmarr_dtype_t d = dtype_named(dname);
-        if (skip_dtype(ctx, d))
+        if (test_dtype_skipped(ctx, d))
             continue;
         int64_t n = shape[0] * shape[1] * shape[2];
         size_t isz = usmarr_dtype_size(d);
@@ -233,7 +226,7 @@ START_TEST(test_searchsorted_matches_numpy_with_and_without_sorter)
         long long n, m;
         ck_assert_int_eq(sscanf(line, "search %95s %15s %lld %lld %d %d", name, dname, &n, &m, &side, &use_sorter), 6);
         usmarr_dtype_t d = dtype_named(dname);
-        if (skip_dtype(ctx, d))
+        if (test_dtype_skipped(ctx, d))
             continue;
         size_t isz = usmarr_dtype_size(d);
         unsigned char *a = malloc((size_t)n * isz), *v = malloc((size_t)m * isz);
@@ -329,7 +322,7 @@ START_TEST(test_sort_zero_strides_zero_size_and_mixed_types)
     usmarr_array_t *s, *k;
     ck_assert_ok(usmarr_array_from_host(ctx, 1, &one, USMARR_INT32, sorted, NULL, USMARR_USM_DEVICE, &s));
     ck_assert_ok(usmarr_array_from_host(ctx, 1, &three, USMARR_FLOAT64, fk, NULL, USMARR_USM_DEVICE, &k));
-    if (!skip_dtype(ctx, USMARR_FLOAT64)) {
+    if (!test_dtype_skipped(ctx, USMARR_FLOAT64)) {
         ck_assert_ok(usmarr_searchsorted(s, k, USMARR_SIDE_RIGHT, NULL, NULL, &pos));
         check_indices(pos, wantpos, 3, "int32 array, float64 keys");
         usmarr_array_release(pos);
@@ -381,7 +374,7 @@ START_TEST(test_sort_functions_reject_bad_arguments)
     usmarr_array_release(huge);
     usmarr_array_t *a1, *sorter;
     ck_assert_ok(usmarr_array_from_host(ctx, 1, &six, USMARR_FLOAT32, host, NULL, USMARR_USM_DEVICE, &a1));
-    if (!skip_dtype(ctx, USMARR_COMPLEX128)) { /* complex128 checks out as the others */
+    if (!test_dtype_skipped(ctx, USMARR_COMPLEX128)) { /* complex128 checks out as the others */
         ck_assert_ok(usmarr_array_empty(ctx, 2, shape, USMARR_COMPLEX128, USMARR_ORDER_C, USMARR_USM_DEVICE, &c));
         ck_assert_fails_with(usmarr_sort(c, 1, false, x, NULL), USMARR_ERROR_BAD_DTYPE,
                              "out has dtype float32, the result is complex128");
@@ -445,7 +438,7 @@ START_TEST(test_unique_functions_match_numpy_with_nans_distinct)
         for (int i = 0; i < ndim; i++)
             shape[i] = strtoll(p, &p, 10);
         usmarr_dtype_t d = dtype_named(dname);
-        if (skip_dtype(ctx, d))
+        if (test_dtype_skipped(ctx, d))
             continue;
         int64_t n = shape[0] * shape[1] * shape[2];
         size_t isz = usmarr_dtype_size(d);
@@ -517,7 +510,7 @@ START_TEST(test_isin_matches_numpy)
         int invert;
         ck_assert_int_eq(sscanf(line, "isin %95s %15s %lld %15s %lld %d", name, xname, &n, tname, &m, &invert), 6);
         usmarr_dtype_t xd = dtype_named(xname), td = dtype_named(tname);
-        if (skip_dtype(ctx, xd) || skip_dtype(ctx, td))
+        if (test_dtype_skipped(ctx, xd) || test_dtype_skipped(ctx, td))
             continue;
         unsigned char *xh = malloc((size_t)n * 16), *th = malloc((size_t)m * 16);
         int64_t *exp = malloc((size_t)n * 8);
@@ -620,7 +613,7 @@ START_TEST(test_set_functions_edges_and_failures)
     ck_assert_ok(usmarr_array_make_read_only(o));
     ck_assert_fails_with(usmarr_isin(x, x, false, o, NULL), USMARR_ERROR_READ_ONLY, "out");
     usmarr_array_release(o);
-    if (!skip_dtype(ctx, USMARR_COMPLEX128)) { /* x promotes to complex128: out stays bool */
+    if (!test_dtype_skipped(ctx, USMARR_COMPLEX128)) { /* x promotes to complex128: out stays bool */
         ck_assert_ok(usmarr_array_empty(ctx, 1, &three, USMARR_COMPLEX128, USMARR_ORDER_C, USMARR_USM_DEVICE, &o));
         ck_assert_fails_with(usmarr_isin(x, o, false, o, NULL), USMARR_ERROR_SHAPE_MISMATCH, "out has 1 dims");
         ck_assert_fails_with(usmarr_unique_counts(o, &v, NULL), USMARR_ERROR_INVALID_ARGUMENT, "counts is NULL");
@@ -663,7 +656,7 @@ START_TEST(test_top_k_matches_numpy_and_rejects_bad_k)
         int64_t k = strtoll(p, &p, 10);
         int largest = (int)strtol(p, &p, 10);
         usmarr_dtype_t d = dtype_named(dname);
-        if (skip_dtype(ctx, d))
+        if (test_dtype_skipped(ctx, d))
             continue;
         memcpy(kshape, shape, sizeof kshape);
         kshape[axis] = k;

@@ -107,12 +107,6 @@ static void free_block(struct block *b)
     free(b->exp);
 }
 
-static bool skip_dtype(usmarr_context_t *ctx, usmarr_dtype_t d)
-{
-    return (!usmarr_context_info(ctx)->fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128)) ||
-           !test_dtype_sampled(d);
-}
-
 enum layout { LAYOUT_C, LAYOUT_REVERSED, LAYOUT_STEP, LAYOUT_COUNT };
 static const char *const layout_names[] = {"C", "reversed", "step-2"};
 
@@ -289,7 +283,7 @@ static int run_cases(const char *keyword, bool with_op, run_fn run)
         struct host w;
         parse_array(b.exp, "exp", &w);
         free(w.data);
-        if (skip_dtype(ctx, h.d) || skip_dtype(ctx, w.d)) {
+        if (test_dtype_skipped(ctx, h.d) || test_dtype_skipped(ctx, w.d)) {
             free(h.data);
             free_block(&b);
             continue;
