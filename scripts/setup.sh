@@ -4,12 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
+# Runs a step with its output in a log, shown only when it fails: setup prints its own
+# progress, not the tools' notes (autoreconf's "installing ...", libtool's relinking, the
+# kernels' progress).
+quietly() {
+  local log
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || { cat "$log"; rm -f "$log"; return 1; }
+  rm -f "$log"
+}
 bash scripts/install-deps.sh
 deps_dir=${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}
 vendors=$(cat "$deps_dir/vendors-dir")
 t_deps=$(date +%s)
 if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_DIR = $vendors\$" Makefile; then
-  autoreconf -fi >/dev/null
+  quietly autoreconf -fi
   # --enable-fuzz: install-deps.sh installed clang-15, so make check must run the fuzz targets.
   ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
 fi
@@ -34,10 +43,7 @@ if [ "$(id -u)" = 0 ]; then
     echo "setup: registered $lib in /etc/OpenCL/vendors"
   done
   echo "setup: installing libusmarr and building the common kernels of every USM device (once per machine and library version)"
-  # libtool's notes (relinking) and the kernels' progress go to a log, shown on failure.
-  log=$(mktemp)
-  make install >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
-  rm -f "$log"
+  quietly make install
   ldconfig
   echo "setup: installed libusmarr in $(sed -n 's/^prefix = //p' Makefile); cc prog.c \$(pkg-config --cflags --libs usmarr)"
 else
