@@ -231,8 +231,10 @@ static void stride_masks(const struct usmarr__kernel_shape *sh, enum map_class c
     }
     if (!sh->stride_masks || cls == CLASS_CONTIG || cls == CLASS_TILE || cls == CLASS_T16 || it->ndim < 1)
         return;
-    int64_t count;
-    if (usmarr__shape_size(it->ndim, it->shape, &count) || count < MASKS_MIN_ELEMENTS)
+    int64_t count = 1;
+    for (int d = 0; d < it->ndim; d++)
+        count *= it->shape[d];
+    if (count < MASKS_MIN_ELEMENTS)
         return;
     for (int k = 0; k < it->nops; k++) {
         int64_t t = it->strides[k][it->ndim - 1];
