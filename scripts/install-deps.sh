@@ -14,12 +14,15 @@ POCL_VERSION=6.0
 # This project's changes to PoCL's source (scripts/pocl-*.patch, each says why) and to its
 # build (POCL_CMAKE_OPTIONS), and their revision, part of the install's name: raised with
 # any change to them, so that a machine holding an older build builds PoCL again.
-POCL_PATCHES="pocl-prefix-pch.patch pocl-binary-specialized.patch"
+POCL_PATCHES="pocl-prefix-pch.patch pocl-binary-specialized.patch pocl-unity-build.patch"
 # PoCL links every work-group function it compiles (a kernel's first launch at a local
 # size) into a shared object with a linker process of its own; gold does it in about half
 # the time of binutils' default ld (doc/engine.md, "PoCL as the setup builds it").
-POCL_CMAKE_OPTIONS="-DEXTRA_HOST_LD_FLAGS=-fuse-ld=gold"
-POCL_PATCH_REVISION=2
+# It builds as a unity build, its sources compiled in batches (scripts/pocl-unity-build.patch
+# says why); _GNU_SOURCE for every C file, since a batch's first file decides what the
+# system headers declare for the rest.
+POCL_CMAKE_OPTIONS="-DEXTRA_HOST_LD_FLAGS=-fuse-ld=gold -DCMAKE_UNITY_BUILD=ON -DCMAKE_C_FLAGS=-D_GNU_SOURCE"
+POCL_PATCH_REVISION=3
 LLVM_VERSION=15
 log() { printf 'install-deps: %s\n' "$*"; }
 t0=$(date +%s)

@@ -29,4 +29,4 @@ demo: tools/usmarr
 	@$(OCL_ENVIRONMENT) ./tools/usmarr demo
 .PHONY: prewarm demo install-kernels uninstall-kernels
 EXTRA_DIST += scripts/setup.sh scripts/install-deps.sh scripts/usm-probe.c scripts/numpy-oracle.sh \
-	scripts/pocl-prefix-pch.patch scripts/pocl-binary-specialized.patch
+	scripts/pocl-prefix-pch.patch scripts/pocl-binary-specialized.patch scripts/pocl-unity-build.patch
