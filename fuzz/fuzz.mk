@@ -13,14 +13,14 @@ TESTS += fuzz/run.sh
 if FUZZ
 check_DATA += $(FUZZERS)
 endif
-# Every library source, instrumented for coverage; each target links what it uses.
-fuzz/libusmarr-fuzz.a: $(lib_libusmarr_la_SOURCES) lib/engine/cl_sources.c $(include_HEADERS) $(usmarrinclude_HEADERS) config.h
-	$(AM_V_GEN)rm -rf fuzz/lib && $(MKDIR_P) fuzz/lib && \
-	for f in $(lib_libusmarr_la_SOURCES) lib/engine/cl_sources.c; do \
-	  case $$f in *.c) ;; *) continue;; esac; \
-	  if test -f $$f; then src=$$f; else src=$(srcdir)/$$f; fi; \
-	  $(FUZZ_CC) $(FUZZ_COMPILE_FLAGS) -fsanitize=fuzzer-no-link -c $$src -o fuzz/lib/`basename $$f .c`.o || exit 1; \
-	done && rm -f $@ && $(AR) rcs $@ fuzz/lib/*.o
+# Every library source, instrumented for coverage (an object each, compiled side by side);
+# each target links what it uses.
+FUZZ_OBJECTS = $(LIB_C_FILES:%.c=fuzz/lib/%.o)
+fuzz/lib/%.o: %.c $(LIB_H_FILES)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_COMPILE_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+fuzz/libusmarr-fuzz.a: $(FUZZ_OBJECTS)
+	$(AM_V_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_OBJECTS)
 FUZZ_LINK_COMMAND = $(FUZZ_CC) $(FUZZ_COMPILE_FLAGS) -fsanitize=fuzzer -o $@ $(srcdir)/fuzz/host_context.c
 FUZZ_DEPS = fuzz/libusmarr-fuzz.a $(srcdir)/fuzz/fuzz.h $(srcdir)/fuzz/host_context.c
 fuzz/fuzz_index: $(srcdir)/fuzz/fuzz_index.c $(FUZZ_DEPS)

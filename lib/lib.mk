@@ -10,3 +10,8 @@ include lib/ops/ops.mk
 include lib/index/index.mk
 include lib/interop/interop.mk
 include lib/storage/storage.mk
+# The library's C sources (the generated one included) and every header they may include,
+# for the builds of them that are not the library's: ThreadSanitizer's (tests/tests.mk)
+# and the fuzz targets' (fuzz/fuzz.mk).
+LIB_C_FILES = $(filter %.c,$(lib_libusmarr_la_SOURCES)) lib/engine/cl_sources.c
+LIB_H_FILES = $(filter %.h,$(lib_libusmarr_la_SOURCES)) $(include_HEADERS) $(usmarrinclude_HEADERS) config.h
