@@ -183,10 +183,7 @@ endif
 # COUNT=M` as many as asked (FIRST=K: from chain K, to replay one).
 FUZZ_NUMPY_SEED = 1
 FUZZ_NUMPY_COUNT = 1000
-# It runs after the runner, whose kernels in the disk cache are most of those the chains
-# meet, and is the last test Makefile.am names: make starts the tests in the order of TESTS,
-# and would leave the others waiting with it.
-tests/scripts/fuzz-numpy.log: tests/runner.log
+TESTS += tests/scripts/fuzz-numpy.sh
 AM_TESTS_ENVIRONMENT += FUZZ_NUMPY_SEED=$(FUZZ_NUMPY_SEED); export FUZZ_NUMPY_SEED; \
 	FUZZ_NUMPY_COUNT=$(FUZZ_NUMPY_COUNT); export FUZZ_NUMPY_COUNT;
 fuzz-numpy: all tests/numpy-oracle

@@ -11,8 +11,7 @@
  * by the refusal checks of their untagged cases), and as NVIDIA's OpenCL (the SVM backend,
  * USMARR_USM_BACKEND=svm, with no host USM, so the same cases are left out, and the GPU
  * kernel shape forced, USMARR_KERNEL_SHAPE=gpu, with NVIDIA's work-group limits), side by
- * side with the device runs (the first one after PoCL's, whose programs it loads), so that
- * what a GPU runs is tested without one.
+ * side with the device runs, so that what a GPU runs is tested without one.
  * USMARR_TEST_SUITES=a,b restricts a run to those suites; USMARR_TEST_PART=k/n to the
  * suites whose place in TEST_SUITES is k modulo n.  USMARR_TEST_ORDER=reverse runs them
  * last suite first.
@@ -134,16 +133,14 @@ struct job {
     const char *env[MODE_SETTINGS][2]; /* the mode's environment variables and their values */
     const char *exclude_tags;          /* CK_EXCLUDE_TAGS of the run, or NULL */
     const char *suites;                /* USMARR_TEST_SUITES of the run, or NULL (all) */
-    bool after_device;                 /* starts when the device's run of its part has ended */
-    int after;                         /* that run's place in the list of jobs, or -1 */
 };
 
-/* The modes, a line each (two processes each), run on PoCL's CPU device (always present
- * in CI) side by side with the devices' runs:
+/* The modes, a line each (the NVIDIA stand-in two), run on PoCL's CPU device (always
+ * present in CI) side by side with the devices' runs:
  * - a device with device USM alone (suites tagged "host-usm" replaced by their refusals);
- *   its programs are the device run's, so each of its two processes starts when the
- *   device's process of the same part has ended, and loads them from the disk cache
- *   (PoCL's own cache holds their work-group functions) instead of compiling them again;
+ *   its programs are the device run's, which it loads from the disk cache when the
+ *   device run has stored them; it runs the suites last first, so that the two runs,
+ *   started together, do not reach the same programs at the same moment;
  * - NVIDIA's OpenCL as PoCL stands in for it: the SVM backend (no host USM; NULL and unset
  *   kernel arguments refused as NVIDIA refuses them) with the GPU kernel shape forced (tree
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
@@ -161,28 +158,25 @@ struct job {
 static const char *const parts[2] = {"0/2", "1/2"};
 
 #define MODE_DTYPES "bool,int8,uint16,int32,float32,float64,complex128"
-/* (A mode that waits for its device's run names its part second: main() matches it.) */
 static const struct job modes[] = {
     {NULL,
-     {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_PART", "0/2"}, {"USMARR_TEST_DTYPES", MODE_DTYPES}},
-     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL, true, -1},
-    {NULL,
-     {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_PART", "1/2"}, {"USMARR_TEST_DTYPES", MODE_DTYPES}},
-     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL, true, -1},
+     {{"USMARR_USM_KINDS", "device"}, {"USMARR_TEST_ORDER", "reverse"}, {"USMARR_TEST_DTYPES", MODE_DTYPES}},
+     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS,
+     NULL},
     {NULL,
      {{"USMARR_USM_BACKEND", "svm"},
       {"USMARR_KERNEL_SHAPE", "gpu"},
       {"USMARR_CACHE", "off"},
       {"USMARR_TEST_PART", "0/2"},
       {"USMARR_TEST_DTYPES", MODE_DTYPES}},
-     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL, false, -1},
+     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
     {NULL,
      {{"USMARR_USM_BACKEND", "svm"},
       {"USMARR_KERNEL_SHAPE", "gpu"},
       {"USMARR_CACHE", "off"},
       {"USMARR_TEST_PART", "1/2"},
       {"USMARR_TEST_DTYPES", MODE_DTYPES}},
-     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL, false, -1},
+     TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 
 static void mode_name(const struct job *j, char *buf, size_t size)
@@ -193,79 +187,62 @@ static void mode_name(const struct job *j, char *buf, size_t size)
         n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", e ? " " : "", j->env[e][0], j->env[e][1]);
 }
 
-/* Starts jobs[i] as a child process, its output into `log`; returns posix_spawn's error. */
-static int start_job(const struct job *job, FILE *log, pid_t *pid)
-{
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fileno(log), 1);
-    posix_spawn_file_actions_adddup2(&actions, fileno(log), 2);
-    setenv("USMARR_TEST_DEVICE", job->dev->selector, 1);
-    for (int e = 0; e < MODE_SETTINGS && job->env[e][0]; e++)
-        setenv(job->env[e][0], job->env[e][1], 1);
-    if (job->exclude_tags)
-        setenv("CK_EXCLUDE_TAGS", job->exclude_tags, 1);
-    if (job->suites)
-        setenv("USMARR_TEST_SUITES", job->suites, 1);
-    fflush(stdout);
-    fflush(stderr);
-    char *argv[] = {"runner", NULL};
-    int rc = posix_spawn(pid, "/proc/self/exe", &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    unsetenv("USMARR_TEST_DEVICE");
-    for (int e = 0; e < MODE_SETTINGS && job->env[e][0]; e++)
-        unsetenv(job->env[e][0]);
-    if (job->exclude_tags)
-        unsetenv("CK_EXCLUDE_TAGS");
-    if (job->suites)
-        unsetenv("USMARR_TEST_SUITES");
-    if (rc)
-        fprintf(stderr, "runner: cannot start the run for %s: %s\n", job->dev->selector, strerror(rc));
-    return rc;
-}
-
-/* One child process per job, all at once but for those that wait for another's end
- * (`after`): a cold run is dominated by each driver's single-threaded kernel compiler, so
- * devices tested side by side share the cores.  Each child is this program restricted to
- * its device (USMARR_TEST_DEVICE) and mode; its output is collected and printed whole, in
- * job order.  Returns 0 when every child ran. */
+/* One child process per job, all at once: a cold run is dominated by each driver's
+ * single-threaded kernel compiler, so devices tested side by side share the cores.  Each
+ * child is this program restricted to its device (USMARR_TEST_DEVICE) and mode; its
+ * output is collected and printed whole, in job order.  Returns 0 when every child ran. */
 static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int *total)
 {
-    pid_t pids[16] = {0};
+    pid_t pids[16];
     int statuses[16] = {0};
     FILE *logs[16];
-    double started = now_seconds(), began[16] = {0}, took[16] = {0}, cpu[16] = {0};
+    double started = now_seconds();
+    fflush(stdout);
+    fflush(stderr);
     for (int i = 0; i < n; i++) {
         logs[i] = tmpfile();
         if (!logs[i]) {
             perror("runner: tmpfile");
             return -1;
         }
-    }
-    for (int i = 0; i < n; i++)
-        if (jobs[i].after < 0) {
-            if (start_job(&jobs[i], logs[i], &pids[i]))
-                return -1;
-            began[i] = now_seconds();
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 1);
+        posix_spawn_file_actions_adddup2(&actions, fileno(logs[i]), 2);
+        setenv("USMARR_TEST_DEVICE", jobs[i].dev->selector, 1);
+        for (int e = 0; e < MODE_SETTINGS && jobs[i].env[e][0]; e++)
+            setenv(jobs[i].env[e][0], jobs[i].env[e][1], 1);
+        if (jobs[i].exclude_tags)
+            setenv("CK_EXCLUDE_TAGS", jobs[i].exclude_tags, 1);
+        if (jobs[i].suites)
+            setenv("USMARR_TEST_SUITES", jobs[i].suites, 1);
+        char *argv[] = {"runner", NULL};
+        int rc = posix_spawn(&pids[i], "/proc/self/exe", &actions, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&actions);
+        for (int e = 0; e < MODE_SETTINGS && jobs[i].env[e][0]; e++)
+            unsetenv(jobs[i].env[e][0]);
+        if (jobs[i].exclude_tags)
+            unsetenv("CK_EXCLUDE_TAGS");
+        if (jobs[i].suites)
+            unsetenv("USMARR_TEST_SUITES");
+        if (rc) {
+            fprintf(stderr, "runner: cannot start the run for %s: %s\n", jobs[i].dev->selector, strerror(rc));
+            return -1;
         }
+    }
+    unsetenv("USMARR_TEST_DEVICE");
+    double took[16] = {0}, cpu[16] = {0};
     for (int left = n; left > 0; left--) { /* in the order they end, for each run's time */
         int status;
         struct rusage usage;
         pid_t pid = wait4(-1, &status, 0, &usage);
-        for (int i = 0; i < n; i++) {
-            if (pids[i] != pid)
-                continue;
-            statuses[i] = status;
-            took[i] = now_seconds() - began[i];
-            cpu[i] = (double)usage.ru_utime.tv_sec + (double)usage.ru_stime.tv_sec +
-                     1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-            for (int k = 0; k < n; k++) /* the jobs that waited for this one */
-                if (jobs[k].after == i) {
-                    if (start_job(&jobs[k], logs[k], &pids[k]))
-                        return -1;
-                    began[k] = now_seconds();
-                }
-        }
+        for (int i = 0; i < n; i++)
+            if (pids[i] == pid) {
+                statuses[i] = status;
+                took[i] = now_seconds() - started;
+                cpu[i] = (double)usage.ru_utime.tv_sec + (double)usage.ru_stime.tv_sec +
+                         1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+            }
     }
     printf("runner: %d runs side by side in %.0f s\n", n, now_seconds() - started);
     for (int i = 0; i < n; i++) {
@@ -357,18 +334,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < nchosen && njobs < 15; i++)
         if (side_by_side && !getenv("USMARR_TEST_PART")) { /* a device's run is two processes: see parts[] */
             for (int k = 0; k < 2; k++)
-                jobs[njobs++] = (struct job){chosen[i], {{"USMARR_TEST_PART", parts[k]}}, NULL, NULL, false, -1};
+                jobs[njobs++] = (struct job){chosen[i], {{"USMARR_TEST_PART", parts[k]}}, NULL, NULL};
         } else
-            jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL, false, -1};
+            jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
     int nmodes = 0;
-    int devices_end = njobs;
     for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++, nmodes++) {
         jobs[njobs] = modes[m];
-        jobs[njobs].dev = pocl;
-        for (int i = 0; modes[m].after_device && side_by_side && i < devices_end; i++) /* its part's device run */
-            if (jobs[i].dev == pocl && jobs[i].env[0][1] && !strcmp(jobs[i].env[0][1], modes[m].env[1][1]))
-                jobs[njobs].after = i;
-        njobs++;
+        jobs[njobs++].dev = pocl;
     }
     int failed = 0, total = 0;
     if (side_by_side) {
