@@ -28,7 +28,19 @@
 #endif
 
 /* ---- parameter lists ----------------------------------------------------------------- */
+/* The operands' pointers are kernel arguments, or with -DUSMARR_PTR_VALUE (the kernel
+ * shape's ptrval: lib/engine/shape.c) their addresses by value, which the kernel turns
+ * into pointers (USMARR_BIND_PTRS, first in every kernel): the launcher then marks the
+ * kernel as reaching USM indirectly, and a driver that charges for each USM pointer
+ * argument of a launch (Intel's CPU runtime: about 0.7 us each) charges nothing. */
+#ifdef USMARR_PTR_VALUE
+#define USMARR_PTR(k) ulong usmarr_addr##k
+#define USMARR_BIND(k) global USMARR_STORAGE(D##k) *p##k = (global USMARR_STORAGE(D##k) *)usmarr_addr##k;
+#define USMARR_BIND_PTRS USMARR_FOR_OPS(USMARR_BIND)
+#else
 #define USMARR_PTR(k) global USMARR_STORAGE(D##k) *p##k
+#define USMARR_BIND_PTRS
+#endif
 #if USMARR_NOPS == 1
 #define USMARR_PTRS USMARR_PTR(0)
 #define USMARR_FOR_OPS(M) M(0)
@@ -119,6 +131,7 @@
 #define USMARR_X_SAME(k) long x##k = e;
 kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
 #ifdef USMARR_CONTIG_ONE
     long e = get_global_id(0);
     if (e < n) {
@@ -171,6 +184,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USM
 #define USMARR_X1(k) long x##k = i * USMARR_INNER(k, t##k);
 kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(USMARR_PTRS, long n USMARR_FOR_OPS(USMARR_T1) USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long i = get_global_id(0);
     if (i >= n)
         return;
@@ -200,6 +214,7 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void USMARR_KNAME(s1)(US
 #define USMARR_X2(k) long x##k = i0 * t##k.s0 + i1 * USMARR_INNER(k, t##k.s1);
 kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(USMARR_CLASS)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_T2) USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long i1 = get_global_id(0), i0 = get_global_id(1);
     if (i1 >= sh.s1 || i0 >= sh.s0)
         return;
@@ -245,6 +260,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
 #define USMARR_ROW(k) p##k += i0 * t##k + USMARR_V_STEP(k) * base;
 kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) void USMARR_KNAME(s2v)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_TV) USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long base = get_global_id(0) * 16, i0 = get_global_id(1);
     if (base >= sh.s1 || i0 >= sh.s0)
         return;
@@ -273,6 +289,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) void USMAR
 #define USMARR_X3(k) long x##k = i0 * t##k.s0 + i1 * t##k.s1 + i2 * USMARR_INNER(k, t##k.s2);
 kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USMARR_PTRS, long4 sh USMARR_FOR_OPS(USMARR_T3) USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long i2 = get_global_id(0), i1 = get_global_id(1), i0 = get_global_id(2);
     if (i2 >= sh.s2 || i1 >= sh.s1 || i0 >= sh.s0)
         return;
@@ -310,6 +327,7 @@ kernel __attribute__((reqd_work_group_size(16, 4, 4))) void USMARR_KNAME(s3)(USM
 #define USMARR_TAN(k) USMARR_TARR(k, USMARR_SN_W)
 kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(USMARR_CLASS)(USMARR_PTRS, int nd, USMARR_CAT(long, USMARR_SN_W) shv USMARR_FOR_OPS(USMARR_TVN) USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long sh[USMARR_SN_W];
     USMARR_CAT(vstore, USMARR_SN_W)(shv, 0, sh);
     long iin = get_global_id(0), imid = get_global_id(1);
@@ -328,6 +346,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(USMARR
     long x##k = iin * USMARR_INNER(k, t##k[nd - 1]) + imid * t##k[nd - 2];
 kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(USMARR_PTRS, int nd, global const long *meta USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     global const long *sh = meta;
     long iin = get_global_id(0), imid = get_global_id(1);
     if (iin >= sh[nd - 1] || imid >= sh[nd - 2])
@@ -362,6 +381,7 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void USMARR_KNAME(sbig)(
 kernel __attribute__((reqd_work_group_size(8, 1, 1))) void
 USMARR_KNAME(t16)(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     long b1 = get_global_id(0) * 16, b0 = get_global_id(1) * 16;
     if (b0 >= sh.s0 || b1 >= sh.s1)
         return;
@@ -420,6 +440,7 @@ USMARR_KNAME(t16)(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
 kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
 USMARR_KNAME(tile)(USMARR_PTRS, long2 sh, long2 t0, long2 t1 USMARR_SCALARS)
 {
+    USMARR_BIND_PTRS
     local USMARR_COMPUTE(D1) tile[USMARR_TILE][USMARR_TILE + 1];
     long b0 = get_group_id(1) * USMARR_TILE, b1 = get_group_id(0) * USMARR_TILE;
     int lx = get_local_id(0), ly = get_local_id(1);

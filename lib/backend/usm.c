@@ -104,6 +104,10 @@ int usmarr__usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size
 void usmarr__usm_free(usmarr_context_t *context, void *pointer)
 {
     mtx_lock(&context->queue_lock);
+    if (context->indirect_launched) { /* clMemBlockingFreeINTEL would not wait for those launches */
+        clFinish(context->queue);
+        context->indirect_launched = false;
+    }
     context->usm.blocking_free(context->cl, pointer);
     atomic_fetch_add(&context->usm_frees, 1);
     mtx_unlock(&context->queue_lock);

@@ -114,6 +114,8 @@ struct usmarr__kernel_shape {
                               work-group size; 0: the class is not used */
     unsigned copyvec;      /* copies, casts and fills: contiguous and row maps as 16-vectors in groups of
                               this many (0: as the other maps) */
+    bool ptrval;           /* maps take their operands' addresses by value and reach USM indirectly
+                              (cl/map.cl, USMARR_PTR_VALUE); never on the SVM backend */
     const char *origin;    /* "table", "tuned" (the disk cache's entry) or "forced" (USMARR_KERNEL_SHAPE) */
 };
 
@@ -136,6 +138,10 @@ struct usmarr_context {
      * recorded pointer argument is reused only while no block was freed since it was set
      * (program.c; Intel's CPU runtime ties a pointer argument to its allocation). */
     atomic_uint usm_frees;
+    /* A launch since the last USM free passed addresses by value (USMARR__ARG_ADDRESS,
+     * lib/engine): the driver does not know that it uses its blocks, so the next free
+     * finishes the queue first (usmarr__usm_free).  Under queue_lock. */
+    bool indirect_launched;
 };
 
 /* Fills `info` for one device (usable, reason, caps); USMARR_ERROR_OUT_OF_HOST_MEMORY

@@ -205,12 +205,18 @@ USMARR_INTERNAL void usmarr__queue_unlock(usmarr_context_t *ctx);
 
 /* One argument of usmarr__kernel_launch(), as clSetKernelArg reads it: a USM pointer
  * (size 0; NULL for an empty array is allowed), `size` bytes by value, or (value NULL)
- * `size` bytes of local memory. */
+ * `size` bytes of local memory.  USMARR__ARG_ADDRESS(p) passes a USM pointer's address
+ * as a ulong to a kernel that makes it a pointer itself (cl/map.cl, USMARR_PTR_VALUE):
+ * the launcher then lets the kernel reach USM indirectly, and a later USM free of the
+ * context first finishes the queue, since the driver no longer ties the launch to the
+ * allocation. */
 struct usmarr__karg {
     size_t size;
     const void *value;
 };
+#define USMARR__KARG_ADDRESS ((size_t)-1)
 #define USMARR__ARG_PTR(p) ((struct usmarr__karg){0, (p)})
+#define USMARR__ARG_ADDRESS(p) ((struct usmarr__karg){USMARR__KARG_ADDRESS, (p)})
 #define USMARR__ARG(v) ((struct usmarr__karg){sizeof(v), &(v)})
 #define USMARR__ARG_BYTES(p, n) ((struct usmarr__karg){(n), (p)})
 #define USMARR__ARG_LOCAL(n) ((struct usmarr__karg){(n), NULL})
@@ -343,7 +349,7 @@ USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struc
  * else the tuner's choice stored for the device in the disk cache.  As text (the forced
  * variable's syntax and the disk entry's payload):
  *      <name> contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 masks=1 tblock=1 tile=0
- *      s2=32 tree=0
+ *      s2=32 tree=0 ptrval=0
  * any part of it (a table name, then fields). */
 
 /* The table's shape of that name (not NUL-terminated: `length` bytes), or NULL. */
@@ -422,6 +428,7 @@ struct usmarr__kernel {
     struct program *program;
     struct usmarr__kernel *next;
     struct kernel_arg_slot args[KERNEL_ARG_SLOTS];
+    bool indirect; /* its USM indirect-access flags are set (USMARR__ARG_ADDRESS) */
     char name[];
 };
 

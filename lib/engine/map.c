@@ -426,6 +426,8 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
         len += snprintf(options + len, sizeof options - (size_t)len, " %s", m->defines);
     /* The device's shape; nothing is added where it is the default (PoCL's), so those
      * programs and their cached binaries stay as they were. */
+    if (sh->ptrval)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_PTR_VALUE");
     if (nt)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_NT");
     else if (cls == CLASS_CONTIG && sh->contig_one)
@@ -535,7 +537,7 @@ static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     cl_long16 vectors[1 + USMARR__MAX_OPERANDS]; /* shape, then each operand's strides */
     int nargs = 0;
     for (int i = 0; i < nops; i++)
-        args[nargs++] = USMARR__ARG_PTR(ptrs[i]);
+        args[nargs++] = shp->ptrval ? USMARR__ARG_ADDRESS(ptrs[i]) : USMARR__ARG_PTR(ptrs[i]);
     size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
     cl_uint work_dim = 1;
     cl_long n = it.ndim == 0 ? 1 : it.shape[0];

@@ -778,14 +778,37 @@ static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
     return 0;
 }
 
+/* A USM address by value (USMARR__ARG_ADDRESS): the kernel is let reach host, device and
+ * shared USM indirectly (once per kernel), and the context remembers that a launch did. */
+static int set_arg_address(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint index, const void *pointer)
+{
+    if (!k->indirect) {
+        static const cl_kernel_exec_info flags[] = {CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL,
+                                                    CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL,
+                                                    CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL};
+        cl_bool yes = CL_TRUE;
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            cl_int err = clSetKernelExecInfo(k->kernel, flags[f], sizeof yes, &yes);
+            if (err != CL_SUCCESS)
+                return usmarr__fail(err, "clSetKernelExecInfo(%s, indirect USM access 0x%x): %s", k->name,
+                                    (unsigned)flags[f], usmarr_error_name(err));
+        }
+        k->indirect = true;
+    }
+    ctx->indirect_launched = true;
+    cl_ulong address = (cl_ulong)(uintptr_t)pointer;
+    return set_arg(k, index, sizeof address, &address);
+}
+
 int usmarr__kernel_launch_locked(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
                                  const struct usmarr__karg *args, cl_uint work_dim, const size_t *global,
                                  const size_t *local)
 {
     int rc = 0;
     for (int i = 0; !rc && i < nargs; i++)
-        rc = args[i].size ? set_arg(k, (cl_uint)i, args[i].size, args[i].value)
-                          : set_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
+        rc = args[i].size == USMARR__KARG_ADDRESS ? set_arg_address(ctx, k, (cl_uint)i, args[i].value)
+             : args[i].size                       ? set_arg(k, (cl_uint)i, args[i].size, args[i].value)
+                                                  : set_arg_pointer(ctx, k, (cl_uint)i, args[i].value);
     return rc ? rc : enqueue(ctx, k, work_dim, global, local);
 }
 

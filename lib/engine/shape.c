@@ -4,7 +4,7 @@
  * A shape is written as its base name and every field that the tuner may change:
  *
  *      pocl-cpu contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 masks=1 tblock=1 tile=0 s2=32
- *      tree=0
+ *      tree=0 ptrval=0
  *
  * (doc/engine.md, "Kernel shapes per device").  USMARR_KERNEL_SHAPE takes the same text,
  * whole or in part (a name, fields, or a name then fields), and the tuner stores it as the
@@ -29,7 +29,9 @@
  *   into the kernel took a broadcast add from 18 to 8 ms and a[::2, ::3] from 9.7 to
  *   2.7 ms (with 128x2 groups), and a transpose ran 21-40 ms in 16x16 groups against
  *   77-125 ms through the tile; in 32x32 groups (a quarter as many groups to schedule)
- *   it took half the time of 16x16 on a Xeon with AVX-512.
+ *   it took half the time of 16x16 on a Xeon with AVX-512.  Each USM pointer argument
+ *   costs it about 0.7 us a launch (it ties the launch to the allocation), a third of a
+ *   16-element add: its maps take their operands' addresses by value (ptrval).
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
 #define SHAPE_DEFAULTS .rows_x = 128, .rows_y = 2, .origin = "table"
@@ -37,7 +39,7 @@ static const struct usmarr__kernel_shape shape_pocl = {
     .name = "pocl-cpu", .contig_group = 64, .rows_max_stride = 1, .s2_edge = 16, SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_intel_cpu = {.name = "intel-cpu", .contig_one = true, .contig_group = 256,
                                                             .rows_max_stride = 8, .stride_masks = true, .s2_edge = 32,
-                                                            SHAPE_DEFAULTS};
+                                                            .ptrval = true, SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_generic = {
     .name = "generic", .contig_group = 64, .rows_max_stride = 1, .tile = true, .s2_edge = 16, SHAPE_DEFAULTS};
 /* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in
@@ -102,6 +104,8 @@ void usmarr__kernel_shape_default(const usmarr_context_t *ctx, struct usmarr__ke
 void usmarr__kernel_shape_fit(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
     size_t max = ctx->profile.max_group;
+    if (ctx->info.backend == USMARR_BACKEND_SVM) /* indirect access is USM's, not SVM's */
+        shape->ptrval = false;
     if (shape->tree_group)
         size_tree(&ctx->profile, shape);
     if (shape->contig_group > max)
@@ -237,11 +241,14 @@ static bool parse_field(const char *key, size_t kn, const char *v, size_t vn, st
         s->rows_y = (unsigned)b;
         return true;
     }
-    if (is_value(key, kn, "masks") || is_value(key, kn, "tile") || is_value(key, kn, "tblock")) {
+    if (is_value(key, kn, "masks") || is_value(key, kn, "tile") || is_value(key, kn, "tblock") ||
+        is_value(key, kn, "ptrval")) {
         if (!is_value(v, vn, "0") && !is_value(v, vn, "1"))
             return false;
-        *(is_value(key, kn, "masks") ? &s->stride_masks : is_value(key, kn, "tile") ? &s->tile : &s->tblock) =
-            v[0] == '1';
+        *(is_value(key, kn, "masks")    ? &s->stride_masks
+          : is_value(key, kn, "tile")   ? &s->tile
+          : is_value(key, kn, "tblock") ? &s->tblock
+                                        : &s->ptrval) = v[0] == '1';
         return true;
     }
     if (is_value(key, kn, "rowvec") || is_value(key, kn, "copyvec")) {
@@ -326,10 +333,10 @@ int usmarr__kernel_shape_format(const struct usmarr__kernel_shape *s, char *buff
         snprintf(tree, sizeof tree, "0");
     return snprintf(buffer, size,
                     "%s contig=%s/%u nt=%s rows=%d rowgroup=%ux%u rowvec=%u copyvec=%u masks=%d tblock=%d tile=%d s2=%u "
-                    "tree=%s",
+                    "tree=%s ptrval=%d",
                     s->name, s->contig_one ? "one" : "vec16", s->contig_group, nt, s->rows_max_stride, s->rows_x,
                     s->rows_y, s->rowvec, s->copyvec, (int)s->stride_masks, (int)s->tblock, (int)s->tile, s->s2_edge,
-                    tree);
+                    tree, (int)s->ptrval);
 }
 
 static struct usmarr__program_key shape_key(cl_platform_id platform, cl_device_id device)

@@ -19,7 +19,7 @@
 #define MIN_ROUNDS 5
 #define MAX_CANDIDATES 6
 
-enum workload { W_CONTIG, W_LARGE, W_STRIDED, W_ROWS, W_SLICE, W_COPIES, W_TRANSPOSE, W_REDUCE };
+enum workload { W_CONTIG, W_LARGE, W_STRIDED, W_ROWS, W_SLICE, W_COPIES, W_TRANSPOSE, W_REDUCE, W_TINY };
 
 struct question {
     const char *name;
@@ -41,6 +41,7 @@ static const struct question questions[] = {
     {"row groups", W_ROWS, {"rowgroup=128x2", "rowgroup=256x1", "rowgroup=64x4", "rowgroup=512x1", NULL}},
     {"row groups for inner strides up to", W_SLICE, {"rows=1", "rows=4", "rows=8", NULL}},
     {"reductions", W_REDUCE, {"tree=0", "tree=256/32", NULL}},
+    {"operand addresses by value", W_TINY, {"ptrval=0", "ptrval=1", NULL}},
 };
 #define NQUESTIONS (sizeof questions / sizeof questions[0])
 
@@ -63,10 +64,13 @@ static double now_s(void)
 /* The arrays of every workload, allocated once: float32, device USM. */
 #define LARGE_N ((int64_t)8 << 20) /* 32 MiB an operand: beyond the caches, above nt=8M */
 #define CONTIG_N ((int64_t)1 << 20)
+#define TINY_N 16
+#define TINY_LAUNCHES 64 /* 16-element adds, each finished: a launch's cost is the driver's */
 #define EDGE 2048
 struct arrays {
     usmarr_array_t *a, *b, *c;           /* LARGE_N each */
     usmarr_array_t *small_a, *small_c;   /* CONTIG_N-element views */
+    usmarr_array_t *tiny_a, *tiny_c;     /* TINY_N-element views */
     usmarr_array_t *sq, *row, *sq_out;   /* EDGE x EDGE views, a row of EDGE */
     usmarr_array_t *half_a, *half_b, *half_c; /* a[::2], b[::2], c[:LARGE_N/2] */
     usmarr_array_t *slice, *slice_out;   /* sq[::2, ::3] and a C-ordered result */
@@ -91,7 +95,7 @@ static int view(const usmarr_array_t *base, int ndim, const int64_t *shape, cons
 static int arrays_make(usmarr_context_t *ctx, struct arrays *x)
 {
     memset(x, 0, sizeof *x);
-    const int64_t n = LARGE_N, one = 1, two = 2, half = LARGE_N / 2, edge = EDGE, contig = CONTIG_N;
+    const int64_t n = LARGE_N, one = 1, two = 2, half = LARGE_N / 2, edge = EDGE, contig = CONTIG_N, tiny = TINY_N;
     const int64_t sq[2] = {EDGE, EDGE}, sqs[2] = {EDGE, 1}, ts[2] = {1, EDGE};
     const int64_t sl[2] = {EDGE / 2, (EDGE + 2) / 3}, sls[2] = {2 * EDGE, 3}, slc[2] = {(EDGE + 2) / 3, 1};
     usmarr_array_t **big[3] = {&x->a, &x->b, &x->c};
@@ -108,6 +112,7 @@ static int arrays_make(usmarr_context_t *ctx, struct arrays *x)
         int64_t offset;
     } views[] = {
         {x->a, &x->small_a, 1, &contig, &one, 0},    {x->c, &x->small_c, 1, &contig, &one, 0},
+        {x->a, &x->tiny_a, 1, &tiny, &one, 0},       {x->c, &x->tiny_c, 1, &tiny, &one, 0},
         {x->a, &x->sq, 2, sq, sqs, 0},               {x->b, &x->row, 1, &edge, &one, 0},
         {x->c, &x->sq_out, 2, sq, sqs, 0},           {x->a, &x->half_a, 1, &half, &two, 0},
         {x->b, &x->half_b, 1, &half, &two, 0},       {x->c, &x->half_c, 1, &half, &one, 0},
@@ -124,7 +129,7 @@ static void arrays_free(struct arrays *x)
 {
     usmarr_array_t *all[] = {x->a,      x->b,      x->c,     x->small_a, x->small_c,   x->sq,   x->row,
                              x->sq_out, x->half_a, x->half_b, x->half_c, x->slice, x->slice_out, x->trans,
-                             x->sum0,   x->sum1};
+                             x->sum0,   x->sum1,   x->tiny_a, x->tiny_c};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         usmarr_array_release(all[i]);
 }
@@ -156,6 +161,13 @@ static int run(struct arrays *x, enum workload w)
     case W_REDUCE:
         rc = usmarr_sum(x->sq, 1, &axis0, false, x->sum0, NULL);
         return rc ? rc : usmarr_sum(x->sq, 1, &axis1, false, x->sum1, NULL);
+    case W_TINY:
+        for (int i = 0; i < TINY_LAUNCHES && !rc; i++) {
+            rc = usmarr_add(x->tiny_a, x->tiny_a, x->tiny_c, NULL);
+            if (!rc)
+                rc = usmarr_context_finish(usmarr_array_context(x->tiny_a));
+        }
+        return rc;
     }
     return USMARR_ERROR_INVALID_ARGUMENT;
 }

@@ -83,7 +83,7 @@ START_TEST(test_shape_text_names_every_field_and_forcing_it_gives_it_back)
     char text[512], fields[512], again[512];
     shape_of(ctx, text, sizeof text);
     ck_assert_msg(ends_with(text, " (table)"), "%s", text);
-    const char *keys[] = {" contig=", " nt=", " rows=", " rowgroup=", " rowvec=", " copyvec=", " masks=", " tblock=", " tile=", " s2=", " tree="};
+    const char *keys[] = {" contig=", " nt=", " rows=", " rowgroup=", " rowvec=", " copyvec=", " masks=", " tblock=", " tile=", " s2=", " tree=", " ptrval="};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         ck_assert_msg(strstr(text, keys[i]), "%s lacks %s", text, keys[i]);
     usmarr_context_release(ctx);
@@ -116,7 +116,7 @@ START_TEST(test_shape_text_names_every_field_and_forcing_it_gives_it_back)
 
     /* Anything unreadable is ignored as a whole: the table's shape. */
     const char *bad[] = {"nonsense", "masks=2", "contig=vec8/64", "contig=one/100", "rowgroup=128x64",
-                         "s2=3",     "tree=256/256", "nt=-1", "masks=1 gpu", "rows=1x", "rowvec=3", "tblock=2", "copyvec=5"};
+                         "s2=3",     "tree=256/256", "nt=-1", "masks=1 gpu", "rows=1x", "rowvec=3", "tblock=2", "copyvec=5", "ptrval=2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("USMARR_KERNEL_SHAPE", bad[i], 1);
         ctx = test_context();
@@ -124,6 +124,54 @@ START_TEST(test_shape_text_names_every_field_and_forcing_it_gives_it_back)
         usmarr_context_release(ctx);
         ck_assert_msg(!strcmp(again, text), "USMARR_KERNEL_SHAPE=%s gave %s, expected %s", bad[i], again, text);
     }
+}
+END_TEST
+
+/* ---- operand addresses by value ------------------------------------------------------- */
+
+/* With ptrval the maps pass their operands' addresses by value, so the driver's blocking
+ * free no longer knows that queued work uses a block: releasing a block that queued maps
+ * write must still wait for them.  A marker enqueued after the maps has completed once
+ * the block is released (the pool off, so that the release frees it).  On the SVM
+ * backend the field is refused (the maps keep their pointer arguments) and the same
+ * holds through its own blocking free. */
+START_TEST(test_shape_ptrval_maps_are_done_before_their_block_is_freed)
+{
+    const char *pool = getenv("USMARR_POOL_BYTES");
+    char *saved_pool = pool ? strdup(pool) : NULL;
+    setenv("USMARR_KERNEL_SHAPE", "ptrval=1", 1);
+    setenv("USMARR_POOL_BYTES", "0", 1);
+    usmarr_context_t *ctx = test_context();
+    if (saved_pool)
+        setenv("USMARR_POOL_BYTES", saved_pool, 1);
+    else
+        unsetenv("USMARR_POOL_BYTES");
+    free(saved_pool);
+    char text[512];
+    shape_of(ctx, text, sizeof text);
+    bool svm = usmarr_context_info(ctx)->backend == USMARR_BACKEND_SVM;
+    ck_assert_msg(strstr(text, svm ? " ptrval=0 " : " ptrval=1 "), "%s", text);
+
+    int64_t n = 8 << 20;
+    usmarr_array_t *a, *out;
+    ck_assert_ok(usmarr_array_empty(ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &a));
+    ck_assert_ok(usmarr_array_empty(ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &out));
+    ck_assert_ok(usmarr_array_fill(a, usmarr_scalar_float(0.5)));
+    ck_assert_ok(usmarr_context_finish(ctx));
+    for (int i = 0; i < 8; i++) /* tens of milliseconds of work into `out` */
+        ck_assert_ok(usmarr_exp(a, out, NULL));
+    cl_event marker;
+    ck_assert_int_eq(clEnqueueMarkerWithWaitList(usmarr_context_queue(ctx), 0, NULL, &marker), CL_SUCCESS);
+    usmarr_array_release(out);
+    cl_int status = CL_QUEUED;
+    ck_assert_int_eq(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+                     CL_SUCCESS);
+    clReleaseEvent(marker);
+    ck_assert_msg(status == CL_COMPLETE, "the maps writing the freed block were still running (status %d)",
+                  (int)status);
+
+    usmarr_array_release(a);
+    usmarr_context_release(ctx);
 }
 END_TEST
 
@@ -548,6 +596,7 @@ Suite *suite_shape(void)
         {"stored", test_shape_tuned_entry_is_stored_reloaded_and_forcing_still_wins},
         {"corrupt", test_shape_corrupt_tuned_entry_is_a_miss_and_is_deleted},
         {"arguments", test_shape_public_functions_reject_bad_arguments},
+        {"ptrval", test_shape_ptrval_maps_are_done_before_their_block_is_freed},
         {"candidates", test_shape_every_tuner_candidate_gives_correct_results_and_the_tuner_chooses},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
