@@ -127,7 +127,7 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
 }
 
 /* A run of the whole suite on one device, in one of the modes (no settings: as it is). */
-#define MODE_SETTINGS 5
+#define MODE_SETTINGS 6
 struct job {
     const usmarr_device_info_t *dev;
     const char *env[MODE_SETTINGS][2]; /* the mode's environment variables and their values */
@@ -146,8 +146,11 @@ struct job {
  *   reductions, scans, radix sorts, tiles; one element per work-item) and, with it, NVIDIA's
  *   work-group limits (lib/engine/map.c), every suite.  Its programs are its own (the GPU
  *   shape), so it runs with the disk cache off: no other run loads them (PoCL's own cache,
- *   POCL_CACHE_DIR, still serves a second make check).  It runs as two processes, each
- *   with every other suite (USMARR_TEST_PART=0/2 and 1/2), as a device does (`parts`).
+ *   POCL_CACHE_DIR, still serves a second make check).  PoCL compiles them unoptimised
+ *   (POCL_EXTRA_BUILD_FLAGS=-cl-opt-disable: the mode tests the GPU shape's algorithms,
+ *   which a CPU's optimiser does not change, and its compiles are most of its time).  It
+ *   runs as two processes, each with every other suite (USMARR_TEST_PART=0/2 and 1/2), as a
+ *   device does (`parts`).
  * Both leave out the cases tagged "variants" (tables whose entries' code the modes do not
  * change, each entry a compile of its own: tests/harness/check_usmarr.h), and the loops
  * over every dtype take one dtype per element width and kind (USMARR_TEST_DTYPES,
@@ -168,14 +171,16 @@ static const struct job modes[] = {
       {"USMARR_KERNEL_SHAPE", "gpu"},
       {"USMARR_CACHE", "off"},
       {"USMARR_TEST_PART", "0/2"},
-      {"USMARR_TEST_DTYPES", MODE_DTYPES}},
+      {"USMARR_TEST_DTYPES", MODE_DTYPES},
+      {"POCL_EXTRA_BUILD_FLAGS", "-cl-opt-disable"}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
     {NULL,
      {{"USMARR_USM_BACKEND", "svm"},
       {"USMARR_KERNEL_SHAPE", "gpu"},
       {"USMARR_CACHE", "off"},
       {"USMARR_TEST_PART", "1/2"},
-      {"USMARR_TEST_DTYPES", MODE_DTYPES}},
+      {"USMARR_TEST_DTYPES", MODE_DTYPES},
+      {"POCL_EXTRA_BUILD_FLAGS", "-cl-opt-disable"}},
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 
