@@ -179,14 +179,16 @@ tests_mpi_runner_LDADD = lib/libusmarr-mpi.la lib/libusmarr.la $(MPI_LIBS) $(CHE
 endif
 
 # ---- the differential test against NumPy 2 (doc/reliability.md): make check runs
-# FUZZ_NUMPY_COUNT chains of seed FUZZ_NUMPY_SEED on each device; `make fuzz-numpy SEED=N
-# COUNT=M` as many as asked (FIRST=K: from chain K, to replay one).
+# FUZZ_NUMPY_COUNT chains of seed FUZZ_NUMPY_SEED, the devices sharing them in turn
+# (FUZZ_NUMPY_SPLIT=1); `make fuzz-numpy SEED=N COUNT=M` as many as asked on each device
+# (FIRST=K: from chain K, to replay one).
 FUZZ_NUMPY_SEED = 1
 FUZZ_NUMPY_COUNT = 1000
 TESTS += tests/scripts/fuzz-numpy.sh
 AM_TESTS_ENVIRONMENT += FUZZ_NUMPY_SEED=$(FUZZ_NUMPY_SEED); export FUZZ_NUMPY_SEED; \
-	FUZZ_NUMPY_COUNT=$(FUZZ_NUMPY_COUNT); export FUZZ_NUMPY_COUNT;
+	FUZZ_NUMPY_COUNT=$(FUZZ_NUMPY_COUNT); export FUZZ_NUMPY_COUNT; \
+	FUZZ_NUMPY_SPLIT=1; export FUZZ_NUMPY_SPLIT;
 fuzz-numpy: all tests/numpy-oracle
-	@$(AM_TESTS_ENVIRONMENT) seed='$(SEED)' count='$(COUNT)' first='$(FIRST)'; \
+	@$(AM_TESTS_ENVIRONMENT) seed='$(SEED)' count='$(COUNT)' first='$(FIRST)'; FUZZ_NUMPY_SPLIT=0; \
 	srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/scripts/fuzz-numpy.sh "$${seed:-1}" "$${count:-2000}" "$${first:-0}"
 .PHONY: fuzz-numpy

@@ -3,6 +3,8 @@
 # the Python package this build made, on every device the package lists (or
 # USMARR_TEST_DEVICE's), one line per device.
 #   fuzz-numpy.sh [SEED [COUNT [FIRST]]]   (default: $FUZZ_NUMPY_SEED, $FUZZ_NUMPY_COUNT, 0)
+# Each device runs chains FIRST to FIRST+COUNT-1, or with FUZZ_NUMPY_SPLIT=1 (make check)
+# the devices share them in turn, a consecutive part each, so that every chain runs once.
 # Skips (77) when the module was not built or no NumPy 2 is at hand, unless
 # USMARR_REQUIRE_DEVICE=1, which makes either a failure.
 fail() {
@@ -28,10 +30,24 @@ PYTHONDONTWRITEBYTECODE=1
 export PYTHONPATH LD_LIBRARY_PATH PYTHONDONTWRITEBYTECODE
 devices=${USMARR_TEST_DEVICE:-$("$python" -c 'import usmarr; print(" ".join(d.selector for d in usmarr.devices()))')}
 [ -n "$devices" ] || fail "no device"
+set -- $devices
+ndevices=$#
+split=${FUZZ_NUMPY_SPLIT:-0}
+per=$(((count + ndevices - 1) / ndevices))
 status=0
+k=0
 for device in $devices; do
+    start=$first
+    n=$count
+    if [ "$split" = 1 ]; then
+        start=$((first + k * per))
+        n=$((first + count - start))
+        [ "$n" -gt "$per" ] && n=$per
+    fi
+    k=$((k + 1))
+    [ "$n" -gt 0 ] || continue
     printf '%s: ' "$device"
-    "$python" "$top_srcdir/tests/scripts/fuzz_numpy.py" --seed "$seed" --count "$count" --first "$first" \
+    "$python" "$top_srcdir/tests/scripts/fuzz_numpy.py" --seed "$seed" --count "$n" --first "$start" \
         --device "$device" --doc "$top_srcdir/doc/reliability.md" || status=1
 done
 exit $status

@@ -81,8 +81,9 @@ def main():
                   % (args.seed, k, device, args.seed, k, " -> ".join(log), what))
         if args.verbose:
             print("chain %d: %s" % (k, " -> ".join(log)))
-    print("fuzz-numpy: %d chains, %d checks, seed %d: %s" % (args.count, core.CHECKS[0], args.seed,
-                                                             "%d differ" % failures if failures else "ok"))
+    print("fuzz-numpy: %d chains (%d to %d), %d checks, seed %d: %s"
+          % (args.count, args.first, args.first + args.count - 1, core.CHECKS[0], args.seed,
+             "%d differ" % failures if failures else "ok"))
     return 1 if failures else 0
 
 
