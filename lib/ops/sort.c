@@ -18,7 +18,7 @@
 /* The longest row a sort may hold: the radix passes count keys in 32 bits. */
 #define MAX_ROW_KEYS 4294967295LL
 /* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
-#define SEARCH_KEYS 16
+#define SEARCH_KEYS 8
 /* The rows kernel keeps a row's scratch in local memory up to this many bytes (within the
  * device's limit): about a core's L2, past which local memory is no faster than blocks. */
 #define ROW_LOCAL_MAX (256 << 10)
