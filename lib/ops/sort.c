@@ -347,7 +347,10 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struc
     size_t w = usmarr_dtype_size(x->dtype) * 8;
     j->key_bytes = usmarr__sort_key_bytes(x->dtype);
     j->bits = (int)w;
-    snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DARG=%d -DCANON=1", w, kind, (int)arg);
+    /* Keys canonical (-0.0 as +0.0, cl/sort.cl's CANON): with indices that is the ascending
+     * argsort's default, so the text is argsort's and the two share their programs. */
+    snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DDESC=0 -DARG=%d%s", w, kind, (int)arg,
+             arg ? "" : " -DCANON=1");
     if (j->n == 0)
         return 0;
     usmarr_array_t *flat = NULL;
