@@ -221,6 +221,8 @@ USMARR_INTERNAL int usmarr__radix_sort(struct usmarr__sorted *j, const void *in,
 struct usmarr__sorted {
     usmarr_context_t *ctx;
     char defines[96];     /* -DW -DKIND -DARG [-DDESC] [-DCANON] */
+    char key_defines[96]; /* the same without indices: for kernels that read the sorted keys
+                             (the set functions'), which do not change with ARG */
     int64_t rows, n;
     int key_bytes;        /* 4, 8, or 16 (complex128: a ulong2) */
     int bits;             /* the element's width: cl/sort.cl's W */

@@ -112,7 +112,7 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     char sort_defines[sizeof s.defines + 48];
     if (group)
         usmarr__radix_defines(ctx, s.defines, sort_defines, sizeof sort_defines);
-    const char *defines = group ? sort_defines : s.defines;
+    const char *defines = group ? sort_defines : s.key_defines;
     /* what usmarr_unique_write writes besides the values (cl/sort.cl's UNIQ_*) */
     cl_int want = (indices ? 1 : 0) | (counts ? 2 : 0) | (inverse ? 4 : 0);
     cl_long ln = n, lchunk = chunk, lchunks = nchunks;
@@ -262,7 +262,7 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
         cl_long ln = s.n, lm = m;
         cl_int inv = invert;
         size_t local = 64, global = ((size_t)m + 63) / 64 * 64;
-        if ((rc = usmarr__kernel_get(ctx, "sort", s.defines, "usmarr_isin", &k)))
+        if ((rc = usmarr__kernel_get(ctx, "sort", s.key_defines, "usmarr_isin", &k)))
             goto done;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(s.key), USMARR__ARG(ln),
                                             USMARR__ARG_PTR(usmarr_array_data(xc ? xc : x)), USMARR__ARG(lm),

@@ -351,6 +351,7 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struc
      * argsort's default, so the text is argsort's and the two share their programs. */
     snprintf(j->defines, sizeof j->defines, "-DW=%zu -DKIND=%d -DDESC=0 -DARG=%d%s", w, kind, (int)arg,
              arg ? "" : " -DCANON=1");
+    snprintf(j->key_defines, sizeof j->key_defines, "-DW=%zu -DKIND=%d -DDESC=0 -DARG=0 -DCANON=1", w, kind);
     if (j->n == 0)
         return 0;
     usmarr_array_t *flat = NULL;
