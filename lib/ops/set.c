@@ -109,10 +109,10 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     if (counts && ((rc = pod_open(ctx, kind_of(x), 8, n, &pc)) ||
                    (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)n * 8, 0, &starts))))
         goto done;
-    char sort_defines[sizeof s.defines + 48];
+    char group_defines[sizeof s.key_defines + 48];
     if (group)
-        usmarr__radix_defines(ctx, s.defines, sort_defines, sizeof sort_defines);
-    const char *defines = group ? sort_defines : s.key_defines;
+        usmarr__radix_defines(ctx, s.key_defines, group_defines, sizeof group_defines);
+    const char *defines = group ? group_defines : s.key_defines;
     /* what usmarr_unique_write writes besides the values (cl/sort.cl's UNIQ_*) */
     cl_int want = (indices ? 1 : 0) | (counts ? 2 : 0) | (inverse ? 4 : 0);
     cl_long ln = n, lchunk = chunk, lchunks = nchunks;
