@@ -5,6 +5,7 @@
  * strides, zero-size and 0-d inputs; and the failure paths. */
 #include "../harness/common.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static const char *cases_path(void)
@@ -708,6 +709,73 @@ START_TEST(test_top_k_matches_numpy_and_rejects_bad_k)
 }
 END_TEST
 
+/* Signed zeros as doc/ops.md gives them: sort rebuilds elements from keys, so its -0.0s
+ * come before its +0.0s (after them descending); argsort and unique take the two as one
+ * value (stable indices, one +0.0); complex sort returns +0.0 parts.  Short rows (one
+ * work-group) and long ones (the radix passes). */
+START_TEST(test_signed_zeros_come_back_as_documented)
+{
+    usmarr_context_t *ctx = test_context();
+    static double in[40000], got[40000];
+    static float inf32[40000];
+    static int64_t idx[40000];
+    const double pattern[5] = {-0.0, 0.0, 1.0, -1.0, 0.0};
+    for (int t = 0; t < 4; t++) {
+        usmarr_dtype_t d = t & 1 ? USMARR_FLOAT64 : USMARR_FLOAT32;
+        int64_t n = t < 2 ? 40 : 40000, zeros = n / 5 * 3, negz = n / 5, nonz = (n - zeros) / 2;
+        if (test_dtype_skipped(ctx, d))
+            continue;
+        float *gotf = (float *)got;
+        for (int64_t i = 0; i < n; i++)
+            inf32[i] = (float)(in[i] = pattern[i % 5]);
+        usmarr_array_t *x, *r;
+        ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, d, d == USMARR_FLOAT64 ? (void *)in : (void *)inf32, NULL,
+                                            USMARR_USM_DEVICE, &x));
+        for (int desc = 0; desc < 2; desc++) {
+            ck_assert_ok(usmarr_sort(x, 0, desc, NULL, &r));
+            ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+            usmarr_array_release(r);
+            for (int64_t i = 0; i < n; i++) { /* ascending: -1s, -0.0s, +0.0s, 1s */
+                int64_t k = desc ? n - 1 - i : i;
+                double v = d == USMARR_FLOAT64 ? got[i] : gotf[i];
+                double want = k < nonz ? -1.0 : k < nonz + negz ? -0.0 : k < nonz + zeros ? 0.0 : 1.0;
+                ck_assert_msg(v == want && !signbit(v) == !signbit(want), "%s n=%lld desc=%d: [%lld] = %g",
+                              usmarr_dtype_name(d), (long long)n, desc, (long long)i, v);
+            }
+            ck_assert_ok(usmarr_argsort(x, 0, desc, NULL, &r));
+            ck_assert_ok(usmarr_array_copy_to_host(r, idx, NULL));
+            usmarr_array_release(r);
+            for (int64_t i = nonz + 1; i < nonz + zeros; i++) /* the zeros, stable: input order */
+                ck_assert_msg(in[idx[i]] == 0.0 && idx[i] > idx[i - 1], "%s n=%lld desc=%d: argsort [%lld]",
+                              usmarr_dtype_name(d), (long long)n, desc, (long long)i);
+        }
+        usmarr_array_t *u;
+        ck_assert_ok(usmarr_unique_values(x, &u));
+        ck_assert_int_eq(usmarr_array_size(u), 3);
+        ck_assert_ok(usmarr_array_copy_to_host(u, got, NULL));
+        double zero = d == USMARR_FLOAT64 ? got[1] : gotf[1];
+        ck_assert_msg(zero == 0.0 && !signbit(zero), "%s n=%lld: unique's zero", usmarr_dtype_name(d), (long long)n);
+        usmarr_array_release(u);
+        usmarr_array_release(x);
+    }
+    /* complex64: (-0-0j), (0+0j), (1-0j) sort to +0.0 parts */
+    if (!test_dtype_skipped(ctx, USMARR_COMPLEX64)) {
+        float c[6] = {-0.0f, -0.0f, 0.0f, 0.0f, 1.0f, -0.0f}, cg[6];
+        int64_t three = 3;
+        usmarr_array_t *x, *r;
+        ck_assert_ok(usmarr_array_from_host(ctx, 1, &three, USMARR_COMPLEX64, c, NULL, USMARR_USM_DEVICE, &x));
+        ck_assert_ok(usmarr_sort(x, 0, false, NULL, &r));
+        ck_assert_ok(usmarr_array_copy_to_host(r, cg, NULL));
+        for (int i = 0; i < 6; i++)
+            ck_assert_msg(cg[i] == (i == 4 ? 1.0f : 0.0f) && !signbit(cg[i]), "complex64 sort part %d = %g", i,
+                          cg[i]);
+        usmarr_array_release(r);
+        usmarr_array_release(x);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_sort(void);
 Suite *suite_sort(void)
 {
@@ -721,6 +789,7 @@ Suite *suite_sort(void)
         {"isin", test_isin_matches_numpy},
         {"set-edges", test_set_functions_edges_and_failures},
         {"top_k", test_top_k_matches_numpy_and_rejects_bad_k},
+        {"signed-zeros", test_signed_zeros_come_back_as_documented},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
     return s;
