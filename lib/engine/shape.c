@@ -205,6 +205,19 @@ static bool parse_pair(const char *s, size_t n, char sep, unsigned long *a, unsi
 
 static bool is_value(const char *v, size_t n, const char *word) { return strlen(word) == n && !strncmp(v, word, n); }
 
+/* The 0-or-1 field of `s` named `key` (`kn` bytes), or NULL. */
+static bool *flag_field(struct usmarr__kernel_shape *s, const char *key, size_t kn)
+{
+    const struct {
+        const char *name;
+        bool *field;
+    } flags[] = {{"masks", &s->stride_masks}, {"tile", &s->tile}, {"tblock", &s->tblock}, {"ptrval", &s->ptrval}};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (is_value(key, kn, flags[i].name))
+            return flags[i].field;
+    return NULL;
+}
+
 /* One `key=value` field into `s`; false when the key is unknown or the value out of range. */
 static bool parse_field(const char *key, size_t kn, const char *v, size_t vn, struct usmarr__kernel_shape *s)
 {
@@ -241,14 +254,11 @@ static bool parse_field(const char *key, size_t kn, const char *v, size_t vn, st
         s->rows_y = (unsigned)b;
         return true;
     }
-    if (is_value(key, kn, "masks") || is_value(key, kn, "tile") || is_value(key, kn, "tblock") ||
-        is_value(key, kn, "ptrval")) {
+    bool *flag = flag_field(s, key, kn);
+    if (flag) {
         if (!is_value(v, vn, "0") && !is_value(v, vn, "1"))
             return false;
-        *(is_value(key, kn, "masks")    ? &s->stride_masks
-          : is_value(key, kn, "tile")   ? &s->tile
-          : is_value(key, kn, "tblock") ? &s->tblock
-                                        : &s->ptrval) = v[0] == '1';
+        *flag = v[0] == '1';
         return true;
     }
     if (is_value(key, kn, "rowvec") || is_value(key, kn, "copyvec")) {

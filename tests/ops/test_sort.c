@@ -717,7 +717,7 @@ START_TEST(test_signed_zeros_come_back_as_documented)
 {
     usmarr_context_t *ctx = test_context();
     static double in[40000], got[40000];
-    static float inf32[40000];
+    static float in32[40000];
     static int64_t idx[40000];
     const double pattern[5] = {-0.0, 0.0, 1.0, -1.0, 0.0};
     for (int t = 0; t < 4; t++) {
@@ -727,9 +727,9 @@ START_TEST(test_signed_zeros_come_back_as_documented)
             continue;
         float *gotf = (float *)got;
         for (int64_t i = 0; i < n; i++)
-            inf32[i] = (float)(in[i] = pattern[i % 5]);
+            in32[i] = (float)(in[i] = pattern[i % 5]);
         usmarr_array_t *x, *r;
-        ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, d, d == USMARR_FLOAT64 ? (void *)in : (void *)inf32, NULL,
+        ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, d, d == USMARR_FLOAT64 ? (void *)in : (void *)in32, NULL,
                                             USMARR_USM_DEVICE, &x));
         for (int desc = 0; desc < 2; desc++) {
             ck_assert_ok(usmarr_sort(x, 0, desc, NULL, &r));
