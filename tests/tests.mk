@@ -192,3 +192,10 @@ fuzz-numpy: all tests/numpy-oracle
 	@$(AM_TESTS_ENVIRONMENT) seed='$(SEED)' count='$(COUNT)' first='$(FIRST)'; FUZZ_NUMPY_SPLIT=0; \
 	srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/scripts/fuzz-numpy.sh "$${seed:-1}" "$${count:-2000}" "$${first:-0}"
 .PHONY: fuzz-numpy
+
+# The scripts that meet many of the runner's kernels (the differential test, the Python
+# package's tests, the MPI suites) start once the runner has ended, and load them from the
+# disk cache it filled instead of compiling them side by side with it; only when the
+# runner is among the tests run (`make check TESTS=...` runs a script alone).
+AFTER_RUNNER = $(if $(filter tests/runner$(EXEEXT),$(TESTS)),tests/runner.log)
+tests/scripts/fuzz-numpy.sh.log python/run-tests.sh.log tests/scripts/mpi-check.sh.log: | $(AFTER_RUNNER)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The differential test against NumPy 2 (doc/reliability.md): tests/scripts/fuzz_numpy.py over
 # the Python package this build made, on every device the package lists (or
-# USMARR_TEST_DEVICE's), one line per device.
+# USMARR_TEST_DEVICE's), side by side, one line per device.
 #   fuzz-numpy.sh [SEED [COUNT [FIRST]]]   (default: $FUZZ_NUMPY_SEED, $FUZZ_NUMPY_COUNT, 0)
 # Each device runs chains FIRST to FIRST+COUNT-1, or with FUZZ_NUMPY_SPLIT=1 (make check)
 # the devices share them in turn, a consecutive part each, so that every chain runs once.
@@ -34,7 +34,9 @@ set -- $devices
 ndevices=$#
 split=${FUZZ_NUMPY_SPLIT:-0}
 per=$(((count + ndevices - 1) / ndevices))
-status=0
+# The devices run side by side, each into a log of its own, printed in the devices' order.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 k=0
 for device in $devices; do
     start=$first
@@ -46,8 +48,17 @@ for device in $devices; do
     fi
     k=$((k + 1))
     [ "$n" -gt 0 ] || continue
+    { "$python" "$top_srcdir/tests/scripts/fuzz_numpy.py" --seed "$seed" --count "$n" --first "$start" \
+        --device "$device" --doc "$top_srcdir/doc/reliability.md" >"$logs/$k" 2>&1; echo $? >"$logs/$k.status"; } &
+done
+wait
+status=0
+k=0
+for device in $devices; do
+    k=$((k + 1))
+    [ -e "$logs/$k.status" ] || continue
     printf '%s: ' "$device"
-    "$python" "$top_srcdir/tests/scripts/fuzz_numpy.py" --seed "$seed" --count "$n" --first "$start" \
-        --device "$device" --doc "$top_srcdir/doc/reliability.md" || status=1
+    cat "$logs/$k"
+    [ "$(cat "$logs/$k.status")" = 0 ] || status=1
 done
 exit $status
