@@ -109,13 +109,19 @@
 /* ---- the non-temporal variants of the contig and s2v classes, for outputs larger than
  *      the caches (the engine launches them only when every output's 16-element vectors
  *      are aligned): stores bypass the caches, so a line is written without being read
- *      first.  float16 keeps vstore_half. */
+ *      first.  float16 keeps vstore_half.  Their vec_type_hint tells a compiler that
+ *      vectorises across work-items (Intel's CPU runtime) that the kernel is vectorised
+ *      already: without it, the contiguous add with these stores ran ten times slower
+ *      there than with plain stores, with it faster (doc/engine.md). */
 #ifdef USMARR_NT
+#define USMARR_NT_HINT __attribute__((vec_type_hint(float16)))
 #undef USMARR_SD_
 #define USMARR_SD_(p, i, v) __builtin_nontemporal_store((__typeof__(*(p)))(v), (p) + (i))
 #undef USMARR_VSD_
 /* +(v): the vector's type without the address space a variable's type carries */
 #define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(+(v)) *)((p) + (vi)*16))
+#else
+#define USMARR_NT_HINT
 #endif
 
 /* ---- contiguous: 16 elements per work-item (vload16 where the family has a vector body),
@@ -129,7 +135,7 @@
 #undef USMARR_CONTIG_ONE
 #endif
 #define USMARR_X_SAME(k) long x##k = e;
-kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) USMARR_NT_HINT void USMARR_KNAME(contig)(USMARR_PTRS, long n USMARR_SCALARS)
 {
     USMARR_BIND_PTRS
 #ifdef USMARR_CONTIG_ONE
@@ -258,7 +264,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
                              : USMARR_VLOADP(D##k, p##k, 0))
 #define USMARR_TV(k) , long t##k
 #define USMARR_ROW(k) p##k += i0 * t##k + USMARR_V_STEP(k) * base;
-kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) void USMARR_KNAME(s2v)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_TV) USMARR_SCALARS)
+kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) USMARR_NT_HINT void USMARR_KNAME(s2v)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_TV) USMARR_SCALARS)
 {
     USMARR_BIND_PTRS
     long base = get_global_id(0) * 16, i0 = get_global_id(1);

@@ -152,8 +152,40 @@ static const struct usmarr__kernel_shape *map_shape(const usmarr_context_t *ctx,
     return copy;
 }
 
+/* The non-temporal variants of the contig and s2v classes: where the device's shape asks
+ * for them, for outputs of at least nt_bytes whose 16-element vectors are aligned (the
+ * stores of whole vectors need it), in every row.  Where the shape has one element per
+ * work-item (a compiler that vectorises across work-items), only when every operand has a
+ * 16-vector form (not bool, complex or the 16-byte copy type): the variant's 16-element
+ * loop for the others ran 1.3 to 2.3 times slower than the plain kernel on Intel's runtime
+ * (a 16M complex64 add, a 16M logical_and). */
+static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__map *m,
+                   const struct usmarr__iter *it)
+{
+    if (!sh->nt_bytes || (cls != CLASS_CONTIG && cls != CLASS_S2V) || it->ndim < 1 ||
+        it->shape[it->ndim - 1] < 16)
+        return false;
+    for (int k = 0; sh->contig_one && k < m->nout + m->nin; k++) {
+        usmarr_dtype_t d = m->operands[k].dtype;
+        if (d == USMARR_BOOL || usmarr_dtype_kind(d) == USMARR_KIND_COMPLEX || usmarr__dtype_bytes(d) > 8)
+            return false;
+    }
+    uint64_t bytes = 0;
+    for (int k = 0; k < m->nout; k++) {
+        size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
+        uintptr_t p = (uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size;
+        if (p % align || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % align))
+            return false;
+        bytes += (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1) * size;
+    }
+    return bytes >= sh->nt_bytes;
+}
+
 /* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2 or 3 for
- * an input. */
+ * an input.  Where the shape has one element per work-item (a compiler that vectorises
+ * across work-items), only with non-temporal stores: on Intel's runtime the plain rows ran
+ * 4 to 40 times slower than s1 and s2w (a[::2] + b[::2] and a broadcast add of 64K to 2M
+ * elements), the non-temporal ones 1.4 to 1.5 times faster (8M elements and more). */
 static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
                         const struct usmarr__iter *it)
 {
@@ -164,7 +196,7 @@ static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usma
         if (t != 1 && ((t != 0 && t != 2 && t != 3) || k < m->nout))
             return false;
     }
-    return true;
+    return !sh->contig_one || use_nt(sh, CLASS_S2V, m, it);
 }
 
 static enum map_class choose_class(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
@@ -468,26 +500,6 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
         mtx_unlock(&ctx->kernels_lock);
     }
     return rc;
-}
-
-/* The non-temporal variants of the contig and s2v classes: where the device's shape asks
- * for them, for outputs of at least nt_bytes whose 16-element vectors are aligned (the
- * stores of whole vectors need it), in every row. */
-static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__map *m,
-                   const struct usmarr__iter *it)
-{
-    if (!sh->nt_bytes || (cls != CLASS_CONTIG && cls != CLASS_S2V) || it->ndim < 1 ||
-        it->shape[it->ndim - 1] < 16)
-        return false;
-    uint64_t bytes = 0;
-    for (int k = 0; k < m->nout; k++) {
-        size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
-        uintptr_t p = (uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size;
-        if (p % align || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % align))
-            return false;
-        bytes += (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1) * size;
-    }
-    return bytes >= sh->nt_bytes;
 }
 
 static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m);

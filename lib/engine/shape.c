@@ -31,15 +31,19 @@
  *   77-125 ms through the tile; in 32x32 groups (a quarter as many groups to schedule)
  *   it took half the time of 16x16 on a Xeon with AVX-512.  Each USM pointer argument
  *   costs it about 0.7 us a launch (it ties the launch to the allocation), a third of a
- *   16-element add: its maps take their operands' addresses by value (ptrval).
+ *   16-element add: its maps take their operands' addresses by value (ptrval).  Its
+ *   non-temporal stores are fast only where its own vectoriser is told to leave the
+ *   16-vector kernel alone (cl/map.cl's vec_type_hint): 16M float32 add 7.4-8.1 ms against
+ *   8.5-11 ms with plain stores, a 64 MiB copy 1.5-1.7 times memcpy's speed to 2.5-2.7.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
 #define SHAPE_DEFAULTS .rows_x = 128, .rows_y = 2, .origin = "table"
 static const struct usmarr__kernel_shape shape_pocl = {
     .name = "pocl-cpu", .contig_group = 64, .rows_max_stride = 1, .s2_edge = 16, SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_intel_cpu = {.name = "intel-cpu", .contig_one = true, .contig_group = 256,
-                                                            .rows_max_stride = 8, .stride_masks = true, .s2_edge = 32,
-                                                            .ptrval = true, SHAPE_DEFAULTS};
+                                                            .nt_bytes = (uint64_t)8 << 20, .rows_max_stride = 8,
+                                                            .stride_masks = true, .s2_edge = 32, .ptrval = true,
+                                                            SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_generic = {
     .name = "generic", .contig_group = 64, .rows_max_stride = 1, .tile = true, .s2_edge = 16, SHAPE_DEFAULTS};
 /* GPUs (not measured: no GPU was at hand, doc/engine.md): one element per work-item in

@@ -530,6 +530,83 @@ static void check_tuner_keeps_its_choice(void)
     ck_assert_str_eq(again, text);
 }
 
+/* A shape with one element per work-item, rows of 16-vectors and non-temporal stores from
+ * 1 KiB: small outputs take the non-temporal contig and s2v kernels (float32, int8), the
+ * plain ones where an operand has no 16-vector form (complex64, bool), and rows of
+ * 16-vectors only with those stores (lib/engine/map.c, use_nt and vector_rows). */
+START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
+{
+    setenv("USMARR_KERNEL_SHAPE", "contig=one/256 rowvec=64 nt=1K", 1);
+    usmarr_context_t *ctx = test_context();
+    char text[512];
+    shape_of(ctx, text, sizeof text);
+    ck_assert_msg(strstr(text, "contig=one/256 nt=1K") && strstr(text, "rowvec=64"), "%s", text);
+    enum { N = 4099, R = 64, C = 80 };
+    static float a[N], b[N], got[N], m[R * C], row[C], mg[R * C];
+    static int8_t ia[N], ib[N], ig[N];
+    static float ca[2 * N], cb[2 * N], cg[2 * N];
+    static bool ba[N], bb[N], bg[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i % 97 == 0 ? specials[(i / 97) % NSPECIAL] : (float)(i % 1000) * 0.25f;
+        b[i] = (float)(i % 13) - 6.0f;
+        ia[i] = (int8_t)(i * 7), ib[i] = (int8_t)(i * 3 + 100);
+        ca[2 * i] = a[i], ca[2 * i + 1] = b[i], cb[2 * i] = b[i], cb[2 * i + 1] = -a[i];
+        ba[i] = i % 3 != 0, bb[i] = i % 5 != 0;
+    }
+    for (int i = 0; i < R * C; i++)
+        m[i] = (float)((i * 37) % 101) - 50.0f;
+    for (int j = 0; j < C; j++)
+        row[j] = j % 9 == 0 ? specials[(j / 9) % NSPECIAL] : (float)j * 0.5f;
+    const int64_t n = N, half = N / 2 + 1, two = 2, sh[2] = {R, C}, rn = C;
+    usmarr_array_t *x = from_host(ctx, 1, &n, USMARR_FLOAT32, a), *y = from_host(ctx, 1, &n, USMARR_FLOAT32, b), *z;
+    ck_assert_ok(usmarr_add(x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int i = 0; i < N; i++)
+        if (!same_float(got[i], a[i] + b[i]))
+            ck_abort_msg("float32 add [%d] = %g, expected %g", i, got[i], a[i] + b[i]);
+    usmarr_array_release(z);
+    usmarr_array_t *xs = view_of(x, 1, &half, &two, 0), *ys = view_of(y, 1, &half, &two, 0);
+    ck_assert_ok(usmarr_add(xs, ys, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int i = 0; i < half; i++)
+        if (!same_float(got[i], a[2 * i] + b[2 * i]))
+            ck_abort_msg("a[::2] + b[::2] [%d] = %g, expected %g", i, got[i], a[2 * i] + b[2 * i]);
+    usmarr_array_release(z), usmarr_array_release(xs), usmarr_array_release(ys);
+    usmarr_array_t *mx = from_host(ctx, 2, sh, USMARR_FLOAT32, m), *r = from_host(ctx, 1, &rn, USMARR_FLOAT32, row);
+    ck_assert_ok(usmarr_add(mx, r, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, mg, NULL));
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            if (!same_float(mg[i * C + j], m[i * C + j] + row[j]))
+                ck_abort_msg("broadcast add [%d,%d] = %g", i, j, mg[i * C + j]);
+    usmarr_array_release(z), usmarr_array_release(mx), usmarr_array_release(r);
+    usmarr_array_release(x), usmarr_array_release(y);
+
+    x = from_host(ctx, 1, &n, USMARR_INT8, ia), y = from_host(ctx, 1, &n, USMARR_INT8, ib);
+    ck_assert_ok(usmarr_add(x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, ig, NULL));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(ig[i] == (int8_t)(uint8_t)((uint8_t)ia[i] + (uint8_t)ib[i]), "int8 add [%d] = %d", i, ig[i]);
+    usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y);
+
+    x = from_host(ctx, 1, &n, USMARR_COMPLEX64, ca), y = from_host(ctx, 1, &n, USMARR_COMPLEX64, cb);
+    ck_assert_ok(usmarr_add(x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, cg, NULL));
+    for (int i = 0; i < 2 * N; i++)
+        if (!same_float(cg[i], ca[i] + cb[i]))
+            ck_abort_msg("complex64 add part %d = %g, expected %g", i, cg[i], ca[i] + cb[i]);
+    usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y);
+
+    x = from_host(ctx, 1, &n, USMARR_BOOL, ba), y = from_host(ctx, 1, &n, USMARR_BOOL, bb);
+    ck_assert_ok(usmarr_logical_and(x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, bg, NULL));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(bg[i] == (ba[i] && bb[i]), "logical_and [%d] = %d", i, bg[i]);
+    usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* Whether the candidate text `cand` sets a field that `combo` sets already. */
 static bool shares_a_field(const char *combo, const char *cand)
 {
@@ -598,6 +675,7 @@ Suite *suite_shape(void)
         {"arguments", test_shape_public_functions_reject_bad_arguments},
         {"ptrval", test_shape_ptrval_maps_are_done_before_their_block_is_freed},
         {"candidates", test_shape_every_tuner_candidate_gives_correct_results_and_the_tuner_chooses},
+        {"nontemporal", test_shape_nontemporal_variants_with_one_element_per_work_item},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
