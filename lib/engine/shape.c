@@ -33,8 +33,8 @@
  *   costs it about 0.7 us a launch (it ties the launch to the allocation), a third of a
  *   16-element add: its maps take their operands' addresses by value (ptrval).  Its
  *   non-temporal stores are fast only where its own vectoriser is told to leave the
- *   16-vector kernel alone (cl/map.cl's vec_type_hint): 16M float32 add 7.4-8.1 ms against
- *   8.5-11 ms with plain stores, a 64 MiB copy 1.5-1.7 times memcpy's speed to 2.5-2.7.
+ *   16-vector kernel alone (cl/map.cl's vec_type_hint): 16M float32 add 7.1-8.3 ms against
+ *   10.2-12.7 ms with plain stores, a 64 MiB copy 1.5-1.75 times memcpy's speed to 2.5-3.1.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
 #define SHAPE_DEFAULTS .rows_x = 128, .rows_y = 2, .origin = "table"
