@@ -176,6 +176,9 @@
 USMARR_INTERNAL const char *usmarr__dtype_tag(int dtype);
 /* Size in bytes of a dtype including USMARR__BITS128; 0 for an invalid one. */
 USMARR_INTERNAL size_t usmarr__dtype_bytes(int dtype);
+/* Whether the prelude has a 16-vector form of the dtype (cl/prelude.cl's USMARR_VEC_OK):
+ * every dtype but bool, the complex ones and USMARR__BITS128. */
+USMARR_INTERNAL bool usmarr__dtype_vector_ok(int dtype);
 /* The unsigned (or x128) dtype that moves `itemsize` bytes unchanged; -1 if none. */
 USMARR_INTERNAL int usmarr__bits_dtype(size_t itemsize);
 

@@ -165,11 +165,9 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
     if (!sh->nt_bytes || (cls != CLASS_CONTIG && cls != CLASS_S2V) || it->ndim < 1 ||
         it->shape[it->ndim - 1] < 16)
         return false;
-    for (int k = 0; sh->contig_one && k < m->nout + m->nin; k++) {
-        usmarr_dtype_t d = m->operands[k].dtype;
-        if (d == USMARR_BOOL || usmarr_dtype_kind(d) == USMARR_KIND_COMPLEX || usmarr__dtype_bytes(d) > 8)
+    for (int k = 0; sh->contig_one && k < m->nout + m->nin; k++)
+        if (!usmarr__dtype_vector_ok(m->operands[k].dtype))
             return false;
-    }
     uint64_t bytes = 0;
     for (int k = 0; k < m->nout; k++) {
         size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;

@@ -22,6 +22,12 @@ const char *usmarr__dtype_tag(int dtype)
 
 size_t usmarr__dtype_bytes(int dtype) { return dtype >= 0 && dtype <= USMARR__BITS128 ? dtype_bytes[dtype] : 0; }
 
+bool usmarr__dtype_vector_ok(int dtype)
+{
+    return dtype >= 0 && dtype < USMARR__BITS128 && dtype != USMARR_BOOL &&
+           usmarr_dtype_kind((usmarr_dtype_t)dtype) != USMARR_KIND_COMPLEX;
+}
+
 int usmarr__bits_dtype(size_t itemsize)
 {
     switch (itemsize) {

@@ -568,8 +568,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     char defines[384];
     char srcs[3][8];
     int nin = 0;
-    bool vec = usmarr_dtype_kind(loop) != USMARR_KIND_BOOL && usmarr_dtype_kind(loop) != USMARR_KIND_COMPLEX &&
-               res != USMARR_BOOL && usmarr_dtype_kind(res) != USMARR_KIND_COMPLEX;
+    bool vec = usmarr__dtype_vector_ok(loop) && usmarr__dtype_vector_ok(res);
     for (int i = 0; i < n; i++) {
         const usmarr_array_t *a = operands[i].array;
         bool cond = op->where && i == 0;
@@ -587,7 +586,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
             a = temps[i];
         }
         if (cond) /* the condition is read in its own dtype */
-            vec = vec && a->dtype != USMARR_BOOL && usmarr_dtype_kind(a->dtype) != USMARR_KIND_COMPLEX;
+            vec = vec && usmarr__dtype_vector_ok(a->dtype);
         nin++;
         if ((rc = usmarr__operand_from_array(a, ndim, shape, &m.operands[nin])))
             goto done;
