@@ -22,7 +22,14 @@
  *   usmarr_radix_scatter each block writes its keys (and indices) in order to those
  *                        positions: a stable pass.  A row's first pass makes the keys from
  *                        the input, its last writes ka or the result; the passes between
- *                        alternate, so that no pass copies back
+ *                        alternate, so that no pass copies back.  With -DRADIX_WC=L (the
+ *                        host's choice for a device with non-temporal stores) and `lines`
+ *                        set, a pass into ka or kb gathers each value's keys in a line of
+ *                        L in local memory and writes whole lines with non-temporal
+ *                        stores: the 2048 places a block writes to are then not read
+ *                        into the caches first (the ends of each value's run are written
+ *                        one by one).  The last pass into the result writes each key
+ *                        where it goes: its lines were no faster there
  *   usmarr_radix_settle  a row that made no pass: its keys into ka, or into the result
  *
  * Which buffer pass p of row r reads and writes follows from mask[r] (radix_writes_b):
@@ -41,6 +48,18 @@
 #define RDIGIT(k, d) ((uint)((k) >> (RADIX_BITS * (d))) & (RADIX_SIZE - 1u))
 #endif
 #define RADIX_HIST (RADIX_DIGITS * RADIX_SIZE) /* one block's counters */
+#ifndef RADIX_WC
+#define RADIX_WC 0
+#endif
+#if RADIX_WC
+/* a line of RADIX_WC keys, and of their indices, as one vector */
+#if W >= 64
+typedef USMARR_CAT(ulong, RADIX_WC) KLINE;
+#else
+typedef USMARR_CAT(uint, RADIX_WC) KLINE;
+#endif
+typedef USMARR_CAT(long, RADIX_WC) XLINE;
+#endif
 
 /* Of row r's passes (the set bits of m), pass p is number k = the set bits below p; the
  * last one writes ka (or the result), the one before it kb, and so on back to the first,
@@ -62,7 +81,7 @@ __kernel void usmarr_radix_prepare(__global const ET *in, long sr, long se, long
 {
     long g = get_global_id(0), r = g / nb, b = g - r * nb;
     long i1 = min((b + 1) * block, n);
-    __global uint *h = hist + g * RADIX_HIST;
+    uint h[RADIX_HIST];
     for (int d = 0; d < RADIX_HIST; d++)
         h[d] = 0;
     in += r * sr;
@@ -71,6 +90,8 @@ __kernel void usmarr_radix_prepare(__global const ET *in, long sr, long se, long
         for (int d = 0; d < RADIX_DIGITS; d++)
             h[d * RADIX_SIZE + RDIGIT(key, d)]++;
     }
+    for (int d = 0; d < RADIX_HIST; d++)
+        hist[g * RADIX_HIST + d] = h[d];
 }
 
 __kernel void usmarr_radix_count(__global const KT *ka, __global const KT *kb, long n, long block, long nb,
@@ -152,11 +173,23 @@ __kernel void usmarr_radix_scan(__global uint *hist, long nb, __global const uin
         }                                                                                          \
     } while (0)
 
+#if ARG
+#define RADIX_IF_ARG(s) s
+#else
+#define RADIX_IF_ARG(s)
+#endif
+/* positions [o0, o1) of value v's line, one by one into dst (idst) */
+#define RADIX_PART(v, o0, o1)                                                                      \
+    for (uint t = (o0); t < (o1); t++) {                                                           \
+        dst[t] = wk[(v)*RADIX_WC + (t & mw)];                                                      \
+        RADIX_IF_ARG(idst[t] = wi[(v)*RADIX_WC + (t & mw)]);                                       \
+    }
+
 #if USMARR_WANT(radix)
 __kernel void usmarr_radix_scatter(__global const ET *in, long sr, long se, __global KT *ka, __global KT *kb,
                                    __global long *ia, __global long *ib, long n, long block, long nb,
                                    __global const uint *hist, __global const uint *mask, long p, __global ET *out,
-                                   long osr, long ose, long to_out)
+                                   long osr, long ose, long to_out, long lines)
 {
     long g = get_global_id(0), r = g / nb, b = g - r * nb;
     uint m = mask[r];
@@ -175,6 +208,37 @@ __kernel void usmarr_radix_scatter(__global const ET *in, long sr, long se, __gl
         off[v] = h[v];
     int d = (int)p;
     long i0 = b * block, i1 = min(i0 + block, n);
+#if RADIX_WC
+    __local KT wk[RADIX_SIZE * RADIX_WC];
+#if ARG
+    __local long wi[RADIX_SIZE * RADIX_WC];
+#endif
+    if (lines && !last) {
+        const uint mw = RADIX_WC - 1u;
+        RADIX_EACH({
+            uint v = RDIGIT(key, d);
+            uint o = off[v]++;
+            uint slot = o & mw;
+            wk[v * RADIX_WC + slot] = key;
+            RADIX_IF_ARG(wi[v * RADIX_WC + slot] = x);
+            if (slot == mw) {
+                uint o0 = o - mw;
+                if (o0 >= h[v]) {
+                    __builtin_nontemporal_store(*(__local const KLINE *)(wk + v * RADIX_WC),
+                                                (__global KLINE *)(dst + o0));
+                    RADIX_IF_ARG(__builtin_nontemporal_store(*(__local const XLINE *)(wi + v * RADIX_WC),
+                                                             (__global XLINE *)(idst + o0)));
+                } else {
+                    RADIX_PART(v, h[v], o + 1u);
+                }
+            }
+        });
+        for (uint v = 0; v < RADIX_SIZE; v++)
+            if (off[v] & mw)
+                RADIX_PART(v, max(off[v] & ~mw, h[v]), off[v]);
+        return;
+    }
+#endif
     if (last) /* the row's last pass writes the result */
         RADIX_EACH({
             uint o = off[RDIGIT(key, d)]++;

@@ -9,12 +9,12 @@
 #include <string.h>
 
 /* Rows of at most this many keys are sorted by one work-group (the rows kernels); longer
- * ones by the radix passes of cl/sort_radix.cl over blocks of BLOCK keys, halved down to
- * BLOCK_MIN while the rows make fewer than BLOCKS_WANTED blocks. */
+ * ones by the radix passes of cl/sort_radix.cl over blocks of BLOCK_MIN to BLOCK_MAX keys,
+ * about BLOCKS_PER_UNIT blocks per compute unit. */
 #define ONE_ITEM_MAX 16384
-#define BLOCK 65536
 #define BLOCK_MIN 4096
-#define BLOCKS_WANTED 16
+#define BLOCK_MAX (1 << 20)
+#define BLOCKS_PER_UNIT 8
 /* The longest row a sort may hold: the radix passes count keys in 32 bits. */
 #define MAX_ROW_KEYS 4294967295LL
 /* Keys searched by one work-item of usmarr_searchsorted (SS_KEYS in cl/sort.cl). */
@@ -89,13 +89,47 @@ static int radix_bits(const struct usmarr__sorted *j)
     return j->bits == 128 ? 8 : 11;
 }
 
+/* cl/sort_radix.cl's RADIX_WC: the keys of a line that the scatter passes gather per digit
+ * value in local memory and write with non-temporal stores.  Where the device's shape
+ * takes non-temporal stores (its nt_bytes), a line is 64 bytes of keys, or 32 where its
+ * local memory cannot hold 64 for every value (with the indices of argsort); else 0, and
+ * each key is written where it goes.  A pass over 16M 4-byte keys into 2048 places, plain
+ * C on the 2 cores of an EPYC: 57-70 ms each key where it goes, 39 ms by lines with these
+ * stores, 95 ms by lines without them (doc/ops.md, "Lines"). */
+static int radix_line(const struct usmarr__sorted *j)
+{
+    if (!j->ctx->shape.nt_bytes || j->key_bytes > 8)
+        return 0;
+    cl_ulong budget = j->ctx->profile.local_mem / 4 * 3, each = (cl_ulong)j->key_bytes + (j->idx ? 8 : 0);
+    for (int wc = 64 / j->key_bytes; wc >= 32 / j->key_bytes; wc /= 2)
+        if (((cl_ulong)wc << radix_bits(j)) * each <= budget)
+            return wc;
+    return 0;
+}
+
+/* Whether the scatter passes write by lines (radix_line()): the keys fill more than the
+ * caches (the shape's nt_bytes), a block's run per digit value is several lines long on
+ * average, and every line of the scratch blocks is aligned for the lines' vector stores. */
+static bool lines_fit(const struct usmarr__sorted *j, int bits, int64_t block)
+{
+    int wc = radix_line(j);
+    if (!wc || (uint64_t)(j->rows * j->n) * (uint64_t)j->key_bytes < j->ctx->shape.nt_bytes ||
+        block < ((int64_t)wc << bits) * 4 || (j->rows > 1 && j->n % wc))
+        return false;
+    const void *blocks[4] = {j->key, j->tkey, j->idx, j->tidx};
+    for (int i = 0; i < 4; i++)
+        if ((uintptr_t)blocks[i] % 128)
+            return false;
+    return true;
+}
+
 /* A cl/sort_radix.cl kernel over `items` work-items of one each, its arguments `args`. */
 static int launch_radix(struct usmarr__sorted *j, const char *name, int nargs, const struct usmarr__karg *args,
                         size_t items)
 {
     usmarr__kernel_t *k;
-    char defines[sizeof j->defines + 16];
-    snprintf(defines, sizeof defines, "%s -DRADIX_BITS=%d", j->defines, radix_bits(j));
+    char defines[sizeof j->defines + 32];
+    snprintf(defines, sizeof defines, "%s -DRADIX_BITS=%d -DRADIX_WC=%d", j->defines, radix_bits(j), radix_line(j));
     int rc = usmarr__kernel_get(j->ctx, "sort+sort_radix", defines, name, &k);
     size_t one = 1;
     return rc ? rc : usmarr__kernel_launch(j->ctx, k, nargs, args, 1, &items, &one);
@@ -136,16 +170,16 @@ static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64
     if (usmarr__radix_gpu(j->ctx, j->bits)) /* the gpu shape: work-group passes (radix.c) */
         return usmarr__radix_sort(j, in, sr, se, out, osr, ose);
     int bits = radix_bits(j), digits = (j->bits + bits - 1) / bits;
-    int64_t n = j->n, block = BLOCK;
-    while (block > BLOCK_MIN && j->rows * ((n + block - 1) / block) < BLOCKS_WANTED)
-        block /= 2;
+    int64_t n = j->n, units = j->ctx->profile.compute_units ? j->ctx->profile.compute_units : 1;
+    int64_t block = (j->rows * n + BLOCKS_PER_UNIT * units - 1) / (BLOCKS_PER_UNIT * units);
+    block = block < BLOCK_MIN ? BLOCK_MIN : block > BLOCK_MAX ? BLOCK_MAX : block;
     int64_t nb = (n + block - 1) / block, items = j->rows * nb;
     size_t hbytes = (size_t)items * (size_t)digits * ((size_t)1 << bits) * 4;
     int rc = usmarr_memory_create(j->ctx, USMARR_USM_DEVICE, hbytes + (size_t)j->rows * 4, 0, &j->blocks[4]);
     if (rc)
         return rc;
     void *hist = j->blocks[4]->pointer, *mask = (char *)hist + hbytes;
-    cl_long rows = j->rows, to_out = out != NULL, p = 0;
+    cl_long rows = j->rows, to_out = out != NULL, p = 0, lines = lines_fit(j, bits, block);
     const struct usmarr__karg prepare[] = {USMARR__ARG_PTR(in), USMARR__ARG(sr),    USMARR__ARG(se),
                                            USMARR__ARG(n),      USMARR__ARG(block), USMARR__ARG(nb),
                                            USMARR__ARG_PTR(hist)};
@@ -162,7 +196,7 @@ static int sort_keys(struct usmarr__sorted *j, const void *in, int64_t sr, int64
         USMARR__ARG_PTR(j->tkey), USMARR__ARG_PTR(j->idx), USMARR__ARG_PTR(j->tidx), USMARR__ARG(n),
         USMARR__ARG(block),     USMARR__ARG(nb),         USMARR__ARG_PTR(hist), USMARR__ARG_PTR(mask),
         USMARR__ARG(p),         USMARR__ARG_PTR(out),    USMARR__ARG(osr),      USMARR__ARG(ose),
-        USMARR__ARG(to_out)};
+        USMARR__ARG(to_out),    USMARR__ARG(lines)};
     const struct usmarr__karg settle[] = {
         USMARR__ARG_PTR(in), USMARR__ARG(sr),       USMARR__ARG(se),  USMARR__ARG_PTR(j->key), USMARR__ARG_PTR(j->idx),
         USMARR__ARG(n),      USMARR__ARG(block),    USMARR__ARG(nb),  USMARR__ARG_PTR(mask),   USMARR__ARG_PTR(out),

@@ -4,10 +4,12 @@
  * vectors and its maxima, 16384 float32 and 1024 int16 keys; local-memory scratch up to 10240 float32 argsort keys;
  * one kernel up to 16384), rows read with strides and transposed, `out` with strides,
  * transposed, in place and overlapping the input in another layout; the same for rows
- * past 16384 (the radix passes). */
+ * past 16384 (the radix passes); and sorts long enough for the radix scatter's lines. */
 #include "../harness/common.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct pair {
     float v;
@@ -113,6 +115,12 @@ END_TEST
 static int int16_order(const void *a, const void *b)
 {
     int16_t x = *(const int16_t *)a, y = *(const int16_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int int32_order(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
 }
 
@@ -259,6 +267,119 @@ START_TEST(test_sort_long_rows_in_place_and_reversed_over_the_input)
 }
 END_TEST
 
+/* NaN after every number, NaNs equal, -0 == +0; ties in index order */
+static int float_order_then_index(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    bool xn = isnan(x->v), yn = isnan(y->v);
+    if (xn != yn)
+        return xn ? 1 : -1;
+    if (!xn && x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int int64_order(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t next_bits(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Sorts of more keys than the shape's non-temporal threshold (forced down to 1 KiB, so that
+ * every device takes it), in blocks long enough that the radix scatter passes gather each
+ * digit value's keys in lines and write them with non-temporal stores (lib/ops/sort.c
+ * radix_line): float32 keys of every bit pattern with the special values (sort and
+ * argsort), two rows of int64 (8-byte keys, six digits) and the unique values of int32
+ * (the last pass into scratch, not into a result). */
+START_TEST(test_sort_radix_scatter_by_lines)
+{
+    setenv("USMARR_KERNEL_SHAPE", "nt=1K", 1);
+    usmarr_context_t *ctx = test_context();
+    static const float specials[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-45f, -1e-45f, 1.17e-38f, 3.4e38f};
+    const int nspecial = (int)(sizeof specials / sizeof *specials);
+    enum { N = (1 << 21) + (1 << 19) + 5, R = 2, M = 1310720 };
+    int64_t n = N, shape[2] = {R, M};
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    float *h = malloc(sizeof(float) * N), *got = malloc(sizeof(float) * N);
+    int64_t *idx = malloc(sizeof(int64_t) * N);
+    struct pair *p = malloc(sizeof *p * N);
+    ck_assert(h && got && idx && p);
+    for (int64_t i = 0; i < N; i++) {
+        uint32_t bits = (uint32_t)(next_bits(&seed) >> 32);
+        if (i % 4 == 0) /* a quarter in [0, 1): keys whose top digits gather */
+            h[i] = (float)(bits >> 8) / 16777216.0f;
+        else if (i % 1009 == 0)
+            h[i] = specials[(i / 1009) % nspecial];
+        else
+            memcpy(&h[i], &bits, sizeof bits);
+        p[i].v = h[i];
+        p[i].i = i;
+    }
+    qsort(p, N, sizeof *p, float_order_then_index);
+    usmarr_array_t *x, *r;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_sort(x, 0, false, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+    for (int64_t i = 0; i < N; i++)
+        ck_assert_msg(got[i] == p[i].v || (isnan(got[i]) && isnan(p[i].v)), "float32 sort: element %lld is %g, not %g",
+                      (long long)i, got[i], p[i].v);
+    usmarr_array_release(r);
+    for (int64_t i = 0; i < N; i++)
+        idx[i] = p[i].i;
+    ck_assert_ok(usmarr_argsort(x, 0, false, NULL, &r));
+    expect_indices(r, idx, N, "float32 argsort");
+    usmarr_array_release(r);
+    usmarr_array_release(x);
+
+    int64_t *k = malloc(sizeof(int64_t) * R * M), *kg = malloc(sizeof(int64_t) * R * M);
+    ck_assert(k && kg);
+    for (int64_t i = 0; i < R * M; i++)
+        k[i] = i == 7 ? INT64_MIN : i == 8 ? INT64_MAX : (int64_t)next_bits(&seed);
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_INT64, k, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_sort(x, 1, false, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, kg, NULL));
+    for (int64_t row = 0; row < R; row++)
+        qsort(k + row * M, M, sizeof *k, int64_order);
+    for (int64_t i = 0; i < R * M; i++)
+        ck_assert_msg(kg[i] == k[i], "int64 rows: element %lld is %lld, not %lld", (long long)i, (long long)kg[i],
+                      (long long)k[i]);
+    usmarr_array_release(r);
+    usmarr_array_release(x);
+
+    int32_t *u = (int32_t *)kg, *ug = (int32_t *)k; /* N int32 fit in R * M int64 */
+    for (int64_t i = 0; i < N; i++)
+        u[i] = (int32_t)(next_bits(&seed) % 1000003u) - 500000;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, &n, USMARR_INT32, u, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_unique_values(x, &r));
+    qsort(u, N, sizeof *u, int32_order);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < N; i++)
+        if (i == 0 || u[i] != u[i - 1])
+            u[distinct++] = u[i];
+    ck_assert_int_eq(usmarr_array_size(r), distinct);
+    ck_assert_ok(usmarr_array_copy_to_host(r, ug, NULL));
+    for (int64_t i = 0; i < distinct; i++)
+        ck_assert_msg(ug[i] == u[i], "unique int32: element %lld is %d, not %d", (long long)i, ug[i], u[i]);
+    usmarr_array_release(r);
+    usmarr_array_release(x);
+    free(h);
+    free(got);
+    free(idx);
+    free(p);
+    free(k);
+    free(kg);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_sort_rows(void);
 Suite *suite_sort_rows(void)
 {
@@ -270,5 +391,8 @@ Suite *suite_sort_rows(void)
         {"long_layouts", test_sort_long_rows_in_place_and_reversed_over_the_input},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
+    /* once per device, not in the runner's modes: it forces a shape of its own */
+    const struct test_case_entry lines[] = {{"radix_lines", test_sort_radix_scatter_by_lines}};
+    test_add_tagged_cases(s, lines, 1, TEST_TAG_VARIANTS);
     return s;
 }
