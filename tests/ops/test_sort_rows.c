@@ -285,6 +285,18 @@ static int int64_order(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+struct lpair {
+    int64_t v, i;
+};
+
+static int lpair_order(const void *a, const void *b)
+{
+    const struct lpair *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
 static uint64_t next_bits(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -297,8 +309,8 @@ static uint64_t next_bits(uint64_t *s)
  * every device takes it), in blocks long enough that the radix scatter passes gather each
  * digit value's keys in lines and write them with non-temporal stores (lib/ops/sort.c
  * radix_line): float32 keys of every bit pattern with the special values (sort and
- * argsort), two rows of int64 (8-byte keys, six digits) and the unique values of int32
- * (the last pass into scratch, not into a result). */
+ * argsort), two rows of int64 (8-byte keys, six digits; sort, and argsort with ties) and
+ * the unique values of int32 (the last pass into scratch, not into a result). */
 START_TEST(test_sort_radix_scatter_by_lines)
 {
     setenv("USMARR_KERNEL_SHAPE", "nt=1K", 1);
@@ -353,6 +365,25 @@ START_TEST(test_sort_radix_scatter_by_lines)
                       (long long)k[i]);
     usmarr_array_release(r);
     usmarr_array_release(x);
+
+    /* argsort of int64 rows with ties (8-byte keys and their indices in lines) */
+    struct lpair *lp = malloc(sizeof *lp * R * M);
+    ck_assert(lp);
+    for (int64_t i = 0; i < R * M; i++) {
+        k[i] = (int64_t)(next_bits(&seed) % 65521u) * 1000000007LL - ((int64_t)1 << 45);
+        lp[i] = (struct lpair){k[i], i % M};
+    }
+    for (int64_t row = 0; row < R; row++)
+        qsort(lp + row * M, M, sizeof *lp, lpair_order);
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_INT64, k, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_argsort(x, 1, false, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, kg, NULL));
+    for (int64_t i = 0; i < R * M; i++)
+        ck_assert_msg(kg[i] == lp[i].i, "int64 rows argsort: index %lld is %lld, not %lld", (long long)i,
+                      (long long)kg[i], (long long)lp[i].i);
+    usmarr_array_release(r);
+    usmarr_array_release(x);
+    free(lp);
 
     int32_t *u = (int32_t *)kg, *ug = (int32_t *)k; /* N int32 fit in R * M int64 */
     for (int64_t i = 0; i < N; i++)
