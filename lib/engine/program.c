@@ -556,6 +556,7 @@ static int kernel_of(usmarr_context_t *ctx, struct program *p, const char *name,
         }
         k->kernel = kernel;
         k->program = p;
+        k->indirect = false;
         memset(k->args, 0, sizeof k->args);
         memcpy(k->name, name, n);
         k->next = p->kernels;
