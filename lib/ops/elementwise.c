@@ -336,8 +336,10 @@ static int weak_out_of_range(int opi, usmarr_dtype_t loop, usmarr_operand_t *ops
         if (usmarr_dtype_kind(loop) == USMARR_KIND_UINT)
             *s = side < 0 ? usmarr_scalar_int(0)
                           : usmarr_scalar_uint(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
-        else
-            *s = usmarr_scalar_int(side < 0 ? -(INT64_C(1) << (bits - 1)) : (INT64_C(1) << (bits - 1)) - 1);
+        else { /* the loop type's limits (INT64_C(1) << 63 would overflow) */
+            int64_t hi = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
+            *s = usmarr_scalar_int(side < 0 ? -hi - 1 : hi);
+        }
         /* the sign of (first - second), and the comparison's constant value */
         int sgn = i == 1 ? -side : side;
         bool c = opi == OP_NOT_EQUAL || ((opi == OP_LESS || opi == OP_LESS_EQUAL) && sgn < 0) ||
