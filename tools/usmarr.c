@@ -6,12 +6,17 @@
 #include <CL/cl_ext.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <threads.h>
+#include <unistd.h>
+
+extern char **environ;
 
 static void usage(FILE *out)
 {
@@ -20,8 +25,9 @@ static void usage(FILE *out)
                  "  demo [SEL]     run a USM kernel on the default (or selected) device and check it\n"
                  "  cache stats    the kernel cache's directory, mode, entries and size\n"
                  "  cache clear    delete every cached kernel\n"
-                 "  cache prewarm [SEL|all] [--no-tune]  compile the common kernels for a device (all: every\n"
-                 "                 device) and cache them; a device not yet tuned is tuned first\n"
+                 "  cache prewarm [SEL|all] [--no-tune] [--processes N] [--quiet]  compile the common kernels\n"
+                 "                 for a device (all: every device) and cache them, in N processes at a time\n"
+                 "                 (default: one per core); a device not yet tuned is tuned first\n"
                  "  cache tune [SEL|all] [--budget S] [--untuned]  time the kernel shapes on a device and keep\n"
                  "                 the fastest (S seconds per device, default 25; --untuned: only devices not tuned yet)\n"
                  "  cache shape [SEL|all]  the kernel shape each device's contexts use, and its origin\n"
@@ -212,10 +218,28 @@ static void print_cache_stats(const usmarr_cache_stats_t *s)
     printf("system      %s, %llu entries, %llu bytes (read only)\n", dir, entries, bytes);
 }
 
+/* The selectors of `selector`: NULL is the default device, "all" every usable one. */
+static int selectors(const char *selector, usmarr_device_info_t **devs, const char **out, int *n)
+{
+    size_t ndevs = 0;
+    *n = 0;
+    *devs = NULL;
+    if (!selector || strcmp(selector, "all")) {
+        out[(*n)++] = selector;
+        return 0;
+    }
+    int rc = usmarr_devices_list(devs, &ndevs);
+    for (size_t i = 0; !rc && i < ndevs && *n < 16; i++)
+        if ((*devs)[i].usable)
+            out[(*n)++] = (*devs)[i].selector;
+    return rc;
+}
+
 /* One device's prewarm, on its own thread: each driver compiles on one core, so the
  * devices of `usmarr cache prewarm all` compile side by side. */
 struct prewarm_job {
     const char *selector;
+    bool quiet;
     int rc;
     char detail[256];
 };
@@ -226,8 +250,9 @@ static int prewarm_one(void *arg)
     usmarr_context_t *ctx = NULL;
     job->rc = usmarr_context_create(job->selector, &ctx);
     if (!job->rc) {
-        fprintf(stderr, "prewarming %s (%s / %s)...\n", usmarr_context_info(ctx)->selector,
-                usmarr_context_info(ctx)->platform_name, usmarr_context_info(ctx)->device_name);
+        if (!job->quiet)
+            fprintf(stderr, "prewarming %s (%s / %s)...\n", usmarr_context_info(ctx)->selector,
+                    usmarr_context_info(ctx)->platform_name, usmarr_context_info(ctx)->device_name);
         job->rc = usmarr_cache_prewarm(ctx);
     }
     if (job->rc)
@@ -236,8 +261,9 @@ static int prewarm_one(void *arg)
     return 0;
 }
 
-/* `selector` NULL: the default device; "all": every usable device at once. */
-static int prewarm(const char *selector)
+/* The prewarm in this process: `selector` NULL is the default device, "all" every usable
+ * device at once. */
+static int prewarm_here(const char *selector, bool quiet)
 {
     struct prewarm_job jobs[16];
     thrd_t threads[16];
@@ -249,9 +275,9 @@ static int prewarm(const char *selector)
             return rc;
         for (size_t i = 0; i < ndevs && n < 16; i++)
             if (devs[i].usable)
-                jobs[n++] = (struct prewarm_job){.selector = devs[i].selector};
+                jobs[n++] = (struct prewarm_job){.selector = devs[i].selector, .quiet = quiet};
     } else {
-        jobs[n++] = (struct prewarm_job){.selector = selector};
+        jobs[n++] = (struct prewarm_job){.selector = selector, .quiet = quiet};
     }
     int started = 0;
     for (; started < n; started++)
@@ -271,26 +297,102 @@ static int prewarm(const char *selector)
     return rc;
 }
 
+/* Starts one share of a device's prewarm: this program again, in one process, with
+ * `dtypes` in USMARR_PREWARM_DTYPES and its standard output discarded; 0 on failure. */
+static pid_t spawn_share(const char *selector, const char *dtypes)
+{
+    char *argv[] = {"usmarr", "cache", "prewarm", "--no-tune", "--quiet", "--processes", "1", (char *)selector, NULL};
+    posix_spawn_file_actions_t actions;
+    pid_t pid = 0;
+    if (posix_spawn_file_actions_init(&actions) != 0)
+        return 0;
+    if (posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) == 0 &&
+        setenv("USMARR_PREWARM_DTYPES", dtypes, 1) == 0) {
+        if (posix_spawn(&pid, "/proc/self/exe", &actions, NULL, argv, environ) != 0)
+            pid = 0;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+}
+
+/* Share `part` of `parts` of the dtypes `names` (a comma-separated list): every
+ * `parts`-th name from the `part`-th. */
+static void share_of(const char *names, int part, int parts, char *out, size_t size)
+{
+    *out = 0;
+    for (int k = 0; *names; k++) {
+        size_t n = strcspn(names, ",");
+        if (k % parts == part)
+            snprintf(out + strlen(out), size - strlen(out), "%s%.*s", *out ? "," : "", (int)n, names);
+        names += n + (names[n] == ',');
+    }
+}
+
+/* `usmarr cache prewarm` in `processes` child processes at a time: PoCL compiles one
+ * program at a time in a process, whatever its threads and contexts, so each device's
+ * workload is cut by dtype (USMARR_PREWARM_DTYPES's list, else every dtype) into one share
+ * per process.  Returns -1 when a share failed (its process printed why). */
+static int prewarm(const char *selector, int processes, bool quiet)
+{
+    char names[512] = "", dtypes[512];
+    bool listed = getenv("USMARR_PREWARM_DTYPES") != NULL;
+    if (listed)
+        snprintf(names, sizeof names, "%s", getenv("USMARR_PREWARM_DTYPES"));
+    else
+        for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", d ? "," : "",
+                     usmarr_dtype_name((usmarr_dtype_t)d));
+    int count = 1;
+    for (const char *c = names; *c; c++)
+        count += *c == ',';
+    int parts = processes < count ? processes : count;
+    if (parts < 2 || strlen(names) >= sizeof names - 1)
+        return prewarm_here(selector, quiet);
+    usmarr_device_info_t *devs, *list = NULL;
+    const char *sel[16];
+    size_t nlist = 0;
+    int n, rc = selectors(selector, &devs, sel, &n), njobs = n * parts, next = 0, running = 0;
+    bool failed = false;
+    if (!rc && !quiet && usmarr_devices_list(&list, &nlist) == 0)
+        for (int i = 0; i < n; i++) /* the device each selector names, by its platform and name */
+            for (size_t j = 0; j < nlist; j++)
+                if (sel[i] ? !strcmp(list[j].selector, sel[i]) : list[j].is_default) {
+                    fprintf(stderr, "prewarming %s (%s / %s) in %d processes...\n", list[j].selector,
+                            list[j].platform_name, list[j].device_name, parts);
+                    break;
+                }
+    usmarr_devices_free(list);
+    while (!rc && (next < njobs || running > 0)) {
+        if (next < njobs && running < processes) {
+            share_of(names, next % parts, parts, dtypes, sizeof dtypes);
+            if (spawn_share(sel[next / parts], dtypes) == 0) {
+                fprintf(stderr, "usmarr cache prewarm: could not start a process for %s\n",
+                        sel[next / parts] ? sel[next / parts] : "the default device");
+                failed = true;
+                njobs = next; /* start nothing more; wait for the running ones */
+            } else {
+                running++;
+                next++;
+            }
+            continue;
+        }
+        int status;
+        if (wait(&status) < 0)
+            break;
+        running--;
+        failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    }
+    if (listed) /* as it was */
+        setenv("USMARR_PREWARM_DTYPES", names, 1);
+    else
+        unsetenv("USMARR_PREWARM_DTYPES");
+    usmarr_devices_free(devs);
+    return rc ? rc : failed ? -1 : 0;
+}
+
 /* Seconds of timing per device for `cache tune` and the tuning step of `cache prewarm`:
  * about 30 s in all on a 2-core machine, the candidates' compiles included. */
 #define TUNE_BUDGET 25.0
-
-/* The selectors of `selector`: NULL is the default device, "all" every usable one. */
-static int selectors(const char *selector, usmarr_device_info_t **devs, const char **out, int *n)
-{
-    size_t ndevs = 0;
-    *n = 0;
-    *devs = NULL;
-    if (!selector || strcmp(selector, "all")) {
-        out[(*n)++] = selector;
-        return 0;
-    }
-    int rc = usmarr_devices_list(devs, &ndevs);
-    for (size_t i = 0; !rc && i < ndevs && *n < 16; i++)
-        if ((*devs)[i].usable)
-            out[(*n)++] = (*devs)[i].selector;
-    return rc;
-}
 
 /* `usmarr cache tune` (the report on stdout; with --untuned only the devices whose shape is
  * still the table's) and the first step of `usmarr cache prewarm` (devices not yet tuned,
@@ -379,19 +481,31 @@ static int cmd_cache(int argc, char **argv)
     }
     if (!strcmp(what, "prewarm")) {
         const char *sel = NULL;
-        bool tuning = true;
+        bool tuning = true, quiet = false;
+        long processes = sysconf(_SC_NPROCESSORS_ONLN);
         for (int i = 3; i < argc; i++) {
             if (!strcmp(argv[i], "--no-tune"))
                 tuning = false;
+            else if (!strcmp(argv[i], "--quiet"))
+                quiet = true;
+            else if (!strcmp(argv[i], "--processes") && i + 1 < argc)
+                processes = strtol(argv[++i], NULL, 10);
             else
                 sel = argv[i];
         }
-        if ((tuning && (rc = tune(sel, true, TUNE_BUDGET, false)) != 0) || (rc = prewarm(sel)) != 0)
+        if (processes < 1 || processes > 64) {
+            fprintf(stderr, "usmarr cache prewarm: --processes takes 1 to 64\n");
+            return 2;
+        }
+        uint64_t before = usmarr_cache_get_stats(&stats) == 0 ? stats.entries : 0;
+        if (tuning && (rc = tune(sel, true, TUNE_BUDGET, false)) != 0)
             goto fail;
-        if ((rc = usmarr_cache_get_stats(&stats)) != 0)
+        if ((rc = prewarm(sel, (int)processes, quiet)) < 0)
+            return 1;
+        if (rc || (rc = usmarr_cache_get_stats(&stats)) != 0)
             goto fail;
-        printf("compiled and stored %llu program(s), %llu already cached\n", (unsigned long long)stats.stores,
-               (unsigned long long)stats.hits);
+        printf("%llu program(s) added to the cache\n",
+               (unsigned long long)(stats.entries > before ? stats.entries - before : 0));
         print_cache_stats(&stats);
         return 0;
     }

@@ -6,10 +6,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* ---- the public API (the library's own copy of the module) ---------------------------- */
 
@@ -153,6 +159,98 @@ START_TEST(test_cache_public_prewarm_fills_the_directory)
 }
 END_TEST
 
+/* The names of the entries in `dir`, sorted, one per line, into `out`; how many. */
+static int entry_names(const char *dir, char *out, size_t size)
+{
+    struct dirent **list;
+    int n = scandir(dir, &list, NULL, alphasort), entries = 0;
+    ck_assert_msg(n >= 0, "%s: %s", dir, strerror(errno));
+    *out = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(list[i]->d_name);
+        if (len > 6 && !strcmp(list[i]->d_name + len - 6, ".clbin") && list[i]->d_name[0] != '.') {
+            ck_assert_uint_lt(strlen(out) + len + 2, size);
+            strcat(strcat(out, list[i]->d_name), "\n");
+            entries++;
+        }
+        free(list[i]);
+    }
+    free(list);
+    return entries;
+}
+
+/* Runs `usmarr cache prewarm <this device> --no-tune --processes 2` (the tool, as `make
+ * install` runs it) with the cache directory `dir` and USMARR_PREWARM_DTYPES=`dtypes`, its
+ * output (standard error: the shares' failures) into `output`; its exit status. */
+static int tool_prewarm(const char *dir, const char *dtypes, char *output, size_t size)
+{
+    char tool[PATH_MAX], out[PATH_MAX];
+    const char *top = getenv("USMARR_TOP_BUILDDIR"), *tests = getenv("USMARR_TEST_BUILDDIR");
+    if (top && *top)
+        snprintf(tool, sizeof tool, "%s/tools/usmarr", top);
+    else
+        snprintf(tool, sizeof tool, "%s/../tools/usmarr", tests && *tests ? tests : ".");
+    ck_assert_msg(access(tool, X_OK) == 0, "%s: %s", tool, strerror(errno));
+    snprintf(out, sizeof out, "%s/tool.out", cache_root);
+    setenv("USMARR_CACHE", "on", 1);
+    setenv("USMARR_CACHE_DIR", dir, 1);
+    setenv("USMARR_PREWARM_DTYPES", dtypes, 1);
+    const char *argv[] = {tool, "cache", "prewarm", usmarr_context_info(cache_ctx)->selector, "--no-tune",
+                          "--processes", "2", NULL};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 2, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    fflush(NULL);
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, &actions, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ck_assert_msg(rc == 0, "posix_spawn %s: %s", tool, strerror(rc));
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    FILE *f = fopen(out, "r");
+    size_t got = f ? fread(output, 1, size - 1, f) : 0;
+    output[got] = '\0';
+    if (f)
+        fclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The tool's prewarm in processes cuts the dtypes into one share per process: together
+ * they store exactly the programs that the prewarm in this one process stores, and a
+ * share that fails fails the whole, with the share's reason. */
+START_TEST(test_cache_prewarm_in_processes_stores_what_one_process_does)
+{
+    usmarr_cache_stats_t s;
+    ck_assert_ok(usmarr_cache_get_stats(&s));
+    usmarr_cache_mode_t saved = s.mode;
+    ck_assert_ok(usmarr_cache_set_mode(USMARR_CACHE_ON));
+    ck_assert_ok(usmarr_cache_set_directory(cache_dir));
+    setenv("USMARR_PREWARM_DTYPES", "bool,int8", 1);
+    ck_assert_ok(usmarr_cache_prewarm(cache_ctx));
+    ck_assert_ok(usmarr_cache_set_directory(NULL));
+    ck_assert_ok(usmarr_cache_set_mode(saved));
+
+    char split[PATH_MAX], output[1024], *one = malloc(1 << 16), *two = malloc(1 << 16);
+    ck_assert(one && two);
+    snprintf(split, sizeof split, "%s/split", cache_root);
+    int rc = tool_prewarm(split, "bool,int8", output, sizeof output);
+    ck_assert_msg(rc == 0, "exit status %d: %s", rc, output);
+    ck_assert_ptr_nonnull(strstr(output, "in 2 processes"));
+    int n1 = entry_names(cache_dir, one, 1 << 16), n2 = entry_names(split, two, 1 << 16);
+    ck_assert_int_gt(n1, 10); /* casts of each dtype to every dtype, elementwise, reductions */
+    ck_assert_int_eq(n2, n1);
+    ck_assert_str_eq(two, one);
+
+    /* The second share names no dtype: it fails, and so does the prewarm. */
+    rc = tool_prewarm(split, "int8,nodtype", output, sizeof output);
+    ck_assert_int_eq(rc, 1);
+    ck_assert_ptr_nonnull(strstr(output, "\"nodtype\" is not a dtype name"));
+    free(one);
+    free(two);
+}
+END_TEST
+
 /* ---- the engine on the library's copy ---------------------------------------------- */
 
 /* A fresh context (so an empty in-memory program cache) casts int32 to float32 through
@@ -241,5 +339,6 @@ void cache_add_api_tests(TCase *tc)
     tcase_add_test(tc, test_cache_public_stats_and_clear_see_the_directory);
     tcase_add_test(tc, test_cache_public_functions_reject_bad_arguments);
     tcase_add_test(tc, test_cache_public_prewarm_fills_the_directory);
+    tcase_add_test(tc, test_cache_prewarm_in_processes_stores_what_one_process_does);
     tcase_add_test(tc, test_cache_engine_warm_starts_from_the_library_cache_and_survives_corruption);
 }
