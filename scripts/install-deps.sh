@@ -2,10 +2,16 @@
 # Installs everything libusmarr needs on Debian 12 and guarantees a USM-capable
 # OpenCL CPU device.  Idempotent: a second run on the same machine takes seconds.
 #
-# Output: an OpenCL vendors directory holding only USM-capable ICDs, whose path is
-# written to $USMARR_DEPS/vendors-dir (and printed).  Tests and the demo point
-# OCL_ICD_VENDORS at it so Debian's USM-less PoCL 3.1 never shadows the USM one.
+# Output: an OpenCL vendors directory holding only USM-capable ICDs, $USMARR_DEPS/vendors,
+# whose path is written to $USMARR_DEPS/vendors-dir (and printed).  Tests and the demo
+# point OCL_ICD_VENDORS at it so Debian's USM-less PoCL 3.1 never shadows the USM one.
+#
+# Usage: install-deps.sh [packages|drivers]: the Debian packages alone, or the OpenCL
+# drivers alone (PoCL, Intel's runtime, the vendors directory); both without an argument.
+# scripts/setup.sh runs the two apart and builds the library while the drivers build.
 set -euo pipefail
+phase=${1:-all}
+case $phase in all | packages | drivers) ;; *) echo "usage: $0 [packages|drivers]" >&2; exit 2 ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
@@ -21,7 +27,11 @@ POCL_PATCHES="pocl-prefix-pch.patch pocl-binary-specialized.patch pocl-unity-bui
 # It builds as a unity build, its sources compiled in batches (scripts/pocl-unity-build.patch
 # says why); _GNU_SOURCE for every C file, since a batch's first file decides what the
 # system headers declare for the rest.
-POCL_CMAKE_OPTIONS="-DEXTRA_HOST_LD_FLAGS=-fuse-ld=gold -DCMAKE_UNITY_BUILD=ON -DCMAKE_C_FLAGS=-D_GNU_SOURCE"
+# Its configure step links two test programs against LLVM's and Clang's libraries, 18 of
+# its 26 s on one core; the results are given instead (LLVM_LINK_TEST, CLANG_LINK_TEST:
+# the packages above provide those libraries, and the build links them anyway).
+POCL_CMAKE_OPTIONS="-DEXTRA_HOST_LD_FLAGS=-fuse-ld=gold -DCMAKE_UNITY_BUILD=ON -DCMAKE_C_FLAGS=-D_GNU_SOURCE
+  -DLLVM_LINK_TEST=1 -DCLANG_LINK_TEST=1"
 POCL_PATCH_REVISION=3
 LLVM_VERSION=15
 log() { printf 'install-deps: %s\n' "$*"; }
@@ -44,20 +54,26 @@ packages=(
   # ThreadSanitizer's runtime for gcc (tests/reliability/tsan-check.sh, --enable-tsan).
   libtsan2
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  fresh=1
-  log "installing Debian packages: ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  log "Debian packages: all ${#packages[@]} present"
+if [ "$phase" != drivers ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    fresh=1
+    log "installing Debian packages: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    log "Debian packages: all ${#packages[@]} present"
+  fi
+fi
+mkdir -p "$USMARR_DEPS"
+if [ "$phase" = packages ]; then
+  echo "$fresh" > "$USMARR_DEPS/last-run-fresh"
+  exit 0
 fi
 
-mkdir -p "$USMARR_DEPS"
 probe="$USMARR_DEPS/usm-probe"
 if [ ! -x "$probe" ] || [ "$here/usm-probe.c" -nt "$probe" ]; then
   cc -O1 -o "$probe" "$here/usm-probe.c" -lOpenCL
@@ -73,6 +89,33 @@ rm -rf "$vendors.new"; mkdir -p "$vendors.new"
 add_icd() {
   if ! grep -qxF "$(cat "$1")" "$vendors.new"/*.icd 2>/dev/null; then cp "$1" "$vendors.new/"; fi
 }
+
+# Intel's CPU OpenCL runtime (step 3) from PyPI.  Its wheels are unpacked (not
+# pip-installed) so nothing touches the system's Python; the runtime's own libOpenCL is
+# dropped so the ICD loader stays Debian's.  It downloads in the background, while
+# step 2 builds PoCL.
+intel="$USMARR_DEPS/intel-opencl-rt"
+fetch_intel() {
+  log "trying Intel's CPU OpenCL runtime from PyPI (intel-opencl-rt, ~1 GB unpacked)"
+  rm -rf "$intel.tmp"; mkdir -p "$intel.tmp/wheels" "$intel.tmp/x" "$intel.tmp/lib"
+  if /usr/bin/python3 -m pip download -q --disable-pip-version-check -d "$intel.tmp/wheels" \
+       intel-opencl-rt intel-cmplr-lib-rt >"$USMARR_DEPS/intel-pip.log" 2>&1; then
+    for w in "$intel.tmp"/wheels/*.whl; do /usr/bin/python3 -m zipfile -e "$w" "$intel.tmp/x/"; done
+    cp -a "$intel.tmp"/x/*.data/data/lib/. "$intel.tmp/lib/" 2>/dev/null || true
+    rm -f "$intel.tmp"/lib/libOpenCL.so*
+    rm -rf "$intel.tmp/wheels" "$intel.tmp/x" "$intel"; mv "$intel.tmp" "$intel"
+  else
+    rm -rf "$intel.tmp"
+    log "intel-opencl-rt not available ($(tail -n1 "$USMARR_DEPS/intel-pip.log")); carrying on with PoCL alone"
+  fi
+}
+intel_fetch=
+if [ "${USMARR_SKIP_INTEL:-0}" != 1 ] && [ ! -e "$intel/lib/libintelocl.so" ]; then
+  fresh=1
+  fetch_intel &
+  intel_fetch=$!
+  trap 'wait "$intel_fetch" 2>/dev/null || true' EXIT # no download outlives a failed build
+fi
 
 # 1. Platforms already installed that expose USM are used as they are.  The drivers that
 #    setup.sh registered itself (usmarr-*.icd) are steps 2 and 3's to choose: a PoCL
@@ -132,26 +175,10 @@ if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
   add_icd "$icdfile"
 fi
 
-# 3. A second vendor where PyPI is reachable: Intel's CPU OpenCL runtime.  Its wheels
-#    are unpacked (not pip-installed) so nothing touches the system's Python; the
-#    runtime's own libOpenCL is dropped so the ICD loader stays Debian's.
+# 3. A second vendor where PyPI is reachable: Intel's CPU OpenCL runtime, downloaded
+#    while step 2 builds (see fetch_intel above).
 if [ "${USMARR_SKIP_INTEL:-0}" != 1 ]; then
-  intel="$USMARR_DEPS/intel-opencl-rt"
-  if [ ! -e "$intel/lib/libintelocl.so" ]; then
-    fresh=1
-    log "trying Intel's CPU OpenCL runtime from PyPI (intel-opencl-rt, ~1 GB unpacked)"
-    rm -rf "$intel.tmp"; mkdir -p "$intel.tmp/wheels" "$intel.tmp/x" "$intel.tmp/lib"
-    if /usr/bin/python3 -m pip download -q --disable-pip-version-check -d "$intel.tmp/wheels" \
-         intel-opencl-rt intel-cmplr-lib-rt >"$USMARR_DEPS/intel-pip.log" 2>&1; then
-      for w in "$intel.tmp"/wheels/*.whl; do /usr/bin/python3 -m zipfile -e "$w" "$intel.tmp/x/"; done
-      cp -a "$intel.tmp"/x/*.data/data/lib/. "$intel.tmp/lib/" 2>/dev/null || true
-      rm -f "$intel.tmp"/lib/libOpenCL.so*
-      rm -rf "$intel.tmp/wheels" "$intel.tmp/x" "$intel"; mv "$intel.tmp" "$intel"
-    else
-      rm -rf "$intel.tmp"
-      log "intel-opencl-rt not available ($(tail -n1 "$USMARR_DEPS/intel-pip.log")); carrying on with PoCL alone"
-    fi
-  fi
+  if [ -n "$intel_fetch" ]; then wait "$intel_fetch" || true; fi
   if [ -e "$intel/lib/libintelocl.so" ]; then
     echo "$intel/lib/libintelocl.so" > "$USMARR_DEPS/intel-cpu.icd"
     one=$(mktemp -d); cp "$USMARR_DEPS/intel-cpu.icd" "$one/"
@@ -166,7 +193,8 @@ fi
 
 rm -rf "$vendors"; mv "$vendors.new" "$vendors"
 echo "$vendors" > "$USMARR_DEPS/vendors-dir"
-echo "$fresh" > "$USMARR_DEPS/last-run-fresh"
+# The drivers alone say fresh when they built something, the packages' word standing otherwise.
+if [ "$phase" = all ] || [ "$fresh" = 1 ]; then echo "$fresh" > "$USMARR_DEPS/last-run-fresh"; fi
 log "USM devices in $vendors:"
 probe_vendors "$vendors" | sed 's/^/  /'
 log "done in $(( $(date +%s) - t0 )) s"

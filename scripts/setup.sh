@@ -13,16 +13,37 @@ quietly() {
   "$@" >"$log" 2>&1 || { cat "$log"; rm -f "$log"; return 1; }
   rm -f "$log"
 }
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh packages
 deps_dir=${USMARR_DEPS:-$HOME/.local/share/usmarr-deps}
-vendors=$(cat "$deps_dir/vendors-dir")
-t_deps=$(date +%s)
-if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_DIR = $vendors\$" Makefile; then
-  quietly autoreconf -fi
-  # --enable-fuzz: install-deps.sh installed clang-15, so make check must run the fuzz targets.
-  ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
+vendors="$deps_dir/vendors" # install-deps.sh's vendors directory, wherever its drivers come from
+# The library builds while install-deps.sh builds the drivers: PoCL's build leaves a core
+# idle for about a minute (its configure step and its last links, one process each).
+build_library() {
+  if [ ! -f Makefile ] || [ configure.ac -nt Makefile ] || ! grep -q "OCL_VENDORS_DIR = $vendors\$" Makefile; then
+    quietly autoreconf -fi
+    # --enable-fuzz: install-deps.sh installed clang-15, so make check must run the fuzz targets.
+    ./configure --quiet --with-ocl-vendors="$vendors" --enable-fuzz ${USMARR_CONFIGURE_FLAGS:-}
+  fi
+  make -j"$(nproc)" >/dev/null
+}
+build_log=$(mktemp)
+build_library >"$build_log" 2>&1 &
+build=$!
+if ! bash scripts/install-deps.sh drivers; then
+  wait "$build" || true
+  rm -f "$build_log"
+  exit 1
 fi
-make -j"$(nproc)" >/dev/null
+t_deps=$(date +%s)
+if ! wait "$build"; then
+  cat "$build_log"
+  rm -f "$build_log"
+  echo "setup: building libusmarr failed"
+  exit 1
+fi
+cat "$build_log" # the compilers' warnings, if any
+rm -f "$build_log"
+[ "$(cat "$deps_dir/vendors-dir")" = "$vendors" ] || { echo "setup: the vendors directory is not $vendors"; exit 1; }
 t_build=$(date +%s)
 
 # Make the USM devices and the library visible to every program, as the README promises:
