@@ -23,7 +23,7 @@ POCL_VERSION=6.0
 POCL_PATCHES="pocl-prefix-pch.patch pocl-binary-specialized.patch pocl-unity-build.patch"
 # PoCL links every work-group function it compiles (a kernel's first launch at a local
 # size) into a shared object with a linker process of its own; gold does it in about half
-# the time of binutils' default ld (doc/engine.md, "PoCL as the setup builds it").
+# the time of binutils' default ld (doc/cache.md, "PoCL as the setup builds it").
 # It builds as a unity build, its sources compiled in batches (scripts/pocl-unity-build.patch
 # says why); _GNU_SOURCE for every C file, since a batch's first file decides what the
 # system headers declare for the rest.

@@ -7,7 +7,7 @@
 
 /** @name Kernel cache on disk
  * Compiled kernels are kept in memory per context and, across processes, as program
- * binaries in a cache directory (see doc/engine.md, "The disk cache").  The directory is,
+ * binaries in a cache directory (see doc/cache.md).  The directory is,
  * in order: the path given to usmarr_cache_set_directory(), the environment variable
  * `USMARR_CACHE_DIR`, `$XDG_CACHE_HOME/usmarr`, `~/.cache/usmarr` (home from `HOME`, else
  * the password database).  The mode comes from usmarr_cache_set_mode(), else `USMARR_CACHE`

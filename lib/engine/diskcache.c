@@ -1,6 +1,6 @@
 /* The on-disk cache of program binaries: keys, self-validating entries, atomic writes,
  * the directory and mode settings, the size cap with LRU eviction, counters and trace.
- * Documentation: doc/engine.md, "The disk cache".
+ * Documentation: doc/cache.md.
  *
  * This file uses nothing from the rest of the library (no usmarr__fail: nothing here
  * fails a caller), so that tests can compile it into their own programs and drive it

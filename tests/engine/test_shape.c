@@ -201,7 +201,7 @@ static bool shape_entry(char *path, size_t size)
 }
 
 /* Replaces `from` by `to` (same length) in the entry's payload and seals it again with a
- * valid checksum (the layout of doc/engine.md, "Entries"), as a writer would have. */
+ * valid checksum (the layout of doc/cache.md, "Entries"), as a writer would have. */
 static void rewrite_payload(const char *path, const char *from, const char *to)
 {
     size_t size;
