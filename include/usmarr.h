@@ -463,6 +463,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/copy.h"
 /* ops */
 #include "usmarr/ops.h"
+#include "usmarr/reduce.h"
 #include "usmarr/expr.h"
 #include "usmarr/linalg.h"
 #include "usmarr/stats.h"

@@ -6,7 +6,7 @@
 #define USMARR_STATS_H
 
 /** @name Statistics
- * Reductions beyond usmarr/ops.h's, with NumPy 2's semantics (doc/ops.md).  Axes as in
+ * Reductions beyond usmarr/reduce.h's, with NumPy 2's semantics (doc/ops.md).  Axes as in
  * usmarr_reduce(): @p axes NULL reduces every axis (then @p naxes is ignored), negative
  * values count from the end, and @p keepdims keeps reduced axes as size-1 dims.  The
  * result convention is the library's (usmarr/ops.h).
