@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -181,9 +180,10 @@ static int entry_names(const char *dir, char *out, size_t size)
 
 /* Runs `usmarr cache prewarm <this device> --no-tune --processes 2` (the tool, as `make
  * install` runs it) with the cache directory `dir` and USMARR_PREWARM_DTYPES=`dtypes`, its
- * output (standard error: the shares' failures) into `output`; its exit status. */
+ * standard error (the shares' failures) into `output`; its exit status. */
 static int tool_prewarm(const char *dir, const char *dtypes, char *output, size_t size)
 {
+    enum { INDEX = 9 }; /* cache_child_status()'s output file, root/child-9.out */
     char tool[PATH_MAX], out[PATH_MAX];
     const char *top = getenv("USMARR_TOP_BUILDDIR"), *tests = getenv("USMARR_TEST_BUILDDIR");
     if (top && *top)
@@ -191,7 +191,7 @@ static int tool_prewarm(const char *dir, const char *dtypes, char *output, size_
     else
         snprintf(tool, sizeof tool, "%s/../tools/usmarr", tests && *tests ? tests : ".");
     ck_assert_msg(access(tool, X_OK) == 0, "%s: %s", tool, strerror(errno));
-    snprintf(out, sizeof out, "%s/tool.out", cache_root);
+    snprintf(out, sizeof out, "%s/child-%d.out", cache_root, INDEX);
     setenv("USMARR_CACHE", "on", 1);
     setenv("USMARR_CACHE_DIR", dir, 1);
     setenv("USMARR_PREWARM_DTYPES", dtypes, 1);
@@ -206,14 +206,7 @@ static int tool_prewarm(const char *dir, const char *dtypes, char *output, size_
     int rc = posix_spawn(&pid, tool, &actions, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     ck_assert_msg(rc == 0, "posix_spawn %s: %s", tool, strerror(rc));
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    FILE *f = fopen(out, "r");
-    size_t got = f ? fread(output, 1, size - 1, f) : 0;
-    output[got] = '\0';
-    if (f)
-        fclose(f);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return cache_child_status(pid, INDEX, output, size);
 }
 
 /* The tool's prewarm in processes cuts the dtypes into one share per process: together
