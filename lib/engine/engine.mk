@@ -5,6 +5,7 @@
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
 	lib/engine/program.c \
+	lib/engine/launch.c \
 	lib/engine/diskcache.c \
 	lib/engine/diskcache_entry.c \
 	lib/engine/cache.c \

@@ -406,7 +406,7 @@ USMARR_INTERNAL int usmarr__result_begin(const usmarr_array_t *like, const usmar
                                          usmarr_array_t **result, usmarr_array_t **target);
 USMARR_INTERNAL int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_array_t *out, usmarr_array_t **result);
 
-/* ---- the per-context kernel cache (program.c, map.c) ------------------------------ */
+/* ---- the per-context kernel cache (program.c, launch.c, map.c) -------------------- */
 
 /* PROGRAM_RETRY: the last build ran out of memory; the next asker builds again (a
  * transient failure must not fail the kernel for the rest of the context's life). */
@@ -504,6 +504,16 @@ USMARR_INTERNAL int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct re
  * Nothing between the two may wait for another process (the compile lock is held). */
 USMARR_INTERNAL void usmarr__store_after_launch_begin(void);
 USMARR_INTERNAL void usmarr__store_after_launch_end(void);
+
+/* Stores the binary of `p`, compiled from source, in the disk cache, when it is built or
+ * after its first launch (`launched`: the queue is finished first), and releases its
+ * compile lock (launch.c calls it after a program's first launch). */
+USMARR_INTERNAL void usmarr__program_store(usmarr_context_t *ctx, struct program *p, bool launched);
+
+/* The context's small device block that stands in for a NULL pointer argument (the
+ * pointer of a zero-size array), allocated on first use: NVIDIA's OpenCL takes NULL at
+ * clSetKernelArgSVMPointer and then fails the enqueue. */
+USMARR_INTERNAL int usmarr__standin_pointer(usmarr_context_t *ctx, const void **pointer);
 
 /* ---- the disk cache of program binaries (diskcache.c, diskcache_entry.c) ----------- */
 
