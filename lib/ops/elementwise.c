@@ -611,13 +611,16 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     if ((rc = usmarr__operand_from_array(target, ndim, shape, &m.operands[0])))
         goto done;
 
+    /* a single element takes the 16-lane math functions too where the device's shape runs
+     * the 16-lane bodies (cl/elementwise.cl, "lanes") */
+    bool splat = vec && (!ctx->shape.contig_one || ctx->shape.rowvec || ctx->shape.tblock);
     /* the program: loop dtype, arity, result rule, operand sources, function.  The text is
      * memoised per thread by a key of those fields: formatting it costs about a
      * microsecond, a visible share of a tiny call. */
     bool spec = specialize() || op->params, equal_nan = op->params && params && params->equal_nan;
     uint64_t key = (uint64_t)loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
                    (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? opi : 0) << 11 |
-                   (uint64_t)equal_nan << 19 | (uint64_t)(tolerance_bits / 16) << 30;
+                   (uint64_t)equal_nan << 19 | (uint64_t)splat << 29 | (uint64_t)(tolerance_bits / 16) << 30;
     for (int i = 0; i < n; i++)
         key |= (uint64_t)((srcs[i][0] == 's') << 2 | (srcs[i][1] - '0')) << (20 + 3 * i);
     static _Thread_local struct {
@@ -628,9 +631,10 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     if (memo[slot].key == key + 1) {
         memcpy(defines, memo[slot].text, sizeof defines);
     } else {
-        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s", usmarr__dtype_tag(loop),
+        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s%s", usmarr__dtype_tag(loop),
                            op->where ? "W" : op->params ? "C" : n == 1 ? "1" : n == 2 ? "2" : "3",
-                           out_rule_name[op->out], vec ? " -DEW_V1" : "", equal_nan ? " -DEW_EQUAL_NAN" : "");
+                           out_rule_name[op->out], vec ? " -DEW_V1" : "", splat ? " -DEW_SPLAT" : "",
+                           equal_nan ? " -DEW_EQUAL_NAN" : "");
         if (tolerance_bits)
             len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_TOLB=%d", tolerance_bits);
         for (int i = 0; i < n; i++)

@@ -625,25 +625,34 @@ static bool shares_a_field(const char *combo, const char *cand)
 }
 
 /* Every candidate's fields, in as few shapes as cover them all: each candidate joins the
- * first shape that does not set its fields yet (the questions' k-th candidates together).
- * Then the tuner, which finds their programs compiled. */
-START_TEST(test_shape_every_tuner_candidate_gives_correct_results_and_the_tuner_chooses)
+ * first shape that does not set its fields yet (the questions' k-th candidates together). */
+int test_shape_candidate_combos(char (*combos)[512], int max)
 {
-    enum { MAX_COMBOS = 8 };
-    char combos[MAX_COMBOS][512];
     int ncombos = 0;
-    size_t ncand = 0;
-    for (; usmarr_cache_tune_candidate(ncand); ncand++) {
-        const char *cand = usmarr_cache_tune_candidate(ncand);
+    for (size_t i = 0; usmarr_cache_tune_candidate(i); i++) {
+        const char *cand = usmarr_cache_tune_candidate(i);
         int k = 0;
         while (k < ncombos && shares_a_field(combos[k], cand))
             k++;
-        ck_assert_int_lt(k, MAX_COMBOS);
+        ck_assert_int_lt(k, max);
         if (k == ncombos)
             combos[ncombos++][0] = 0;
         size_t used = strlen(combos[k]);
         snprintf(combos[k] + used, sizeof combos[k] - used, "%s%s", used ? " " : "", cand);
     }
+    return ncombos;
+}
+
+/* Every candidate, in the shapes of test_shape_candidate_combos(); then the tuner, which
+ * finds their programs compiled. */
+START_TEST(test_shape_every_tuner_candidate_gives_correct_results_and_the_tuner_chooses)
+{
+    enum { MAX_COMBOS = 8 };
+    char combos[MAX_COMBOS][512];
+    int ncombos = test_shape_candidate_combos(combos, MAX_COMBOS);
+    size_t ncand = 0;
+    while (usmarr_cache_tune_candidate(ncand))
+        ncand++;
     ck_assert_int_gt(ncand, 0);
     ck_assert_int_lt(ncombos, (int)ncand);
     for (int k = 0; k < ncombos; k++) {

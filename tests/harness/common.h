@@ -31,6 +31,11 @@ usmarr_context_t *test_shared_context(void);
  * suites (tests/engine/test_cache_api.c). */
 void test_cast_round(int round);
 
+/* Every kernel-shape candidate of the tuner, grouped into as few forced shapes (texts for
+ * USMARR_KERNEL_SHAPE) as set each candidate's fields once; returns how many (at most
+ * `max`).  In tests/engine/test_shape.c. */
+int test_shape_candidate_combos(char (*combos)[512], int max);
+
 /* Whether the loops over every dtype take `d` on this run: USMARR_TEST_DTYPES, a
  * comma-separated list of dtype names, samples them (the runner's modes: their code paths
  * differ from a device run's by the kernel shape and the USM kinds, which one dtype per

@@ -15,6 +15,7 @@
     X(expr)            \
     X(complex)         \
     X(accuracy)        \
+    X(lanes)           \
     X(reduce)          \
     X(sort)            \
     X(sort_rows)       \

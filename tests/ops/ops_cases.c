@@ -38,6 +38,31 @@ int ops_cases_dtype(const char *name)
     return -1;
 }
 
+/* Accuracy bounds, in units in the last place of the result dtype (doc/ops.md).
+ * float16 results are computed in float and rounded once: within 1 ulp of float16. */
+double ops_cases_ulps(const char *op, usmarr_dtype_t rd)
+{
+    static const struct {
+        const char *op;
+        double ulps;
+    } table[] = {
+        {"abs", 2}, {"divide", 1},  {"reciprocal", 1}, {"floor_divide", 1}, {"remainder", 1}, {"sqrt", 1},  {"cbrt", 2},
+        {"exp", 3},     {"exp2", 3},       {"expm1", 3},        {"log", 3},       {"log2", 3},  {"log10", 3},
+        {"log1p", 3},   {"sin", 4},        {"cos", 4},          {"tan", 5},       {"asin", 4},  {"acos", 4},
+        {"atan", 5},    {"sinh", 4},       {"cosh", 4},         {"tanh", 5},      {"asinh", 4}, {"acosh", 4},
+        {"atanh", 5},   {"pow", 16},       {"atan2", 6},        {"hypot", 4},     {"logaddexp", 4},
+    };
+    double u = 0;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(table[i].op, op))
+            u = table[i].ulps;
+    if (rd == USMARR_FLOAT16)
+        return u > 0 ? 1 : 0;
+    if (usmarr_dtype_kind(rd) == USMARR_KIND_COMPLEX)
+        return u > 0 ? 64 : 4; /* relative to |result|: complex formulas cancel */
+    return u;
+}
+
 double ops_cases_half_to_double(uint16_t h)
 {
     int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;

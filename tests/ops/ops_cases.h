@@ -20,6 +20,9 @@ int ops_cases_dtype(const char *name);
 void ops_cases_parse_value(const char *text, usmarr_dtype_t dtype, void *dst);
 /* An element of `dtype` at `src` as (re, im) doubles (im 0 for real dtypes). */
 void ops_cases_load(usmarr_dtype_t dtype, const void *src, double *re, double *im);
+/* The elementwise function `op`'s accuracy bound for results of dtype `rd`, in units in
+ * the last place (doc/ops.md): 0 for the exact ones. */
+double ops_cases_ulps(const char *op, usmarr_dtype_t rd);
 /* Whether `got` matches `want` (element of `dtype`) within `ulps` units in the last
  * place of dtype's precision (complex: relative to the magnitude); NaN matches NaN. */
 bool ops_cases_close(usmarr_dtype_t dtype, const void *got, const void *want, double ulps);

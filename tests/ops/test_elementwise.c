@@ -60,31 +60,6 @@ static int call(const struct wrapper *w, usmarr_array_t *const *in, usmarr_array
     }
 }
 
-/* Accuracy bounds, in units in the last place of the result dtype (doc/ops.md).
- * float16 results are computed in float and rounded once: within 1 ulp of float16. */
-static double ulps_for(const char *op, usmarr_dtype_t rd)
-{
-    static const struct {
-        const char *op;
-        double ulps;
-    } table[] = {
-        {"abs", 2}, {"divide", 1},  {"reciprocal", 1}, {"floor_divide", 1}, {"remainder", 1}, {"sqrt", 1},  {"cbrt", 2},
-        {"exp", 3},     {"exp2", 3},       {"expm1", 3},        {"log", 3},       {"log2", 3},  {"log10", 3},
-        {"log1p", 3},   {"sin", 4},        {"cos", 4},          {"tan", 5},       {"asin", 4},  {"acos", 4},
-        {"atan", 5},    {"sinh", 4},       {"cosh", 4},         {"tanh", 5},      {"asinh", 4}, {"acosh", 4},
-        {"atanh", 5},   {"pow", 16},       {"atan2", 6},        {"hypot", 4},     {"logaddexp", 4},
-    };
-    double u = 0;
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (!strcmp(table[i].op, op))
-            u = table[i].ulps;
-    if (rd == USMARR_FLOAT16)
-        return u > 0 ? 1 : 0;
-    if (usmarr_dtype_kind(rd) == USMARR_KIND_COMPLEX)
-        return u > 0 ? 64 : 4; /* relative to |result|: complex formulas cancel */
-    return u;
-}
-
 struct values {
     bool have;
     unsigned char bytes[16 * 16];
@@ -230,7 +205,7 @@ static int run_cases(int amin, int amax)
                 ck_assert_msg(usmarr_array_dtype(res) == rd, "%s(%s...): dtype %s, NumPy %s", op, fl[3],
                               usmarr_dtype_name(usmarr_array_dtype(res)), rname);
                 ck_assert_ok(usmarr_array_copy_to_host(res, got, NULL));
-                double ulps = ulps_for(op, rd);
+                double ulps = ops_cases_ulps(op, rd);
                 for (int i = 0; i < 16; i++) {
                     if (!ops_cases_close(rd, got + i * rsz, want + i * rsz, ulps)) {
                         {
@@ -441,7 +416,7 @@ START_TEST(test_elementwise_weak_integers_out_of_range_follow_numpy2)
             bool inexact = usmarr_dtype_kind(rd) == USMARR_KIND_FLOAT || usmarr_dtype_kind(rd) == USMARR_KIND_COMPLEX;
             for (int i = 0; i < 16; i++) {
                 ops_cases_parse_value(fl[8 + i], rd, want);
-                bool same = inexact ? ops_cases_close(rd, got + i * rsz, want, ulps_for(op, rd))
+                bool same = inexact ? ops_cases_close(rd, got + i * rsz, want, ops_cases_ulps(op, rd))
                                     : memcmp(got + i * rsz, want, rsz) == 0;
                 ck_assert_msg(same, "%s(%s%s%s)[%d] differs from NumPy 2 (%s)", op, pos ? fl[2] : text, ", ",
                               pos ? text : fl[2], i, fl[8 + i]);
