@@ -2,7 +2,8 @@
 # library, built for $(PYTHON_NUMPY) as python/usmarr/_usmarr.abi3.so next to the
 # package's Python files (copied into out-of-tree builds); python/run-tests.sh runs pytest.
 # The module is replaced by a rename, never rewritten in place: a running Python that has it
-# mapped would die of SIGBUS.
+# mapped would die of SIGBUS.  PYTHON_SOURCES is also python/setup.py's list (pip install
+# ./python), which python/install-check.sh builds and imports.
 PYTHON_SOURCES = python/src/module.h python/src/base.c python/src/dlpack.c python/src/convert.c \
 	python/src/index.c python/src/array.c python/src/functions.c python/src/creation.c python/src/bench.c \
 	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c python/src/expr.c python/src/module.c
@@ -10,10 +11,10 @@ PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/u
 	python/usmarr/_stats.py python/usmarr/_expr.py python/usmarr/storage.py
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_stats.py \
-	python/tests/test_utilities.py python/tests/test_expr.py
+	python/tests/test_utilities.py python/tests/test_expr.py python/tests/test_signatures.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
-	python/run-tests.sh $(PYTHON_TESTS) python/bench.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
-TESTS += python/run-tests.sh
+	python/run-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
+TESTS += python/run-tests.sh python/install-check.sh
 AM_TESTS_ENVIRONMENT += \
 	USMARR_HAVE_PYTHON="$(HAVE_PYTHON)"; export USMARR_HAVE_PYTHON; \
 	USMARR_PYTHON="$(PYTHON_NUMPY)"; export USMARR_PYTHON;

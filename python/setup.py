@@ -1,7 +1,9 @@
 """Builds the extension module against an installed libusmarr found by pkg-config:
     pip install ./python
-(PKG_CONFIG_PATH selects another installation)."""
+(PKG_CONFIG_PATH selects another installation).  The sources are python.mk's
+PYTHON_SOURCES, the Autotools build's list."""
 
+import os
 import subprocess
 
 from setuptools import Extension, setup
@@ -19,16 +21,28 @@ def pkg_config(*flags):
 cflags = pkg_config("--cflags")
 libs = pkg_config("--libs")
 libdirs = [f[2:] for f in libs if f.startswith("-L")]
-sources = ["src/module.c", "src/array.c", "src/convert.c", "src/dlpack.c", "src/index.c", "src/functions.c",
-           "src/creation.c", "src/bench.c", "src/storage.c",
-           "src/sort.c", "src/linalg.c", "src/stats.c", "src/utilities.c"]
+
+
+def make_sources():
+    """The extension's sources as python.mk lists them for the Autotools build (PYTHON_SOURCES),
+    relative to this directory: one list for both builds."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "python.mk")) as f:
+        text = f.read().replace("\\\n", " ")
+    for line in text.splitlines():
+        name, _, value = line.partition("=")
+        if name.strip() == "PYTHON_SOURCES":
+            return [path.removeprefix("python/") for path in value.split()]
+    raise SystemExit("usmarr: python.mk has no PYTHON_SOURCES")
+
+
+sources = make_sources()
 
 setup(
     ext_modules=[
         Extension(
             "usmarr._usmarr",
-            sources=sources,
-            depends=["src/module.h"],
+            sources=[path for path in sources if path.endswith(".c")],
+            depends=[path for path in sources if path.endswith(".h")],
             include_dirs=[f[2:] for f in cflags if f.startswith("-I")],
             extra_compile_args=["-std=gnu11"] + [f for f in cflags if not f.startswith("-I")],
             library_dirs=libdirs,

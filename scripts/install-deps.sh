@@ -42,8 +42,9 @@ packages=(
   build-essential autoconf automake libtool pkg-config make
   ocl-icd-libopencl1 ocl-icd-opencl-dev ocl-icd-dev opencl-c-headers clinfo
   check libxxhash-dev libdlpack-dev python3 python3-numpy python3-pip dpkg-dev doxygen
-  # The Python package (python/): its C headers, and pytest for make check.
-  python3-dev python3-pytest
+  # The Python package (python/): its C headers, and pytest for make check; venv, setuptools
+  # and wheel for make check's pip install ./python (python/install-check.sh).
+  python3-dev python3-pytest python3-venv python3-setuptools python3-wheel
   # libusmarr-mpi and its tests (mpirun on this machine's cores, no network).
   openmpi-bin libopenmpi-dev
   # PoCL build and run time: it calls clang and a linker (binutils' gold) for every kernel.

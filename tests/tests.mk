@@ -2,8 +2,9 @@
 # lib/, tests/harness/ the runner, tests/gen/ the NumPy generators of the case files,
 # tests/reliability/ the allocation-failure and thread checks, tests/scripts/ the scripts.
 check_PROGRAMS += tests/runner tests/cache_child
-TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/ew-copies.sh
-EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py \
+TESTS += tests/runner tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/ew-copies.sh \
+	tests/scripts/runner-suites.sh
+EXTRA_DIST += tests/scripts/installed-example.sh tests/scripts/layers.sh tests/scripts/layers.py tests/scripts/runner-suites.sh \
 	tests/scripts/ew-copies.sh tests/scripts/ew_copies.py tests/scripts/fuzz-numpy.sh tests/scripts/fuzz_numpy.py \
 	tests/scripts/fuzz_numpy_core.py tests/scripts/fuzz_numpy_ops.py
 tests_runner_SOURCES = \

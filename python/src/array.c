@@ -612,26 +612,26 @@ static PyObject *array_self(PyObject *self, PyObject *args) { return Py_NewRef(s
 
 static PyMethodDef array_methods[] = {
     {"to_device", (PyCFunction)(void (*)(void))array_to_device, METH_VARARGS | METH_KEYWORDS,
-     "to_device(device, /, *, stream=None, usm_type=None): this array on another device (a copy), or itself"},
-    {"to_numpy", array_to_numpy_method, METH_NOARGS, "to_numpy(): a NumPy copy on the host"},
+     "to_device($self, device, /, *, stream=None, usm_type=None)\n--\n\nThis array on another device (a copy), or itself"},
+    {"to_numpy", array_to_numpy_method, METH_NOARGS, "to_numpy($self, /)\n--\n\nA NumPy copy on the host"},
     {"__array__", (PyCFunction)(void (*)(void))array_dunder_array, METH_VARARGS | METH_KEYWORDS,
-     "__array__(dtype=None, copy=None): a NumPy copy on the host"},
-    {"copy", (PyCFunction)(void (*)(void))array_copy_method, METH_VARARGS | METH_KEYWORDS, "copy(order='C')"},
+     "__array__($self, /, dtype=None, copy=None)\n--\n\nA NumPy copy on the host"},
+    {"copy", (PyCFunction)(void (*)(void))array_copy_method, METH_VARARGS | METH_KEYWORDS, "copy($self, /, order='C')\n--\n\nA copy in that order"},
     {"astype", (PyCFunction)(void (*)(void))array_astype_method, METH_VARARGS | METH_KEYWORDS,
-     "astype(dtype, order='K', copy=True)"},
+     "astype($self, /, dtype, order='K', copy=True)\n--\n\nAs usmarr.astype, in that order"},
     {"reshape", (PyCFunction)(void (*)(void))array_reshape_method, METH_VARARGS | METH_KEYWORDS,
-     "reshape(*shape, copy=None): as usmarr.reshape"},
-    {"fill", array_fill_method, METH_O, "fill(value): every element set to a Python scalar"},
-    {"finish", array_finish, METH_NOARGS, "finish(): waits for the work enqueued on the array's device"},
-    {"debug_repr", array_debug_repr, METH_NOARGS, "debug_repr(): the library's dump of the descriptor"},
-    {"item", array_item_method, METH_NOARGS, "item(): the one element as a Python scalar"},
+     "reshape($self, /, *shape, copy=None)\n--\n\nAs usmarr.reshape"},
+    {"fill", array_fill_method, METH_O, "fill($self, value, /)\n--\n\nEvery element set to a Python scalar"},
+    {"finish", array_finish, METH_NOARGS, "finish($self, /)\n--\n\nWaits for the work enqueued on the array's device"},
+    {"debug_repr", array_debug_repr, METH_NOARGS, "debug_repr($self, /)\n--\n\nThe library's dump of the descriptor"},
+    {"item", array_item_method, METH_NOARGS, "item($self, /)\n--\n\nThe one element as a Python scalar"},
     {"__complex__", array_complex, METH_NOARGS, NULL},
     {"__copy__", array_self, METH_NOARGS, NULL},
     {"__array_namespace__", (PyCFunction)(void (*)(void))array_namespace, METH_VARARGS | METH_KEYWORDS,
-     "__array_namespace__(*, api_version=None): the usmarr module"},
+     "__array_namespace__($self, /, *, api_version=None)\n--\n\nThe usmarr module"},
     {"__dlpack__", (PyCFunction)(void (*)(void))array_dlpack, METH_VARARGS | METH_KEYWORDS,
-     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule"},
-    {"__dlpack_device__", array_dlpack_device, METH_NOARGS, "__dlpack_device__(): (device type, device id)"},
+     "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\nA DLPack capsule"},
+    {"__dlpack_device__", array_dlpack_device, METH_NOARGS, "__dlpack_device__($self, /)\n--\n\nThe tuple (device type, device id)"},
     {NULL},
 };
 
@@ -682,8 +682,8 @@ static PyType_Slot array_slots[] = {
     {Py_nb_int, array_int},
     {Py_nb_float, array_float},
     {Py_nb_index, array_index},
-    {Py_tp_doc, "Array(shape, dtype=float64, buffer='device', strides=None, offset=0, order='C', device=None, "
-                "read_only=False)\n\nAn N-dimensional strided array in USM (a usmarr_array_t).  buffer is a USM "
+    {Py_tp_doc, "Array(shape, dtype=None, buffer='device', strides=None, offset=0, order='C', device=None, "
+                "read_only=False)\n--\n\nAn N-dimensional strided array in USM (a usmarr_array_t; dtype None is float64).  buffer is a USM "
                 "kind, or an array or USM-interface object whose memory block to use."},
     {0, NULL},
 };

@@ -369,7 +369,7 @@ static PyGetSetDef device_getset[] = {
 };
 
 static PyMethodDef device_methods[] = {
-    {"finish", device_finish, METH_NOARGS, "Waits for all work enqueued on the device's queue."},
+    {"finish", device_finish, METH_NOARGS, "finish($self, /)\n--\n\nWaits for all work enqueued on the device's queue."},
     {NULL},
 };
 
@@ -626,12 +626,12 @@ static PyObject *py_strerror(PyObject *self, PyObject *arg)
 
 static PyMethodDef base_methods[] = {
     {"adopt_device", (PyCFunction)(void (*)(void))py_adopt_device, METH_VARARGS | METH_KEYWORDS,
-     "adopt_device(cl_context, cl_device, cl_queue=None): a Device over another runtime's OpenCL context "
+     "adopt_device(cl_context, cl_device, cl_queue=None)\n--\n\nA Device over another runtime's OpenCL context "
      "(handles as integers); the first Device of its selector."},
     {"get_device", py_get_device, METH_VARARGS,
-     "get_device(selector=None): the Device a filter selector names (None: the default device)."},
-    {"devices", py_devices, METH_NOARGS, "devices(): every usable USM device, as Device objects."},
-    {"strerror", py_strerror, METH_O, "strerror(code): the library's description of a status code."},
+     "get_device(selector=None, /)\n--\n\nThe Device a filter selector names (None: the default device)."},
+    {"devices", py_devices, METH_NOARGS, "devices()\n--\n\nEvery usable USM device, as Device objects."},
+    {"strerror", py_strerror, METH_O, "strerror(code, /)\n--\n\nThe library's description of a status code."},
     {NULL},
 };
 

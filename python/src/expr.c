@@ -216,7 +216,7 @@ static PyGetSetDef expr_getset[] = {
 };
 
 static PyMethodDef expr_methods[] = {
-    {"result_dtype", expr_result_dtype, METH_VARARGS, "result_dtype(*operands): the dtype a call gives"},
+    {"result_dtype", expr_result_dtype, METH_VARARGS, "result_dtype($self, /, *operands)\n--\n\nThe dtype a call gives"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -227,7 +227,7 @@ static PyType_Slot expr_slots[] = {
     {Py_tp_repr, expr_repr},
     {Py_tp_getset, expr_getset},
     {Py_tp_methods, expr_methods},
-    {Py_tp_doc, "Expression(text, names=None): an elementwise expression (or a reduction of one) parsed once, "
+    {Py_tp_doc, "Expression(text, names=None)\n--\n\nAn elementwise expression (or a reduction of one) parsed once, "
                 "called with its operands as one fused kernel: Expression('a * b + exp(c)')(x, y, z)."},
     {0, NULL},
 };

@@ -3,11 +3,13 @@
  * table, and the type rules, gathers and scatters.  Each is one library call. */
 #include "module.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- elementwise: one dispatcher, one PyMethodDef per library entry -------------------------------- */
 #define MAX_ELEMENTWISE 160
 static PyMethodDef elementwise_defs[MAX_ELEMENTWISE];
+static char elementwise_docs[MAX_ELEMENTWISE][256]; /* each with its text signature (inspect.signature) */
 static const char *elementwise_names[MAX_ELEMENTWISE];
 static int elementwise_arity[MAX_ELEMENTWISE];
 
@@ -90,14 +92,33 @@ static const struct {
     {"bitwise_right_shift", "right_shift"},
 };
 
+/* The array API's parameter names: x for one operand, x1 and x2 for two, where's own. */
+static const char *elementwise_parameters(const char *name, int arity)
+{
+    if (!strcmp(name, "where"))
+        return "condition, x1, x2";
+    if (!strcmp(name, "clip"))
+        return "x, min, max";
+    return arity == 1 ? "x" : arity == 2 ? "x1, x2" : arity == 3 ? "x1, x2, x3" : NULL;
+}
+
 static int add_elementwise(PyObject *module, int index, const char *python_name)
 {
     PyMethodDef *def = &elementwise_defs[index];
+    const char *parameters = elementwise_parameters(elementwise_names[index], elementwise_arity[index]);
+    if (!parameters) {
+        PyErr_Format(PyExc_RuntimeError, "usmarr: the library's elementwise %s takes %d operands", python_name,
+                     elementwise_arity[index]);
+        return -1;
+    }
+    snprintf(elementwise_docs[index], sizeof elementwise_docs[index],
+             "%s(%s, /, *, out=None)\n--\n\nThe library's elementwise function of this name: arrays or Python "
+             "scalars (weak, as in the array API), out= an array to write.",
+             python_name, parameters);
     def->ml_name = python_name;
     def->ml_meth = (PyCFunction)(void (*)(void))elementwise_call;
     def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
-    def->ml_doc = "The library's elementwise function of this name: positional arrays or Python scalars "
-                  "(weak, as in the array API), out= an array to write.";
+    def->ml_doc = elementwise_docs[index];
     PyObject *self = PyLong_FromLong(index);
     PyObject *f = self ? PyCFunction_NewEx(def, self, NULL) : NULL;
     Py_XDECREF(self);
@@ -354,10 +375,11 @@ static PyObject *py_iinfo(PyObject *self, PyObject *dtype_obj)
 
 /* isdtype(dtype, kind): kind a kind name, a dtype, or a tuple of them (joined with commas,
  * the library's form of the tuple) */
-static PyObject *py_isdtype(PyObject *self, PyObject *args)
+static PyObject *py_isdtype(PyObject *self, PyObject *args, PyObject *kwargs)
 {
+    static char *keywords[] = {"dtype", "kind", NULL};
     PyObject *dtype_obj, *kind;
-    if (!PyArg_ParseTuple(args, "OO:isdtype", &dtype_obj, &kind))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:isdtype", keywords, &dtype_obj, &kind))
         return NULL;
     if (!PyObject_TypeCheck(dtype_obj, DType_Type)) {
         PyErr_Format(PyExc_TypeError, "usmarr.isdtype: %R is not a usmarr dtype", dtype_obj);
@@ -571,31 +593,31 @@ static PyObject *py_nonzero(PyObject *self, PyObject *x)
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef functions_methods[] = {
-    {"sum", FN(py_sum), KW, "sum(x, /, *, axis=None, keepdims=False, dtype=None, out=None)"},
-    {"prod", FN(py_prod), KW, "prod(x, /, *, axis=None, keepdims=False, dtype=None, out=None)"},
-    {"mean", FN(py_mean), KW, "mean(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"min", FN(py_min), KW, "min(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"max", FN(py_max), KW, "max(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"argmin", FN(py_argmin), KW, "argmin(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"argmax", FN(py_argmax), KW, "argmax(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"all", FN(py_all), KW, "all(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"any", FN(py_any), KW, "any(x, /, *, axis=None, keepdims=False, out=None)"},
-    {"count_nonzero", FN(py_count_nonzero), KW, "count_nonzero(x, /, *, axis=None, keepdims=False, out=None)"},
+    {"sum", FN(py_sum), KW, "sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None)\n--\n\n"},
+    {"prod", FN(py_prod), KW, "prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None)\n--\n\n"},
+    {"mean", FN(py_mean), KW, "mean(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"min", FN(py_min), KW, "min(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"max", FN(py_max), KW, "max(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"argmin", FN(py_argmin), KW, "argmin(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"argmax", FN(py_argmax), KW, "argmax(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"all", FN(py_all), KW, "all(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"any", FN(py_any), KW, "any(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
+    {"count_nonzero", FN(py_count_nonzero), KW, "count_nonzero(x, /, *, axis=None, keepdims=False, out=None)\n--\n\n"},
     {"_cumulative_sum", FN(py_cumulative_sum), KW, "_cumulative_sum(x, /, *, axis=None, dtype=None)"},
-    {"can_cast", FN(py_can_cast), METH_VARARGS, "can_cast(from_, to, /, casting='safe')"},
-    {"result_type", FN(py_result_type), METH_VARARGS, "result_type(*arrays_and_dtypes)"},
-    {"promote_types", FN(py_promote_types), METH_VARARGS, "promote_types(a, b, /)"},
+    {"can_cast", FN(py_can_cast), METH_VARARGS, "can_cast(from_, to, casting='safe', /)\n--\n\n"},
+    {"result_type", FN(py_result_type), METH_VARARGS, "result_type(*arrays_and_dtypes)\n--\n\n"},
+    {"promote_types", FN(py_promote_types), METH_VARARGS, "promote_types(a, b, /)\n--\n\n"},
     {"_finfo", FN(py_finfo), METH_O, "_finfo(dtype, /): (bits, eps, max, min, smallest_normal, dtype)"},
     {"_iinfo", FN(py_iinfo), METH_O, "_iinfo(dtype, /): (bits, min, max, dtype)"},
-    {"isdtype", FN(py_isdtype), METH_VARARGS, "isdtype(dtype, kind, /): kind a kind name, a dtype or a tuple of them"},
-    {"astype", FN(py_astype), KW, "astype(x, dtype, /, *, copy=True, device=None)"},
-    {"take", FN(py_take), KW, "take(x, indices, /, *, axis=None, mode='raise')"},
-    {"take_along_axis", FN(py_take_along_axis), KW, "take_along_axis(x, indices, /, axis=-1, *, mode='raise')"},
-    {"put", FN(py_put), KW, "put(x, indices, values, /, *, axis=None, mode='raise'): in place"},
-    {"place", FN(py_place), METH_VARARGS, "place(x, mask, values, /): in place"},
-    {"extract", FN(py_extract), METH_VARARGS, "extract(condition, x, /)"},
-    {"nonzero", FN(py_nonzero), METH_O, "nonzero(x, /): a tuple of int64 index arrays"},
-    {"asarray", FN(py_asarray), KW, "asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None)"},
-    {"from_dlpack", FN(py_from_dlpack), KW, "from_dlpack(x, /, *, device=None, copy=None)"},
+    {"isdtype", FN(py_isdtype), KW, "isdtype(dtype, kind)\n--\n\nkind: a kind name, a dtype or a tuple of them"},
+    {"astype", FN(py_astype), KW, "astype(x, dtype, /, *, copy=True, device=None)\n--\n\n"},
+    {"take", FN(py_take), KW, "take(x, indices, /, *, axis=None, mode='raise')\n--\n\n"},
+    {"take_along_axis", FN(py_take_along_axis), KW, "take_along_axis(x, indices, /, axis=-1, *, mode='raise')\n--\n\n"},
+    {"put", FN(py_put), KW, "put(x, indices, values, /, *, axis=None, mode='raise')\n--\n\nIn place"},
+    {"place", FN(py_place), METH_VARARGS, "place(x, mask, values, /)\n--\n\nIn place"},
+    {"extract", FN(py_extract), METH_VARARGS, "extract(condition, x, /)\n--\n\n"},
+    {"nonzero", FN(py_nonzero), METH_O, "nonzero(x, /)\n--\n\nA tuple of int64 index arrays"},
+    {"asarray", FN(py_asarray), KW, "asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None)\n--\n\n"},
+    {"from_dlpack", FN(py_from_dlpack), KW, "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"},
     {NULL},
 };

@@ -132,11 +132,11 @@ static PyObject *py_std(PyObject *self, PyObject *args, PyObject *kwargs) { retu
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef linalg_methods[] = {
-    {"matmul", FN(py_matmul), KW, "matmul(x1, x2, /, *, out=None)"},
-    {"tensordot", FN(py_tensordot), KW, "tensordot(x1, x2, /, *, axes=2, out=None)"},
-    {"vecdot", FN(py_vecdot), KW, "vecdot(x1, x2, /, *, axis=-1, out=None)"},
-    {"matrix_transpose", FN(py_matrix_transpose), METH_O, "matrix_transpose(x, /): a view"},
-    {"var", FN(py_var), KW, "var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)"},
-    {"std", FN(py_std), KW, "std(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)"},
+    {"matmul", FN(py_matmul), KW, "matmul(x1, x2, /, *, out=None)\n--\n\n"},
+    {"tensordot", FN(py_tensordot), KW, "tensordot(x1, x2, /, *, axes=2, out=None)\n--\n\n"},
+    {"vecdot", FN(py_vecdot), KW, "vecdot(x1, x2, /, *, axis=-1, out=None)\n--\n\n"},
+    {"matrix_transpose", FN(py_matrix_transpose), METH_O, "matrix_transpose(x, /)\n--\n\nA view"},
+    {"var", FN(py_var), KW, "var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
+    {"std", FN(py_std), KW, "std(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
     {NULL},
 };

@@ -240,16 +240,16 @@ static PyObject *py_isin(PyObject *self, PyObject *args, PyObject *kwargs)
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef sort_methods[] = {
-    {"sort", FN(py_sort), KW, "sort(x, /, *, axis=-1, descending=False, stable=True, out=None)"},
-    {"argsort", FN(py_argsort), KW, "argsort(x, /, *, axis=-1, descending=False, stable=True, out=None)"},
-    {"searchsorted", FN(py_searchsorted), KW, "searchsorted(x1, x2, /, *, side='left', sorter=None, out=None)"},
-    {"top_k", FN(py_top_k), KW, "top_k(x, k, /, *, axis=-1, mode='largest'): TopKResult(values, indices)"},
-    {"unique_values", FN(py_unique_values), METH_O, "unique_values(x, /)"},
-    {"unique_counts", FN(py_unique_counts), METH_O, "unique_counts(x, /): UniqueCountsResult(values, counts)"},
+    {"sort", FN(py_sort), KW, "sort(x, /, *, axis=-1, descending=False, stable=True, out=None)\n--\n\n"},
+    {"argsort", FN(py_argsort), KW, "argsort(x, /, *, axis=-1, descending=False, stable=True, out=None)\n--\n\n"},
+    {"searchsorted", FN(py_searchsorted), KW, "searchsorted(x1, x2, /, *, side='left', sorter=None, out=None)\n--\n\n"},
+    {"top_k", FN(py_top_k), KW, "top_k(x, k, /, *, axis=-1, mode='largest')\n--\n\nTopKResult(values, indices)"},
+    {"unique_values", FN(py_unique_values), METH_O, "unique_values(x, /)\n--\n\n"},
+    {"unique_counts", FN(py_unique_counts), METH_O, "unique_counts(x, /)\n--\n\nUniqueCountsResult(values, counts)"},
     {"unique_inverse", FN(py_unique_inverse), METH_O,
-     "unique_inverse(x, /): UniqueInverseResult(values, inverse_indices)"},
+     "unique_inverse(x, /)\n--\n\nUniqueInverseResult(values, inverse_indices)"},
     {"unique_all", FN(py_unique_all), METH_O,
-     "unique_all(x, /): UniqueAllResult(values, indices, inverse_indices, counts)"},
-    {"isin", FN(py_isin), KW, "isin(x1, x2, /, *, invert=False, out=None)"},
+     "unique_all(x, /)\n--\n\nUniqueAllResult(values, indices, inverse_indices, counts)"},
+    {"isin", FN(py_isin), KW, "isin(x1, x2, /, *, invert=False, out=None)\n--\n\n"},
     {NULL},
 };

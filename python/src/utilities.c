@@ -89,9 +89,9 @@ static PyObject *py_allclose(PyObject *self, PyObject *args, PyObject *kwargs) {
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef utilities_methods[] = {
-    {"tril", FN(py_tril), KW, "tril(x, /, *, k=0, out=None): x with the elements above diagonal k zeroed"},
-    {"triu", FN(py_triu), KW, "triu(x, /, *, k=0, out=None): x with the elements below diagonal k zeroed"},
-    {"isclose", FN(py_isclose), KW, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) (NumPy's)"},
-    {"allclose", FN(py_allclose), KW, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) (NumPy's)"},
+    {"tril", FN(py_tril), KW, "tril(x, /, *, k=0, out=None)\n--\n\nx with the elements above diagonal k zeroed"},
+    {"triu", FN(py_triu), KW, "triu(x, /, *, k=0, out=None)\n--\n\nx with the elements below diagonal k zeroed"},
+    {"isclose", FN(py_isclose), KW, "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)\n--\n\nNumPy's isclose"},
+    {"allclose", FN(py_allclose), KW, "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)\n--\n\nNumPy's allclose"},
     {NULL},
 };

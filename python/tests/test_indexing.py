@@ -1,6 +1,8 @@
 """usmarr.Array's a[key] and a[key] = value with integer and boolean arrays in the key:
 NumPy's full advanced indexing (usmarr_array_getitem / _setitem).  NumPy is the oracle."""
 
+import re
+
 import pytest
 
 import usmarr
@@ -85,6 +87,47 @@ def test_assignment_to_one_element_by_integers_takes_no_array_of_dims():
         z[()] = usmarr.asarray(np.ones((1, 1), np.float32))
     np.testing.assert_array_equal(a.to_numpy(), [[0, 0, 0], [0, 0, 4]])
     assert float(z) == 0
+
+
+# One element selected by integers alone (a 0-d array's () among them) takes a value of no
+# dims: NumPy 2.4 refuses shapes (1,) and (1, 1) there ("setting an array element with a
+# sequence"; 1.25 to 2.3 warned, NumPy 1 assigned), and drops leading extent-1 axes only
+# where the key selects a view (..., a slice, an integer short of the last axis).
+ONE_ELEMENT_ASSIGNMENTS = [
+    ((), (), (1,), False),
+    ((), (), (1, 1), False),
+    ((), (), (2,), False),
+    ((), (Ellipsis,), (1,), True),
+    ((), (Ellipsis,), (1, 1), True),
+    ((2, 3), (1, 2), (1,), False),
+    ((2, 3), (1, 2), (1, 1), False),
+    ((2, 3), (1, Ellipsis, 2), (1,), True),
+    ((2, 3), (1,), (1, 1, 3), True),
+    ((3,), (0,), (1,), False),
+    ((3,), (slice(0, 1),), (1, 1), True),
+]
+
+
+@pytest.mark.parametrize("shape, key, vshape, accepted", ONE_ELEMENT_ASSIGNMENTS, ids=range(len(ONE_ELEMENT_ASSIGNMENTS)))
+def test_assignment_of_extent_1_values_as_numpy_2(shape, key, vshape, accepted):
+    """The table is NumPy 2.4's; an oracle of NumPy 2.4 or later checks it again."""
+    values = np.full(vshape, 7, np.float32)
+    if tuple(int(v) for v in np.__version__.split(".")[:2]) >= (2, 4):
+        try:
+            np.zeros(shape, np.float32)[key] = values
+            assert accepted, "NumPy accepts it"
+        except ValueError:
+            assert not accepted, "NumPy refuses it"
+    a = usmarr.asarray(np.zeros(shape, np.float32))
+    if accepted:
+        a[key] = usmarr.asarray(values)
+        want = np.zeros(shape, np.float32)
+        want[key] = 7
+        np.testing.assert_array_equal(a.to_numpy(), want)
+    else:
+        with pytest.raises(ValueError, match=re.escape(f"values of shape {vshape} could not be broadcast")):
+            a[key] = usmarr.asarray(values)
+        np.testing.assert_array_equal(a.to_numpy(), np.zeros(shape, np.float32))
 
 
 def test_out_of_range_and_bad_keys():

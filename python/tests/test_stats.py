@@ -109,6 +109,24 @@ def test_diff_matches_numpy(dtype, n):
         np.testing.assert_array_equal(r.to_numpy(), want)
 
 
+def test_diff_takes_numpy_positional_n_and_axis():
+    """NumPy's diff(a, n=1, axis=-1) order positionally (scikit-learn's roc_auc_score calls
+    xp.diff(fps, 2)) as well as the standard's keywords; prepend and append are keywords."""
+    a = _data("int32", (4, 6))
+    x = usmarr.asarray(a)
+    for args, kwargs in (((2,), {}), ((1, 0), {}), ((3,), {"axis": 0}), ((), {"axis": 0, "n": 2})):
+        want = np.diff(a, *args, **kwargs)
+        r = usmarr.diff(x, *args, **kwargs)
+        assert r.shape == want.shape, (args, kwargs)
+        np.testing.assert_array_equal(r.to_numpy(), want)
+    with pytest.raises(TypeError):
+        usmarr.diff(x, 1, -1, usmarr.asarray(a[:, :1]))
+    with pytest.raises(TypeError, match="usmarr.diff: n must be an integer, not float"):
+        usmarr.diff(x, 2.0)
+    with pytest.raises(TypeError, match="usmarr.diff: axis must be an integer, not str"):
+        usmarr.diff(x, axis="0")
+
+
 def test_diff_prepend_append_and_errors():
     a = np.arange(12, dtype=np.int32).reshape(3, 4) ** 2
     x = usmarr.asarray(a)

@@ -2,6 +2,8 @@
 dpctl's logsumexp / reduce_hypot / cumulative_logsumexp: thin wrappers of usmarr/stats.h
 (doc/ops.md)."""
 
+import operator as _operator
+
 from . import _usmarr
 
 _SUM, _PROD, _LOGSUMEXP = 0, 1, 2
@@ -55,6 +57,15 @@ def reduce_hypot(x, /, *, axis=None, dtype=None, keepdims=False):
     return _reduce("reduce_hypot", x, axis, dtype, keepdims)
 
 
-def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
-    """The n-th discrete difference along an axis (array API 2024.12, NumPy's diff)."""
-    return _usmarr._diff(x, int(axis), int(n), prepend, append)
+def _integer(function, name, value):
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"usmarr.{function}: {name} must be an integer, not {type(value).__name__}") from None
+
+
+def diff(x, /, n=1, axis=-1, *, prepend=None, append=None):
+    """The n-th discrete difference along an axis (array API 2024.12, NumPy's diff).  n and
+    axis are the standard's keywords and also NumPy's positional arguments, in NumPy's order
+    (diff(x, 2), diff(x, 1, 0)); prepend and append are keywords only."""
+    return _usmarr._diff(x, _integer("diff", "axis", axis), _integer("diff", "n", n), prepend, append)

@@ -12,7 +12,8 @@
  * USMARR_USM_BACKEND=svm, with no host USM, so the same cases are left out, and the GPU
  * kernel shape forced, USMARR_KERNEL_SHAPE=gpu, with NVIDIA's work-group limits), side by
  * side with the device runs, so that what a GPU runs is tested without one.
- * USMARR_TEST_SUITES=a,b restricts a run to those suites; USMARR_TEST_PART=k/n to the
+ * USMARR_TEST_SUITES=a,b restricts a run to those suites (a name that is no suite fails the run
+ * before it starts, listing the suites); USMARR_TEST_PART=k/n to the
  * suites whose place in TEST_SUITES is k modulo n.  USMARR_TEST_ORDER=reverse runs them
  * last suite first.
  * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too.
@@ -84,7 +85,7 @@ static void part_parse(const char *part, int *k, int *n)
 static int run_device(const usmarr_device_info_t *dev, int *total)
 {
     const char *only_suites = getenv("USMARR_TEST_SUITES"), *part = getenv("USMARR_TEST_PART");
-    int place = 0, selected = 0, part_k, part_n;
+    int place = 0, part_k, part_n;
     part_parse(part, &part_k, &part_n);
     test_selector = dev->selector;
     printf("runner: testing %s / %s as \"%s\"\n", dev->platform_name, dev->device_name, test_selector);
@@ -94,11 +95,8 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
     Suite *suites[256];
     int nsuites = 0;
 #define ADD_(name)                                         \
-    if (suite_listed(only_suites, #name)) {                \
-        selected++;                                        \
-        if (place % part_n == part_k && nsuites < 256)     \
-            suites[nsuites++] = suite_##name();            \
-    }                                                      \
+    if (suite_listed(only_suites, #name) && place % part_n == part_k && nsuites < 256) \
+        suites[nsuites++] = suite_##name();                                           \
     place++;
     TEST_SUITES(ADD_)
 #undef ADD_
@@ -110,12 +108,8 @@ static int run_device(const usmarr_device_info_t *dev, int *total)
         else
             srunner_add_suite(sr, suite);
     }
-    if (!sr && selected) /* the suites chosen are all in the other part(s) */
+    if (!sr) /* the suites chosen are all in the other part(s); main() checked the names */
         return 0;
-    if (!sr) {
-        printf("runner: USMARR_TEST_SUITES=%s names no suite\n", only_suites ? only_suites : "");
-        return 1;
-    }
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
     usmarr_context_release(shared_context);
@@ -293,18 +287,54 @@ static int run_jobs_in_parallel(const struct job *jobs, int n, int *failed, int 
     return 0;
 }
 
+/* Prints the suite names to `out`, comma-separated. */
+static void list_suites(FILE *out)
+{
+    const char *sep = "";
+#define LIST_(name)                   \
+    fprintf(out, "%s%s", sep, #name); \
+    sep = ",";
+    TEST_SUITES(LIST_)
+#undef LIST_
+    fprintf(out, "\n");
+}
+
+/* Whether every comma-separated name of USMARR_TEST_SUITES (unset or empty: every suite)
+ * is a suite; if not, says which names are not and lists the suites, on stderr. */
+static bool suites_known(const char *list)
+{
+    if (!list || !*list)
+        return true;
+    bool known = true;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        bool found = false;
+#define FIND_(name) found |= len == strlen(#name) && !strncmp(p, #name, len);
+        TEST_SUITES(FIND_)
+#undef FIND_
+        if (!found) {
+            fprintf(stderr, "%s\"%.*s\"", known ? "runner: USMARR_TEST_SUITES names no suite " : ", ", (int)len, p);
+            known = false;
+        }
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    if (!known) {
+        fprintf(stderr, "; the suites are: ");
+        list_suites(stderr);
+    }
+    return known;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--list-suites")) { /* for scripts that split the run into jobs */
-        const char *sep = "";
-#define LIST_(name)                   \
-    printf("%s%s", sep, #name);       \
-    sep = ",";
-        TEST_SUITES(LIST_)
-#undef LIST_
-        printf("\n");
+        list_suites(stdout);
         return 0;
     }
+    if (!suites_known(getenv("USMARR_TEST_SUITES")))
+        return 1;
     usmarr_device_info_t *devs = NULL;
     size_t n = 0;
     int rc = usmarr_devices_list(&devs, &n);
