@@ -321,7 +321,29 @@ BINARY(or, "bitwise_or")
 BINARY(xor, "bitwise_xor")
 BINARY(lshift, "left_shift")
 BINARY(rshift, "right_shift")
-static PyObject *array_pow(PyObject *a, PyObject *b, PyObject *mod) { return binary("pow", a, b); }
+/* x ** p for a float or complex array and a Python number p: NumPy's shortcuts, whose results
+ * are those functions' (sqrt for 0.5: -0 stays -0 and -inf gives NaN, where power gives +0
+ * and inf; square and reciprocal also for complex arrays); every other case is power. */
+static const char *pow_shortcut(PyObject *a, PyObject *b)
+{
+    if (!array_check(a) || !(PyFloat_CheckExact(b) || PyLong_CheckExact(b)))
+        return NULL;
+    usmarr_kind_t k = usmarr_dtype_kind(usmarr_array_dtype(array_of(a)));
+    if (k != USMARR_KIND_FLOAT && k != USMARR_KIND_COMPLEX)
+        return NULL;
+    double p = PyFloat_AsDouble(b);
+    if (p == -1 && PyErr_Occurred()) { /* an int beyond a double: no shortcut */
+        PyErr_Clear();
+        return NULL;
+    }
+    return p == 0.5 ? "sqrt" : p == 2 ? "square" : p == -1 ? "reciprocal" : NULL;
+}
+
+static PyObject *array_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+    const char *shortcut = pow_shortcut(a, b);
+    return shortcut ? unary(shortcut, a) : binary("pow", a, b);
+}
 static PyObject *array_ipow(PyObject *a, PyObject *b, PyObject *mod) { return inplace("pow", a, b); }
 static PyObject *array_neg(PyObject *a) { return unary("negative", a); }
 static PyObject *array_pos(PyObject *a) { return unary("positive", a); }
