@@ -33,7 +33,7 @@
     X(NEGATIVE, negative, 1, NUM, SAME, F_NOBOOL, V, EW_NEG(a), (-(a)))                                  \
     X(POSITIVE, positive, 1, NUM, SAME, F_NOBOOL, V, (a), (a))                                           \
     X(ABS, abs, 1, ALL, REAL, F_NONE, V, EW_ABS(a), EW_VABS(a))                                          \
-    X(SIGN, sign, 1, NUM, SAME, F_NOBOOL, N, EW_SIGN(a), _)                                              \
+    X(SIGN, sign, 1, NUM, SAME, F_NOBOOL, V, EW_SIGN(a), EW_VSIGN(a))                                    \
     X(RECIPROCAL, reciprocal, 1, NUM, SAME, F_NONE, N, EW_RECIP(a), _)                                   \
     X(SQUARE, square, 1, NUM, SAME, F_NONE, V, EW_MUL(a, a), ((a) * (a)))                                \
     X(SQRT, sqrt, 1, INEX, SAME, F_NONE, V, EW_F1(sqrt, a), sqrt(a))                                     \
@@ -202,6 +202,7 @@
 #undef EW_ABS
 #undef EW_VABS
 #undef EW_SIGN
+#undef EW_VSIGN
 #undef EW_RECIP
 #undef EW_MUL
 #undef EW_F1
@@ -450,6 +451,9 @@
 #define EW_ABS(a) fabs(a)
 #define EW_VABS(a) fabs(a)
 #define EW_SIGN(a) ((a) > 0 ? (EW_CT)1 : (a) < 0 ? (EW_CT)-1 : (a) == 0 ? (EW_CT)0 : (a))
+#define EW_VSIGN(a)                                                                                      \
+    select(select(select((a), (EW_VCT)0, (a) == (EW_VCT)0), (EW_VCT)-1, (a) < (EW_VCT)0), (EW_VCT)1,      \
+           (a) > (EW_VCT)0)
 #define EW_RECIP(a) ((EW_CT)1 / (a))
 #define EW_MUL(a, b) ((a) * (b))
 /* the lane-safe functions below (ew_s<f>: one element, ew_v<f>: 16 lanes) */
@@ -816,6 +820,7 @@ static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
 #else /* bool (uchar 0/1) and integers */
 #define EW_NEG(a) (-(a))
 #define EW_SIGN(a) ((EW_CT)(((a) > 0) - ((a) < 0)))
+#define EW_VSIGN(a) select(select((EW_VCT)0, (EW_VCT)-1, (a) < (EW_VCT)0), (EW_VCT)1, (a) > (EW_VCT)0)
 #define EW_MUL(a, b) ((a) * (b))
 #define EW_F1(f, a) (a)
 #define EW_ROUNDING(f, a) (a)
