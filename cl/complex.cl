@@ -80,7 +80,7 @@ static inline CX_OVL R cx_nan0(R v) { return isnan(v) ? cx_copysign((R)0, v) : v
 #define CX_LN2 ((R)M_LN2)
 
 static inline CX_OVL R c_abs(C a) { return hypot(a.x, a.y); }
-static inline CX_OVL C c_mul(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+static inline CX_OVL C c_mul(C a, C b) { return usmarr_cmul(a, b); }
 /* multiply and square: one rounding less, as NumPy 2's SIMD loops (x86-64 with FMA) */
 static inline CX_OVL C c_mul_fma(C a, C b) { return (C)(fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)); }
 /* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */
