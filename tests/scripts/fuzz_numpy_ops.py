@@ -34,12 +34,12 @@ def nonfinite(a):
 
 
 def log1p_small_parts(z, r):
-    """NumPy's complex log1p with the real part of every z whose parts are below 1/2 in size taken
-    from log|1 + z| = log1p(2x + x^2 + y^2) / 2 in long double: NumPy's log(hypot(1 + x, y))
+    """NumPy's complex log1p with the real part of every z with x > -1/2 and parts below 2 in size
+    taken from log|1 + z| = log1p(2x + x^2 + y^2) / 2 in long double: NumPy's log(hypot(1 + x, y))
     loses the digits that 1 + x rounds away (500 ulp at |z| = 1e-3)."""
     w = np.asarray(z).astype(np.clongdouble)
     x, y = w.real, w.imag
-    small = np.isfinite(w) & (np.maximum(np.abs(x), np.abs(y)) < 0.5)
+    small = np.isfinite(w) & (x > -0.5) & (np.maximum(np.abs(x), np.abs(y)) < 2)
     re = np.longdouble(0.5) * np.log1p(x * (x + 2) + y * y)
     out = np.array(r, copy=True)
     out.real = np.where(small, re.astype(out.real.dtype), out.real)
