@@ -253,7 +253,7 @@ def special_slices(dt, n):
     tiny, top = float(info.smallest_subnormal), float(info.max)
     cols = [[np.nan] + list(range(1, n)), [np.inf] * n, [np.inf] + list(range(1, n)), [-np.inf, np.inf] * (n // 2),
             [0.0, -0.0] * (n // 2), [tiny] * n, [tiny * k for k in range(1, n + 1)], [top] * n,
-            [top, -top] * (n // 2), list(range(1, n + 1)), [0.5] * n, [1.0] * n, [-2.5] * n, [0.25 * k for k in range(n)],
+            [top, -top] + [0.0] * (n - 2), list(range(1, n + 1)), [0.5] * n, [1.0] * n, [-2.5] * n, [0.25 * k for k in range(n)],
             [np.nan] * n, [-0.0] * n]
     return np.array(cols, dtype=np.float64).T.astype(dt)
 
