@@ -80,7 +80,7 @@ static inline CX_OVL R cx_nan0(R v) { return isnan(v) ? cx_copysign((R)0, v) : v
 #define CX_LN2 ((R)M_LN2)
 
 static inline CX_OVL R c_abs(C a) { return hypot(a.x, a.y); }
-static inline CX_OVL C c_mul(C a, C b) { return (C)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+static inline CX_OVL C c_mul(C a, C b) { return usmarr_cmul(a, b); }
 /* multiply and square: one rounding less, as NumPy 2's SIMD loops (x86-64 with FMA) */
 static inline CX_OVL C c_mul_fma(C a, C b) { return (C)(fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)); }
 /* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */
@@ -136,16 +136,18 @@ static inline CX_OVL int c_ge(C a, C b) { return (a.x > b.x && a.y == a.y && b.y
 static inline CX_OVL int c_isnan(C a) { return isnan(a.x) || isnan(a.y); }
 static inline CX_OVL C c_scale(C a, R s) { return (C)(cx_mul(a.x, s), cx_mul(a.y, s)); }
 
-/* |z|^2 - 1 for max(|x|, |y|) in [0.5, 2]: the squares as exact sums of two (fma), the sum
- * of the five terms compensated, so that no digit is lost where |z|^2 is near 1 (the
- * library's approximation of glibc's __x2y2m1) */
-static inline CX_OVL R c_x2y2m1(R x, R y)
+/* x^2 + y^2 + c for an exact c that the squares may cancel: the squares as exact sums of two
+ * (fma), the sum of the five terms compensated, so that no digit is lost where the result is
+ * near 0 (the library's approximation of glibc's __x2y2m1) */
+static inline CX_OVL R c_x2y2pc(R x, R y, R c)
 {
     R px = x * x, ex = fma(x, x, -px), py = y * y, ey = fma(y, y, -py);
-    R s1 = px - (R)1, t1 = s1 + (R)1, e1 = (px - t1) + ((R)-1 - (s1 - t1)); /* two-sum px + -1 */
-    R s2 = s1 + py, t2 = s2 - s1, e2 = (s1 - (s2 - t2)) + (py - t2);    /* two-sum s1 + py */
+    R s1 = px + c, t1 = s1 - px, e1 = (px - (s1 - t1)) + (c - t1);   /* two-sum px + c */
+    R s2 = s1 + py, t2 = s2 - s1, e2 = (s1 - (s2 - t2)) + (py - t2); /* two-sum s1 + py */
     return s2 + (((e1 + e2) + ex) + ey);
 }
+/* |z|^2 - 1 for max(|x|, |y|) in [0.5, 2] */
+static inline CX_OVL R c_x2y2m1(R x, R y) { return c_x2y2pc(x, y, (R)-1); }
 /* log|z| without overflow, underflow or loss near |z| = 1 */
 static inline CX_OVL R c_loghypot(R x, R y)
 {
@@ -229,13 +231,17 @@ static inline CX_OVL C c_expm1(C a)
     R s = sin(a.y * (R)0.5);
     return (C)(expm1(a.x) * cos(a.y) - (R)2 * s * s, exp(a.x) * sin(a.y));
 }
-/* log|1 + z| + i arg(1 + z): for |x|, |y| < 1/2 as log1p(2x + x^2 + y^2) / 2, which keeps the
- * digits of a tiny z (NumPy's log(hypot(1 + x, y)) loses them all), else c_loghypot (no
- * overflow for huge parts, where NumPy's hypot overflows) */
+/* log|1 + z| + i arg(1 + z): for x > -1/2 and |x|, |y| < 2 as log1p(|1 + z|^2 - 1) / 2 with
+ * |1 + z|^2 - 1 = 2x + x^2 + y^2 from the exact x (c_x2y2pc), which keeps the digits of a
+ * tiny z (NumPy's log(hypot(1 + x, y)) loses them all) and those near |1 + z| = 1, where
+ * 2x cancels x^2 + y^2 (a rounded 1 + x or 2 + x loses them there); else c_loghypot of
+ * 1 + x, exact for x in [-2, -1/2], without overflow for huge parts (NumPy's hypot
+ * overflows) */
 static inline CX_OVL C c_log1p(C a)
 {
     R x = a.x, y = a.y;
-    R re = fmax(fabs(x), fabs(y)) < (R)0.5 ? (R)0.5 * log1p(fma(x, x + (R)2, y * y)) : c_loghypot(x + (R)1, y);
+    R re = x > (R)-0.5 && fmax(fabs(x), fabs(y)) < (R)2 ? (R)0.5 * log1p(c_x2y2pc(x, y, (R)2 * x))
+                                                        : c_loghypot(x + (R)1, y);
     return (C)(re, atan2(y, x + (R)1));
 }
 static inline CX_OVL C c_exp2(C a) { return c_exp(c_scale(a, CX_LN2)); }

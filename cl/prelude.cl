@@ -271,3 +271,21 @@ static inline void usmarr_chunk_offsets(global long *counts, long n)
     }
     counts[n] = sum;
 }
+
+/* NumPy's complex product as its reductions and accumulations compute it (prod,
+ * cumulative_prod): each part the difference or sum of two rounded products, never fused
+ * (fma(a, b, -c*d) is inf where the rounded a*b - c*d is inf - inf = NaN past an overflow),
+ * no recovery of infinities.  cl/complex.cl's c_mul, cl/reduce.cl's and cl/scan.cl's
+ * products. */
+static inline __attribute__((overloadable)) float2 usmarr_cmul(float2 a, float2 b)
+{
+#pragma OPENCL FP_CONTRACT OFF
+    return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+#if USMARR_HAS_FP64
+static inline __attribute__((overloadable)) double2 usmarr_cmul(double2 a, double2 b)
+{
+#pragma OPENCL FP_CONTRACT OFF
+    return (double2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+#endif

@@ -96,8 +96,9 @@
 #define R_FLT R_FLT_(R_K)
 
 #if R_CPLX
-/* complex product and NumPy's lexicographic order (the elementwise family has the full set) */
-#define R_CMUL(a, b) ((R_CT)((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+/* complex product (NumPy's, cl/prelude.cl) and NumPy's lexicographic order (the elementwise
+ * family has the full set) */
+#define R_CMUL(a, b) usmarr_cmul((a), (b))
 #define R_NAN(a) (isnan((a).x) || isnan((a).y))
 #define R_LT(a, b) (((a).x < (b).x && (a).y == (a).y && (b).y == (b).y) || ((a).x == (b).x && (a).y < (b).y))
 #define R_TRUTH(a) ((a).x != 0 || (a).y != 0)

@@ -12,11 +12,19 @@
 #define ST_RT USMARR_COMPUTE(D1)
 #ifdef ST_COMPLEX
 #define ST_SQ(d) ((d).x * (d).x + (d).y * (d).y)
+#define ST_ABS1(d) (fabs((d).x) + fabs((d).y))
+#define ST_FINITE(m) (isfinite((m).x) && isfinite((m).y))
 #else
 #define ST_SQ(d) ((d) * (d))
+#define ST_ABS1(d) fabs(d)
+#define ST_FINITE(m) isfinite(m)
 #endif
 
-/* One output per work-item: out[i] = sum over r of |x[i*ks + r*rs] - mean[i]|^2. */
+/* One output per work-item: out[i] = sum over r of |x[i*ks + r*rs] - mean[i]|^2, or exactly 0
+ * where the elements are all equal and their mean finite: the mean of equal elements may
+ * round away from them (the sum's order), which would leave a tiny sum where the deviations
+ * are 0 (and inf, not 0/0 = NaN, past the count).  `spread` sums |x - x[0]|: 0 for equal
+ * elements, never 0 otherwise (NaN for a NaN or an infinite element). */
 #if USMARR_WANT(ssd)
 __kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global const ST_T *mean, long nkept, long nred,
                          long ks, long rs)
@@ -24,14 +32,15 @@ __kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global c
     long i = (long)get_global_id(0);
     if (i >= nkept)
         return;
-    ST_CT m = mean[i];
-    ST_RT acc = 0;
     x += i * ks;
+    ST_CT m = mean[i], first = nred ? x[0] : m;
+    ST_RT acc = 0, spread = 0;
     for (long r = 0; r < nred; r++) {
-        ST_CT d = x[r * rs] - m;
+        ST_CT v = x[r * rs], d = v - m, e = v - first;
         acc += ST_SQ(d);
+        spread += ST_ABS1(e);
     }
-    out[i] = acc;
+    out[i] = spread == 0 && ST_FINITE(m) ? 0 : acc;
 }
 #endif
 
@@ -49,22 +58,25 @@ __kernel void usmarr_ssd_cols(__global ST_RT *out, __global const ST_T *x, __glo
         return;
     if (i0 + 16 > nkept) {
         for (long i = i0; i < nkept; i++) {
-            ST_CT m = mean[i];
-            ST_RT acc = 0;
+            ST_CT m = mean[i], first = nred ? x[i] : m;
+            ST_RT acc = 0, spread = 0;
             for (long r = 0; r < nred; r++) {
-                ST_CT d = x[i + r * rs] - m;
+                ST_CT v = x[i + r * rs], d = v - m;
                 acc += d * d;
+                spread += fabs(v - first);
             }
-            out[i] = acc;
+            out[i] = spread == 0 && isfinite(m) ? 0 : acc;
         }
         return;
     }
-    ST_V16 m = vload16(0, mean + i0), acc = (ST_V16)0;
+    ST_V16 m = vload16(0, mean + i0), acc = (ST_V16)0, spread = (ST_V16)0;
+    ST_V16 first = nred ? vload16(0, x + i0) : m;
     for (long r = 0; r < nred; r++) {
-        ST_V16 d = vload16(0, x + i0 + r * rs) - m;
+        ST_V16 v = vload16(0, x + i0 + r * rs), d = v - m;
         acc += d * d;
+        spread += fabs(v - first);
     }
-    vstore16(acc, 0, out + i0);
+    vstore16(select(acc, (ST_V16)0, (spread == (ST_V16)0) & isfinite(m)), 0, out + i0);
 }
 #endif
 #endif

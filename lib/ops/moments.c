@@ -1,6 +1,7 @@
 /* var and std (doc/ops.md): NumPy's two-pass algorithm: the mean over the axes (the
  * library's sum, kept as size-1 dims, divided by N), then one pass of cl/stats.cl that
- * sums the squared magnitudes of the deviations, divided by max(N - correction, 0).
+ * sums the squared magnitudes of the deviations (exactly 0 for equal finite elements),
+ * divided by max(N - correction, 0): past the count 0/0 = NaN or inf.
  * Integers and bool compute in float64, float16 in float32 (rounded once at the end), and
  * complex input gives the real dtype: |x - mean|^2 = re^2 + im^2. */
 #include "ops_internal.h"

@@ -217,6 +217,17 @@ def cplx_inputs(op, dt):
     z += [complex(1e300, 1e-300), complex(1e-300, 1e300), complex(big, tiny), complex(tiny, -big)]
     z += [complex(x, y) for x, y in zip(log_uniform(rd, 60), log_uniform(rd, 60))]
     z += [complex(x, y) for x, y in zip(log_uniform(rd, 60, -6, 6), log_uniform(rd, 60, -6, 6))]
+    if op == "log1p":  # near |1 + z| = 1, where 2x + x^2 + y^2 cancels: |z| about 1e-3 and other sizes
+        own = random.Random(20261127)  # (the other functions' random points stay as they were)
+        for _ in range(80):
+            t = own.choice([1e-3, -1e-3, 2e-3, 1e-4, 1e-6, 1e-9, 0.05, 0.4, 1.0, -1.2, 2.0]) * own.uniform(0.5, 1.5)
+            r = own.choice([1.0, 1 + 3e-16, 1 - 5e-16, 1 + 1e-12, 1 - 1e-9])
+            e = own.choice([0.0, 1e-16, -3e-16, 1e-15, -2e-15, 1e-14])  # x off the circle by a few ulp
+            z.append(complex((r * np.cos(t) - 1) * (1 + e), r * np.sin(t)))
+        z += [complex(1e-3 * np.cos(t), 1e-3 * np.sin(t)) for t in [own.uniform(-np.pi, np.pi) for _ in range(40)]]
+        # where fma(x, 2 + x, y^2) with a rounded 2 + x keeps no digit (|z| about 1e-3, complex128)
+        z += [complex(-1.0299755995678039e-06, -0.0014352526391844301), complex(-3.482653232979299e-06, 0.002639184407555686),
+              complex(-4.438539945135186e-07, 0.000942182462169971), complex(-2.570856899174947e-07, 0.0007170573991961435)]
     if op in ("exp", "expm1", "exp2", "sinh", "cosh", "tanh", "sin", "cos", "tan"):
         lmax = float(np.log(big))
         z += [complex(lmax + d, y) for d in (-1.0, 0.3, 0.69, 1.0) for y in (0.5, 3.0, -1e-5)]

@@ -235,3 +235,44 @@ moments("std", "std_all_int16", O("int16", (6, 7)), None, 1)
 moments("std", "std_complex64_keep", O("complex64", (5, 6)), (0,), 0, True)
 moments("std", "std_f16", O("float16", (9, 4)), (1,), 1)
 moments("std", "std_large", O("float64", (2000, 70)), (0, 1), 0)
+
+
+# corrections past the count: NumPy divides by max(N - correction, 0), so a slice gives 0/0 = NaN
+# where its deviations are all 0 (equal elements whose mean NumPy computes exactly, a NaN, an
+# infinity beside its own sign) and inf where they are not; std the same through sqrt
+def given(dt, data, view="-"):
+    x = O(dt, np.shape(data), view)
+    x.data = np.asarray(data, dtype=dt)
+    return x
+
+
+def special_slices(dt, n):
+    """Slices (columns, n rows) of special values next to ordinary ones, for the reduction over
+    axis 0 (16 outputs: the 16-lane kernel) and, transposed, over axis 1."""
+    info = np.finfo(np.dtype(dt).char.lower() if np.dtype(dt).kind == "c" else dt)
+    tiny, top = float(info.smallest_subnormal), float(info.max)
+    cols = [[np.nan] + list(range(1, n)), [np.inf] * n, [np.inf] + list(range(1, n)), [-np.inf, np.inf] * (n // 2),
+            [0.0, -0.0] * (n // 2), [tiny] * n, [tiny * k for k in range(1, n + 1)], [top] * n,
+            [top, -top] + [0.0] * (n - 2), list(range(1, n + 1)), [0.5] * n, [1.0] * n, [-2.5] * n, [0.25 * k for k in range(n)],
+            [np.nan] * n, [-0.0] * n]
+    return np.array(cols, dtype=np.float64).T.astype(dt)
+
+
+with np.errstate(all="ignore"):
+    for fn in ("var", "std"):
+        moments(fn, "%s_ones_int64_past_count" % fn, given("int64", np.ones((2, 4))), None, 9.5)
+        moments(fn, "%s_complex64_past_count" % fn, O("complex64", (5, 4)), None, 21.5)
+        moments(fn, "%s_complex64_axis0_past_count" % fn, O("complex64", (5, 4)), (0,), 5, True)
+        # equal elements whose mean NumPy's sum gives exactly (and a sum of another order does not)
+        moments(fn, "%s_equal_f32_at_count" % fn, given("float32", np.full((2, 4), 0.1)), None, 8)
+        moments(fn, "%s_equal_f64_past_count" % fn, given("float64", np.full((2, 4), 0.7)), None, 9.5)
+        moments(fn, "%s_equal_f32_in_count" % fn, given("float32", np.full((2, 4), 0.1)), None, 7.5)
+        moments(fn, "%s_equal_c64_past_count" % fn, given("complex64", np.full((5, 4), 0.1 + 0.2j)), None, 20.5)
+        moments(fn, "%s_equal_c128_axes02" % fn, given("complex128", np.full((6, 5, 4), 0.5 - 0.25j)), (0, 2), 24)
+        for dt in ("float32", "float64"):
+            s = special_slices(dt, 4)
+            for corr in (3, 4, 5.5):
+                moments(fn, "%s_special_%s_axis0_%g" % (fn, dt, corr), given(dt, s), (0,), corr)
+                moments(fn, "%s_special_%s_axis1_%g" % (fn, dt, corr), given(dt, s.T.copy()), (1,), corr)
+        cs = special_slices("float64", 4)
+        moments(fn, "%s_special_complex128_axis1" % fn, given("complex128", cs.T + 1j * cs.T[::-1]), (1,), 4.5)

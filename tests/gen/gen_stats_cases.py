@@ -11,6 +11,9 @@ Elements are written as the hexadecimal integer of their bytes (little-endian), 
   red NAME OP DTYPE NDIM SHAPE... NAXES AXES... KEEPDIMS    OP logsumexp|reduce_hypot;
                                                            NAXES -1: axes NULL (all)
   cum NAME OP DTYPE NDIM SHAPE... AXIS INIT                 OP sum|prod|logsumexp; AXIS N: NULL
+  pred ... / pcum ...     as red (OP prod) and cum (OP prod): complex products whose
+                          lines overflow part way, NumPy's own results in the dtype
+                          (the elements multiplied in turn, each product rounded), exact
   diff NAME DTYPE NDIM SHAPE... AXIS N                      then optional pre/app lines
   bcast NDIM SHAPE...     (optional) the input is broadcast to this shape (zero strides)
   in V...                 the input (the header's shape), C order
@@ -67,11 +70,21 @@ def values(dtype, shape, kind="plain"):
         else:
             a = rng.standard_normal(n) * 4
         a = a.astype(real)
+        if kind == "overflow":  # |product| grows past the largest finite value half way along the last axis
+            line = shape[-1] if len(shape) else 1
+            a = np.exp(rng.uniform(0, 4 * np.log(float(np.finfo(real).max)) / line, n))
         if kind == "special":
             specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0], dtype=real)
             m = rng.random(n) < 0.2
             a[m] = rng.choice(specials, m.sum())
-        if dt.kind == "c":
+        if dt.kind == "c" and kind == "overflow":  # magnitude a, any angle
+            t = rng.uniform(-np.pi, np.pi, n)
+            a, b = (a * np.cos(t)).astype(real), (a * np.sin(t)).astype(real)
+            c = np.empty(n, dt)
+            c.real = a
+            c.imag = b
+            a = c
+        elif dt.kind == "c":
             b = (rng.standard_normal(n) * (0.3 if kind == "prod" else 4)).astype(real)
             c = np.empty(n, dt)
             c.real = a
@@ -156,6 +169,22 @@ def cum(name, op, dtype, shape, axis, init, kind="plain", bcast=None):
     out.write("end\n")
 
 
+def products(name, dtype, shape, axis, init, x=None):
+    """prod and cumulative_prod (blocks pred, pcum) of complex values whose product overflows
+    part way along `axis` (the last): NumPy's results in the dtype itself, compared exactly."""
+    x = values(dtype, shape, "overflow") if x is None else x
+    with np.errstate(all="ignore"):
+        want = np.asarray(np.prod(x, axis=axis))
+        cwant = np.cumulative_prod(x.ravel() if axis is None else x, axis=0 if axis is None else axis,
+                                   include_initial=bool(init))
+    nd, shp = len(shape), " ".join(map(str, shape))
+    ax = "-1" if axis is None else "1 %d" % axis
+    out.write("pred %s prod %s %d %s %s 0\nin %s\n%s\nend\n" % (name, dtype, nd, shp, ax, hexes(x), arr("exp", want)))
+    out.write("pcum %s prod %s %d %s %s %d\nin %s\n%s\nend\n" % (name, dtype, nd, shp,
+                                                              "N" if axis is None else str(axis), init, hexes(x),
+                                                              arr("exp", cwant)))
+
+
 def diff(name, dtype, shape, axis, n, pre=None, app=None, kind="plain", bcast=None):
     x = values(dtype, shape, kind)
     logical = np.broadcast_to(x, bcast) if bcast else x
@@ -221,6 +250,24 @@ for op in ("sum", "prod", "logsumexp"):
     cum("cum%s_bcast" % op, op, "float64", (1, 8), 0, 1, kind, bcast=(5, 8))
     if op != "prod":
         cum("cum%s_special" % op, op, "float64", (4, 30), 1, 0, "special")
+
+# ---- complex products past an overflow --------------------------------------------------------
+# (NumPy multiplies in turn; lines of at least 3 elements: a 2-element accumulate goes through
+# NumPy's SIMD multiply, whose products are fused)
+for dt in ("complex64", "complex128"):
+    products("prod_overflow_%s_lines" % dt, dt, (4, 30), -1, 0)
+    products("prod_overflow_%s_init" % dt, dt, (3, 30), 1, 1)
+    products("prod_overflow_%s_all" % dt, dt, (120,), None, 0)
+    products("prod_overflow_%s_long" % dt, dt, (2, 500), 1, 1)
+    # the last product overflows: one part infinite, the other finite, infinite or NaN as the
+    # rounded products give (x y - u v is inf - inf = NaN where a fused product is finite)
+    real = np.float32 if dt == "complex64" else np.float64
+    big = float(np.finfo(real).max) / 1.5
+    last = np.array([[big * (1 + 1j), 2 + 1j], [big * (1 + 1j), 1.5 + 2j], [big * (-1 + 1j), 2 - 1j],
+                     [big * 1j, 1 + 1e-3j], [big * (1 - 0.5j), 1.75 + 0.25j], [1 + 1j, big * (1 + 1j)]], dt)
+    lead = values(dt, (6, 5), "prod")
+    lead = (lead / np.abs(lead)).astype(dt)  # |product| about 1 before the last two
+    products("prod_overflow_%s_last" % dt, dt, (6, 7), 1, 0, np.concatenate([lead, last], axis=1))
 
 # ---- diff --------------------------------------------------------------------------------------
 for dt in ALL:

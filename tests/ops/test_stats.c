@@ -2,7 +2,8 @@
  * and diff against NumPy 2 (tests/stats_cases.txt, written by tests/gen/gen_stats_cases.py):
  * every dtype; C, reversed (negative strides) and step-2 layouts, broadcast inputs (zero
  * strides), 0-d, zero-size, lengths that span several work-groups and the split path;
- * results new and into `out`; special values and huge magnitudes; and the failure paths. */
+ * results new and into `out`; special values and huge magnitudes; complex products past an
+ * overflow; and the failure paths. */
 #include "../harness/common.h"
 
 #include <math.h>
@@ -331,6 +332,8 @@ static int run_red(const struct block *b, const char *op, usmarr_array_t *x, cha
     const int *ax = naxes < 0 ? NULL : axes;
     if (variant == 1)
         return usmarr_reduce(op, x, naxes, ax, keep, out, r);
+    if (!strcmp(op, "prod"))
+        return usmarr_prod(x, naxes, ax, keep, out, r);
     return !strcmp(op, "logsumexp") ? usmarr_logsumexp(x, naxes, ax, keep, out, r)
                                     : usmarr_reduce_hypot(x, naxes, ax, keep, out, r);
 }
@@ -405,6 +408,26 @@ END_TEST
 START_TEST(test_diff_matches_numpy_with_n_prepend_and_append)
 {
     ck_assert_int_gt(run_cases("diff", false, run_diff), test_case_floor(40));
+}
+END_TEST
+
+/* Past an overflow a complex product's infinities and NaNs depend on the order of the
+ * products: NumPy's, and the CPU kernel shapes', multiply the elements in turn, each part
+ * from two rounded products (never fused).  The gpu shape's trees and tiles multiply in
+ * another order (doc/ops.md), so the cases force a CPU shape, which every device runs. */
+START_TEST(test_complex_products_past_an_overflow_match_numpy_exactly)
+{
+    const char *saved = getenv("USMARR_KERNEL_SHAPE");
+    char *keep = saved ? strdup(saved) : NULL;
+    setenv("USMARR_KERNEL_SHAPE", "generic", 1);
+    int reductions = run_cases("pred", true, run_red), scans = run_cases("pcum", true, run_cum);
+    if (keep)
+        setenv("USMARR_KERNEL_SHAPE", keep, 1);
+    else
+        unsetenv("USMARR_KERNEL_SHAPE");
+    free(keep);
+    ck_assert_int_ge(reductions, 5); /* 5 a dtype; the modes and a device without fp64 take one */
+    ck_assert_int_ge(scans, 5);
 }
 END_TEST
 
@@ -516,6 +539,7 @@ Suite *suite_stats2(void)
         {"reductions", test_logsumexp_and_reduce_hypot_match_numpy},
         {"cumulative", test_cumulative_functions_match_numpy_with_include_initial},
         {"diff", test_diff_matches_numpy_with_n_prepend_and_append},
+        {"products", test_complex_products_past_an_overflow_match_numpy_exactly},
         {"failures", test_stats2_functions_reject_bad_arguments},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);

@@ -15,7 +15,8 @@ DELIBERATE = {"min-max-zero-sign", "nextafter-float16-equal", "integer-reciproca
               "sort-zero-sign", "float16-accumulates-in-float32", "complex-special-values", "round-bool",
               "complex-mean-parts", "where-weak-int-out-of-range",
               "mask-assignment-dims", "empty-assignment-shapes", "complex-prod-infinities", "complex-log1p-small",
-              "bool-element-from-array", "complex-pow-overflow-direction"}
+              "bool-element-from-array", "complex-pow-overflow-direction", "var-equal-elements",
+              "complex-multiply-fused", "complex-sign-extremes"}
 
 
 def deliberate(name):
@@ -56,6 +57,47 @@ def values(rng, dtype, n, special=True):
     if d.kind == "c":
         return np.array([complex(one(), one()) for _ in range(n)], d)
     return np.array([one() for _ in range(n)], np.float64).astype(d)
+
+
+def special_values(rng, dtype, n):
+    """n values, every group of 16 (a 16-lane vector) holding special ones beside ordinary ones:
+    NaN, both infinities, both zeros, subnormals and the dtype's extremes (complex: in either
+    part, beside an ordinary other part); zeros (divisors) and the limits for integers."""
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        return values(rng, dtype, n)
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        specials = [0, 0, int(info.max), int(info.min), 1] + ([-1] if d.kind == "i" else [])
+        ordinary = [rng.randint(max(int(info.min), -50), min(int(info.max), 50)) for _ in range(n)]
+        kind = np.int64 if d.kind == "i" else np.uint64
+    else:
+        fi = np.finfo(d.type(0).real.dtype if d.kind == "c" else d)
+        sub, tiny, top = float(fi.smallest_subnormal), float(fi.smallest_normal), float(fi.max)
+        specials = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, sub, -sub, 3 * sub, tiny - sub, tiny, top,
+                    -top, float(fi.eps), 1.0]
+        ordinary = [rng.uniform(-8, 8) for _ in range(n)]
+        kind = np.float64
+    pick = [rng.random() < 0.35 for _ in range(n)]
+    for g in range(0, n, 16):  # a special and an ordinary value in every vector
+        k = rng.randrange(g, min(g + 16, n))
+        pick[k] = True
+        pick[k - 1 if k > g else min(k + 1, n - 1)] = False
+    if d.kind == "c":
+        v = [complex(rng.choice(specials) if pick[i] and rng.random() < 0.7 else ordinary[i],
+                     rng.choice(specials) if pick[i] and rng.random() < 0.5 else rng.uniform(-8, 8)) for i in range(n)]
+        return np.array(v, d)
+    return np.array([rng.choice(specials) if pick[i] else ordinary[i] for i in range(n)], kind).astype(d)
+
+
+def make_special_pair(rng, dtype, shape):
+    """A Pair of special_values (at least 32 of them in practice), C-ordered or reversed."""
+    n = special_values(rng, dtype, int(np.prod(shape, dtype=np.int64))).reshape(shape)
+    u = xp.asarray(n)
+    text = "specials:%s%s" % (dtype, shape)
+    if n.ndim and rng.random() < 0.25:
+        n, u, text = n[::-1], u[::-1], text + "[::-1]"
+    return Pair(n, u, text)
 
 
 def random_shape(rng, ndim=None, lo=0):

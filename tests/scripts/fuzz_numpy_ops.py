@@ -5,8 +5,8 @@ import numpy as np
 
 import usmarr as xp
 import usmarr.storage as xs
-from fuzz_numpy_core import (DTYPES, Pair, broadcast_partner, deliberate, make_pair, math_tol, random_shape, run_both,
-                             values, weak_scalar)
+from fuzz_numpy_core import (DTYPES, Pair, broadcast_partner, deliberate, make_pair, make_special_pair, math_tol,
+                             random_shape, run_both, values, weak_scalar)
 
 
 # ---- elementwise ------------------------------------------------------------------------------------
@@ -34,12 +34,12 @@ def nonfinite(a):
 
 
 def log1p_small_parts(z, r):
-    """NumPy's complex log1p with the real part of every z whose parts are below 1/2 in size taken
-    from log|1 + z| = log1p(2x + x^2 + y^2) / 2 in long double: NumPy's log(hypot(1 + x, y))
+    """NumPy's complex log1p with the real part of every z with x > -1/2 and parts below 2 in size
+    taken from log|1 + z| = log1p(2x + x^2 + y^2) / 2 in long double: NumPy's log(hypot(1 + x, y))
     loses the digits that 1 + x rounds away (500 ulp at |z| = 1e-3)."""
     w = np.asarray(z).astype(np.clongdouble)
     x, y = w.real, w.imag
-    small = np.isfinite(w) & (np.maximum(np.abs(x), np.abs(y)) < 0.5)
+    small = np.isfinite(w) & (x > -0.5) & (np.maximum(np.abs(x), np.abs(y)) < 2)
     re = np.longdouble(0.5) * np.log1p(x * (x + 2) + y * y)
     out = np.array(r, copy=True)
     out.real = np.where(small, re.astype(out.real.dtype), out.real)
@@ -58,6 +58,9 @@ def op_unary(rng, p, log):
     if (name in ("expm1", "tanh", "tan") and p.n.dtype.kind == "c" and nonfinite(p.n)
             and deliberate("complex-special-values")):
         return None
+    if name == "sign" and p.n.dtype.kind == "c" and magnitude_out_of_range(p.n) and deliberate("complex-sign-extremes"):
+        return None
+    contiguous = name == "square" and p.n.dtype.kind == "c" and deliberate("complex-multiply-fused")
     tol = "exact" if name in UNARY_EXACT else "math"
     if name == "sign" and p.n.dtype.kind == "c":
         tol = ("ulp", 4)  # z / |z|
@@ -65,8 +68,18 @@ def op_unary(rng, p, log):
         tol = "math"  # hypot
     log.append("%s(x)" % name)
     fnn, fnu = np_fn(name), getattr(xp, name)
-    r = run_both(name, lambda: np.asarray(fnn(p.n)).copy(), lambda: fnu(p.u), tol, fix=fix)
+    x_n = np.ascontiguousarray(p.n) if contiguous else p.n
+    r = run_both(name, lambda: np.asarray(fnn(x_n)).copy(), lambda: fnu(p.u), tol, fix=fix)
     return r and r[1]
+
+
+def magnitude_out_of_range(z):
+    """Whether a finite complex z has |z| below the smallest normal or above the largest finite
+    value of its dtype (where NumPy's z / hypot(z) keeps few digits or gives 0)."""
+    z = np.asarray(z)
+    fi = np.finfo(z.real.dtype)
+    m = np.abs(z.astype(np.clongdouble))
+    return bool(np.any(np.isfinite(m) & (m > 0) & ((m < fi.smallest_normal) | (m > fi.max))))
 
 
 def pow_overflows(a, b):
@@ -80,9 +93,11 @@ def pow_overflows(a, b):
         return False
 
 
-def op_binary(rng, p, log):
+def op_binary(rng, p, log, partner=None):
     name = rng.choice(BINARY_EXACT + BINARY_MATH)
-    if rng.random() < 0.35:
+    if partner is not None:
+        other_n, other_u, other_text = partner.n, partner.u, partner.text
+    elif rng.random() < 0.35:
         other_n = other_u = weak_scalar(rng)
         other_text = repr(other_n)
     else:
@@ -107,9 +122,29 @@ def op_binary(rng, p, log):
     if name == "nextafter" and res == np.float16 and deliberate("nextafter-float16-equal"):
         fix = lambda r: np.where(np.asarray(a_n) == np.asarray(b_n), np.asarray(b_n, r.dtype), r).astype(r.dtype)  # noqa: E731
     zero_sign = not (name in ("maximum", "minimum", "fmax", "fmin") and deliberate("min-max-zero-sign"))
+    if name == "multiply" and res is not None and res.kind == "c" and deliberate("complex-multiply-fused"):
+        a_n, b_n = (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v for v in (a_n, b_n))
     log.append("%s(%s, %s)" % (name, "x" if first else other_text, other_text if first else "x"))
     r = run_both(name, lambda: np.asarray(fnn(a_n, b_n)).copy(), lambda: fnu(a_u, b_u), tol, zero_sign, fix)
     return r and r[1]
+
+
+def op_specials(rng, p, log):
+    """An elementwise function of an array of 32 to 80 elements whose special values (NaN,
+    infinities, signed zeros, subnormals, the extremes, integer zeros and limits) sit next to
+    ordinary ones in every 16-lane vector, against another such array or a scalar.  The chain
+    goes on from its result."""
+    dtype = rng.choice(["float16", "float32", "float64", "complex64", "complex128", "float32", "complex64",
+                        rng.choice(DTYPES)])
+    n = rng.randint(32, 80)
+    shape = rng.choice([(n,), (2, n // 2), (n // 4, 4)])
+    q = make_special_pair(rng, dtype, shape)
+    log.append(q.text)
+    if rng.random() < 0.45:
+        return op_unary(rng, q, log)
+    other = rng.choice([dtype, dtype, rng.choice(DTYPES)])
+    partner = make_special_pair(rng, other, shape[rng.randint(0, len(shape) - 1):])
+    return op_binary(rng, q, log, partner if rng.random() < 0.8 else None)
 
 
 # ---- reductions and statistics ----------------------------------------------------------------------
@@ -151,6 +186,31 @@ def mean_parts(x, **kw):
     return r
 
 
+def reduced_count(x, axis):
+    """The number of elements each result of a reduction over `axis` (None, int or tuple) takes."""
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+
+
+def equal_elements_var(x, r, axis, nkw):
+    """NumPy's var or std r with the library's rule for slices of equal finite elements (doc/ops.md):
+    their deviations are 0 (var 0, or 0/0 = NaN past the count), where NumPy's mean of them may
+    round away from the element.  The rule applies where NumPy's mean is finite."""
+    x = np.asarray(x)
+    if x.size == 0 or x.dtype.kind not in "fc":
+        return r
+    kd = {"axis": axis, "keepdims": nkw.get("keepdims", False)}
+    with np.errstate(all="ignore"):
+        parts = [x.real, x.imag] if x.dtype.kind == "c" else [x]
+        equal = np.all(np.isfinite(x), **kd)
+        for a in parts:
+            equal &= np.max(a, **kd) == np.min(a, **kd)
+        equal &= np.isfinite(np.mean(x.astype(np.float32) if x.dtype == np.float16 else x, **kd))
+        left = reduced_count(x, axis) - nkw.get("ddof", 0)
+        zero = np.zeros((), np.asarray(r).dtype) / (left if left > 0 else 0)
+    return np.asarray(np.where(equal, zero, r)).astype(np.asarray(r).dtype)
+
+
 def op_reduce(rng, p, log):
     name = rng.choice(["sum", "prod", "min", "max", "mean", "var", "std", "argmin", "argmax", "all", "any",
                        "count_nonzero"])
@@ -168,16 +228,22 @@ def op_reduce(rng, p, log):
     if axis is not None:
         kw["axis"] = axis
     nkw = dict(kw)
-    if name in ("var", "std") and rng.random() < 0.5:
-        kw["correction"] = 1
-        nkw["ddof"] = 1
+    fix = None
+    if name in ("var", "std") and rng.random() < 0.6:  # 1, or at, about or past the count (NumPy divides by 0)
+        count = reduced_count(p.n, axis)
+        kw["correction"] = nkw["ddof"] = max(0.5, rng.choice([1, 1, count, count + 0.5, count + rng.randint(1, 9),
+                                                                count - 0.5, 2 * count + 1.5]))
+    if name in ("var", "std") and deliberate("var-equal-elements"):
+        fix = lambda r: equal_elements_var(p.n, r, axis, nkw)  # noqa: E731
     tol = "exact" if name in ("min", "max", "argmin", "argmax", "all", "any", "count_nonzero") else reduce_tol(p, name)
     log.append("%s(x, %s)" % (name, kw))
     fnn = getattr(np, name)
     if name == "mean" and p.n.dtype.kind == "c" and deliberate("complex-mean-parts"):
         fnn = mean_parts
+    if name in ("var", "std") and p.n.dtype == np.float16 and deliberate("float16-accumulates-in-float32"):
+        fnn = lambda x, **k: getattr(np, name)(x.astype(np.float32), **k).astype(np.float16)  # noqa: E731
     r = run_both(name, lambda: np.asarray(fnn(p.n, **nkw)), lambda: getattr(xp, name)(p.u, **kw), tol,
-                 zero_sign=name in ("min", "max"))
+                 zero_sign=name in ("min", "max"), fix=fix)
     return r and (r[1] if isinstance(r[1], xp.Array) else None)
 
 
@@ -223,6 +289,39 @@ def op_stats(rng, p, log):
         tol = reduce_tol(p, name)
     log.append("%s(x, %s)" % (name, kw))
     r = run_both(name, fnn, lambda: getattr(xp, name)(p.u, **kw), tol, zero_sign=False)
+    return r and r[1]
+
+
+def op_products(rng, p, log):
+    """prod of more than 20 complex elements and cumulative_prod, their lines growing past the
+    largest finite value part way (on a CPU device: a GPU's kernel shape multiplies in another
+    order, doc/ops.md) or staying finite.  prod takes C-ordered lines (NumPy reduces other
+    layouts in memory order); cumulative_prod any view.  The chain goes on from the scan."""
+    dtype = rng.choice(["complex64", "complex128"])
+    n = rng.randint(21, 120)
+    lines = rng.randint(1, 3)
+    shape, axis = rng.choice([((n,), 0), ((n,), None), ((lines, n), 1), ((lines, n), -1), ((n, lines), 0)])
+    top = float(np.log(np.finfo(np.float32 if dtype == "complex64" else np.float64).max))
+    overflow = ":cpu:" in xp.get_device().selector and rng.random() < 0.75
+    grow = (4 if overflow else 0.9) * top / n  # |product| passes the largest finite value half way, or never
+    m = np.array([np.exp(rng.uniform(0, grow)) for _ in range(int(np.prod(shape)))])
+    t = np.array([rng.uniform(-np.pi, np.pi) for _ in range(m.size)])
+    x_n = np.empty(m.size, dtype)
+    x_n.real, x_n.imag = m * np.cos(t), m * np.sin(t)
+    x_n = x_n.reshape(shape)
+    q = Pair(x_n, xp.asarray(x_n), "%s%s with |x| up to exp(%.3g)" % (dtype, shape, grow))
+    log.append(q.text)
+    nm = max(n, 1)
+    log.append("prod(x, axis=%s)" % axis)
+    run_both("prod", lambda: np.asarray(np.prod(q.n, axis=axis)), lambda: xp.prod(q.u, axis=axis), ("ulp", 4 * nm))
+    ax = 0 if axis is None else axis
+    initial = rng.random() < 0.3
+    if rng.random() < 0.3:  # a reversed view: accumulation follows the logical order
+        q = Pair(np.flip(q.n, axis=ax), xp.flip(q.u, axis=ax), "flip(x, %d)" % ax)
+        log.append(q.text)
+    log.append("cumulative_prod(x, axis=%d, include_initial=%s)" % (ax, initial))
+    r = run_both("cumulative_prod", lambda: np.cumulative_prod(q.n, axis=ax, include_initial=initial),
+                 lambda: xp.cumulative_prod(q.u, axis=ax, include_initial=initial), ("ulp", 4 * nm))
     return r and r[1]
 
 
@@ -605,8 +704,8 @@ def op_storage(rng, p, log):
 
 
 # ---- chains -----------------------------------------------------------------------------------------
-OPS = [(op_unary, 4), (op_binary, 5), (op_reduce, 3), (op_stats, 1), (op_index, 3), (op_setitem, 2), (op_sort, 2),
-       (op_linalg, 1), (op_manip, 3), (op_storage, 1)]
+OPS = [(op_unary, 3), (op_binary, 4), (op_specials, 2), (op_reduce, 3), (op_stats, 1), (op_products, 0.5), (op_index, 3),
+       (op_setitem, 2), (op_sort, 2), (op_linalg, 1), (op_manip, 3), (op_storage, 1)]
 
 
 def one_chain(rng, log):
