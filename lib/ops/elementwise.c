@@ -1,4 +1,5 @@
-/* Elementwise functions: one table (cl/elementwise.cl), one dispatcher, thin wrappers.
+/* Elementwise functions: one table (cl/elementwise.cl) and one dispatcher; the named
+ * wrappers are in elementwise_named.c.
  *
  * A call validates its operands, promotes their dtypes (promote.c) and picks the dtype
  * the function is computed in (its "loop"), broadcasts, checks `out`, casts array inputs
@@ -57,6 +58,7 @@ struct params {
     bool equal_nan;
 };
 static const struct params close_defaults = {1e-5, 1e-8, false};
+#define DEFINES_SIZE 384 /* a program's defines */
 
 enum op_index {
 #define ENUM_(ID, name, arity, loops, out, flags, vec, expr, vexpr) OP_##ID,
@@ -441,8 +443,24 @@ int usmarr__elementwise_plan(int opi, const usmarr_operand_t *operands, int *pla
     return 0;
 }
 
-static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
-                         usmarr_array_t *out, usmarr_array_t **result)
+/* One call, from its operands to its launch: resolved (context, planned function and
+ * operands, dtypes), shaped (the broadcast shape), then bound to a map and launched. */
+struct call {
+    int opi;
+    const struct op_info *op;
+    int n; /* the planned function's arity */
+    usmarr_context_t *ctx;
+    const usmarr_array_t *first; /* the first array operand: the result's layout */
+    usmarr_operand_t operands[3];
+    usmarr_dtype_t loop, res;
+    int ndim;
+    int64_t shape[USMARR_MAX_NDIM];
+    int64_t count;
+};
+
+/* The arguments' checks, the context, and the function and dtypes that compute the call. */
+static int call_resolve(struct call *c, int opi, const usmarr_operand_t *operands, size_t noperands,
+                        const usmarr_array_t *out, usmarr_array_t **result)
 {
     const struct op_info *op = &ops[opi];
     int n = op->arity;
@@ -453,18 +471,16 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
                             noperands);
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", op->name);
-
-    /* context, scalars */
-    usmarr_context_t *ctx = out ? out->memory->context : NULL;
-    const usmarr_array_t *first = NULL;
+    c->ctx = out ? out->memory->context : NULL;
+    c->first = NULL;
     for (int i = 0; i < n; i++) {
         const usmarr_array_t *a = operands[i].array;
         if (a) {
-            if (!first)
-                first = a;
-            if (!ctx)
-                ctx = a->memory->context;
-            else if (a->memory->context != ctx)
+            if (!c->first)
+                c->first = a;
+            if (!c->ctx)
+                c->ctx = a->memory->context;
+            else if (a->memory->context != c->ctx)
                 return usmarr__fail(USMARR_ERROR_CONTEXT_MISMATCH, "%s: %s belongs to another context than %s",
                                     op->name, operand_names[i], out ? "out" : "the first array operand");
         } else {
@@ -473,26 +489,28 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
                 return rc;
         }
     }
-    if (!ctx)
+    if (!c->ctx)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: no operand is an array and there is no out",
                             op->name);
-
-    usmarr_dtype_t loop = USMARR_BOOL, res = USMARR_BOOL;
-    usmarr_operand_t planned[3];
-    int rc = usmarr__elementwise_plan(opi, operands, &opi, planned, &loop, &res);
+    c->loop = c->res = USMARR_BOOL;
+    int rc = usmarr__elementwise_plan(opi, operands, &c->opi, c->operands, &c->loop, &c->res);
     if (rc)
         return rc;
-    op = &ops[opi];
-    operands = planned;
-    if ((rc = usmarr__check_dtype_supported(ctx, loop, "the computation dtype")) ||
-        (rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
+    c->op = &ops[c->opi];
+    c->n = c->op->arity;
+    if ((rc = usmarr__check_dtype_supported(c->ctx, c->loop, "the computation dtype")))
         return rc;
+    return usmarr__check_dtype_supported(c->ctx, c->res, "the result dtype");
+}
 
-    /* broadcast shape: inputs, then out must be that shape (or one the inputs broadcast to) */
+/* The broadcast shape of the inputs, or out's where they broadcast to it. */
+static int call_shape(struct call *c, const usmarr_array_t *out)
+{
+    const struct op_info *op = c->op;
     int ndim = 0;
-    int64_t shape[USMARR_MAX_NDIM];
-    for (int i = 0; i < n; i++) {
-        const usmarr_array_t *a = operands[i].array;
+    int64_t *shape = c->shape;
+    for (int i = 0; i < c->n; i++) {
+        const usmarr_array_t *a = c->operands[i].array;
         if (!a)
             continue;
         if (a->ndim > ndim) {
@@ -511,6 +529,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
                                     operand_names[i], d, (long long)m, (long long)*s);
         }
     }
+    int rc;
     if (out) {
         if ((rc = usmarr__check_writable(out, "out")))
             return rc;
@@ -529,139 +548,173 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
         }
         ndim = out->ndim;
         memcpy(shape, out->shape, sizeof(int64_t) * (size_t)ndim);
-        if (!usmarr_can_cast(res, out->dtype, USMARR_CASTING_SAME_KIND))
+        if (!usmarr_can_cast(c->res, out->dtype, USMARR_CASTING_SAME_KIND))
             return usmarr__fail(USMARR_ERROR_CASTING, "%s: the %s result cannot be cast to out's %s (same_kind)",
-                                op->name, usmarr_dtype_name(res), usmarr_dtype_name(out->dtype));
+                                op->name, usmarr_dtype_name(c->res), usmarr_dtype_name(out->dtype));
     }
-
-    int64_t count = 1;
+    c->ndim = ndim;
+    c->count = 1;
     for (int d = 0; d < ndim; d++)
-        count *= shape[d];
-    if (count > 0 && (rc = usmarr__elementwise_check_exponent(opi, loop, &operands[1])))
+        c->count *= shape[d];
+    if (c->count > 0 && (rc = usmarr__elementwise_check_exponent(c->opi, c->loop, &c->operands[1])))
         return rc;
+    return 0;
+}
 
-    /* inputs: cast to the loop dtype where needed; scalars become kernel arguments (after
-     * the function's parameters, which are scalars 0 and 1) */
-    struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
-    int tolerance_bits = 0;
-    if (op->params) {
-        /* NumPy computes atol + rtol*|b| in b's own (inexact) dtype, with rtol and atol
-         * converted to it: the tolerance dtype, rounded to in the kernel and here */
-        const struct params *p = params ? params : &close_defaults;
-        const usmarr_operand_t *b = &operands[1];
-        usmarr_dtype_t bd = b->array ? b->array->dtype : b->scalar.dtype >= 0 ? (usmarr_dtype_t)b->scalar.dtype : loop;
-        usmarr_kind_t bk = usmarr_dtype_kind(bd);
-        bd = bk == USMARR_KIND_FLOAT || bk == USMARR_KIND_COMPLEX ? real_of(bd) : USMARR_FLOAT64;
-        if (usmarr_dtype_size(bd) > usmarr_dtype_size(real_of(loop)))
-            bd = real_of(loop);
-        tolerance_bits = (int)usmarr_dtype_size(bd) * 8;
-        double tol[2] = {p->rtol, p->atol};
-        for (int i = 0; i < 2; i++)
-            tol[i] = tolerance_bits == 16 ? usmarr__half_to_double(usmarr__half_from_double(tol[i]))
-                     : tolerance_bits == 32 ? (double)(float)tol[i] : tol[i];
-        usmarr_scalar_t rtol = usmarr_scalar_float(tol[0]), atol = usmarr_scalar_float(tol[1]);
-        if ((rc = usmarr__scalar_arg_set(&m.scalars[0], real_of(loop), &rtol)) ||
-            (rc = usmarr__scalar_arg_set(&m.scalars[1], real_of(loop), &atol)))
-            return rc;
-        m.nscalars = 2;
-    }
-    usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL};
-    usmarr_array_t *target = NULL;
-    char defines[384];
-    char srcs[3][8];
-    int nin = 0;
-    bool vec = usmarr__dtype_vector_ok(loop) && usmarr__dtype_vector_ok(res);
-    for (int i = 0; i < n; i++) {
-        const usmarr_array_t *a = operands[i].array;
-        bool cond = op->where && i == 0;
+/* isclose's rtol and atol, scalars 0 and 1 of the map: NumPy computes atol + rtol*|b| in b's
+ * own (inexact) dtype, with rtol and atol converted to it, the tolerance dtype, rounded to
+ * in the kernel and here.  Returns its width in bits through *bits. */
+static int call_tolerances(const struct call *c, const struct params *params, struct usmarr__map *m, int *bits)
+{
+    const struct params *p = params ? params : &close_defaults;
+    const usmarr_operand_t *b = &c->operands[1];
+    usmarr_dtype_t bd = b->array ? b->array->dtype : b->scalar.dtype >= 0 ? (usmarr_dtype_t)b->scalar.dtype : c->loop;
+    usmarr_kind_t bk = usmarr_dtype_kind(bd);
+    bd = bk == USMARR_KIND_FLOAT || bk == USMARR_KIND_COMPLEX ? real_of(bd) : USMARR_FLOAT64;
+    if (usmarr_dtype_size(bd) > usmarr_dtype_size(real_of(c->loop)))
+        bd = real_of(c->loop);
+    *bits = (int)usmarr_dtype_size(bd) * 8;
+    double tol[2] = {p->rtol, p->atol};
+    for (int i = 0; i < 2; i++)
+        tol[i] = *bits == 16 ? usmarr__half_to_double(usmarr__half_from_double(tol[i]))
+                 : *bits == 32 ? (double)(float)tol[i] : tol[i];
+    usmarr_scalar_t rtol = usmarr_scalar_float(tol[0]), atol = usmarr_scalar_float(tol[1]);
+    int rc;
+    if ((rc = usmarr__scalar_arg_set(&m->scalars[0], real_of(c->loop), &rtol)) ||
+        (rc = usmarr__scalar_arg_set(&m->scalars[1], real_of(c->loop), &atol)))
+        return rc;
+    m->nscalars = 2;
+    return 0;
+}
+
+/* The inputs: cast to the loop dtype where needed (into temps), scalars as kernel arguments;
+ * srcs[i] names where input i comes from (a<k>: array operand k, s<j>: scalar j), and
+ * *vec whether every operand has a 16-vector form. */
+static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array_t **temps, char (*srcs)[8],
+                       bool *vec)
+{
+    int rc;
+    *vec = usmarr__dtype_vector_ok(c->loop) && usmarr__dtype_vector_ok(c->res);
+    for (int i = 0; i < c->n; i++) {
+        const usmarr_array_t *a = c->operands[i].array;
+        bool cond = c->op->where && i == 0;
         if (!a) {
-            usmarr_dtype_t sd = cond ? USMARR_BOOL : loop;
-            if ((rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars], sd, &operands[i].scalar)))
-                goto done;
-            srcs[i][0] = 's', srcs[i][1] = (char)('0' + (m.nscalars++ & 7)), srcs[i][2] = 0;
+            usmarr_dtype_t sd = cond ? USMARR_BOOL : c->loop;
+            if ((rc = usmarr__scalar_arg_set(&m->scalars[m->nscalars], sd, &c->operands[i].scalar)))
+                return rc;
+            srcs[i][0] = 's', srcs[i][1] = (char)('0' + (m->nscalars++ & 7)), srcs[i][2] = 0;
             continue;
         }
-        if (!cond && a->dtype != loop) {
-            if ((rc = new_array(ctx, a, loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
+        if (!cond && a->dtype != c->loop) {
+            if ((rc = new_array(c->ctx, a, c->loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
                 (rc = cast_into(temps[i], a)))
-                goto done;
+                return rc;
             a = temps[i];
         }
         if (cond) /* the condition is read in its own dtype */
-            vec = vec && usmarr__dtype_vector_ok(a->dtype);
-        nin++;
-        if ((rc = usmarr__operand_from_array(a, ndim, shape, &m.operands[nin])))
-            goto done;
-        srcs[i][0] = 'a', srcs[i][1] = (char)('0' + (nin & 7)), srcs[i][2] = 0;
+            *vec = *vec && usmarr__dtype_vector_ok(a->dtype);
+        m->nin++;
+        if ((rc = usmarr__operand_from_array(a, c->ndim, c->shape, &m->operands[m->nin])))
+            return rc;
+        srcs[i][0] = 'a', srcs[i][1] = (char)('0' + (m->nin & 7)), srcs[i][2] = 0;
     }
+    return 0;
+}
 
-    /* output: out itself, unless it needs a cast or overlaps an input other than exactly */
-    bool direct = out && out->dtype == res;
-    for (int i = 0; direct && i < n; i++) {
-        const usmarr_array_t *a = operands[i].array;
-        /* a cast copy was taken before the kernel runs (in-order queue): no hazard */
+/* The array the kernel writes: out itself, unless it needs a cast or overlaps an input
+ * other than exactly (a cast copy was taken before the kernel runs: no hazard). */
+static int call_target(const struct call *c, usmarr_array_t *out, usmarr_array_t *const *temps,
+                       usmarr_array_t **target)
+{
+    bool direct = out && out->dtype == c->res;
+    for (int i = 0; direct && i < c->n; i++) {
+        const usmarr_array_t *a = c->operands[i].array;
         if (a && !temps[i] && usmarr__ranges_meet(a, out) && !usmarr__exact_alias(a, out))
             direct = false;
     }
     if (direct) {
-        target = usmarr_array_retain(out);
-    } else if ((rc = usmarr__elementwise_target(ctx, first, out, res, ndim, shape, &target))) {
-        goto done;
+        *target = usmarr_array_retain(out);
+        return 0;
     }
-    if ((rc = usmarr__operand_from_array(target, ndim, shape, &m.operands[0])))
-        goto done;
+    return usmarr__elementwise_target(c->ctx, c->first, out, c->res, c->ndim, c->shape, target);
+}
 
+/* The program's defines: loop dtype, arity, result rule, operand sources, function.  The
+ * text is memoised per thread by a key of those fields: formatting it costs about a
+ * microsecond, a visible share of a tiny call. */
+static void call_defines(const struct call *c, const char (*srcs)[8], bool vec, bool spec, bool equal_nan,
+                         int tolerance_bits, int nscalars, char *defines, size_t size)
+{
+    const struct op_info *op = c->op;
+    int n = c->n;
     /* a single element takes the 16-lane math functions too where the device's shape runs
      * the 16-lane bodies (cl/elementwise.cl, "lanes") */
-    bool splat = vec && (!ctx->shape.contig_one || ctx->shape.rowvec || ctx->shape.tblock);
-    /* the program: loop dtype, arity, result rule, operand sources, function.  The text is
-     * memoised per thread by a key of those fields: formatting it costs about a
-     * microsecond, a visible share of a tiny call. */
-    bool spec = specialize() || op->params, equal_nan = op->params && params && params->equal_nan;
-    uint64_t key = (uint64_t)loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
-                   (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? opi : 0) << 11 |
+    const struct usmarr__kernel_shape *sh = &c->ctx->shape;
+    bool splat = vec && (!sh->contig_one || sh->rowvec || sh->tblock);
+    uint64_t key = (uint64_t)c->loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
+                   (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? c->opi : 0) << 11 |
                    (uint64_t)equal_nan << 19 | (uint64_t)splat << 29 | (uint64_t)(tolerance_bits / 16) << 30;
     for (int i = 0; i < n; i++)
         key |= (uint64_t)((srcs[i][0] == 's') << 2 | (srcs[i][1] - '0')) << (20 + 3 * i);
     static _Thread_local struct {
         uint64_t key;
-        char text[sizeof defines];
+        char text[DEFINES_SIZE];
     } memo[16];
     int slot = (int)((key ^ key >> 13 ^ key >> 27) & 15);
     if (memo[slot].key == key + 1) {
-        memcpy(defines, memo[slot].text, sizeof defines);
-    } else {
-        int len = snprintf(defines, sizeof defines, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s%s", usmarr__dtype_tag(loop),
-                           op->where ? "W" : op->params ? "C" : n == 1 ? "1" : n == 2 ? "2" : "3",
-                           out_rule_name[op->out], vec ? " -DEW_V1" : "", splat ? " -DEW_SPLAT" : "",
-                           equal_nan ? " -DEW_EQUAL_NAN" : "");
-        if (tolerance_bits)
-            len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_TOLB=%d", tolerance_bits);
-        for (int i = 0; i < n; i++)
-            len += snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_I%d=%s", i + 1, srcs[i]);
-        if (spec)
-            snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_OP=%s", op->id);
-        else
-            snprintf(defines + len, sizeof defines - (size_t)len, " -DEW_SC=%d", m.nscalars);
-        memo[slot].key = key + 1;
-        memcpy(memo[slot].text, defines, sizeof defines);
+        memcpy(defines, memo[slot].text, size);
+        return;
     }
-    if (!spec) {
-        usmarr_scalar_t id = {.kind = USMARR_KIND_INT, .dtype = USMARR_INT32, .value.i = opi};
+    int len = snprintf(defines, size, "-DEW_T=%s -DEW_N%s -DEW_O%s%s%s%s", usmarr__dtype_tag(c->loop),
+                       op->where ? "W" : op->params ? "C" : n == 1 ? "1" : n == 2 ? "2" : "3",
+                       out_rule_name[op->out], vec ? " -DEW_V1" : "", splat ? " -DEW_SPLAT" : "",
+                       equal_nan ? " -DEW_EQUAL_NAN" : "");
+    if (tolerance_bits)
+        len += snprintf(defines + len, size - (size_t)len, " -DEW_TOLB=%d", tolerance_bits);
+    for (int i = 0; i < n; i++)
+        len += snprintf(defines + len, size - (size_t)len, " -DEW_I%d=%s", i + 1, srcs[i]);
+    if (spec)
+        snprintf(defines + len, size - (size_t)len, " -DEW_OP=%s", op->id);
+    else
+        snprintf(defines + len, size - (size_t)len, " -DEW_SC=%d", nscalars);
+    memo[slot].key = key + 1;
+    memcpy(memo[slot].text, defines, size);
+}
+
+static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
+                         usmarr_array_t *out, usmarr_array_t **result)
+{
+    struct call c;
+    int rc = call_resolve(&c, opi, operands, noperands, out, result);
+    if (rc || (rc = call_shape(&c, out)))
+        return rc;
+
+    struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
+    int tolerance_bits = 0;
+    if (c.op->params && (rc = call_tolerances(&c, params, &m, &tolerance_bits)))
+        return rc;
+    usmarr_array_t *temps[4] = {NULL, NULL, NULL, NULL}, *target = NULL;
+    char srcs[3][8], defines[DEFINES_SIZE];
+    bool vec = false;
+    if ((rc = call_inputs(&c, &m, temps, srcs, &vec)) || (rc = call_target(&c, out, temps, &target)) ||
+        (rc = usmarr__operand_from_array(target, c.ndim, c.shape, &m.operands[0])))
+        goto done;
+
+    bool spec = specialize() || c.op->params, equal_nan = c.op->params && params && params->equal_nan;
+    call_defines(&c, (const char (*)[8])srcs, vec, spec, equal_nan, tolerance_bits, m.nscalars, defines,
+                 sizeof defines);
+    if (!spec) { /* the function, selected at run time */
+        usmarr_scalar_t id = {.kind = USMARR_KIND_INT, .dtype = USMARR_INT32, .value.i = c.opi};
         if ((rc = usmarr__scalar_arg_set(&m.scalars[m.nscalars++], USMARR_INT32, &id)))
             goto done;
     }
     m.defines = defines;
-    m.nin = nin;
-    m.ndim = ndim;
-    memcpy(m.shape, shape, sizeof(int64_t) * (size_t)ndim);
-    if ((rc = usmarr__map_launch(ctx, &m)))
+    m.ndim = c.ndim;
+    memcpy(m.shape, c.shape, sizeof(int64_t) * (size_t)c.ndim);
+    if ((rc = usmarr__map_launch(c.ctx, &m)))
         goto done;
-
-    if (out && target != out) {
-        if ((rc = cast_into(out, target)))
-            goto done;
-    }
+    if (out && target != out && (rc = cast_into(out, target)))
+        goto done;
     if (result)
         *result = out ? usmarr_array_retain(out) : usmarr_array_retain(target);
 done:
@@ -671,8 +724,8 @@ done:
     return rc;
 }
 
-static int dispatch(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
-                    usmarr_array_t **result)
+int usmarr__elementwise_call(int opi, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                             usmarr_array_t **result)
 {
     return dispatch_with(opi, operands, noperands, NULL, out, result);
 }
@@ -687,7 +740,7 @@ int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
     for (int i = 0; i < OP_COUNT; i++)
         if (!strcmp(ops[i].name, name))
-            return dispatch(i, operands, noperands, out, result);
+            return usmarr__elementwise_call(i, operands, noperands, out, result);
     return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
 }
 
@@ -739,42 +792,6 @@ const char *usmarr_elementwise_name(int index)
     return index >= 0 && index < OP_COUNT ? ops[index].name : NULL;
 }
 
-#define WRAP_1_(ID, name)                                                                                   \
-    int usmarr_##name(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array_t **result)                \
-    {                                                                                                        \
-        usmarr__clear_error();                                                                               \
-        if (!x)                                                                                              \
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": x is NULL");                         \
-        usmarr_operand_t o[1] = {{.array = x}};                                                              \
-        return dispatch(OP_##ID, o, 1, out, result);                                                         \
-    }
-#define WRAP_2_(ID, name)                                                                                   \
-    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out,             \
-                      usmarr_array_t **result)                                                               \
-    {                                                                                                        \
-        usmarr__clear_error();                                                                               \
-        if (!x1 || !x2)                                                                                      \
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL", !x1 ? "x1" : "x2");     \
-        usmarr_operand_t o[2] = {{.array = x1}, {.array = x2}};                                              \
-        return dispatch(OP_##ID, o, 2, out, result);                                                         \
-    }
-#define WRAP_3_(ID, name)                                                                                   \
-    int usmarr_##name(const usmarr_array_t *x1, const usmarr_array_t *x2, const usmarr_array_t *x3,        \
-                      usmarr_array_t *out, usmarr_array_t **result)                                          \
-    {                                                                                                        \
-        usmarr__clear_error();                                                                               \
-        if (!x1 || !x2 || !x3)                                                                               \
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, #name ": %s is NULL",                         \
-                                !x1 ? "the first array" : !x2 ? "the second array" : "the third array");     \
-        usmarr_operand_t o[3] = {{.array = x1}, {.array = x2}, {.array = x3}};                               \
-        return dispatch(OP_##ID, o, 3, out, result);                                                         \
-    }
-#define WRAP_W_ WRAP_3_
-#define WRAP_C_(ID, name) /* by hand, below: the function has parameters */
-#define WRAP_(ID, name, arity, loops, out, flags, vec, expr, vexpr) WRAP_##arity##_(ID, name)
-USMARR_ELEMENTWISE_OPS(WRAP_)
-#undef WRAP_
-
 int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
                    usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -784,24 +801,4 @@ int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol
     usmarr_operand_t o[2] = {{.array = a}, {.array = b}};
     struct params p = {rtol, atol, equal_nan};
     return dispatch_with(OP_ISCLOSE, o, 2, &p, out, result);
-}
-
-int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,
-                    bool *result)
-{
-    usmarr__clear_error();
-    if (!result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "allclose: result is NULL");
-    usmarr_array_t *close = NULL, *all = NULL;
-    unsigned char value = 0;
-    int rc = usmarr_isclose(a, b, rtol, atol, equal_nan, NULL, &close);
-    if (!rc)
-        rc = usmarr_all(close, 0, NULL, false, NULL, &all);
-    if (!rc)
-        rc = usmarr_array_copy_to_host(all, &value, NULL);
-    usmarr_array_release(all);
-    usmarr_array_release(close);
-    if (!rc)
-        *result = value != 0;
-    return rc;
 }

@@ -27,6 +27,9 @@ struct usmarr__ew_op {
 };
 /* Function `index` of the table; NULL past the last. */
 USMARR_INTERNAL const struct usmarr__ew_op *usmarr__elementwise_op(int index);
+/* usmarr_elementwise() of the table's row `index` (the named wrappers, elementwise_named.c). */
+USMARR_INTERNAL int usmarr__elementwise_call(int index, const usmarr_operand_t *operands, size_t noperands,
+                                             usmarr_array_t *out, usmarr_array_t **result);
 /* The index of the function named by name[0, len); -1 when none is. */
 USMARR_INTERNAL int usmarr__elementwise_find(const char *name, size_t len);
 /* What a call of function `index` over `operands` (its arity of them; scalars checked)
