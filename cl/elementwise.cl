@@ -26,9 +26,8 @@
  * integer/float special cases (division by zero, shifts past the width, ...) are
  * documented in doc/ops.md.
  */
-/* Boilerplate: the table's rows read alike, one a function (the math library's above all).
- * No row macro folds them: PoCL defines some function names (sqrt, ...) as macros, which
- * a second macro level would expand before EW_F1 pastes them. */
+/* One row a function, spelled out: PoCL defines some function names (sqrt, ...) as macros,
+ * which a row macro's second level would expand before EW_F1 pastes them. */
 #define USMARR_ELEMENTWISE_OPS(X)                                                                        \
     X(NEGATIVE, negative, 1, NUM, SAME, F_NOBOOL, V, EW_NEG(a), (-(a)))                                  \
     X(POSITIVE, positive, 1, NUM, SAME, F_NOBOOL, V, (a), (a))                                           \
@@ -637,7 +636,7 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
         return r;                                                                                        \
     }                                                                                                    \
     static inline EW_CT EW_PASTE(ew_s##name##_, EW_T)(EW_CT x, EW_CT y) { return EW_SPLAT2(ID, ok, f, x, y); }
-/* Boilerplate: one line a function, its domain and a value inside it. */
+/* One line a function: its domain test and a benign value inside the domain. */
 EW_LANE_SAFE1(CBRT, cbrt, cbrt, cbrt, EW_OK_ANY, 0.5f)
 EW_LANE_SAFE1(EXP, exp, ew_exp, ew_uexp, EW_OK_ANY, 0.5f)
 EW_LANE_SAFE1(EXP2, exp2, exp2, exp2, EW_OK_ANY, 0.5f)

@@ -1,6 +1,5 @@
 # The backends that fill the table of USM entry points (the extension's, or OpenCL SVM's),
 # and the pool of released blocks.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/backend/backend_internal.h \
 	lib/backend/usm.c \

@@ -407,7 +407,6 @@ int usmarr_array_create(const usmarr_array_options_t *o, usmarr_array_t **out)
     return usmarr__array_new(source, dtype, o->ndim, o->shape, strides, o->offset, access, out);
 }
 
-/* Boilerplate: every counted object's retain and release open alike (USMARR__RETAIN). */
 usmarr_array_t *usmarr_array_retain(usmarr_array_t *a) { return USMARR__RETAIN(a); }
 
 void usmarr_array_release(usmarr_array_t *a)

@@ -87,7 +87,6 @@ fail:
     return rc;
 }
 
-/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_context_create(const char *selector, usmarr_context_t **context)
 {
     usmarr__clear_error();
@@ -157,7 +156,6 @@ int usmarr_context_adopt(cl_context cl_ctx, cl_device_id device, cl_command_queu
     return context_build(platform, cl_ctx, device, queue, context);
 }
 
-/* Boilerplate: every counted object's retain and release open alike (USMARR__RETAIN). */
 usmarr_context_t *usmarr_context_retain(usmarr_context_t *context) { return USMARR__RETAIN(context); }
 
 void usmarr_context_release(usmarr_context_t *context)

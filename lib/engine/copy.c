@@ -230,7 +230,6 @@ int usmarr_array_astype(const usmarr_array_t *a, usmarr_dtype_t dtype, usmarr_or
     return rc ? rc : produce(a, dtype, order, out, result);
 }
 
-/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_array_copy_into(usmarr_array_t *dst, const usmarr_array_t *src)
 {
     usmarr__clear_error();

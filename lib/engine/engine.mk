@@ -1,7 +1,6 @@
 # The kernel engine: programs and their caches (memory and disk), the map launcher,
 # iteration-space simplification, kernel shapes and their tuner, copies and copy plans,
 # results, prewarm.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
 	lib/engine/program.c \

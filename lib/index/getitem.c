@@ -343,7 +343,6 @@ static int scatter(const struct usmarr__plan *p, const usmarr_array_t *vals)
     return rc;
 }
 
-/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_array_setitem(usmarr_array_t *array, const usmarr_index_item_t *items, size_t count,
                          const usmarr_array_t *const *arrays, size_t narrays, const usmarr_array_t *values)
 {

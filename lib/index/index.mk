@@ -1,5 +1,4 @@
 # Views, index parsing and plans, getitem and setitem, take and put, masks, rearranging.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/index/index_internal.h \
 	lib/index/view.c \

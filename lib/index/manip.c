@@ -158,7 +158,6 @@ int usmarr_concat(int count, const usmarr_array_t *const *arrays, int axis, usma
     return rc;
 }
 
-/* Boilerplate: stack opens as concat does (one signature, one prologue, check_arrays). */
 int usmarr_stack(int count, const usmarr_array_t *const *arrays, int axis, usmarr_array_t *out,
                  usmarr_array_t **result)
 {

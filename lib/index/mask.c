@@ -186,7 +186,6 @@ done:
     return rc;
 }
 
-/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_nonzero(const usmarr_array_t *a, usmarr_array_t **indices)
 {
     usmarr__clear_error();

@@ -547,7 +547,6 @@ int usmarr_array_squeeze(const usmarr_array_t *array, int count, const int *axes
     return usmarr__view_new(array, array->dtype, out, shape, strides, array->offset, false, view);
 }
 
-/* Boilerplate: flip opens as squeeze does (one signature, one prologue, axes_mask). */
 int usmarr_array_flip(const usmarr_array_t *array, int count, const int *axes, usmarr_array_t **view)
 {
     usmarr__clear_error();

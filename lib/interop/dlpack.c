@@ -443,7 +443,6 @@ int usmarr_array_from_dlpack(usmarr_dl_managed_tensor_versioned_t *tensor, usmar
                          release_versioned, tensor, array);
 }
 
-/* Boilerplate: the unversioned import opens as the versioned one does. */
 int usmarr_array_from_dlpack_unversioned(usmarr_dl_managed_tensor_t *tensor, usmarr_context_t *context,
                                          usmarr_dlpack_copy_t copy, usmarr_usm_kind_t kind, usmarr_array_t **array)
 {

@@ -1,5 +1,4 @@
 # The array interface and its JSON form, DLPack, text forms of arrays.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/interop/interop_internal.h \
 	lib/interop/interface.c \

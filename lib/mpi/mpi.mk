@@ -6,7 +6,6 @@ if HAVE_MPI
 lib_LTLIBRARIES += lib/libusmarr-mpi.la
 include_HEADERS += include/usmarr_mpi.h
 pkgconfig_DATA += usmarr-mpi.pc
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_mpi_la_SOURCES = \
 	lib/mpi/mpi_internal.h \
 	lib/mpi/collective.c \

@@ -168,7 +168,6 @@ fail:
     return rc;
 }
 
-/* Boilerplate: every counted object's retain and release open alike (USMARR__RETAIN). */
 usmarr_expr_t *usmarr_expr_retain(usmarr_expr_t *expr) { return USMARR__RETAIN(expr); }
 
 void usmarr_expr_release(usmarr_expr_t *expr)

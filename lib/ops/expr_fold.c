@@ -201,8 +201,8 @@ static int arith(const char *name, struct num a, struct num b, struct num *r, co
         *why = "complex numbers have no floor division or remainder";
         return 1;
     }
-    /* Boilerplate: the complex operators read as the float ones above (C's operators on
-     * double complex; float operands through complex division would round differently). */
+    /* C's operators on double complex: float operands through complex division would
+     * round differently. */
     if (!strcmp(name, "add"))
         r->c = a.c + b.c;
     else if (!strcmp(name, "subtract"))

@@ -415,7 +415,6 @@ done:
     return rc;
 }
 
-/* Boilerplate: a public call's opening argument checks, alike in shape across files. */
 int usmarr_matrix_transpose(const usmarr_array_t *x, usmarr_array_t **view)
 {
     usmarr__clear_error();

@@ -1,6 +1,5 @@
 # Operations: elementwise functions, fused expressions, reductions and scans, sorting and
 # set functions, linear algebra, statistics.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/ops/ops_internal.h \
 	lib/ops/elementwise.c \

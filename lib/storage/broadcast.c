@@ -39,7 +39,6 @@ static bool same_shape(int n1, const int64_t *s1, int n2, const int64_t *s2)
 /* The result's axes without `out`: the common axes when all storages agree;
  * else those of the first storage holding every other storage's letters; else the union
  * in "IJK" order. */
-/* Boilerplate: this and the parameters below open alike, a walk over the storage operands. */
 static void result_axes(const usmarr_storage_operand_t *operands, int n, char *axes)
 {
     const char *first = NULL;

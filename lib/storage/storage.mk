@@ -1,5 +1,4 @@
 # Storages: arrays with named axes, halos, aligned allocation and host/device pairs.
-# Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/storage/storage_internal.h \
 	lib/storage/values.c \

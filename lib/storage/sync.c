@@ -49,7 +49,6 @@ usmarr_sync_state_t *usmarr_storage_sync_state(const usmarr_storage_t *storage)
     return storage ? storage->sync : NULL;
 }
 
-/* Boilerplate: every counted object's retain and release open alike (USMARR__RETAIN). */
 usmarr_sync_state_t *usmarr_sync_state_retain(usmarr_sync_state_t *state) { return USMARR__RETAIN(state); }
 
 void usmarr_sync_state_release(usmarr_sync_state_t *state)
