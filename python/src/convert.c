@@ -619,6 +619,18 @@ usmarr_array_t *convert_operand(PyObject *obj, const usmarr_array_t *like)
     return convert_to_array(obj, device, -1, -1, 0);
 }
 
+int convert_operands(PyObject *first, PyObject *second, const usmarr_array_t *like, usmarr_array_t **a,
+                     usmarr_array_t **b)
+{
+    *a = convert_operand(first, like);
+    *b = *a ? convert_operand(second, like ? like : *a) : NULL;
+    if (*b)
+        return 0;
+    usmarr_array_release(*a);
+    *a = NULL;
+    return -1;
+}
+
 /* asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None) */
 PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs)
 {

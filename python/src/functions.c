@@ -478,30 +478,43 @@ static PyObject *take_call(PyObject *args, PyObject *kwargs, int along)
                                      &indices, &axis_obj, &mode_obj) ||
         mode_from_object(mode_obj, &mode) < 0 || axis_or_none(axis_obj, &axis) < 0)
         return NULL;
-    usmarr_array_t *a = convert_operand(x, NULL), *i = a ? convert_operand(indices, a) : NULL, *r = NULL;
+    usmarr_array_t *a, *i, *r = NULL;
+    if (convert_operands(x, indices, NULL, &a, &i) < 0)
+        return NULL;
     int rc = 0;
-    if (a && i) {
-        if (along && !axis_obj)
-            axis = -1;
-        if (!along && axis == USMARR_AXIS_NONE) {
-            if (usmarr_array_ndim(a) != 1) {
-                rc = usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT,
-                                      "take: axis=None needs a 1-d array, x has %d dimensions", usmarr_array_ndim(a));
-            }
-            axis = 0;
-        }
-        if (!rc)
-            rc = along ? usmarr_take_along_axis(a, i, axis, mode, NULL, &r) : usmarr_take(a, i, axis, mode, NULL, &r);
+    if (along && !axis_obj)
+        axis = -1;
+    if (!along && axis == USMARR_AXIS_NONE) {
+        if (usmarr_array_ndim(a) != 1)
+            rc = usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "take: axis=None needs a 1-d array, x has %d dimensions",
+                                  usmarr_array_ndim(a));
+        axis = 0;
     }
+    if (!rc)
+        rc = along ? usmarr_take_along_axis(a, i, axis, mode, NULL, &r) : usmarr_take(a, i, axis, mode, NULL, &r);
     usmarr_array_release(a);
     usmarr_array_release(i);
-    if (!a || !i)
-        return NULL;
     return array_wrap_result(rc, r);
 }
 
 static PyObject *py_take(PyObject *self, PyObject *args, PyObject *kwargs) { return take_call(args, kwargs, 0); }
 static PyObject *py_take_along_axis(PyObject *self, PyObject *args, PyObject *kwargs) { return take_call(args, kwargs, 1); }
+
+/* put and place write into x, which must be an Array already. */
+static int in_place_target(PyObject *x, const char *name)
+{
+    if (array_check(x))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "usmarr.%s: x must be a usmarr.Array", name);
+    return -1;
+}
+
+static PyObject *in_place_result(int rc)
+{
+    if (rc)
+        return py_error(rc);
+    Py_RETURN_NONE;
+}
 
 /* put(x, indices, values, /, *, axis=None, mode='raise'): in place */
 static PyObject *py_put(PyObject *self, PyObject *args, PyObject *kwargs)
@@ -509,58 +522,42 @@ static PyObject *py_put(PyObject *self, PyObject *args, PyObject *kwargs)
     static char *keywords[] = {"x", "indices", "values", "axis", "mode", NULL};
     PyObject *x, *indices, *values, *axis_obj = NULL, *mode_obj = NULL;
     usmarr_index_mode_t mode;
+    usmarr_array_t *i, *v;
     int axis;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$OO:put", keywords, &x, &indices, &values, &axis_obj, &mode_obj) ||
-        mode_from_object(mode_obj, &mode) < 0 || axis_or_none(axis_obj, &axis) < 0)
+        mode_from_object(mode_obj, &mode) < 0 || axis_or_none(axis_obj, &axis) < 0 || in_place_target(x, "put") < 0 ||
+        convert_operands(indices, values, array_of(x), &i, &v) < 0)
         return NULL;
-    if (!array_check(x)) {
-        PyErr_SetString(PyExc_TypeError, "usmarr.put: x must be a usmarr.Array");
-        return NULL;
-    }
-    usmarr_array_t *i = convert_operand(indices, array_of(x)), *v = i ? convert_operand(values, array_of(x)) : NULL;
-    int rc = i && v ? usmarr_put(array_of(x), i, v, axis, mode) : 0;
+    int rc = usmarr_put(array_of(x), i, v, axis, mode);
     usmarr_array_release(i);
     usmarr_array_release(v);
-    if (!i || !v)
-        return NULL;
-    if (rc)
-        return py_error(rc);
-    Py_RETURN_NONE;
+    return in_place_result(rc);
 }
 
 /* place(x, mask, values, /): in place */
 static PyObject *py_place(PyObject *self, PyObject *args)
 {
     PyObject *x, *mask, *values;
-    if (!PyArg_ParseTuple(args, "OOO:place", &x, &mask, &values))
+    usmarr_array_t *m, *v;
+    if (!PyArg_ParseTuple(args, "OOO:place", &x, &mask, &values) || in_place_target(x, "place") < 0 ||
+        convert_operands(mask, values, array_of(x), &m, &v) < 0)
         return NULL;
-    if (!array_check(x)) {
-        PyErr_SetString(PyExc_TypeError, "usmarr.place: x must be a usmarr.Array");
-        return NULL;
-    }
-    usmarr_array_t *m = convert_operand(mask, array_of(x)), *v = m ? convert_operand(values, array_of(x)) : NULL;
-    int rc = m && v ? usmarr_place(array_of(x), m, v) : 0;
+    int rc = usmarr_place(array_of(x), m, v);
     usmarr_array_release(m);
     usmarr_array_release(v);
-    if (!m || !v)
-        return NULL;
-    if (rc)
-        return py_error(rc);
-    Py_RETURN_NONE;
+    return in_place_result(rc);
 }
 
 /* extract(condition, x, /) */
 static PyObject *py_extract(PyObject *self, PyObject *args)
 {
     PyObject *condition, *x;
-    if (!PyArg_ParseTuple(args, "OO:extract", &condition, &x))
+    usmarr_array_t *a, *c, *r = NULL;
+    if (!PyArg_ParseTuple(args, "OO:extract", &condition, &x) || convert_operands(x, condition, NULL, &a, &c) < 0)
         return NULL;
-    usmarr_array_t *a = convert_operand(x, NULL), *c = a ? convert_operand(condition, a) : NULL, *r = NULL;
-    int rc = a && c ? usmarr_extract(c, a, &r) : 0;
+    int rc = usmarr_extract(c, a, &r);
     usmarr_array_release(a);
     usmarr_array_release(c);
-    if (!a || !c)
-        return NULL;
     return array_wrap_result(rc, r);
 }
 

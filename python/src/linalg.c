@@ -3,17 +3,6 @@
  * one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
 #include "module.h"
 
-/* Two operands: x1 converted alone, x2 next to it (its device). */
-static int operands(PyObject *x1, PyObject *x2, usmarr_array_t **a, usmarr_array_t **b)
-{
-    *a = convert_operand(x1, NULL);
-    *b = *a ? convert_operand(x2, *a) : NULL;
-    if (*b)
-        return 0;
-    usmarr_array_release(*a);
-    return -1;
-}
-
 /* matmul(x1, x2, /, *, out=None) */
 static PyObject *py_matmul(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -21,7 +10,7 @@ static PyObject *py_matmul(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *x1, *x2, *out_obj = NULL;
     usmarr_array_t *out, *a, *b, *r = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$O:matmul", keywords, &x1, &x2, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 || operands(x1, x2, &a, &b) < 0)
+        out_from_object(out_obj, &out) < 0 || convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_matmul(a, b, out, &r);
     usmarr_array_release(a);
@@ -68,7 +57,7 @@ static PyObject *py_tensordot(PyObject *self, PyObject *args, PyObject *kwargs)
         }
         pairs = 1;
     }
-    if (operands(x1, x2, &a, &b) < 0)
+    if (convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_tensordot(a, b, n1, pairs ? axes1 : NULL, pairs ? axes2 : NULL, out, &r);
     usmarr_array_release(a);
@@ -84,7 +73,7 @@ static PyObject *py_vecdot(PyObject *self, PyObject *args, PyObject *kwargs)
     usmarr_array_t *out, *a, *b, *r = NULL;
     int axis = -1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$iO:vecdot", keywords, &x1, &x2, &axis, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 || operands(x1, x2, &a, &b) < 0)
+        out_from_object(out_obj, &out) < 0 || convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_vecdot(a, b, axis, out, &r);
     usmarr_array_release(a);

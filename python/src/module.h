@@ -87,6 +87,10 @@ usmarr_array_t *convert_to_array(PyObject *obj, DeviceObject *device, int dtype,
                                  usmarr_usm_kind_t kind);
 /* An array operand next to `like` (its device): arrays pass through retained. */
 usmarr_array_t *convert_operand(PyObject *obj, const usmarr_array_t *like);
+/* Two operands: `first` next to `like`, `second` next to `like` or, without it, next to
+ * `first`; 0, or -1 with an exception and neither held. */
+int convert_operands(PyObject *first, PyObject *second, const usmarr_array_t *like, usmarr_array_t **a,
+                     usmarr_array_t **b);
 PyObject *array_item(usmarr_array_t *array);      /* the single element as a Python scalar */
 PyObject *array_to_numpy(usmarr_array_t *array);
 PyObject *array_transfer(usmarr_array_t *array, DeviceObject *device, usmarr_usm_kind_t kind);
