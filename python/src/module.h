@@ -1,11 +1,14 @@
 /* Declarations shared by the sources of the usmarr._usmarr extension module, bottom first:
  * a source calls only the ones listed above it (make check's layering check).
  *
- * base.c      exceptions, dtype and device objects, the context cache, the Array type's
- *             object and array_wrap, argument converters
+ * errors.c    the exceptions (UsmarrError and its subclasses), py_error, strerror
+ * array_wrap.c Array_Type and array_wrap: the Array objects every source returns
+ * dtype.c     usmarr.dtype and its 14 objects, dtype arguments
+ * device.c    usmarr.Device (one library context each), get_device, devices, adopt_device
  * dlpack.c    __dlpack__, __dlpack_device__ and a producer's capsule to an array
- * convert.c   Python objects to arrays and back (scalars, sequences, buffers, interfaces,
- *             DLPack); asarray and from_dlpack
+ * convert.c   argument conversion: Python objects to arrays and back (scalars, sequences,
+ *             buffers, interfaces, DLPack), USM kinds, orders, shapes, axes, out=;
+ *             asarray and from_dlpack
  * index.c     __getitem__ and __setitem__ with NumPy's indexing
  * array.c     the Array type's slots: attributes, protocols, operators
  * functions.c the namespace: elementwise functions from the library's table, reductions
@@ -47,24 +50,14 @@ extern PyTypeObject *Array_Type;
 extern PyTypeObject *Device_Type;
 extern PyTypeObject *DType_Type;
 
-/* base.c */
-int base_init(PyObject *module);                   /* exceptions, dtype, Device, device functions */
+/* errors.c */
+int errors_init(PyObject *module);                 /* UsmarrError and its subclasses, strerror */
 PyObject *py_error(int code);                      /* raises a library failure; returns NULL */
 PyObject *py_axis_error(int code);                 /* the same, INVALID_ARGUMENT as UsmarrAxisError */
 PyObject *py_buffer_error(int code);               /* the same, UNSUPPORTED as BufferError (DLPack export) */
 int py_fail(int code);                             /* the same, returns -1 */
-PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
-int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
-DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
-DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
-int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */
-int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
-int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
-int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
-int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
-PyObject *tuple_from_int64(const int64_t *values, int n);
-PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 
+/* array_wrap.c */
 PyObject *array_wrap(usmarr_array_t *array);       /* takes the reference; NULL -> NULL */
 /* array_wrap, except that the array `obj` wraps comes back as `obj` itself (asarray and
  * astype without a copy return their input, as NumPy's and the standard's do) */
@@ -73,12 +66,29 @@ PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> except
 static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
 static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }
 
+/* dtype.c */
+int dtype_init(PyObject *module);                  /* usmarr.dtype and the 14 dtype objects */
+PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
+int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
+
+/* device.c */
+int device_init(PyObject *module);                 /* usmarr.Device, get_device, devices, adopt_device */
+DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
+DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
+
 /* dlpack.c */
 PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
 usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
 
 /* convert.c */
+int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */
+int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
+int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
+int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
+int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
+PyObject *tuple_from_int64(const int64_t *values, int n);
+PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar); /* 1 scalar, 0 not, -1 error */
 PyObject *scalar_to_object(const void *element, usmarr_dtype_t dtype);
 /* Any supported object to an array (a new reference).  device NULL: the object's own or
