@@ -1,6 +1,5 @@
-/* The namespace's linear algebra (include/usmarr/linalg.h) and the moments var and std
- * (include/usmarr/stats.h): matmul, tensordot, vecdot, matrix_transpose, var, std, each
- * one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
+/* The namespace's linear algebra (include/usmarr/linalg.h): matmul, tensordot, vecdot and
+ * matrix_transpose, each one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
 #include "module.h"
 
 /* matmul(x1, x2, /, *, out=None) */
@@ -92,32 +91,6 @@ static PyObject *py_matrix_transpose(PyObject *self, PyObject *x)
     return array_wrap_result(rc, r);
 }
 
-/* var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None) and std(...) */
-static PyObject *moment_call(PyObject *args, PyObject *kwargs, int root)
-{
-    static char *keywords[] = {"x", "axis", "correction", "keepdims", "out", NULL};
-    PyObject *x, *axis_obj = Py_None, *out_obj = NULL;
-    double correction = 0.0;
-    int keepdims = 0, naxes = 0, axes[USMARR_MAX_NDIM];
-    usmarr_array_t *out;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, root ? "O|$OdpO:std" : "O|$OdpO:var", keywords, &x, &axis_obj,
-                                     &correction, &keepdims, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 ||
-        (axis_obj != Py_None && axes_from_object(axis_obj, axes, &naxes, USMARR_MAX_NDIM) < 0))
-        return NULL;
-    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
-    if (!a)
-        return NULL;
-    const int *which = axis_obj == Py_None ? NULL : axes;
-    int rc = root ? usmarr_std(a, naxes, which, correction, keepdims, out, &r)
-                  : usmarr_var(a, naxes, which, correction, keepdims, out, &r);
-    usmarr_array_release(a);
-    return array_wrap_result(rc, r);
-}
-
-static PyObject *py_var(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 0); }
-static PyObject *py_std(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 1); }
-
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef linalg_methods[] = {
@@ -125,7 +98,5 @@ PyMethodDef linalg_methods[] = {
     {"tensordot", FN(py_tensordot), KW, "tensordot(x1, x2, /, *, axes=2, out=None)\n--\n\n"},
     {"vecdot", FN(py_vecdot), KW, "vecdot(x1, x2, /, *, axis=-1, out=None)\n--\n\n"},
     {"matrix_transpose", FN(py_matrix_transpose), METH_O, "matrix_transpose(x, /)\n--\n\nA view"},
-    {"var", FN(py_var), KW, "var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
-    {"std", FN(py_std), KW, "std(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
     {NULL},
 };

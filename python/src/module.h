@@ -1,23 +1,29 @@
 /* Declarations shared by the sources of the usmarr._usmarr extension module, bottom first:
- * a source calls only the ones listed above it (make check's layering check).
+ * a source calls only the ones listed above it (make check's layering check).  Types and
+ * their helpers first, then the namespace, one file per public header it binds.
  *
  * errors.c    the exceptions (UsmarrError and its subclasses), py_error, strerror
  * array_wrap.c Array_Type and array_wrap: the Array objects every source returns
- * dtype.c     usmarr.dtype and its 14 objects, dtype arguments
  * device.c    usmarr.Device (one library context each), get_device, devices, adopt_device
  * dlpack.c    __dlpack__, __dlpack_device__ and a producer's capsule to an array
  * convert.c   argument conversion: Python objects to arrays and back (scalars, sequences,
- *             buffers, interfaces, DLPack), USM kinds, orders, shapes, axes, out=;
- *             asarray and from_dlpack
- * index.c     __getitem__ and __setitem__ with NumPy's indexing
- * array.c     the Array type's slots: attributes, protocols, operators
- * functions.c the namespace: elementwise functions from the library's table, reductions
- * creation.c  the namespace: creation and manipulation functions
- * sort.c      the namespace: sorting, searching and set functions
- * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
- * expr.c      fused expressions: the Expression type (usmarr.evaluate, usmarr.fuse)
+ *             buffers, interfaces, DLPack), USM kinds, orders, shapes, axes, out=
+ * dtype.c     usmarr.dtype and its 14 objects; dtype.h: can_cast, result_type, isdtype, ...
+ * expr.c      expr.h: usmarr.Expression (usmarr.evaluate, usmarr.fuse); fuse's tracer
+ * ops.c       ops.h: the elementwise functions from the library's table, isclose, allclose
+ * reduce.c    reduce.h: sum, prod, mean, min, max, argmin, argmax, all, any, cumulative_sum
+ * copy.c      copy.h: astype
+ * creation.c  array.h: empty, zeros, ones, full (and _like), arange, linspace, eye
+ * view.c      view.h: reshape and the other manipulations, take, put, place, extract,
+ *             nonzero, tril, triu
+ * index.c     a[key] and a[key] = value with NumPy's indexing
+ * linalg.c    linalg.h: matmul, tensordot, vecdot, matrix_transpose
+ * stats.c     stats.h: var, std, logsumexp, the cumulative functions, diff
+ * sort.c      sort.h: sorting, searching and set functions
+ * storage.c   storage.h: storages, a handle type and one function per library call
+ * interop.c   interop.h, dlpack.h: asarray, from_dlpack
  * bench.c     the C baseline of python/bench.py
- * storage.c   storages: a handle type and one function per library call
+ * array.c     usmarr.Array: the type with all its slots (attributes, protocols, operators)
  * module.c    PyInit only: every source's types and functions added to the module
  */
 #ifndef USMARR_PY_MODULE_H
@@ -66,11 +72,6 @@ PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> except
 static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
 static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }
 
-/* dtype.c */
-int dtype_init(PyObject *module);                  /* usmarr.dtype and the 14 dtype objects */
-PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
-int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
-
 /* device.c */
 int device_init(PyObject *module);                 /* usmarr.Device, get_device, devices, adopt_device */
 DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
@@ -88,7 +89,6 @@ int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or s
 int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
 int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
 PyObject *tuple_from_int64(const int64_t *values, int n);
-PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar); /* 1 scalar, 0 not, -1 error */
 PyObject *scalar_to_object(const void *element, usmarr_dtype_t dtype);
 /* Any supported object to an array (a new reference).  device NULL: the object's own or
@@ -104,29 +104,45 @@ int convert_operands(PyObject *first, PyObject *second, const usmarr_array_t *li
 PyObject *array_item(usmarr_array_t *array);      /* the single element as a Python scalar */
 PyObject *array_to_numpy(usmarr_array_t *array);
 PyObject *array_transfer(usmarr_array_t *array, DeviceObject *device, usmarr_usm_kind_t kind);
-PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* dtype.c */
+int dtype_init(PyObject *module);                  /* usmarr.dtype, the 14 dtype objects, the type rules */
+PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
+int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
+
+/* expr.c */
+int expr_init_type(PyObject *module);              /* usmarr.Expression */
+/* usmarr.fuse's tracer among a function's arguments records the call: its result; NULL
+ * without an exception when no argument is a tracer. */
+PyObject *traced(const char *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwargs);
+PyObject *traced_tuple(const char *name, PyObject *args, PyObject *kwargs); /* the same, METH_VARARGS */
+
+/* ops.c */
+int ops_init(PyObject *module);                    /* the elementwise functions, isclose, allclose */
+PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+
+/* reduce.c, copy.c, creation.c, view.c: the namespace's method tables */
+extern PyMethodDef reduce_methods[];
+extern PyMethodDef copy_methods[];
+extern PyMethodDef creation_methods[];
+extern PyMethodDef view_methods[];
+PyObject *py_reshape(PyObject *self, PyObject *args, PyObject *kwargs); /* view.c: also Array.reshape */
 
 /* index.c */
 PyObject *array_getitem(PyObject *self, PyObject *key);
 int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 
-/* array.c */
-int array_init_type(PyObject *module);
-PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+/* linalg.c, stats.c, sort.c, storage.c, interop.c, bench.c */
+extern PyMethodDef linalg_methods[];
+extern PyMethodDef stats_methods[];
+extern PyMethodDef sort_methods[];
+int sort_init(PyObject *module);                   /* the named tuples of the set functions and top_k */
+extern PyMethodDef storage_methods[];
+int storage_init_type(PyObject *module);           /* usmarr.storage's handle type */
+extern PyMethodDef interop_methods[];
+extern PyMethodDef bench_methods[];
 
-/* functions.c, creation.c: the module's method tables */
-extern PyMethodDef functions_methods[];
-extern PyMethodDef creation_methods[];
-extern PyMethodDef bench_methods[]; /* bench.c */
-int functions_add_elementwise(PyObject *module);
-extern PyMethodDef storage_methods[]; /* storage.c: storages */
-extern PyMethodDef stats_methods[];   /* stats.c: logsumexp, cumulative, diff */
-int storage_init_type(PyObject *module);
-extern PyMethodDef sort_methods[];   /* sort.c */
-int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */
-extern PyMethodDef linalg_methods[]; /* linalg.c */
-extern PyMethodDef utilities_methods[]; /* utilities.c: after the elementwise table (isclose) */
-int expr_init_type(PyObject *module);   /* expr.c: usmarr.Expression */
+/* array.c */
+int array_init_type(PyObject *module);             /* usmarr.Array */
 
 #endif
