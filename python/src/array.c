@@ -1,7 +1,8 @@
-/* usmarr.Array: a Python handle on one library array.  The type with all its slots:
- * attributes, the USM and NumPy array interfaces, operators (each one library call),
- * conversions to Python scalars, methods; a[key] is array_index.c, DLPack array_dlpack.c.
- * array_wrap.c holds Array_Type, below every source that returns arrays. */
+/* usmarr.Array: a Python handle on one library array.  The type: its slot table and the
+ * slots (attributes, the USM and NumPy array interfaces, operators, each one library call,
+ * conversions to Python scalars, methods), but for a[key] (array_index.c) and __dlpack__
+ * (dlpack.c).  Array_Type and array_wrap are array_wrap.c's, below every source that
+ * returns arrays, as the layering check wants. */
 #include "module.h"
 
 #include <string.h>

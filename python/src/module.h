@@ -16,7 +16,7 @@
  * creation.c  array.h: empty, zeros, ones, full (and _like), arange, linspace, eye
  * view.c      view.h: reshape and the other manipulations, take, put, place, extract,
  *             nonzero, tril, triu
- * index.c     a[key] and a[key] = value with NumPy's indexing
+ * array_index.c a[key] and a[key] = value with NumPy's indexing (the Array's mapping slots)
  * linalg.c    linalg.h: matmul, tensordot, vecdot, matrix_transpose
  * stats.c     stats.h: var, std, logsumexp, the cumulative functions, diff
  * sort.c      sort.h: sorting, searching and set functions
@@ -128,7 +128,7 @@ extern PyMethodDef creation_methods[];
 extern PyMethodDef view_methods[];
 PyObject *py_reshape(PyObject *self, PyObject *args, PyObject *kwargs); /* view.c: also Array.reshape */
 
-/* index.c */
+/* array_index.c */
 PyObject *array_getitem(PyObject *self, PyObject *key);
 int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 
