@@ -14,6 +14,28 @@ static int parse_axes(PyObject *axis, int *axes, int *naxes, const int **which)
     return 0;
 }
 
+/* dtype= (the array API's sum, prod and cumulative_sum argument): the input computed in it,
+ * *cast NULL when it has that dtype already (or dtype is -1, none asked) ... */
+static int cast_to_dtype(usmarr_array_t *input, int dtype, usmarr_array_t **cast)
+{
+    *cast = NULL;
+    if (dtype < 0 || dtype == (int)usmarr_array_dtype(input))
+        return 0;
+    return usmarr_array_astype(input, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, cast);
+}
+
+/* ... and the result in it too, where the library's rules gave another (rc passes through). */
+static int result_in_dtype(int rc, int dtype, usmarr_array_t **r)
+{
+    if (rc || dtype < 0 || (int)usmarr_array_dtype(*r) == dtype)
+        return rc;
+    usmarr_array_t *converted = NULL;
+    rc = usmarr_array_astype(*r, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &converted);
+    usmarr_array_release(*r);
+    *r = converted;
+    return rc;
+}
+
 /* usmarr.<reduction>(x, /, *, axis=None, keepdims=False, dtype=None, out=None) */
 static PyObject *reduce_call(const char *name, PyObject *args, PyObject *kwargs)
 {
@@ -41,18 +63,11 @@ static PyObject *reduce_call(const char *name, PyObject *args, PyObject *kwargs)
     usmarr_array_t *input = convert_operand(x, NULL), *cast = NULL, *r = NULL;
     if (!input)
         return NULL;
-    int rc = 0;
-    /* dtype=: compute in it (the array API's sum/prod/cumulative_sum dtype argument). */
-    if (dtype >= 0 && dtype != (int)usmarr_array_dtype(input))
-        rc = usmarr_array_astype(input, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &cast);
+    int rc = cast_to_dtype(input, dtype, &cast);
     if (!rc)
         rc = usmarr_reduce(name, cast ? cast : input, naxes, which, keepdims, out == Py_None ? NULL : array_of(out), &r);
-    if (!rc && dtype >= 0 && out == Py_None && (int)usmarr_array_dtype(r) != dtype) {
-        usmarr_array_t *converted = NULL;
-        rc = usmarr_array_astype(r, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &converted);
-        usmarr_array_release(r);
-        r = converted;
-    }
+    if (out == Py_None)
+        rc = result_in_dtype(rc, dtype, &r);
     usmarr_array_release(input);
     usmarr_array_release(cast);
     return array_wrap_result(rc, r);
@@ -90,17 +105,10 @@ static PyObject *py_cumulative_sum(PyObject *self, PyObject *args, PyObject *kwa
     usmarr_array_t *input = convert_operand(x, NULL), *cast = NULL, *r = NULL;
     if (!input)
         return NULL;
-    int rc = 0;
-    if (dtype >= 0 && dtype != (int)usmarr_array_dtype(input))
-        rc = usmarr_array_astype(input, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &cast);
+    int rc = cast_to_dtype(input, dtype, &cast);
     if (!rc)
         rc = usmarr_cumulative_sum(cast ? cast : input, which, NULL, &r);
-    if (!rc && dtype >= 0 && (int)usmarr_array_dtype(r) != dtype) {
-        usmarr_array_t *converted = NULL;
-        rc = usmarr_array_astype(r, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &converted);
-        usmarr_array_release(r);
-        r = converted;
-    }
+    rc = result_in_dtype(rc, dtype, &r);
     usmarr_array_release(input);
     usmarr_array_release(cast);
     return array_wrap_result(rc, r);
