@@ -4,9 +4,11 @@
 # The module is replaced by a rename, never rewritten in place: a running Python that has it
 # mapped would die of SIGBUS.  PYTHON_SOURCES is also python/setup.py's list (pip install
 # ./python), which python/install-check.sh builds and imports.
-PYTHON_SOURCES = python/src/module.h python/src/base.c python/src/dlpack.c python/src/convert.c \
-	python/src/index.c python/src/array.c python/src/functions.c python/src/creation.c python/src/bench.c \
-	python/src/storage.c python/src/sort.c python/src/linalg.c python/src/stats.c python/src/utilities.c python/src/expr.c python/src/module.c
+PYTHON_SOURCES = python/src/module.h python/src/errors.c python/src/array_wrap.c python/src/device.c \
+	python/src/dlpack.c python/src/convert.c python/src/dtype.c python/src/expr.c python/src/ops.c \
+	python/src/reduce.c python/src/copy.c python/src/creation.c python/src/view.c python/src/array_index.c \
+	python/src/linalg.c python/src/stats.c python/src/sort.c python/src/storage.c python/src/interop.c \
+	python/src/bench.c python/src/array.c python/src/module.c
 PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/usmarr/linalg.py python/usmarr/_sorting.py \
 	python/usmarr/_stats.py python/usmarr/_expr.py python/usmarr/storage.py
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \

@@ -1,5 +1,8 @@
-/* usmarr.Array: a Python handle on one library array.  Attributes, the USM and NumPy array
- * interfaces, operators (each one library call) and conversions to Python scalars. */
+/* usmarr.Array: a Python handle on one library array.  The type: its slot table and the
+ * slots (attributes, the USM and NumPy array interfaces, operators, each one library call,
+ * conversions to Python scalars, methods), but for a[key] (array_index.c) and __dlpack__
+ * (dlpack.c).  Array_Type and array_wrap are array_wrap.c's, below every source that
+ * returns arrays, as the layering check wants. */
 #include "module.h"
 
 #include <string.h>
@@ -233,57 +236,6 @@ static int operand_supported(PyObject *o)
         return 1;
     return PyObject_HasAttrString(o, "__sycl_usm_array_interface__") || PyObject_HasAttrString(o, "__array_interface__") ||
            PyObject_HasAttrString(o, "__dlpack__");
-}
-
-PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out)
-{
-    usmarr_operand_t operands[3];
-    usmarr_array_t *owned[3] = {NULL, NULL, NULL};
-    const usmarr_array_t *like = out && array_check(out) ? array_of(out) : NULL;
-    PyObject *ret = NULL;
-    if (nargs > 3) {
-        PyErr_Format(PyExc_TypeError, "usmarr.%s takes at most 3 operands", name);
-        return NULL;
-    }
-    if (out && !array_check(out)) {
-        PyErr_Format(PyExc_TypeError, "usmarr.%s: out must be a usmarr.Array, not %R", name, out);
-        return NULL;
-    }
-    for (int i = 0; i < nargs && !like; i++)
-        if (array_check(args[i]))
-            like = array_of(args[i]);
-    for (int i = 0; i < nargs; i++) {
-        operands[i].array = NULL;
-        if (array_check(args[i])) {
-            operands[i].array = array_of(args[i]);
-            continue;
-        }
-        int s = scalar_from_object(args[i], &operands[i].scalar);
-        if (s < 0)
-            goto done;
-        if (s == 0) {
-            owned[i] = convert_operand(args[i], like);
-            if (!owned[i])
-                goto done;
-            operands[i].array = owned[i];
-            if (!like)
-                like = owned[i];
-        }
-    }
-    usmarr_array_t *result = NULL;
-    int rc = usmarr_elementwise(name, operands, (size_t)nargs, out ? array_of(out) : NULL, &result);
-    if (rc) {
-        py_error(rc);
-    } else if (out) {
-        usmarr_array_release(result);
-        ret = Py_NewRef(out);
-    } else {
-        ret = array_wrap(result);
-    }
-done:
-    for (int i = 0; i < nargs; i++)
-        usmarr_array_release(owned[i]);
-    return ret;
 }
 
 static PyObject *binary(const char *name, PyObject *a, PyObject *b)
@@ -615,18 +567,15 @@ static PyObject *array_namespace(PyObject *self, PyObject *args, PyObject *kwarg
     return PyImport_ImportModule("usmarr");
 }
 
+/* a.reshape(*shape, copy=None): usmarr.reshape(a, shape, copy=copy) */
 static PyObject *array_reshape_method(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    PyObject *f = module_attr("reshape");
-    if (!f)
-        return NULL;
     Py_ssize_t n = PyTuple_Size(args);
     PyObject *shape = n == 1 ? Py_NewRef(PyTuple_GetItem(args, 0)) : Py_NewRef(args);
     PyObject *call_args = PyTuple_Pack(2, self, shape);
     Py_DECREF(shape);
-    PyObject *r = call_args ? PyObject_Call(f, call_args, kwargs) : NULL;
+    PyObject *r = call_args ? py_reshape(NULL, call_args, kwargs) : NULL;
     Py_XDECREF(call_args);
-    Py_DECREF(f);
     return r;
 }
 

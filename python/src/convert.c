@@ -1,10 +1,137 @@
 /* Python objects to arrays and back: Python scalars, nested sequences, the buffer
  * protocol, NumPy's array interface, the USM array interface, DLPack producers; host
- * copies for NumPy; asarray and from_dlpack. */
+ * copies for NumPy; and the small converters of arguments (USM kinds, orders, shapes, axes). */
 #include "module.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- arguments: USM kinds, orders, shapes, axes, out= ------------------------------------ */
+int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind)
+{
+    *kind = USMARR_USM_UNKNOWN;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    static const char *names[] = {"device", "shared", "host"};
+    if (PyUnicode_Check(obj))
+        for (int i = 0; i < 3; i++)
+            if (PyUnicode_CompareWithASCIIString(obj, names[i]) == 0)
+                return *kind = (usmarr_usm_kind_t)(i + 1), 0;
+    PyErr_Format(PyExc_ValueError, "usmarr: usm_type must be 'device', 'shared' or 'host', not %R", obj);
+    return -1;
+}
+
+int order_from_object(PyObject *obj, usmarr_order_t *order)
+{
+    *order = USMARR_ORDER_C;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8AndSize(obj, NULL) : NULL;
+    if (s && strlen(s) == 1 && strchr("CFAKcfak", s[0])) {
+        *order = (usmarr_order_t)(s[0] & ~0x20);
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "usmarr: order must be 'C', 'F', 'A' or 'K', not %R", obj);
+    return -1;
+}
+
+static int int_from_object(PyObject *obj, int64_t *value, const char *what)
+{
+    PyObject *index = PyNumber_Index(obj);
+    if (!index) {
+        PyErr_Format(PyExc_TypeError, "usmarr: %s must be integers, not %R", what, obj);
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(index);
+    Py_DECREF(index);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *value = v;
+    return 0;
+}
+
+/* An int or a sequence of ints into values[max]; returns the count or -1. */
+static int ints_from_object(PyObject *obj, int64_t *values, int max, const char *what)
+{
+    if (!PySequence_Check(obj) || PyUnicode_Check(obj)) {
+        if (int_from_object(obj, values, what) < 0)
+            return -1;
+        return 1;
+    }
+    Py_ssize_t n = PySequence_Size(obj);
+    if (n < 0)
+        return -1;
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "usmarr: %s has %zd entries, at most %d allowed", what, n, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(obj, i);
+        if (!item)
+            return -1;
+        int rc = int_from_object(item, &values[i], what);
+        Py_DECREF(item);
+        if (rc < 0)
+            return -1;
+    }
+    return (int)n;
+}
+
+int shape_from_object(PyObject *obj, int64_t *shape, int *ndim)
+{
+    int n = ints_from_object(obj, shape, USMARR_MAX_NDIM, "shape");
+    if (n < 0)
+        return -1;
+    *ndim = n;
+    return 0;
+}
+
+int axes_from_object(PyObject *obj, int *axes, int *naxes, int max)
+{
+    int64_t values[USMARR_MAX_NDIM + 1];
+    int n = ints_from_object(obj, values, max < USMARR_MAX_NDIM ? max : USMARR_MAX_NDIM, "axes");
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (values[i] < -USMARR_MAX_NDIM - 1 || values[i] > USMARR_MAX_NDIM) {
+            PyErr_Format(PyExc_IndexError, "usmarr: axis %lld is out of range", (long long)values[i]);
+            return -1;
+        }
+        axes[i] = (int)values[i];
+    }
+    *naxes = n;
+    return 0;
+}
+
+/* An out= argument: None (or absent) is NULL, else it must be an Array (borrowed). */
+int out_from_object(PyObject *obj, usmarr_array_t **out)
+{
+    *out = NULL;
+    if (!obj || obj == Py_None)
+        return 0;
+    if (!array_check(obj)) {
+        PyErr_Format(PyExc_TypeError, "usmarr: out must be a usmarr.Array, not %R", obj);
+        return -1;
+    }
+    *out = array_of(obj);
+    return 0;
+}
+
+PyObject *tuple_from_int64(const int64_t *values, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SetItem(t, i, v);
+    }
+    return t;
+}
 
 /* ---- scalars ------------------------------------------------------------------------------ */
 int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar)
@@ -619,44 +746,15 @@ usmarr_array_t *convert_operand(PyObject *obj, const usmarr_array_t *like)
     return convert_to_array(obj, device, -1, -1, 0);
 }
 
-/* asarray(obj, /, *, dtype=None, device=None, copy=None, usm_type=None) */
-PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs)
+int convert_operands(PyObject *first, PyObject *second, const usmarr_array_t *like, usmarr_array_t **a,
+                     usmarr_array_t **b)
 {
-    static char *keywords[] = {"obj", "dtype", "device", "copy", "usm_type", NULL};
-    PyObject *obj, *dtype_obj = Py_None, *device_obj = Py_None, *copy_obj = Py_None, *usm_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOO:asarray", keywords, &obj, &dtype_obj, &device_obj, &copy_obj,
-                                     &usm_obj))
-        return NULL;
-    int dtype, copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
-    usmarr_usm_kind_t kind;
-    if (copy_obj != Py_None && copy < 0)
-        return NULL;
-    if (dtype_from_object(dtype_obj, &dtype) < 0 || usm_kind_from_object(usm_obj, &kind) < 0)
-        return NULL;
-    DeviceObject *device = NULL;
-    if (device_obj != Py_None && !(device = device_from_object(device_obj)))
-        return NULL;
-    return array_wrap_like(obj, convert_to_array(obj, device, dtype, copy, kind));
+    *a = convert_operand(first, like);
+    *b = *a ? convert_operand(second, like ? like : *a) : NULL;
+    if (*b)
+        return 0;
+    usmarr_array_release(*a);
+    *a = NULL;
+    return -1;
 }
 
-/* from_dlpack(x, /, *, device=None, copy=None) */
-PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"x", "device", "copy", NULL};
-    PyObject *x, *device_obj = Py_None, *copy_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", keywords, &x, &device_obj, &copy_obj))
-        return NULL;
-    int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
-    if (copy_obj != Py_None && copy < 0)
-        return NULL;
-    DeviceObject *device = NULL;
-    if (device_obj != Py_None && !(device = device_from_object(device_obj)))
-        return NULL;
-    if (!PyObject_HasAttrString(x, "__dlpack__")) {
-        PyErr_Format(PyExc_TypeError, "usmarr.from_dlpack: %R has no __dlpack__", x);
-        return NULL;
-    }
-    if (array_check(x)) /* our own arrays: the same memory block, no capsule round trip */
-        return array_wrap(convert_to_array(x, device, -1, copy, 0));
-    return array_wrap(convert_dlpack(x, device, copy, 0));
-}

@@ -1,8 +1,52 @@
 /* Fused expressions: usmarr.Expression, one library expression (include/usmarr/expr.h).
- * usmarr.evaluate and usmarr.fuse (python/usmarr/_expr.py) are built on it. */
+ * usmarr.evaluate and usmarr.fuse (python/usmarr/_expr.py) are built on it; the functions
+ * that fuse can record ask traced() first. */
 #include "module.h"
 
 #include <string.h>
+
+/* usmarr.fuse's tracer among the arguments: it records the call instead, through its
+ * method __usmarr_function__(name, args, kwargs), as NumPy's __array_function__ lets a type
+ * take a function over.  Arrays and Python numbers are never tracers (no attribute lookup
+ * on the common path).  Returns the tracer's result, or NULL without an exception when no
+ * argument is a tracer (with one when the lookup or the call failed). */
+PyObject *traced(const char *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwargs)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *a = args[i];
+        if (array_check(a) || PyLong_CheckExact(a) || PyFloat_CheckExact(a) || PyBool_Check(a) ||
+            PyComplex_CheckExact(a) || a == Py_None)
+            continue;
+        PyObject *method = PyObject_GetAttrString(a, "__usmarr_function__");
+        if (!method) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return NULL;
+            PyErr_Clear();
+            continue;
+        }
+        PyObject *tuple = PyTuple_New(nargs), *r = NULL;
+        for (Py_ssize_t k = 0; tuple && k < nargs; k++)
+            PyTuple_SetItem(tuple, k, Py_NewRef(args[k]));
+        if (tuple)
+            r = PyObject_CallFunction(method, "sOO", name, tuple, kwargs ? kwargs : Py_None);
+        Py_XDECREF(tuple);
+        Py_DECREF(method);
+        return r ? r : (PyErr_Occurred() ? NULL : Py_NewRef(Py_None));
+    }
+    return NULL;
+}
+
+/* The same for a METH_VARARGS | METH_KEYWORDS function. */
+PyObject *traced_tuple(const char *name, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t n = PyTuple_Size(args);
+    PyObject *items[8];
+    if (n > 8)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        items[i] = PyTuple_GetItem(args, i);
+    return traced(name, items, n, kwargs);
+}
 
 typedef struct {
     PyObject_HEAD

@@ -1,18 +1,6 @@
-/* The namespace's linear algebra (include/usmarr/linalg.h) and the moments var and std
- * (include/usmarr/stats.h): matmul, tensordot, vecdot, matrix_transpose, var, std, each
- * one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
+/* The namespace's linear algebra (include/usmarr/linalg.h): matmul, tensordot, vecdot and
+ * matrix_transpose, each one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
 #include "module.h"
-
-/* Two operands: x1 converted alone, x2 next to it (its device). */
-static int operands(PyObject *x1, PyObject *x2, usmarr_array_t **a, usmarr_array_t **b)
-{
-    *a = convert_operand(x1, NULL);
-    *b = *a ? convert_operand(x2, *a) : NULL;
-    if (*b)
-        return 0;
-    usmarr_array_release(*a);
-    return -1;
-}
 
 /* matmul(x1, x2, /, *, out=None) */
 static PyObject *py_matmul(PyObject *self, PyObject *args, PyObject *kwargs)
@@ -21,7 +9,7 @@ static PyObject *py_matmul(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *x1, *x2, *out_obj = NULL;
     usmarr_array_t *out, *a, *b, *r = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$O:matmul", keywords, &x1, &x2, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 || operands(x1, x2, &a, &b) < 0)
+        out_from_object(out_obj, &out) < 0 || convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_matmul(a, b, out, &r);
     usmarr_array_release(a);
@@ -68,7 +56,7 @@ static PyObject *py_tensordot(PyObject *self, PyObject *args, PyObject *kwargs)
         }
         pairs = 1;
     }
-    if (operands(x1, x2, &a, &b) < 0)
+    if (convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_tensordot(a, b, n1, pairs ? axes1 : NULL, pairs ? axes2 : NULL, out, &r);
     usmarr_array_release(a);
@@ -84,7 +72,7 @@ static PyObject *py_vecdot(PyObject *self, PyObject *args, PyObject *kwargs)
     usmarr_array_t *out, *a, *b, *r = NULL;
     int axis = -1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$iO:vecdot", keywords, &x1, &x2, &axis, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 || operands(x1, x2, &a, &b) < 0)
+        out_from_object(out_obj, &out) < 0 || convert_operands(x1, x2, NULL, &a, &b) < 0)
         return NULL;
     int rc = usmarr_vecdot(a, b, axis, out, &r);
     usmarr_array_release(a);
@@ -103,32 +91,6 @@ static PyObject *py_matrix_transpose(PyObject *self, PyObject *x)
     return array_wrap_result(rc, r);
 }
 
-/* var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None) and std(...) */
-static PyObject *moment_call(PyObject *args, PyObject *kwargs, int root)
-{
-    static char *keywords[] = {"x", "axis", "correction", "keepdims", "out", NULL};
-    PyObject *x, *axis_obj = Py_None, *out_obj = NULL;
-    double correction = 0.0;
-    int keepdims = 0, naxes = 0, axes[USMARR_MAX_NDIM];
-    usmarr_array_t *out;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, root ? "O|$OdpO:std" : "O|$OdpO:var", keywords, &x, &axis_obj,
-                                     &correction, &keepdims, &out_obj) ||
-        out_from_object(out_obj, &out) < 0 ||
-        (axis_obj != Py_None && axes_from_object(axis_obj, axes, &naxes, USMARR_MAX_NDIM) < 0))
-        return NULL;
-    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
-    if (!a)
-        return NULL;
-    const int *which = axis_obj == Py_None ? NULL : axes;
-    int rc = root ? usmarr_std(a, naxes, which, correction, keepdims, out, &r)
-                  : usmarr_var(a, naxes, which, correction, keepdims, out, &r);
-    usmarr_array_release(a);
-    return array_wrap_result(rc, r);
-}
-
-static PyObject *py_var(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 0); }
-static PyObject *py_std(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 1); }
-
 #define KW (METH_VARARGS | METH_KEYWORDS)
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef linalg_methods[] = {
@@ -136,7 +98,5 @@ PyMethodDef linalg_methods[] = {
     {"tensordot", FN(py_tensordot), KW, "tensordot(x1, x2, /, *, axes=2, out=None)\n--\n\n"},
     {"vecdot", FN(py_vecdot), KW, "vecdot(x1, x2, /, *, axis=-1, out=None)\n--\n\n"},
     {"matrix_transpose", FN(py_matrix_transpose), METH_O, "matrix_transpose(x, /)\n--\n\nA view"},
-    {"var", FN(py_var), KW, "var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
-    {"std", FN(py_std), KW, "std(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
     {NULL},
 };

@@ -13,12 +13,13 @@ PyMODINIT_FUNC PyInit__usmarr(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (base_init(m) < 0 || array_init_type(m) < 0 || PyModule_AddFunctions(m, functions_methods) < 0 ||
+    if (errors_init(m) < 0 || dtype_init(m) < 0 || device_init(m) < 0 || array_init_type(m) < 0 ||
+        PyModule_AddFunctions(m, reduce_methods) < 0 || PyModule_AddFunctions(m, copy_methods) < 0 ||
+        PyModule_AddFunctions(m, interop_methods) < 0 || PyModule_AddFunctions(m, view_methods) < 0 ||
         PyModule_AddFunctions(m, creation_methods) < 0 || PyModule_AddFunctions(m, bench_methods) < 0 ||
-        storage_init_type(m) < 0 || PyModule_AddFunctions(m, storage_methods) < 0 || functions_add_elementwise(m) < 0 ||
+        storage_init_type(m) < 0 || PyModule_AddFunctions(m, storage_methods) < 0 || ops_init(m) < 0 ||
         PyModule_AddFunctions(m, sort_methods) < 0 || sort_init(m) < 0 || PyModule_AddFunctions(m, linalg_methods) < 0 ||
-        PyModule_AddFunctions(m, stats_methods) < 0 || PyModule_AddFunctions(m, utilities_methods) < 0 ||
-        expr_init_type(m) < 0)
+        PyModule_AddFunctions(m, stats_methods) < 0 || expr_init_type(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_NDIM", USMARR_MAX_NDIM) < 0 ||
         PyModule_AddStringConstant(m, "library_version", USMARR_VERSION_STRING) < 0)

@@ -1,20 +1,29 @@
 /* Declarations shared by the sources of the usmarr._usmarr extension module, bottom first:
- * a source calls only the ones listed above it (make check's layering check).
+ * a source calls only the ones listed above it (make check's layering check).  Types and
+ * their helpers first, then the namespace, one file per public header it binds.
  *
- * base.c      exceptions, dtype and device objects, the context cache, the Array type's
- *             object and array_wrap, argument converters
+ * errors.c    the exceptions (UsmarrError and its subclasses), py_error, strerror
+ * array_wrap.c Array_Type and array_wrap: the Array objects every source returns
+ * device.c    usmarr.Device (one library context each), get_device, devices, adopt_device
  * dlpack.c    __dlpack__, __dlpack_device__ and a producer's capsule to an array
- * convert.c   Python objects to arrays and back (scalars, sequences, buffers, interfaces,
- *             DLPack); asarray and from_dlpack
- * index.c     __getitem__ and __setitem__ with NumPy's indexing
- * array.c     the Array type's slots: attributes, protocols, operators
- * functions.c the namespace: elementwise functions from the library's table, reductions
- * creation.c  the namespace: creation and manipulation functions
- * sort.c      the namespace: sorting, searching and set functions
- * linalg.c    the namespace: matmul, tensordot, vecdot, matrix_transpose, var, std
- * expr.c      fused expressions: the Expression type (usmarr.evaluate, usmarr.fuse)
+ * convert.c   argument conversion: Python objects to arrays and back (scalars, sequences,
+ *             buffers, interfaces, DLPack), USM kinds, orders, shapes, axes, out=
+ * dtype.c     usmarr.dtype and its 14 objects; dtype.h: can_cast, result_type, isdtype, ...
+ * expr.c      expr.h: usmarr.Expression (usmarr.evaluate, usmarr.fuse); fuse's tracer
+ * ops.c       ops.h: the elementwise functions from the library's table, isclose, allclose
+ * reduce.c    reduce.h: sum, prod, mean, min, max, argmin, argmax, all, any, cumulative_sum
+ * copy.c      copy.h: astype
+ * creation.c  array.h: empty, zeros, ones, full (and _like), arange, linspace, eye
+ * view.c      view.h: reshape and the other manipulations, take, put, place, extract,
+ *             nonzero, tril, triu
+ * array_index.c a[key] and a[key] = value with NumPy's indexing (the Array's mapping slots)
+ * linalg.c    linalg.h: matmul, tensordot, vecdot, matrix_transpose
+ * stats.c     stats.h: var, std, logsumexp, the cumulative functions, diff
+ * sort.c      sort.h: sorting, searching and set functions
+ * storage.c   storage.h: storages, a handle type and one function per library call
+ * interop.c   interop.h, dlpack.h: asarray, from_dlpack
  * bench.c     the C baseline of python/bench.py
- * storage.c   storages: a handle type and one function per library call
+ * array.c     usmarr.Array: the type with all its slots (attributes, protocols, operators)
  * module.c    PyInit only: every source's types and functions added to the module
  */
 #ifndef USMARR_PY_MODULE_H
@@ -47,24 +56,14 @@ extern PyTypeObject *Array_Type;
 extern PyTypeObject *Device_Type;
 extern PyTypeObject *DType_Type;
 
-/* base.c */
-int base_init(PyObject *module);                   /* exceptions, dtype, Device, device functions */
+/* errors.c */
+int errors_init(PyObject *module);                 /* UsmarrError and its subclasses, strerror */
 PyObject *py_error(int code);                      /* raises a library failure; returns NULL */
 PyObject *py_axis_error(int code);                 /* the same, INVALID_ARGUMENT as UsmarrAxisError */
 PyObject *py_buffer_error(int code);               /* the same, UNSUPPORTED as BufferError (DLPack export) */
 int py_fail(int code);                             /* the same, returns -1 */
-PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
-int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
-DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
-DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
-int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */
-int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
-int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
-int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
-int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
-PyObject *tuple_from_int64(const int64_t *values, int n);
-PyObject *module_attr(const char *name);           /* new reference to usmarr.<name> */
 
+/* array_wrap.c */
 PyObject *array_wrap(usmarr_array_t *array);       /* takes the reference; NULL -> NULL */
 /* array_wrap, except that the array `obj` wraps comes back as `obj` itself (asarray and
  * astype without a copy return their input, as NumPy's and the standard's do) */
@@ -73,12 +72,23 @@ PyObject *array_wrap_result(int rc, usmarr_array_t *array); /* rc != 0 -> except
 static inline int array_check(PyObject *o) { return Py_IS_TYPE(o, Array_Type) || PyObject_TypeCheck(o, Array_Type); }
 static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)->array; }
 
+/* device.c */
+int device_init(PyObject *module);                 /* usmarr.Device, get_device, devices, adopt_device */
+DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
+DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
+
 /* dlpack.c */
 PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
 usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
 
 /* convert.c */
+int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */
+int order_from_object(PyObject *obj, usmarr_order_t *order);     /* None -> C */
+int axes_from_object(PyObject *obj, int *axes, int *naxes, int max); /* int or sequence */
+int shape_from_object(PyObject *obj, int64_t *shape, int *ndim);  /* int or sequence */
+int out_from_object(PyObject *obj, usmarr_array_t **out);        /* None/NULL -> NULL; borrowed */
+PyObject *tuple_from_int64(const int64_t *values, int n);
 int scalar_from_object(PyObject *obj, usmarr_scalar_t *scalar); /* 1 scalar, 0 not, -1 error */
 PyObject *scalar_to_object(const void *element, usmarr_dtype_t dtype);
 /* Any supported object to an array (a new reference).  device NULL: the object's own or
@@ -87,32 +97,52 @@ usmarr_array_t *convert_to_array(PyObject *obj, DeviceObject *device, int dtype,
                                  usmarr_usm_kind_t kind);
 /* An array operand next to `like` (its device): arrays pass through retained. */
 usmarr_array_t *convert_operand(PyObject *obj, const usmarr_array_t *like);
+/* Two operands: `first` next to `like`, `second` next to `like` or, without it, next to
+ * `first`; 0, or -1 with an exception and neither held. */
+int convert_operands(PyObject *first, PyObject *second, const usmarr_array_t *like, usmarr_array_t **a,
+                     usmarr_array_t **b);
 PyObject *array_item(usmarr_array_t *array);      /* the single element as a Python scalar */
 PyObject *array_to_numpy(usmarr_array_t *array);
 PyObject *array_transfer(usmarr_array_t *array, DeviceObject *device, usmarr_usm_kind_t kind);
-PyObject *py_asarray(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *py_from_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 
-/* index.c */
+/* dtype.c */
+int dtype_init(PyObject *module);                  /* usmarr.dtype, the 14 dtype objects, the type rules */
+PyObject *dtype_object(usmarr_dtype_t dtype);     /* borrowed */
+int dtype_from_object(PyObject *obj, int *dtype);  /* None -> -1; -1 with an exception */
+
+/* expr.c */
+int expr_init_type(PyObject *module);              /* usmarr.Expression */
+/* usmarr.fuse's tracer among a function's arguments records the call: its result; NULL
+ * without an exception when no argument is a tracer. */
+PyObject *traced(const char *name, PyObject *const *args, Py_ssize_t nargs, PyObject *kwargs);
+PyObject *traced_tuple(const char *name, PyObject *args, PyObject *kwargs); /* the same, METH_VARARGS */
+
+/* ops.c */
+int ops_init(PyObject *module);                    /* the elementwise functions, isclose, allclose */
+PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+
+/* reduce.c, copy.c, creation.c, view.c: the namespace's method tables */
+extern PyMethodDef reduce_methods[];
+extern PyMethodDef copy_methods[];
+extern PyMethodDef creation_methods[];
+extern PyMethodDef view_methods[];
+PyObject *py_reshape(PyObject *self, PyObject *args, PyObject *kwargs); /* view.c: also Array.reshape */
+
+/* array_index.c */
 PyObject *array_getitem(PyObject *self, PyObject *key);
 int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 
-/* array.c */
-int array_init_type(PyObject *module);
-PyObject *array_elementwise(const char *name, PyObject *const *args, int nargs, PyObject *out);
+/* linalg.c, stats.c, sort.c, storage.c, interop.c, bench.c */
+extern PyMethodDef linalg_methods[];
+extern PyMethodDef stats_methods[];
+extern PyMethodDef sort_methods[];
+int sort_init(PyObject *module);                   /* the named tuples of the set functions and top_k */
+extern PyMethodDef storage_methods[];
+int storage_init_type(PyObject *module);           /* usmarr.storage's handle type */
+extern PyMethodDef interop_methods[];
+extern PyMethodDef bench_methods[];
 
-/* functions.c, creation.c: the module's method tables */
-extern PyMethodDef functions_methods[];
-extern PyMethodDef creation_methods[];
-extern PyMethodDef bench_methods[]; /* bench.c */
-int functions_add_elementwise(PyObject *module);
-extern PyMethodDef storage_methods[]; /* storage.c: storages */
-extern PyMethodDef stats_methods[];   /* stats.c: logsumexp, cumulative, diff */
-int storage_init_type(PyObject *module);
-extern PyMethodDef sort_methods[];   /* sort.c */
-int sort_init(PyObject *module);     /* sort.c: the named tuples of the set functions and top_k */
-extern PyMethodDef linalg_methods[]; /* linalg.c */
-extern PyMethodDef utilities_methods[]; /* utilities.c: after the elementwise table (isclose) */
-int expr_init_type(PyObject *module);   /* expr.c: usmarr.Expression */
+/* array.c */
+int array_init_type(PyObject *module);             /* usmarr.Array */
 
 #endif

@@ -1,6 +1,7 @@
-/* The statistics functions of usmarr/stats.h that python/usmarr/_stats.py wraps:
- * _stats_reduce (logsumexp, reduce_hypot), _cumulative (sum, prod, logsumexp with
- * include_initial) and _diff.  Keyword parsing and dtype= handling live in _stats.py. */
+/* The namespace's statistics (include/usmarr/stats.h): var and std, and what
+ * python/usmarr/_stats.py wraps: _stats_reduce (logsumexp, reduce_hypot), _cumulative
+ * (sum, prod, logsumexp with include_initial) and _diff.  Keyword parsing and dtype=
+ * handling of those live in _stats.py. */
 #include "module.h"
 
 #include <string.h>
@@ -77,8 +78,36 @@ fail:
     return NULL;
 }
 
+/* var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None) and std(...) */
+static PyObject *moment_call(PyObject *args, PyObject *kwargs, int root)
+{
+    static char *keywords[] = {"x", "axis", "correction", "keepdims", "out", NULL};
+    PyObject *x, *axis_obj = Py_None, *out_obj = NULL;
+    double correction = 0.0;
+    int keepdims = 0, naxes = 0, axes[USMARR_MAX_NDIM];
+    usmarr_array_t *out;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, root ? "O|$OdpO:std" : "O|$OdpO:var", keywords, &x, &axis_obj,
+                                     &correction, &keepdims, &out_obj) ||
+        out_from_object(out_obj, &out) < 0 ||
+        (axis_obj != Py_None && axes_from_object(axis_obj, axes, &naxes, USMARR_MAX_NDIM) < 0))
+        return NULL;
+    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
+    if (!a)
+        return NULL;
+    const int *which = axis_obj == Py_None ? NULL : axes;
+    int rc = root ? usmarr_std(a, naxes, which, correction, keepdims, out, &r)
+                  : usmarr_var(a, naxes, which, correction, keepdims, out, &r);
+    usmarr_array_release(a);
+    return array_wrap_result(rc, r);
+}
+
+static PyObject *py_var(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 0); }
+static PyObject *py_std(PyObject *self, PyObject *args, PyObject *kwargs) { return moment_call(args, kwargs, 1); }
+
 #define FN(f) (PyCFunction)(void (*)(void))(f)
 PyMethodDef stats_methods[] = {
+    {"var", FN(py_var), METH_VARARGS | METH_KEYWORDS, "var(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
+    {"std", FN(py_std), METH_VARARGS | METH_KEYWORDS, "std(x, /, *, axis=None, correction=0.0, keepdims=False, out=None)\n--\n\n"},
     {"_stats_reduce", FN(py_stats_reduce), METH_VARARGS | METH_KEYWORDS, "_stats_reduce(name, x, axis, keepdims)"},
     {"_cumulative", FN(py_cumulative), METH_VARARGS | METH_KEYWORDS, "_cumulative(op, x, axis, include_initial)"},
     {"_diff", FN(py_diff), METH_VARARGS, "_diff(x, axis, n, prepend, append)"},

@@ -1,5 +1,5 @@
 """Linear algebra, the moments and the utilities of the namespace (python/src/linalg.c,
-creation.c and functions.c over include/usmarr/linalg.h, stats.h, view.h and dtype.h): matmul,
+stats.c, view.c and dtype.c over include/usmarr/linalg.h, stats.h, view.h and dtype.h): matmul,
 tensordot, vecdot, matrix_transpose, usmarr.linalg, var, std, unstack, meshgrid, finfo, iinfo,
 isdtype.  NumPy is the oracle."""
 

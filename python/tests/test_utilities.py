@@ -1,5 +1,5 @@
-"""tril, triu, isclose and allclose of the namespace (python/src/utilities.c over
-include/usmarr/view.h and ops.h).  NumPy is the oracle."""
+"""tril, triu, isclose and allclose of the namespace (python/src/view.c and
+ops.c over include/usmarr/view.h and ops.h).  NumPy is the oracle."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-/* a[key] and a[key] = value with NumPy's indexing.
+/* usmarr.Array's a[key] and a[key] = value (its mapping slots, in array.c's table) with
+ * NumPy's indexing.
  *
  * Basic keys (integers, slices, None, ...) are one usmarr_array_index() call: a view.
  * Advanced keys (integer or boolean arrays anywhere in the key) are one
