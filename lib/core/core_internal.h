@@ -128,9 +128,10 @@ struct usmarr_context {
     mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
     struct usmarr__usm_api usm;
     usmarr_device_info_t info;
-    struct usmarr__device_profile profile; /* queried once (map.c) */
-    struct usmarr__kernel_shape shape;    /* kernel shapes for this device (map.c) */
+    struct usmarr__device_profile profile; /* filled by the engine's context hook */
+    struct usmarr__kernel_shape shape;    /* kernel shapes for this device (the same hook) */
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
+    void (*kernels_free)(struct usmarr__kernel_cache *kernels); /* set with `kernels` */
     mtx_t kernels_lock;
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
     struct usmarr__pool pool; /* released device blocks for reuse (pool.c) */
@@ -148,15 +149,13 @@ struct usmarr_context {
  * when it cannot read the extension list (never "not usable" for that). */
 USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned platform_index, cl_device_id device,
                                              unsigned device_index, usmarr_device_info_t *info);
-/* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
- * dtype, so that their kernels are compiled and stored (prewarm.c). */
-USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
-/* Engine hooks: the device profile (map.c), then the kernel shapes for the context's
- * device (map.c); the latter reads ctx->info and ctx->profile. */
-USMARR_INTERNAL void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *profile);
-USMARR_INTERNAL void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
-/* Engine hook: frees the context's kernel cache (defined by the engine). */
-USMARR_INTERNAL void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache);
+/* The engine keeps per-context state (the device profile, the kernel shape, the kernel
+ * cache) but core never names its functions: the engine registers `created` when the
+ * library is loaded, and core passes it every new context before returning it; the
+ * kernel cache the engine creates on first use, setting `kernels_free`, which the
+ * context's last release calls. */
+typedef void (*usmarr__context_hook_fn)(usmarr_context_t *ctx);
+USMARR_INTERNAL void usmarr__context_hook_register(usmarr__context_hook_fn created);
 
 /* ---- memory (memory.c) ---------------------------------------------------------- */
 struct usmarr_memory {

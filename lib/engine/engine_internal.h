@@ -116,7 +116,7 @@
  * second work-group function for another shape.  What differs per device (contiguous
  * shape and group, which 2-D maps get wide groups, the tile, inner strides of 0/1
  * compiled in as -DUSMARR_UNIT/-DUSMARR_ZERO masks) is ctx->shape, chosen once per
- * context by usmarr__kernel_shape_choose() (map.c); USMARR_KERNEL_SHAPE=<name> forces one.  No per-call device allocation except
+ * context by usmarr__kernel_shape_choose() (shape.c); USMARR_KERNEL_SHAPE=<name> forces one.  No per-call device allocation except
  * the 17+-dim class's first use.
  * Never grid-stride loops (20x slower on PoCL).
  *
@@ -355,6 +355,10 @@ USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struc
  *      s2=32 tree=0 ptrval=0
  * any part of it (a table name, then fields). */
 
+/* The device's profile and the context's kernel shape: what the engine's context hook
+ * (shape.c) fills in every new context.  The latter reads ctx->info and ctx->profile. */
+USMARR_INTERNAL void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *profile);
+USMARR_INTERNAL void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 /* The table's shape of that name (not NUL-terminated: `length` bytes), or NULL. */
 USMARR_INTERNAL const struct usmarr__kernel_shape *usmarr__kernel_shape_named(const char *name, size_t length);
 /* The table's shape for the context's platform and device type (no limits applied). */
@@ -381,6 +385,9 @@ USMARR_INTERNAL int usmarr__kernel_shape_store(cl_platform_id platform, cl_devic
 USMARR_INTERNAL bool usmarr__kernel_shape_entry_path(cl_platform_id platform, cl_device_id device, char *buffer,
                                                      size_t size);
 
+/* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
+ * dtype, so that their kernels are compiled and stored (prewarm.c). */
+USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
 /* The tuner: times the candidate shapes on the context's device (interleaved rounds,
  * minima) within about `budget_seconds`, keeps the fastest in ctx->shape and the disk
  * cache; `report` (may be NULL) receives what was timed and chosen. */

@@ -85,59 +85,6 @@ static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-/* ---- the device profile (the kernel shapes built on it: shape.c) --------------------------- */
-void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
-{
-    memset(p, 0, sizeof *p);
-    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
-        p->type = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL) !=
-        CL_SUCCESS)
-        p->compute_units = 1;
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
-        p->max_group = 1;
-    size_t items[3] = {0, 0, 0};
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL) != CL_SUCCESS)
-        items[0] = items[1] = items[2] = 0;
-    for (int d = 0; d < 3; d++)
-        p->max_items[d] = items[d] ? items[d] : p->max_group;
-    if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
-        p->local_mem = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
-            CL_SUCCESS ||
-        p->native_float == 0)
-        p->native_float = 1;
-    cl_device_fp_config fp32 = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, NULL) != CL_SUCCESS)
-        fp32 = 0;
-    p->exact_divide = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
-    /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
-    if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
-                        &p->group_multiple, NULL) != CL_SUCCESS) {
-        cl_uint warp = 0;
-        p->group_multiple = 0;
-        if (clGetDeviceInfo(device, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
-            p->group_multiple = warp;
-    }
-    if (p->compute_units == 0)
-        p->compute_units = 1;
-    /* The gpu shape forced on a device that is not a GPU (the tests' stand-in) also takes
-     * NVIDIA's limits, so that a launch a GPU would refuse fails there too: groups of at
-     * most 1024 items and (1024, 1024, 64) per dimension, 48 KiB of local memory, warps of 32. */
-    const char *force = getenv("USMARR_KERNEL_SHAPE");
-    if (force && !strcmp(force, "gpu") && !(p->type & CL_DEVICE_TYPE_GPU)) {
-        static const size_t nvidia_items[3] = {1024, 1024, 64};
-        for (int d = 0; d < 3; d++)
-            if (p->max_items[d] > nvidia_items[d])
-                p->max_items[d] = nvidia_items[d];
-        if (p->max_group > 1024)
-            p->max_group = 1024;
-        if (p->local_mem > 48 * 1024)
-            p->local_mem = 48 * 1024;
-        p->group_multiple = 32;
-    }
-}
-
 /* The shape a map runs in: the context's, except that copies, casts and fills (families
  * without a run-time switch over functions) run contiguous and row maps as 16-vectors where
  * the shape's copyvec asks for it. */

@@ -143,7 +143,7 @@ static void program_free(struct program *p)
     free(p);
 }
 
-void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache)
+static void kernel_cache_destroy(struct usmarr__kernel_cache *cache)
 {
     if (!cache)
         return;
@@ -175,6 +175,7 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
         c->cl = ctx->cl;
         c->blocking_free = ctx->usm.blocking_free;
         ctx->kernels = c;
+        ctx->kernels_free = kernel_cache_destroy;
     }
     *out = ctx->kernels;
     return 0;
