@@ -6,9 +6,10 @@ lib_libusmarr_la_SOURCES =
 include lib/backend/backend.mk
 include lib/core/core.mk
 include lib/engine/engine.mk
-include lib/ops/ops.mk
-include lib/index/index.mk
 include lib/interop/interop.mk
+include lib/index/index.mk
+include lib/ops/ops.mk
+include lib/cache/cache.mk
 include lib/storage/storage.mk
 # The library's C sources (the generated one included) and every header they may include,
 # for the builds of them that are not the library's: ThreadSanitizer's (tests/tests.mk)

@@ -6,7 +6,7 @@
  * more than KEEP_MARGIN.  The questions run one after the other (each starting from the
  * answers so far) until the time budget is spent; the rest keep the table's values.  The
  * result goes into ctx->shape and, through shape.c, into the disk cache. */
-#include "engine_internal.h"
+#include "cache_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

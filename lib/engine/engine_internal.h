@@ -385,16 +385,6 @@ USMARR_INTERNAL int usmarr__kernel_shape_store(cl_platform_id platform, cl_devic
 USMARR_INTERNAL bool usmarr__kernel_shape_entry_path(cl_platform_id platform, cl_device_id device, char *buffer,
                                                      size_t size);
 
-/* usmarr_cache_prewarm()'s workload: the common operations on tiny arrays of every
- * dtype, so that their kernels are compiled and stored (prewarm.c). */
-USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
-/* The tuner: times the candidate shapes on the context's device (interleaved rounds,
- * minima) within about `budget_seconds`, keeps the fastest in ctx->shape and the disk
- * cache; `report` (may be NULL) receives what was timed and chosen. */
-USMARR_INTERNAL int usmarr__engine_tune(usmarr_context_t *ctx, double budget_seconds, char *report, size_t report_size);
-/* The tuner's candidates as USMARR_KERNEL_SHAPE text over the table's shape (fields
- * only), or NULL past the last. */
-USMARR_INTERNAL const char *usmarr__tune_candidate(size_t index);
 
 /* ---- results of operations (result.c) ------------------------------------------- */
 

@@ -34,12 +34,6 @@ KNOWN_UPWARD = {
     ("lib/backend/pool.c", "lib/core/core_internal.h"),
     ("lib/backend/svm.c", "lib/core/core_internal.h"),
     ("lib/backend/usm.c", "lib/core/core_internal.h"),
-    ("lib/engine/prewarm.c", "lib/index/view.c"),
-    ("lib/engine/prewarm.c", "lib/ops/elementwise.c"),
-    ("lib/engine/prewarm.c", "lib/ops/reduce.c"),
-    ("lib/engine/prewarm.c", "lib/ops/sort.c"),
-    ("lib/engine/tune.c", "lib/ops/elementwise.c"),
-    ("lib/engine/tune.c", "lib/ops/reduce.c"),
 }
 
 srcdir, builddir = sys.argv[1], sys.argv[2]
