@@ -3,6 +3,7 @@ lib_LTLIBRARIES += lib/libusmarr.la
 lib_libusmarr_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libusmarr_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(USMARR_LT_VERSION) -no-undefined
 lib_libusmarr_la_SOURCES =
+include lib/base/base.mk
 include lib/backend/backend.mk
 include lib/core/core.mk
 include lib/engine/engine.mk

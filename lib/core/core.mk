@@ -1,8 +1,7 @@
-# Errors, devices, contexts, dtypes and promotion, memory blocks, arrays and their creation.
+# Devices, contexts, dtypes and promotion, memory blocks, arrays and their creation.
 # Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/core/core_internal.h \
-	lib/core/error.c \
 	lib/core/device.c \
 	lib/core/context.c \
 	lib/core/dtype.c \
