@@ -65,8 +65,6 @@ struct usmarr_array {
 USMARR_INTERNAL int usmarr__array_new(usmarr_memory_t *memory, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
                                       const int64_t *strides, int64_t offset, unsigned access_flags,
                                       usmarr_array_t **out);
-/* Recomputes C/F contiguity exactly (size-1 dims dropped; zero-size is both). */
-USMARR_INTERNAL void usmarr__array_update_flags(usmarr_array_t *a);
 /* Element displacement range [min, max] relative to the offset; false (and [0, -1]) for
  * a zero-size array. */
 USMARR_INTERNAL bool usmarr__array_span(const usmarr_array_t *a, int64_t *min_disp, int64_t *max_disp);
@@ -108,14 +106,9 @@ USMARR_INTERNAL uint16_t usmarr__half_from_double(double x);
 USMARR_INTERNAL double usmarr__half_to_double(uint16_t h);
 
 /* ---- host transfers (create.c) -------------------------------------------------- */
-/* Copies an N-d strided layout between host buffers; strides in elements, pointers at
- * element [0,...,0]. */
-USMARR_INTERNAL void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
-                                               const char *src, const int64_t *src_strides, size_t itemsize);
-/* Whole-block transfers between an array and host memory laid out with `host_strides`
+/* A whole-block transfer from an array to host memory laid out with `host_strides`
  * (elements; NULL = C-contiguous).  No argument checks. */
 USMARR_INTERNAL int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_strides);
-USMARR_INTERNAL int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
 /* The filter selector ("opencl:cpu:0") naming a device, found through the device list,
  * and (when `ordinal` is not NULL) its index among the usable devices, which the selector
  * "N" picks: 0, USMARR_ERROR_NO_DEVICE (not recorded) when no usable device matches, or

@@ -3,6 +3,8 @@
 # Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
+	lib/engine/program_cache.h \
+	lib/engine/diskcache.h \
 	lib/engine/program.c \
 	lib/engine/launch.c \
 	lib/engine/diskcache.c \

@@ -1,6 +1,7 @@
 /* The generic strided map launcher: layout classes, the launch fast path and the
  * metadata of high-dimensional maps, on top of the program cache (program.c). */
 #include "engine_internal.h"
+#include "program_cache.h"
 
 #include <errno.h>
 #include <stdio.h>

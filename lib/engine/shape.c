@@ -11,11 +11,26 @@
  * payload of a disk-cache entry keyed like the programs (device, driver, library version),
  * so that every later context on that device starts with it. */
 #include "engine_internal.h"
+#include "diskcache.h"
+#include "program_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The table's shape of that name (not NUL-terminated: `length` bytes), or NULL. */
+static const struct usmarr__kernel_shape *kernel_shape_named(const char *name, size_t length);
+
+/* The device's tuned shape from the disk cache over *shape (origin "tuned"); false on a
+ * miss (no entry, a corrupt one -- deleted --, one this library cannot read, cache off). */
+static bool kernel_shape_load(cl_platform_id platform, cl_device_id device,
+                              struct usmarr__kernel_shape *shape);
+
+/* The device's profile and the context's kernel shape: what the engine's context hook
+ * (below) fills in every new context.  The latter reads ctx->info and ctx->profile. */
+static void device_profile_query(cl_device_id device, struct usmarr__device_profile *profile);
+static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 
 /* ---- kernel shapes per device ------------------------------------------------------------
  * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
@@ -84,7 +99,7 @@ static void size_tree(const struct usmarr__device_profile *p, struct usmarr__ker
     shape->tree_cols = (unsigned)cols;
 }
 
-const struct usmarr__kernel_shape *usmarr__kernel_shape_named(const char *name, size_t length)
+static const struct usmarr__kernel_shape *kernel_shape_named(const char *name, size_t length)
 {
     for (size_t i = 0; i < sizeof shape_table / sizeof shape_table[0]; i++)
         if (strlen(shape_table[i]->name) == length && !strncmp(name, shape_table[i]->name, length))
@@ -130,7 +145,7 @@ void usmarr__kernel_shape_fit(const usmarr_context_t *ctx, struct usmarr__kernel
 }
 
 /* The device facts the kernel shapes are built on. */
-void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
+static void device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
 {
     memset(p, 0, sizeof *p);
     if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
@@ -182,7 +197,7 @@ void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_pro
     }
 }
 
-void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
+static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
     /* The platform's table entry, then (in order) a shape forced by USMARR_KERNEL_SHAPE (a
      * name, fields over a name or over the table's entry: benchmarks compare them on one
@@ -193,7 +208,7 @@ void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__ker
     if (force && *force && usmarr__kernel_shape_parse(force, shape, shape) == 0)
         shape->origin = "forced";
     else
-        usmarr__kernel_shape_load(ctx->platform, ctx->device, shape);
+        kernel_shape_load(ctx->platform, ctx->device, shape);
     usmarr__kernel_shape_fit(ctx, shape);
 }
 
@@ -201,8 +216,8 @@ void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__ker
  * when the library is loaded, before it returns the context). */
 static void context_created(usmarr_context_t *ctx)
 {
-    usmarr__device_profile_query(ctx->device, &ctx->profile);
-    usmarr__kernel_shape_choose(ctx, &ctx->shape);
+    device_profile_query(ctx->device, &ctx->profile);
+    kernel_shape_choose(ctx, &ctx->shape);
 }
 
 __attribute__((constructor)) static void context_hook_register(void)
@@ -373,7 +388,7 @@ int usmarr__kernel_shape_parse(const char *text, const struct usmarr__kernel_sha
         size_t n = strcspn(p, " \t,\n");
         const char *eq = memchr(p, '=', n);
         if (!eq) { /* a name: only first */
-            const struct usmarr__kernel_shape *named = first ? usmarr__kernel_shape_named(p, n) : NULL;
+            const struct usmarr__kernel_shape *named = first ? kernel_shape_named(p, n) : NULL;
             if (!named)
                 return -1;
             s = *named;
@@ -425,7 +440,7 @@ static struct usmarr__program_key shape_key(cl_platform_id platform, cl_device_i
     return key;
 }
 
-bool usmarr__kernel_shape_load(cl_platform_id platform, cl_device_id device, struct usmarr__kernel_shape *shape)
+static bool kernel_shape_load(cl_platform_id platform, cl_device_id device, struct usmarr__kernel_shape *shape)
 {
     struct usmarr__program_key key = shape_key(platform, device);
     unsigned char *payload = NULL;
