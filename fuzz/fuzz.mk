@@ -19,7 +19,7 @@ endif
 FUZZ_LIB_FILES = lib/core/array.c lib/core/context.c lib/core/device.c lib/core/dtype.c lib/base/error.c \
 	lib/core/memory.c lib/core/promote.c lib/backend/pool.c lib/backend/svm.c lib/backend/usm.c \
 	lib/engine/cl_sources.c lib/engine/diskcache.c lib/engine/diskcache_entry.c lib/engine/map.c \
-	lib/engine/launch.c lib/engine/program.c lib/engine/shape.c lib/engine/simplify.c lib/index/parse.c \
+	lib/engine/launch.c lib/engine/program.c lib/engine/kernel_shape.c lib/engine/simplify.c lib/index/parse.c \
 	lib/interop/interface.c lib/interop/json.c
 FUZZ_OBJECTS = $(FUZZ_LIB_FILES:%.c=fuzz/lib/%.o)
 fuzz/lib/%.o: %.c $(LIB_H_FILES)

@@ -11,7 +11,7 @@ lib_libusmarr_la_SOURCES += \
 	lib/engine/diskcache_entry.c \
 	lib/engine/simplify.c \
 	lib/engine/map.c \
-	lib/engine/shape.c \
+	lib/engine/kernel_shape.c \
 	lib/engine/result.c \
 	lib/engine/copy.c \
 	lib/engine/copy_plan.c

@@ -186,7 +186,7 @@ USMARR_INTERNAL int usmarr__map_launch(usmarr_context_t *ctx, const struct usmar
  * simplification; for tests and benchmarks. */
 USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struct usmarr__map *map);
 
-/* ---- kernel shapes (shape.c) and the tuner (tune.c) --------------------------------------
+/* ---- kernel shapes (kernel_shape.c; the tuner is lib/cache/tune.c) ----------------------
  * ctx->shape (core_internal.h) says how the map launcher and the reductions shape their
  * kernels on the context's device.  usmarr__kernel_shape_choose() (called at context
  * creation) takes the platform's table entry, then a shape forced by USMARR_KERNEL_SHAPE,

@@ -2,7 +2,7 @@
 # Boilerplate: the folder's sources one a line, listed as every fragment of lib/ lists them.
 lib_libusmarr_la_SOURCES += \
 	lib/storage/storage_internal.h \
-	lib/storage/values.c \
+	lib/storage/param_text.c \
 	lib/storage/preset.c \
 	lib/storage/params.c \
 	lib/storage/alloc.c \
@@ -13,4 +13,4 @@ lib_libusmarr_la_SOURCES += \
 	lib/storage/storage_view.c \
 	lib/storage/export.c \
 	lib/storage/broadcast.c \
-	lib/storage/ops.c
+	lib/storage/storage_ops.c

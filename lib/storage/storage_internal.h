@@ -153,7 +153,7 @@ USMARR_INTERNAL int usmarr__storage_sync_for_device(usmarr_storage_t *s);
 /* Makes the host side current (pulls a device-dirty pair); no-op for other kinds. */
 USMARR_INTERNAL int usmarr__storage_sync_for_host(usmarr_storage_t *s);
 
-/* ---- named-axes broadcasting and output parameters (broadcast.c, ops.c) ------------ */
+/* ---- named-axes broadcasting and output parameters (broadcast.c, storage_ops.c) ------------ */
 
 /* The axes of an operation's result and their extents. */
 struct usmarr__named_shape {

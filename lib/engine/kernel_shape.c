@@ -202,7 +202,7 @@ static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kern
     /* The platform's table entry, then (in order) a shape forced by USMARR_KERNEL_SHAPE (a
      * name, fields over a name or over the table's entry: benchmarks compare them on one
      * device, the tests run every tuner candidate and the gpu shape on the CPU), or the
-     * tuner's choice for this device from the disk cache (shape.c). */
+     * tuner's choice for this device from the disk cache (below). */
     usmarr__kernel_shape_default(ctx, shape);
     const char *force = getenv("USMARR_KERNEL_SHAPE");
     if (force && *force && usmarr__kernel_shape_parse(force, shape, shape) == 0)
