@@ -29,7 +29,7 @@
 
 /* ---- parameter lists ----------------------------------------------------------------- */
 /* The operands' pointers are kernel arguments, or with -DUSMARR_PTR_VALUE (the kernel
- * shape's ptrval: lib/engine/shape.c) their addresses by value, which the kernel turns
+ * shape's ptrval: lib/engine/kernel_shape.c) their addresses by value, which the kernel turns
  * into pointers (USMARR_BIND_PTRS, first in every kernel): the launcher then marks the
  * kernel as reaching USM indirectly, and a driver that charges for each USM pointer
  * argument of a launch (Intel's CPU runtime: about 0.7 us each) charges nothing. */

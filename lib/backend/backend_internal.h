@@ -6,13 +6,10 @@
 #ifndef USMARR_BACKEND_INTERNAL_H
 #define USMARR_BACKEND_INTERNAL_H
 
-#define USMARR_BUILDING_LIBRARY 1
-#include "usmarr.h"
+#include "../base/base_internal.h"
 
 #include <CL/cl_ext.h>
 #include <threads.h>
-
-#define USMARR_INTERNAL __attribute__((visibility("hidden")))
 
 /* The name of a USM kind ("device", "shared", "host", "unknown"), as
  * usmarr_usm_kind_name() gives it, for the backends' messages. */
@@ -105,5 +102,80 @@ USMARR_INTERNAL void usmarr__usm_free(usmarr_context_t *context, void *pointer);
  * on success stores the allocation's kind. `what` names the argument in messages. */
 USMARR_INTERNAL int usmarr__usm_check_range(usmarr_context_t *context, const void *pointer, size_t size,
                                             const char *what, usmarr_usm_kind_t *kind);
+
+/* ---- the context ------------------------------------------------------------------
+ * Declared here, not in core: the backends work on it (its USM table, queue and lock,
+ * pool, free counter); core/context.c builds and frees it, and the engine's hook fills
+ * the device profile and the kernel shape (doc/architecture.md). */
+struct usmarr__kernel_cache; /* engine */
+
+/* How the map launcher shapes its kernels for one device: chosen once per context from
+ * what was measured on that driver (map.c, doc/engine.md "Kernel shapes per device"). */
+/* What the engine asks of a device, once per context (map.c): the facts the kernel shape
+ * is chosen from and the reductions' work-groups are sized by. */
+struct usmarr__device_profile {
+    cl_device_type type;
+    cl_uint compute_units;
+    size_t max_group;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_items[3];   /* CL_DEVICE_MAX_WORK_ITEM_SIZES: a work-group's extent per dimension */
+    size_t group_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (OpenCL 3.0) or NVIDIA's warp; 0 unknown */
+    cl_ulong local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
+    cl_uint native_float;  /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (16 on AVX-512 CPUs); 1 unknown */
+    bool exact_divide;     /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG: the
+                            * programs are built with -cl-fp32-correctly-rounded-divide-sqrt */
+};
+
+struct usmarr__kernel_shape {
+    const char *name;      /* "pocl-cpu", "intel-cpu", "generic", "gpu" */
+    bool contig_one;       /* contig class: one element per work-item (else 16, vload16) */
+    unsigned contig_group; /* contig class work-group size */
+    int rows_max_stride;   /* 2-D maps whose inner strides are all within +-this run in row groups */
+    bool stride_masks;     /* inner strides of 0 and 1 are compiled into the strided kernels */
+    bool tile;             /* transposes through the local-memory tile class */
+    bool tblock;           /* transposes in 16x16 blocks in registers (class t16), before the tile */
+    unsigned tree_group;   /* reductions: work-group tree reductions of this many items (0: per-output loops) */
+    unsigned tree_cols;    /* of which outputs side by side when the kept axis is contiguous */
+    unsigned s2_edge;      /* s2 class (transposes, wide-stride gathers): edge x edge work-groups */
+    /* The gpu shape's algorithms (0 / false: the CPU ones, lib/ops and lib/index): */
+    unsigned scan_group;   /* device-wide scans (cumulative_*), stream compaction (masks,
+                            * nonzero, unique) and radix sorts: work-groups of this many items */
+    bool matmul_blocked;   /* matmul through register-blocked local-memory tiles */
+    unsigned rows_x, rows_y; /* s2w class (long rows): rows_x x rows_y work-groups */
+    uint64_t nt_bytes;     /* contig class: non-temporal stores, 16 elements per work-item, when the
+                              outputs hold at least this many bytes (0: never) */
+    unsigned rowvec;       /* s2v class (rows of 16-vectors where inner strides are 1 or 0): its
+                              work-group size; 0: the class is not used */
+    unsigned copyvec;      /* copies, casts and fills: contiguous and row maps as 16-vectors in groups of
+                              this many (0: as the other maps) */
+    bool ptrval;           /* maps take their operands' addresses by value and reach USM indirectly
+                              (cl/map.cl, USMARR_PTR_VALUE); never on the SVM backend */
+    const char *origin;    /* "table", "tuned" (the disk cache's entry) or "forced" (USMARR_KERNEL_SHAPE) */
+};
+
+struct usmarr_context {
+    atomic_int refcount;
+    cl_platform_id platform;
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue;
+    mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
+    struct usmarr__usm_api usm;
+    usmarr_device_info_t info;
+    struct usmarr__device_profile profile; /* filled by the engine's context hook */
+    struct usmarr__kernel_shape shape;    /* kernel shapes for this device (the same hook) */
+    struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
+    void (*kernels_free)(struct usmarr__kernel_cache *kernels); /* set with `kernels` */
+    mtx_t kernels_lock;
+    int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
+    struct usmarr__pool pool; /* released device blocks for reuse (pool.c) */
+    /* Counts the USM frees of the context (usmarr__usm_free, under queue_lock): a kernel's
+     * recorded pointer argument is reused only while no block was freed since it was set
+     * (program.c; Intel's CPU runtime ties a pointer argument to its allocation). */
+    atomic_uint usm_frees;
+    /* A launch since the last USM free passed addresses by value (USMARR__ARG_ADDRESS,
+     * lib/engine): the driver does not know that it uses its blocks, so the next free
+     * finishes the queue first (usmarr__usm_free).  Under queue_lock. */
+    bool indirect_launched;
+};
 
 #endif

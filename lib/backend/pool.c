@@ -13,7 +13,6 @@
  * when the limit is reached, all of them when an allocation fails (then it is retried) and
  * when the context is released. */
 #include "backend_internal.h"
-#include "../core/core_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,6 @@
  * The entry points are plain function pointers (the extension's signatures), so the
  * per-cl_context state lives in one process-wide list under one mutex. */
 #include "backend_internal.h"
-#include "../core/core_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,7 +2,6 @@
  * allocation primitives every block of the library goes through, whichever backend
  * (this one or svm.c) fills the context's table. */
 #include "backend_internal.h"
-#include "../core/core_internal.h"
 
 bool usmarr__usm_api_load(cl_platform_id platform, struct usmarr__usm_api *api, const char **missing)
 {

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Recomputes C/F contiguity exactly (size-1 dims dropped; zero-size is both). */
+static void array_update_flags(usmarr_array_t *a);
+
 int usmarr__layout_span(int ndim, const int64_t *shape, const int64_t *strides, int64_t *min_disp, int64_t *max_disp,
                         int64_t *size, const char *stridename)
 {
@@ -50,7 +53,7 @@ bool usmarr__array_span(const usmarr_array_t *a, int64_t *min_disp, int64_t *max
     return true;
 }
 
-void usmarr__array_update_flags(usmarr_array_t *a)
+static void array_update_flags(usmarr_array_t *a)
 {
     unsigned flags = a->flags & ~(unsigned)(USMARR_FLAG_C_CONTIGUOUS | USMARR_FLAG_F_CONTIGUOUS);
     bool empty = false;
@@ -228,7 +231,7 @@ int usmarr__array_new(usmarr_memory_t *memory, usmarr_dtype_t dtype, int ndim, c
         a->flags |= USMARR_FLAG_IMMUTABLE;
     else if (access_flags & USMARR_FLAG_WRITABLE)
         a->flags |= USMARR_FLAG_WRITABLE;
-    usmarr__array_update_flags(a);
+    array_update_flags(a);
     a->memory = usmarr_memory_retain(memory);
     *out = a;
     return 0;

@@ -6,6 +6,11 @@
 
 USMARR_INTERNAL int usmarr__device_select(const char *selector, cl_platform_id *platform, cl_device_id *device);
 
+/* Written once, before any context exists (the engine registers it at load time). */
+static usmarr__context_hook_fn context_created;
+
+void usmarr__context_hook_register(usmarr__context_hook_fn created) { context_created = created; }
+
 /* Builds a context around retained OpenCL objects; consumes the caller's references
  * on success and on failure alike. */
 static int context_build(cl_platform_id platform, cl_context cl, cl_device_id device, cl_command_queue queue,
@@ -74,8 +79,8 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
     ctx->cl = cl;
     ctx->device = device;
     ctx->queue = queue;
-    usmarr__device_profile_query(device, &ctx->profile);
-    usmarr__kernel_shape_choose(ctx, &ctx->shape);
+    if (context_created)
+        context_created(ctx);
     *out = ctx;
     return 0;
 fail:
@@ -164,7 +169,8 @@ void usmarr_context_release(usmarr_context_t *context)
         return;
     clFinish(context->queue);
     usmarr__pool_destroy(context);
-    usmarr__kernel_cache_destroy(context->kernels);
+    if (context->kernels_free)
+        context->kernels_free(context->kernels);
     if (context->info.backend == USMARR_BACKEND_SVM)
         usmarr__svm_unregister(context->cl, context->queue);
     clReleaseCommandQueue(context->queue);

@@ -1,7 +1,6 @@
-# Errors, devices, contexts, dtypes and promotion, memory blocks, arrays and their creation.
+# Devices, contexts, dtypes and promotion, memory blocks, arrays and their creation.
 lib_libusmarr_la_SOURCES += \
 	lib/core/core_internal.h \
-	lib/core/error.c \
 	lib/core/device.c \
 	lib/core/context.c \
 	lib/core/dtype.c \

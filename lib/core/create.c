@@ -7,6 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Copies an N-d strided layout between host buffers; strides in elements, pointers at
+ * element [0,...,0]. */
+static void host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
+                              const char *src, const int64_t *src_strides, size_t itemsize);
+
+/* The whole-block transfer from host memory to an array (usmarr__array_read's reverse). */
+static int array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides);
+
 /* ---- host-side strided copies ------------------------------------------------------ */
 
 /* One row of n elements of `size` bytes; inlined where `size` is a constant, so that the
@@ -18,8 +26,8 @@ static inline __attribute__((always_inline)) void move_row(char *d, int64_t ds, 
         memcpy(d + i * ds, s + i * ss, size);
 }
 
-void usmarr__host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
-                               const char *src, const int64_t *src_strides, size_t itemsize)
+static void host_strided_copy(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
+                              const char *src, const int64_t *src_strides, size_t itemsize)
 {
     for (int k = 0; k < ndim; k++)
         if (shape[k] == 0)
@@ -125,13 +133,13 @@ int usmarr__array_read(const usmarr_array_t *a, void *host, const int64_t *host_
         return rc;
     rc = usmarr_memory_copy_to_host(a->memory, (size_t)(a->offset + t.lo) * t.item, staging, (size_t)t.span_bytes);
     if (!rc)
-        usmarr__host_strided_copy(a->ndim, a->shape, host, t.strides, staging + (-t.lo) * (int64_t)t.item, a->strides,
+        host_strided_copy(a->ndim, a->shape, host, t.strides, staging + (-t.lo) * (int64_t)t.item, a->strides,
                                   t.item);
     free(staging);
     return rc;
 }
 
-int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides)
+static int array_write(usmarr_array_t *a, const void *host, const int64_t *host_strides)
 {
     struct host_transfer t;
     if (!host_transfer_plan(a, host_strides, &t))
@@ -149,7 +157,7 @@ int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host
     char *device = (char *)a->memory->pointer + (a->offset + lo) * (int64_t)item;
     usmarr_context_t *ctx = a->memory->context;
     if (t.dense) {
-        usmarr__host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
+        host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
         rc = usmarr_memory_copy_from_host(a->memory, (size_t)(a->offset + lo) * item, staging, (size_t)span_bytes);
     } else {
         /* Gaps between the elements belong to someone else: read the span, scatter, write
@@ -157,7 +165,7 @@ int usmarr__array_write(usmarr_array_t *a, const void *host, const int64_t *host
         mtx_lock(&ctx->queue_lock);
         rc = device_copy_locked(ctx, staging, device, (size_t)span_bytes);
         if (!rc) {
-            usmarr__host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
+            host_strided_copy(a->ndim, a->shape, origin, a->strides, host, host_strides, item);
             rc = device_copy_locked(ctx, device, staging, (size_t)span_bytes);
         }
         mtx_unlock(&ctx->queue_lock);
@@ -180,7 +188,7 @@ int usmarr_array_copy_from_host(usmarr_array_t *array, const void *host, const i
     if (!array || (!host && usmarr_array_size(array) > 0))
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !array ? "array" : "host");
     int rc = usmarr__check_writable(array, "array");
-    return rc ? rc : usmarr__array_write(array, host, host_strides);
+    return rc ? rc : array_write(array, host, host_strides);
 }
 
 /* ---- creation ------------------------------------------------------------------------ */
@@ -348,7 +356,7 @@ int usmarr_array_from_host(usmarr_context_t *context, int ndim, const int64_t *s
     if (!host && usmarr_array_size(a) > 0)
         rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "host is NULL");
     if (!rc)
-        rc = usmarr__array_write(a, host, host_strides);
+        rc = array_write(a, host, host_strides);
     if (rc) {
         usmarr_array_release(a);
         return rc;

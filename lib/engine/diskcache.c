@@ -6,6 +6,7 @@
  * fails a caller), so that tests can compile it into their own programs and drive it
  * through its internal interface. */
 #include "engine_internal.h"
+#include "diskcache.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,6 +2,7 @@
  * (load, atomic store, discard) and the size cap with LRU eviction.  Like diskcache.c it
  * uses nothing from the rest of the library. */
 #include "engine_internal.h"
+#include "diskcache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +19,16 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+
+static int dc_list_entries(const char *directory, bool sort, bool sweep, struct listed **out, size_t *count,
+                           uint64_t *bytes);
+
+static void dc_key_free(struct key *k);
+
+/* ---- diskcache_entry.c ---- */
+static bool dc_key_build(struct key *k, const struct usmarr__program_key *pk, const char *driver_override);
+
+static void dc_free_list(struct listed *list, size_t count);
 
 /* ---- keys ------------------------------------------------------------------------- */
 
@@ -127,7 +138,7 @@ static void key_append_driver_environment(struct key *k)
 }
 
 /* Everything that changes the binary, each field length-prefixed, in a fixed order. */
-bool usmarr__dc_key_build(struct key *k, const struct usmarr__program_key *pk, const char *driver_override)
+static bool dc_key_build(struct key *k, const struct usmarr__program_key *pk, const char *driver_override)
 {
     memset(k, 0, sizeof *k);
     if (!pk || !pk->source || !pk->device)
@@ -168,7 +179,7 @@ bool usmarr__dc_key_build(struct key *k, const struct usmarr__program_key *pk, c
     return true;
 }
 
-void usmarr__dc_key_free(struct key *k) { free(k->bytes); }
+static void dc_key_free(struct key *k) { free(k->bytes); }
 
 static char *entry_path(const char *directory, const struct key *k)
 {
@@ -309,7 +320,7 @@ int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char *
     if (!usmarr__dc_session_begin_load(&s))
         return -1;
     struct key k;
-    if (!usmarr__dc_key_build(&k, pk, s.driver_override)) {
+    if (!dc_key_build(&k, pk, s.driver_override)) {
         usmarr__dc_trace("miss: the device cannot be described for a key");
         atomic_fetch_add(&usmarr__dc_count_misses, 1);
         usmarr__dc_session_end(&s);
@@ -319,7 +330,7 @@ int usmarr__diskcache_load(const struct usmarr__program_key *pk, unsigned char *
     if (rc && s.system_directory)
         rc = load_from(&s, s.system_directory, true, &k, binary, size);
     atomic_fetch_add(rc ? &usmarr__dc_count_misses : &usmarr__dc_count_hits, 1);
-    usmarr__dc_key_free(&k);
+    dc_key_free(&k);
     usmarr__dc_session_end(&s);
     return rc;
 }
@@ -337,8 +348,8 @@ static int by_age(const void *a, const void *b)
 
 /* Lists the entries of `directory` (oldest first when `sort`); removes stale temporary
  * files when `sweep`.  0 or an errno (ENOENT: no directory, nothing listed). */
-int usmarr__dc_list_entries(const char *directory, bool sort, bool sweep, struct listed **out, size_t *count,
-                        uint64_t *bytes)
+static int dc_list_entries(const char *directory, bool sort, bool sweep, struct listed **out, size_t *count,
+                           uint64_t *bytes)
 {
     *out = NULL;
     *count = 0;
@@ -390,7 +401,7 @@ int usmarr__dc_list_entries(const char *directory, bool sort, bool sweep, struct
     return rc;
 }
 
-void usmarr__dc_free_list(struct listed *list, size_t count)
+static void dc_free_list(struct listed *list, size_t count)
 {
     for (size_t i = 0; i < count; i++)
         free(list[i].name);
@@ -403,10 +414,10 @@ static void enforce_cap(const struct session *s)
     struct listed *list;
     size_t count;
     uint64_t bytes;
-    int rc = usmarr__dc_list_entries(s->directory, true, true, &list, &count, &bytes);
+    int rc = dc_list_entries(s->directory, true, true, &list, &count, &bytes);
     if (rc && rc != ENOMEM) {
         usmarr__dc_disable(s->generation, "cannot list %s: %s", s->directory, strerror(rc));
-        usmarr__dc_free_list(list, count);
+        dc_free_list(list, count);
         return;
     }
     for (size_t i = 0; i < count && bytes > s->max_bytes; i++) {
@@ -427,7 +438,7 @@ static void enforce_cap(const struct session *s)
         bytes -= list[i].size;
         free(full);
     }
-    usmarr__dc_free_list(list, count);
+    dc_free_list(list, count);
 }
 
 /* Writes header, key, payload and checksum to `fd`. */
@@ -468,7 +479,7 @@ void usmarr__diskcache_store(const struct usmarr__program_key *pk, const unsigne
     char *path = NULL, *temp = NULL;
     int fd = -1;
     bool created = false;
-    if (!usmarr__dc_key_build(&k, pk, s.driver_override)) {
+    if (!dc_key_build(&k, pk, s.driver_override)) {
         usmarr__dc_trace("store skipped: the device cannot be described for a key");
         usmarr__dc_session_end(&s);
         return;
@@ -518,7 +529,7 @@ done:
         unlink(temp);
     free(temp);
     free(path);
-    usmarr__dc_key_free(&k);
+    dc_key_free(&k);
     usmarr__dc_session_end(&s);
 }
 
@@ -536,7 +547,7 @@ int usmarr__diskcache_compile_lock(const struct usmarr__program_key *pk, char **
     struct key k;
     int fd = -1;
     char *path = NULL;
-    if (!usmarr__dc_key_build(&k, pk, s.driver_override))
+    if (!dc_key_build(&k, pk, s.driver_override))
         goto done;
     size_t n = strlen(s.directory) + 1 + strlen(LOCK_PREFIX) + HASH_HEX + 1;
     if (!(path = malloc(n)))
@@ -570,7 +581,7 @@ int usmarr__diskcache_compile_lock(const struct usmarr__program_key *pk, char **
 done:
     free(path);
     if (k.bytes)
-        usmarr__dc_key_free(&k);
+        dc_key_free(&k);
     usmarr__dc_session_end(&s);
     return fd;
 }
@@ -591,12 +602,12 @@ void usmarr__diskcache_discard(const struct usmarr__program_key *pk)
     if (!usmarr__dc_session_begin(&s, true))
         return;
     struct key k;
-    if (usmarr__dc_key_build(&k, pk, s.driver_override)) {
+    if (dc_key_build(&k, pk, s.driver_override)) {
         char *path = entry_path(s.directory, &k);
         if (path)
             remove_bad_entry(&s, path, -1, "the binary failed to build", &k);
         free(path);
-        usmarr__dc_key_free(&k);
+        dc_key_free(&k);
     }
     usmarr__dc_session_end(&s);
 }
@@ -611,9 +622,9 @@ void usmarr__diskcache_trace(const char *event, const struct usmarr__program_key
         override = strdup(usmarr__dc_state.driver_override);
     pthread_mutex_unlock(&usmarr__dc_lock);
     struct key k;
-    if (usmarr__dc_key_build(&k, pk, override)) {
+    if (dc_key_build(&k, pk, override)) {
         usmarr__dc_trace("%s %s: %.3f ms", event ? event : "event", key_label(&k), ms);
-        usmarr__dc_key_free(&k);
+        dc_key_free(&k);
     } else {
         usmarr__dc_trace("%s: %.3f ms", event ? event : "event", ms);
     }
@@ -642,8 +653,8 @@ int usmarr__diskcache_stats(usmarr_cache_stats_t *stats)
     struct listed *list;
     size_t count;
     uint64_t bytes;
-    int rc = usmarr__dc_list_entries(dir, false, false, &list, &count, &bytes);
-    usmarr__dc_free_list(list, count);
+    int rc = dc_list_entries(dir, false, false, &list, &count, &bytes);
+    dc_free_list(list, count);
     free(dir);
     stats->entries = count;
     stats->bytes = bytes;
@@ -659,10 +670,10 @@ bool usmarr__diskcache_entry_path(const struct usmarr__program_key *pk, char *bu
         override = strdup(usmarr__dc_state.driver_override);
     pthread_mutex_unlock(&usmarr__dc_lock);
     struct key k;
-    bool ok = dir && usmarr__dc_key_build(&k, pk, override);
+    bool ok = dir && dc_key_build(&k, pk, override);
     if (ok) {
         ok = (size_t)snprintf(buffer, size, "%s/%s", dir, k.name) < size;
-        usmarr__dc_key_free(&k);
+        dc_key_free(&k);
     }
     free(override);
     free(dir);

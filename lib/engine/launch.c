@@ -2,6 +2,7 @@
  * launch sets only what changed), the work-group check and the enqueue, after whose first
  * launch a program waiting for it is stored (program.c).  Contract: engine_internal.h. */
 #include "engine_internal.h"
+#include "program_cache.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* The generic strided map launcher: layout classes, the launch fast path and the
  * metadata of high-dimensional maps, on top of the program cache (program.c). */
 #include "engine_internal.h"
+#include "program_cache.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -84,59 +85,6 @@ static const char *const class_kernel[] = {"usmarr_map_contig", "usmarr_map_tile
                                            "usmarr_map_t16"};
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
-
-/* ---- the device profile (the kernel shapes built on it: shape.c) --------------------------- */
-void usmarr__device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
-{
-    memset(p, 0, sizeof *p);
-    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
-        p->type = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL) !=
-        CL_SUCCESS)
-        p->compute_units = 1;
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
-        p->max_group = 1;
-    size_t items[3] = {0, 0, 0};
-    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL) != CL_SUCCESS)
-        items[0] = items[1] = items[2] = 0;
-    for (int d = 0; d < 3; d++)
-        p->max_items[d] = items[d] ? items[d] : p->max_group;
-    if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
-        p->local_mem = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
-            CL_SUCCESS ||
-        p->native_float == 0)
-        p->native_float = 1;
-    cl_device_fp_config fp32 = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, NULL) != CL_SUCCESS)
-        fp32 = 0;
-    p->exact_divide = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
-    /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
-    if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
-                        &p->group_multiple, NULL) != CL_SUCCESS) {
-        cl_uint warp = 0;
-        p->group_multiple = 0;
-        if (clGetDeviceInfo(device, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
-            p->group_multiple = warp;
-    }
-    if (p->compute_units == 0)
-        p->compute_units = 1;
-    /* The gpu shape forced on a device that is not a GPU (the tests' stand-in) also takes
-     * NVIDIA's limits, so that a launch a GPU would refuse fails there too: groups of at
-     * most 1024 items and (1024, 1024, 64) per dimension, 48 KiB of local memory, warps of 32. */
-    const char *force = getenv("USMARR_KERNEL_SHAPE");
-    if (force && !strcmp(force, "gpu") && !(p->type & CL_DEVICE_TYPE_GPU)) {
-        static const size_t nvidia_items[3] = {1024, 1024, 64};
-        for (int d = 0; d < 3; d++)
-            if (p->max_items[d] > nvidia_items[d])
-                p->max_items[d] = nvidia_items[d];
-        if (p->max_group > 1024)
-            p->max_group = 1024;
-        if (p->local_mem > 48 * 1024)
-            p->local_mem = 48 * 1024;
-        p->group_multiple = 32;
-    }
-}
 
 /* The shape a map runs in: the context's, except that copies, casts and fills (families
  * without a run-time switch over functions) run contiguous and row maps as 16-vectors where
@@ -511,12 +459,198 @@ int usmarr__map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     return rc;
 }
 
+/* A map's launch as its steps fill it: the work geometry, then the argument table (the
+ * operands' pointers, the class's shape and one stride vector per operand, the scalars),
+ * which points into `vectors`. */
+struct map_call {
+    size_t global[3], local[3];
+    cl_uint work_dim;
+    struct usmarr__karg args[2 * USMARR__MAX_OPERANDS + 2 + USMARR__MAX_SCALARS];
+    cl_long16 vectors[1 + USMARR__MAX_OPERANDS]; /* shape, then each operand's strides */
+    int nargs;
+    int meta_arg; /* the 17+-dim class's metadata block, filled at launch; -1 none */
+};
+
+/* The class's work-groups and global range (the reqd_work_group_size of its kernel). */
+static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class cls, bool nt,
+                         const struct usmarr__iter *it, struct map_call *c)
+{
+    size_t *global = c->global, *local = c->local;
+    cl_long n = it->ndim == 0 ? 1 : it->shape[0];
+    int nd = it->ndim;
+    for (int d = 0; d < 3; d++)
+        global[d] = local[d] = 1;
+    c->work_dim = 1;
+    switch (cls) {
+    case CLASS_CONTIG:
+        local[0] = shp->contig_group; /* reqd_work_group_size of usmarr_map_contig */
+        global[0] = round_up(shp->contig_one && !nt ? n : (n + 15) / 16, local[0]);
+        break;
+    case CLASS_S1:
+        local[0] = 256;
+        global[0] = round_up(n, local[0]);
+        break;
+    case CLASS_S2:
+    case CLASS_S2W:
+    case CLASS_T16:
+    case CLASS_TILE:
+        c->work_dim = 2;
+        if (cls == CLASS_T16) { /* reqd_work_group_size of usmarr_map_t16: one 16x16 block an item */
+            local[0] = 8;
+            local[1] = 1;
+            global[0] = round_up((it->shape[1] + 15) / 16, 8);
+            global[1] = (size_t)(it->shape[0] + 15) / 16;
+        } else if (cls == CLASS_TILE) {
+            local[0] = 32;
+            local[1] = 8;
+            global[0] = round_up(it->shape[1], 32);
+            global[1] = round_up(it->shape[0], 32) / 4;
+        } else {
+            if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
+                local[0] = shp->rows_x;
+                local[1] = shp->rows_y;
+            } else { /* reqd_work_group_size of usmarr_map_s2 */
+                local[0] = local[1] = shp->s2_edge;
+            }
+            global[0] = round_up(it->shape[1], local[0]);
+            global[1] = round_up(it->shape[0], local[1]);
+        }
+        break;
+    case CLASS_S2V: {
+        cl_long rows = it->ndim == 2 ? it->shape[0] : 1, len = it->shape[it->ndim - 1];
+        c->work_dim = 2;
+        local[0] = shp->rowvec; /* reqd_work_group_size of usmarr_map_s2v */
+        global[0] = round_up((len + 15) / 16, local[0]);
+        global[1] = (size_t)rows;
+        break;
+    }
+    case CLASS_S3:
+        c->work_dim = 3;
+        local[0] = 16;
+        local[1] = 4;
+        local[2] = 4;
+        global[0] = round_up(it->shape[2], local[0]);
+        global[1] = round_up(it->shape[1], local[1]);
+        global[2] = round_up(it->shape[0], local[2]);
+        break;
+    case CLASS_S8:
+    case CLASS_S16:
+    case CLASS_SBIG: {
+        int64_t outer = 1;
+        for (int d = 0; d < nd - 2; d++)
+            outer *= it->shape[d];
+        c->work_dim = 3;
+        wg16x16(local);
+        local[2] = 1;
+        global[0] = round_up(it->shape[nd - 1], local[0]);
+        global[1] = round_up(it->shape[nd - 2], local[1]);
+        global[2] = (size_t)outer;
+        break;
+    }
+    }
+}
+
+/* The argument table: the operands' pointers, the class's shape and one stride vector
+ * per operand (cl_long, long2, long4 padded, long8 or long16; the rank and a metadata
+ * block for 17+ dims), the scalars. */
+static void map_bind(const struct usmarr__kernel_shape *shp, enum map_class cls, const struct usmarr__map *m,
+                     const struct usmarr__iter *it, struct map_call *c)
+{
+    int nops = m->nout + m->nin, nargs = 0;
+    struct usmarr__karg *args = c->args;
+    cl_long16 *vectors = c->vectors;
+    /* Operand pointers point at the first visited element after flips. */
+    for (int i = 0; i < nops; i++) {
+        void *ptr = (char *)m->operands[i].data + it->offsets[i] * (int64_t)usmarr__dtype_bytes(m->operands[i].dtype);
+        args[nargs++] = shp->ptrval ? USMARR__ARG_ADDRESS(ptr) : USMARR__ARG_PTR(ptr);
+    }
+    cl_long n = it->ndim == 0 ? 1 : it->shape[0];
+    cl_int nd = it->ndim;
+    int width = 0; /* elements of each shape/stride vector; 0: none by value */
+    switch (cls) {
+    case CLASS_CONTIG:
+        args[nargs++] = USMARR__ARG(n);
+        break;
+    case CLASS_S1:
+        width = 1;
+        break;
+    case CLASS_S2:
+    case CLASS_S2W:
+    case CLASS_T16:
+    case CLASS_TILE:
+        width = 2;
+        break;
+    case CLASS_S2V: /* long2 (rows, row length), then each operand's row stride */
+        vectors[0].s[0] = it->ndim == 2 ? it->shape[0] : 1;
+        vectors[0].s[1] = it->shape[it->ndim - 1];
+        args[nargs++] = USMARR__ARG_BYTES(&vectors[0], sizeof(cl_long) * 2);
+        for (int i = 0; i < nops; i++) {
+            vectors[i + 1].s[0] = it->ndim == 2 ? it->strides[i][0] : 0;
+            args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long));
+        }
+        break;
+    case CLASS_S3:
+        width = 4; /* long4: the fourth extent 1, the fourth stride 0 */
+        break;
+    case CLASS_S8:
+    case CLASS_S16:
+    case CLASS_SBIG:
+        args[nargs++] = USMARR__ARG(nd);
+        width = cls == CLASS_S8 ? 8 : cls == CLASS_S16 ? 16 : 0;
+        break;
+    }
+    for (int i = -1; width && i < nops; i++) {
+        for (int d = 0; d < width; d++)
+            vectors[i + 1].s[d] = d >= nd ? (i < 0) : i < 0 ? it->shape[d] : it->strides[i][d];
+        args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long) * (size_t)width);
+    }
+    c->meta_arg = cls == CLASS_SBIG ? nargs++ : -1;
+    for (int j = 0; j < m->nscalars; j++)
+        args[nargs++] = USMARR__ARG_BYTES(m->scalars[j].bytes, m->scalars[j].size);
+    c->nargs = nargs;
+}
+
+/* Enqueues the kernel under the queue lock; the 17+-dim class first writes its metadata
+ * block (shape, then strides) to the context's scratch and finishes before the lock is let go. */
+static int map_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, int nops, const struct usmarr__iter *it,
+                       struct map_call *c)
+{
+    int rc = 0, nd = it->ndim;
+    usmarr__queue_lock(ctx);
+    if (c->meta_arg >= 0) {
+        /* Reserved and filled under the queue lock: another thread may grow (free) the
+         * block otherwise; the launch finishes before the lock is let go. */
+        void *meta = NULL;
+        size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
+        rc = scratch_reserve(ctx, bytes, &meta);
+        if (!rc) {
+            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
+            for (int i = -1; i < nops; i++)
+                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it->shape : it->strides[i],
+                       sizeof(int64_t) * (size_t)nd);
+            cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
+        }
+        c->args[c->meta_arg] = USMARR__ARG_PTR(meta);
+    }
+    if (!rc)
+        rc = usmarr__kernel_launch_locked(ctx, k, c->nargs, c->args, c->work_dim, c->global, c->local);
+    if (!rc && c->meta_arg >= 0) {
+        cl_int err = clFinish(ctx->queue);
+        if (err != CL_SUCCESS)
+            rc = usmarr__cl_fail(err, "clFinish");
+    }
+    usmarr__queue_unlock(ctx);
+    return rc;
+}
+
+/* Chooses the layout class and its kernel, then binds the arguments and launches. */
 static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
 {
     int rc = check_map(m);
     if (rc)
         return rc;
-    int nops = m->nout + m->nin;
     struct usmarr__iter it;
     map_iter(m, &it);
     for (int d = 0; d < it.ndim; d++)
@@ -534,139 +668,8 @@ static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     if (rc)
         return rc;
 
-    /* Operand pointers point at the first visited element after flips. */
-    void *ptrs[USMARR__MAX_OPERANDS];
-    for (int i = 0; i < nops; i++)
-        ptrs[i] = (char *)m->operands[i].data +
-                  it.offsets[i] * (int64_t)usmarr__dtype_bytes(m->operands[i].dtype);
-
-    /* The argument table: the operands' pointers, the class's shape and one stride vector
-     * per operand (cl_long, long2, long4 padded, long8 or long16; the rank and a metadata
-     * block for 17+ dims), the scalars. */
-    struct usmarr__karg args[2 * USMARR__MAX_OPERANDS + 2 + USMARR__MAX_SCALARS];
-    cl_long16 vectors[1 + USMARR__MAX_OPERANDS]; /* shape, then each operand's strides */
-    int nargs = 0;
-    for (int i = 0; i < nops; i++)
-        args[nargs++] = shp->ptrval ? USMARR__ARG_ADDRESS(ptrs[i]) : USMARR__ARG_PTR(ptrs[i]);
-    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
-    cl_uint work_dim = 1;
-    cl_long n = it.ndim == 0 ? 1 : it.shape[0];
-    cl_int nd = it.ndim;
-    int width = 0; /* elements of each shape/stride vector; 0: none by value */
-    switch (cls) {
-    case CLASS_CONTIG:
-        args[nargs++] = USMARR__ARG(n);
-        local[0] = shp->contig_group; /* reqd_work_group_size of usmarr_map_contig */
-        global[0] = round_up(shp->contig_one && !nt ? n : (n + 15) / 16, local[0]);
-        break;
-    case CLASS_S1:
-        width = 1;
-        local[0] = 256;
-        global[0] = round_up(n, local[0]);
-        break;
-    case CLASS_S2:
-    case CLASS_S2W:
-    case CLASS_T16:
-    case CLASS_TILE:
-        width = 2;
-        work_dim = 2;
-        if (cls == CLASS_T16) { /* reqd_work_group_size of usmarr_map_t16: one 16x16 block an item */
-            local[0] = 8;
-            local[1] = 1;
-            global[0] = round_up((it.shape[1] + 15) / 16, 8);
-            global[1] = (size_t)(it.shape[0] + 15) / 16;
-        } else if (cls == CLASS_TILE) {
-            local[0] = 32;
-            local[1] = 8;
-            global[0] = round_up(it.shape[1], 32);
-            global[1] = round_up(it.shape[0], 32) / 4;
-        } else {
-            if (cls == CLASS_S2W) { /* reqd_work_group_size of usmarr_map_s2w */
-                local[0] = shp->rows_x;
-                local[1] = shp->rows_y;
-            } else { /* reqd_work_group_size of usmarr_map_s2 */
-                local[0] = local[1] = shp->s2_edge;
-            }
-            global[0] = round_up(it.shape[1], local[0]);
-            global[1] = round_up(it.shape[0], local[1]);
-        }
-        break;
-    case CLASS_S2V: { /* long2 (rows, row length), then each operand's row stride */
-        cl_long rows = it.ndim == 2 ? it.shape[0] : 1, len = it.shape[it.ndim - 1];
-        vectors[0].s[0] = rows;
-        vectors[0].s[1] = len;
-        args[nargs++] = USMARR__ARG_BYTES(&vectors[0], sizeof(cl_long) * 2);
-        for (int i = 0; i < nops; i++) {
-            vectors[i + 1].s[0] = it.ndim == 2 ? it.strides[i][0] : 0;
-            args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long));
-        }
-        work_dim = 2;
-        local[0] = shp->rowvec; /* reqd_work_group_size of usmarr_map_s2v */
-        global[0] = round_up((len + 15) / 16, local[0]);
-        global[1] = (size_t)rows;
-        break;
-    }
-    case CLASS_S3:
-        width = 4; /* long4: the fourth extent 1, the fourth stride 0 */
-        work_dim = 3;
-        local[0] = 16;
-        local[1] = 4;
-        local[2] = 4;
-        global[0] = round_up(it.shape[2], local[0]);
-        global[1] = round_up(it.shape[1], local[1]);
-        global[2] = round_up(it.shape[0], local[2]);
-        break;
-    case CLASS_S8:
-    case CLASS_S16:
-    case CLASS_SBIG: {
-        args[nargs++] = USMARR__ARG(nd);
-        width = cls == CLASS_S8 ? 8 : cls == CLASS_S16 ? 16 : 0;
-        int64_t outer = 1;
-        for (int d = 0; d < nd - 2; d++)
-            outer *= it.shape[d];
-        work_dim = 3;
-        wg16x16(local);
-        local[2] = 1;
-        global[0] = round_up(it.shape[nd - 1], local[0]);
-        global[1] = round_up(it.shape[nd - 2], local[1]);
-        global[2] = (size_t)outer;
-        break;
-    }
-    }
-    for (int i = -1; width && i < nops; i++) {
-        for (int d = 0; d < width; d++)
-            vectors[i + 1].s[d] = d >= nd ? (i < 0) : i < 0 ? it.shape[d] : it.strides[i][d];
-        args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long) * (size_t)width);
-    }
-    int meta_arg = cls == CLASS_SBIG ? nargs++ : -1;
-    for (int j = 0; j < m->nscalars; j++)
-        args[nargs++] = USMARR__ARG_BYTES(m->scalars[j].bytes, m->scalars[j].size);
-
-    usmarr__queue_lock(ctx);
-    if (cls == CLASS_SBIG) {
-        /* Reserved and filled under the queue lock: another thread may grow (free) the
-         * block otherwise; the launch finishes before the lock is let go. */
-        void *meta = NULL;
-        size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
-        rc = scratch_reserve(ctx, bytes, &meta);
-        if (!rc) {
-            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
-            for (int i = -1; i < nops; i++)
-                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it.shape : it.strides[i],
-                       sizeof(int64_t) * (size_t)nd);
-            cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
-            if (err != CL_SUCCESS)
-                rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
-        }
-        args[meta_arg] = USMARR__ARG_PTR(meta);
-    }
-    if (!rc)
-        rc = usmarr__kernel_launch_locked(ctx, k, nargs, args, work_dim, global, local);
-    if (!rc && cls == CLASS_SBIG) {
-        cl_int err = clFinish(ctx->queue);
-        if (err != CL_SUCCESS)
-            rc = usmarr__cl_fail(err, "clFinish");
-    }
-    usmarr__queue_unlock(ctx);
-    return rc;
+    struct map_call call;
+    map_geometry(shp, cls, nt, &it, &call);
+    map_bind(shp, cls, m, &it, &call);
+    return map_enqueue(ctx, k, m->nout + m->nin, &it, &call);
 }

@@ -2,6 +2,8 @@
  * Their arguments and launches are launch.c, the strided map launcher map.c.  Contract:
  * engine_internal.h. */
 #include "engine_internal.h"
+#include "diskcache.h"
+#include "program_cache.h"
 
 
 #include <errno.h>
@@ -9,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* True when USMARR_BUILD_LOG=1 (read once): builds keep their warnings and print their
+ * logs to stderr (doc/engine.md).  Otherwise every build gets -w and prints nothing. */
+static bool build_log_wanted(void);
 
 /* ---- dtype tags ------------------------------------------------------------------------ */
 
@@ -143,7 +149,7 @@ static void program_free(struct program *p)
     free(p);
 }
 
-void usmarr__kernel_cache_destroy(struct usmarr__kernel_cache *cache)
+static void kernel_cache_destroy(struct usmarr__kernel_cache *cache)
 {
     if (!cache)
         return;
@@ -175,6 +181,7 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
         c->cl = ctx->cl;
         c->blocking_free = ctx->usm.blocking_free;
         ctx->kernels = c;
+        ctx->kernels_free = kernel_cache_destroy;
     }
     *out = ctx->kernels;
     return 0;
@@ -185,7 +192,7 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
  * prints "N warnings generated." straight to the process's stderr, past the build log. */
 static atomic_int build_log = -1;
 
-bool usmarr__build_log_wanted(void) { return usmarr__env_switch(&build_log, "USMARR_BUILD_LOG"); }
+static bool build_log_wanted(void) { return usmarr__env_switch(&build_log, "USMARR_BUILD_LOG"); }
 
 /* The program's build log (malloc'd, "" when there is none; NULL when out of memory). */
 static char *build_log_of(cl_program prog, cl_device_id device)
@@ -223,7 +230,7 @@ static void print_build_log(const struct program *p, cl_program prog, cl_device_
 static char *effective_options(const usmarr_context_t *ctx, const char *options)
 {
     const char *exact = ctx->profile.exact_divide ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
-    const char *quiet = usmarr__build_log_wanted() ? "" : "-w";
+    const char *quiet = build_log_wanted() ? "" : "-w";
     size_t n = strlen(options) + strlen(exact) + strlen(quiet) + 3;
     char *s = malloc(n);
     if (s)
@@ -363,7 +370,7 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
         return usmarr__cl_fail(err, "clCreateProgramWithSource");
     }
     err = clBuildProgram(prog, 1, &ctx->device, p->options, NULL, NULL);
-    if (usmarr__build_log_wanted())
+    if (build_log_wanted())
         print_build_log(p, prog, ctx->device, now_ms() - t0);
     if (err != CL_SUCCESS) {
         char *log = build_log_of(prog, ctx->device);

@@ -32,14 +32,6 @@ struct usmarr__operand;
  * non-NULL, one context, `a` writable. */
 USMARR_INTERNAL int usmarr__check_write(const usmarr_array_t *a, const usmarr_array_t *where, const char *where_name,
                                         const usmarr_array_t *values);
-/* The argument checks of put and put_along_axis: usmarr__check_write's, integer indices,
- * a known mode. */
-USMARR_INTERNAL int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices,
-                                      const usmarr_array_t *values, usmarr_index_mode_t mode);
-/* A writable 1-D alias of `a` in C order: a view of `a` itself when it is C-contiguous, else
- * of a C-ordered copy (*copy, NULL otherwise) that the caller copies back into `a` after
- * writing and releases, with *flat, in any case. */
-USMARR_INTERNAL int usmarr__flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy);
 USMARR_INTERNAL int usmarr__index_cells_new(usmarr_context_t *ctx, usmarr_memory_t **cells);
 USMARR_INTERNAL void usmarr__index_cells_operands(usmarr_memory_t *cells, const usmarr_array_t *ind,
                                                   struct usmarr__operand *flag, struct usmarr__operand *value);

@@ -13,6 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A writable 1-D alias of `a` in C order: a view of `a` itself when it is C-contiguous, else
+ * of a C-ordered copy (*copy, NULL otherwise) that the caller copies back into `a` after
+ * writing and releases, with *flat, in any case. */
+static int flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy);
+
+/* The argument checks of put and put_along_axis: usmarr__check_write's, integer indices,
+ * a known mode. */
+static int check_put(const usmarr_array_t *a, const usmarr_array_t *indices,
+                     const usmarr_array_t *values, usmarr_index_mode_t mode);
+
 
 static int check_index_dtype(const usmarr_array_t *ind, const char *name)
 {
@@ -287,7 +297,7 @@ static int flatten(const usmarr_array_t *a, usmarr_array_t **flat)
     return usmarr_array_reshape(a, 1, &minus_one, USMARR_ORDER_C, USMARR_COPY_IF_NEEDED, flat);
 }
 
-int usmarr__flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy)
+static int flat_alias(usmarr_array_t *a, usmarr_array_t **flat, usmarr_array_t **copy)
 {
     *flat = *copy = NULL;
     if (a->flags & USMARR_FLAG_C_CONTIGUOUS)
@@ -566,7 +576,7 @@ static int put_on_flat_alias(usmarr_array_t *a, const usmarr_array_t *indices, c
                              usmarr_index_mode_t mode, bool along)
 {
     usmarr_array_t *flat, *tmp;
-    int rc = usmarr__flat_alias(a, &flat, &tmp);
+    int rc = flat_alias(a, &flat, &tmp);
     if (!rc)
         rc = put(flat, indices, values, 0, mode, along);
     if (!rc && tmp)
@@ -621,7 +631,7 @@ static int put(usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_ar
                usmarr_index_mode_t mode, bool along)
 {
     usmarr__clear_error();
-    int rc = usmarr__check_put(a, indices, values, mode);
+    int rc = check_put(a, indices, values, mode);
     if (rc)
         return rc;
     if (axis == USMARR_AXIS_NONE && along)
@@ -667,8 +677,8 @@ int usmarr__check_write(const usmarr_array_t *a, const usmarr_array_t *where, co
     return rc ? rc : usmarr__check_writable(a, "a");
 }
 
-int usmarr__check_put(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
-                      usmarr_index_mode_t mode)
+static int check_put(const usmarr_array_t *a, const usmarr_array_t *indices, const usmarr_array_t *values,
+                     usmarr_index_mode_t mode)
 {
     int rc = usmarr__check_write(a, indices, "indices", values);
     if (!rc)

@@ -233,10 +233,6 @@ struct usmarr__sorted {
     usmarr_memory_t *blocks[5]; /* key, tkey, idx, tidx, the radix passes' counts */
 };
 
-/* cl/sort.cl's KIND for a dtype (-1 for an invalid one). */
-USMARR_INTERNAL int usmarr__sort_key_kind(usmarr_dtype_t d);
-/* The size of one key of that dtype in the scratch blocks: 4, 8 or 16. */
-USMARR_INTERNAL int usmarr__sort_key_bytes(usmarr_dtype_t d);
 /* Every element of `x` (C order, any layout) as one row of canonical keys (-0.0 == 0.0),
  * sorted ascending and stably, with the flat C-order indices when `arg`.  On success the
  * caller releases `sorted` with usmarr__sorted_release(); a zero-size x gives n == 0 and

@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cl/sort.cl's KIND for a dtype (-1 for an invalid one). */
+static int sort_key_kind(usmarr_dtype_t d);
+
+/* The size of one key of that dtype in the scratch blocks: 4, 8 or 16. */
+static int sort_key_bytes(usmarr_dtype_t d);
+
 /* Rows of at most this many keys are sorted by one work-group (the rows kernels); longer
  * ones by the radix passes of cl/sort_radix.cl over blocks of BLOCK_MIN to BLOCK_MAX keys,
  * about BLOCKS_PER_UNIT blocks per compute unit. */
@@ -27,13 +33,13 @@
  * NET_MAX/64: its work grows as n log^2 n, the radix sort's with the element's width. */
 #define NET_MAX 16384
 
-int usmarr__sort_key_bytes(usmarr_dtype_t d)
+static int sort_key_bytes(usmarr_dtype_t d)
 {
     size_t size = usmarr_dtype_size(d);
     return size <= 4 ? 4 : (int)size;
 }
 
-int usmarr__sort_key_kind(usmarr_dtype_t d)
+static int sort_key_kind(usmarr_dtype_t d)
 {
     switch (usmarr_dtype_kind(d)) {
     case USMARR_KIND_BOOL:
@@ -282,7 +288,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     int a = axis < 0 ? axis + x->ndim : axis;
     if (a < 0 || a >= x->ndim)
         return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, axis, x->ndim);
-    int kind = usmarr__sort_key_kind(x->dtype);
+    int kind = sort_key_kind(x->dtype);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x has no valid dtype", name);
     if (x->shape[a] > MAX_ROW_KEYS)
@@ -304,7 +310,7 @@ static int sort_common(const usmarr_array_t *x, int axis, bool descending, bool 
     if (total == 0)
         goto done;
     size_t w = usmarr_dtype_size(x->dtype) * 8;
-    j.key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j.key_bytes = sort_key_bytes(x->dtype);
     j.bits = (int)w;
     /* A descending sort is NumPy's flip(sort(flip(x))): the ascending program over rows read
      * and written backwards (below), so that both directions share their programs.  An
@@ -370,7 +376,7 @@ done:
 
 int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struct usmarr__sorted *j)
 {
-    int kind = usmarr__sort_key_kind(x->dtype);
+    int kind = sort_key_kind(x->dtype);
     memset(j, 0, sizeof *j);
     if (usmarr_array_size(x) > MAX_ROW_KEYS)
         return usmarr__fail(USMARR_ERROR_UNSUPPORTED, "%s has %lld elements, more than the %lld a sort may hold",
@@ -379,7 +385,7 @@ int usmarr__sort_flat(const usmarr_array_t *x, bool arg, const char *what, struc
     j->rows = 1;
     j->n = usmarr_array_size(x);
     size_t w = usmarr_dtype_size(x->dtype) * 8;
-    j->key_bytes = usmarr__sort_key_bytes(x->dtype);
+    j->key_bytes = sort_key_bytes(x->dtype);
     j->bits = (int)w;
     /* Keys canonical (-0.0 as +0.0, cl/sort.cl's CANON): with indices that is the ascending
      * argsort's default, so the text is argsort's and the two share their programs. */
@@ -444,7 +450,7 @@ USMARR_API int usmarr_searchsorted(const usmarr_array_t *a, const usmarr_array_t
     int rc = usmarr_promote_types(a->dtype, v->dtype, &common);
     if (rc)
         return rc;
-    int kind = usmarr__sort_key_kind(common);
+    int kind = sort_key_kind(common);
     if (kind < 0)
         return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "searchsorted: no key for dtype %s", usmarr_dtype_name(common));
     if (out && (rc = usmarr__check_out(a, out, USMARR_INT64, v->ndim, v->shape, USMARR_CASTING_NO, "searchsorted")))

@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The layout a preset's rule gives for `axes`: a permutation of "IJK" is itself; "C" is
+ * the axes in index order followed by the missing letters in "IJK" order (first index
+ * largest stride); "F" is the reverse of the "C" layout. */
+static void storage_layout_from_rule(const char *rule, const char *axes, char layout[4]);
 
 
-void usmarr__storage_layout_from_rule(const char *rule, const char *axes, char layout[4])
+
+static void storage_layout_from_rule(const char *rule, const char *axes, char layout[4])
 {
     if (strcmp(rule, "C") && strcmp(rule, "F")) {
         memcpy(layout, rule, 4);
@@ -39,7 +44,7 @@ void usmarr__storage_layout_from_strides(const char *axes, const int64_t *stride
     for (int k = 0; k < n; k++)
         sorted[k] = axes[order[k]];
     sorted[n] = 0;
-    usmarr__storage_layout_from_rule("C", sorted, layout);
+    storage_layout_from_rule("C", sorted, layout);
 }
 
 int usmarr__storage_check_strides(const char *axes, const char *layout, const int64_t *shape, const int64_t *strides,
@@ -237,7 +242,7 @@ int usmarr__storage_resolve(const usmarr_storage_options_t *o, const struct usma
             return rc;
         strcpy(p->layout, o->layout);
     } else if (pre) {
-        usmarr__storage_layout_from_rule(pre->layout, axes, p->layout);
+        storage_layout_from_rule(pre->layout, axes, p->layout);
     } else if (src && src->layout) {
         strcpy(p->layout, src->layout);
     } else {

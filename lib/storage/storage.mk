@@ -1,7 +1,7 @@
 # Storages: arrays with named axes, halos, aligned allocation and host/device pairs.
 lib_libusmarr_la_SOURCES += \
 	lib/storage/storage_internal.h \
-	lib/storage/values.c \
+	lib/storage/param_text.c \
 	lib/storage/preset.c \
 	lib/storage/params.c \
 	lib/storage/alloc.c \
@@ -12,4 +12,4 @@ lib_libusmarr_la_SOURCES += \
 	lib/storage/storage_view.c \
 	lib/storage/export.c \
 	lib/storage/broadcast.c \
-	lib/storage/ops.c
+	lib/storage/storage_ops.c

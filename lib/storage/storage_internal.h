@@ -107,10 +107,6 @@ USMARR_INTERNAL int usmarr__storage_resolve(const usmarr_storage_options_t *opti
 USMARR_INTERNAL int usmarr__storage_check_axes(const char *axes, const char *what);
 /* Validates a layout: a length-3 permutation of "IJK". */
 USMARR_INTERNAL int usmarr__storage_check_layout(const char *layout, const char *what);
-/* The layout a preset's rule gives for `axes`: a permutation of "IJK" is itself; "C" is
- * the axes in index order followed by the missing letters in "IJK" order (first index
- * largest stride); "F" is the reverse of the "C" layout. */
-USMARR_INTERNAL void usmarr__storage_layout_from_rule(const char *rule, const char *axes, char layout[4]);
 /* The layout strides describe: the axes by decreasing |stride| (ties in index order),
  * then the missing letters in "IJK" order. */
 USMARR_INTERNAL void usmarr__storage_layout_from_strides(const char *axes, const int64_t *strides, char layout[4]);
@@ -157,7 +153,7 @@ USMARR_INTERNAL int usmarr__storage_sync_for_device(usmarr_storage_t *s);
 /* Makes the host side current (pulls a device-dirty pair); no-op for other kinds. */
 USMARR_INTERNAL int usmarr__storage_sync_for_host(usmarr_storage_t *s);
 
-/* ---- named-axes broadcasting and output parameters (broadcast.c, ops.c) ------------ */
+/* ---- named-axes broadcasting and output parameters (broadcast.c, storage_ops.c) ------------ */
 
 /* The axes of an operation's result and their extents. */
 struct usmarr__named_shape {

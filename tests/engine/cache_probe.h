@@ -6,6 +6,7 @@
 #define USMARR_TESTS_CACHE_PROBE_H
 
 #include "../../lib/engine/engine_internal.h"
+#include "../../lib/engine/diskcache.h"
 
 /* Kernel: y[i] = a * i + OFFSET, with OFFSET from the build options "-DOFFSET=<variant>",
  * so that programs of different keys give different results. */

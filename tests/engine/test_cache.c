@@ -1,4 +1,4 @@
-/* The disk cache of program binaries (lib/engine/diskcache.c, lib/engine/cache.c).
+/* The disk cache of program binaries (lib/engine/diskcache.c, lib/cache/cache.c).
  *
  * The module is compiled into this test program as well (see Makefile.am), so the tests
  * drive its internal interface directly with a real program binary of the device under

@@ -1,4 +1,4 @@
-/* Kernel shapes (lib/engine/shape.c) and their tuner (lib/engine/tune.c): the text form
+/* Kernel shapes (lib/engine/kernel_shape.c) and their tuner (lib/cache/tune.c): the text form
  * and USMARR_KERNEL_SHAPE, the tuned entry in the disk cache (stored, reloaded, a corrupt
  * or unreadable entry is a miss and is deleted, a forced shape still wins), the public
  * functions' failures, and correct results under every candidate the tuner may choose,

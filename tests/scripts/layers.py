@@ -11,8 +11,11 @@ itself in a circle.  This script checks, on the built objects and the sources:
   * headers of the API: every public header include/usmarr/<name>.h is implemented in
     one folder of lib/ (its functions are defined there), so a reader finds a function's
     file from its header's name (doc/architecture.md has the table);
-  * names: every lib/<folder>/ has exactly one header, <folder>_internal.h, and no two
-    files under lib/ share a name.
+  * ranks: the folders of lib/ are ranked bottom up (RANKS below); no file calls a
+    function or includes a header of a folder ranked above its own;
+  * names: every lib/<folder>/ has one header that other folders may include,
+    <folder>_internal.h; any other header of the folder is private to it (included only
+    by the folder's .c files); no two files under lib/ share a name.
 
 Usage: layers.py SRCDIR BUILDDIR.  Prints what it found; exits 1 on any breach."""
 import collections
@@ -21,6 +24,10 @@ import os
 import re
 import subprocess
 import sys
+
+# The folders of lib/, bottom up (doc/architecture.md, "The layers of lib/").  A file may
+# call and include only its own folder and the folders before it.
+RANKS = ["base", "backend", "core", "engine", "interop", "index", "ops", "cache", "storage", "mpi"]
 
 srcdir, builddir = sys.argv[1], sys.argv[2]
 problems = []
@@ -70,6 +77,37 @@ def cycles(graph):
     return found
 
 
+def folder_of(path):
+    """The folder of lib/ that `path` (relative to the tree, lib/<folder>/...) is in, or None."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "lib" else None
+
+
+def upward(edges, what):
+    """Breaches of the rank order among `edges` ({file: {file it depends on}}); `what` says
+    how it depends ("calls", "includes")."""
+    found = []
+    for source in sorted(edges):
+        for target in sorted(edges[source]):
+            a, b = folder_of(source), folder_of(target)
+            if a is None or b is None or a == b:
+                continue
+            if a not in RANKS or b not in RANKS:
+                found.append("%s %s %s: lib/%s has no rank (RANKS in %s)" % (
+                    source, what, target, a if a not in RANKS else b, os.path.basename(__file__)))
+            elif RANKS.index(b) > RANKS.index(a):
+                found.append("%s %s %s: lib/%s is ranked above lib/%s" % (source, what, target, b, a))
+    return found
+
+
+# The rank check checks itself first: a known upward call must be caught, a downward one
+# must not.
+if (len(upward({"lib/core/array.c": {"lib/ops/reduce.c"}}, "calls")) != 1 or
+        upward({"lib/ops/reduce.c": {"lib/core/array.c"}}, "calls")):
+    print("layers: the rank check does not catch a call from lib/core to lib/ops")
+    sys.exit(1)
+
+
 def defined_symbols(objects):
     """{symbol: source} of the functions and data the objects define."""
     defined = {}
@@ -116,6 +154,7 @@ def objects_of(pattern, prefix):
 
 
 checked = 0
+ranked_calls = collections.defaultdict(set)
 library_objects = objects_of("lib/**/.libs/libusmarr_la-*.o", "libusmarr_la-")
 for what, pattern, prefix in (("libusmarr", "lib/**/.libs/libusmarr_la-*.o", "libusmarr_la-"),
                               ("libusmarr-mpi", "lib/mpi/.libs/libusmarr_mpi_la-*.o", "libusmarr_mpi_la-"),
@@ -126,8 +165,19 @@ for what, pattern, prefix in (("libusmarr", "lib/**/.libs/libusmarr_la-*.o", "li
             problems.append("no objects of libusmarr under %s: build first" % builddir)
         continue
     checked += len(objects)
-    for circle in cycles(symbol_graph(objects)):
+    graph = symbol_graph(objects)
+    if what != "the Python module":
+        for source, targets in graph.items():
+            ranked_calls[source] |= targets
+    for circle in cycles(graph):
         problems.append("%s: these files call one another in a circle: %s" % (what, ", ".join(circle)))
+
+# libusmarr-mpi calls libusmarr too: rank the calls of both libraries together.
+mpi_objects = objects_of("lib/mpi/.libs/libusmarr_mpi_la-*.o", "libusmarr_mpi_la-")
+if mpi_objects:
+    for source, targets in symbol_graph({**library_objects, **mpi_objects}).items():
+        ranked_calls[source] |= targets
+problems += upward(ranked_calls, "calls")
 
 # Public headers: one folder each.
 defined = defined_symbols(library_objects)
@@ -152,9 +202,8 @@ for folder in sorted(os.listdir(lib)):
         continue
     headers = sorted(glob.glob(os.path.join(path, "*.h")))
     want = "%s_internal.h" % folder
-    if [os.path.basename(h) for h in headers] != [want]:
-        problems.append("lib/%s: one internal header, %s, expected; found %s" %
-                        (folder, want, ", ".join(os.path.basename(h) for h in headers) or "none"))
+    if want not in [os.path.basename(h) for h in headers]:
+        problems.append("lib/%s: its internal header, %s, is missing" % (folder, want))
     for f in sorted(glob.glob(os.path.join(path, "*.[ch]"))):
         if f.endswith("cl_sources.c"):  # generated by the build
             continue
@@ -170,6 +219,15 @@ for folder in sorted(os.listdir(lib)):
 for name, places in sorted(names.items()):
     if len(places) > 1:
         problems.append("%s: one name for several files: %s" % (name, ", ".join(places)))
+problems += upward(includes, "includes")
+for node in sorted(includes):
+    for target in sorted(includes[node]):
+        folder = folder_of(target)
+        if (folder is None or os.path.basename(target) == "%s_internal.h" % folder or
+                not os.path.exists(os.path.join(srcdir, target))):
+            continue
+        if folder_of(node) != folder or os.path.basename(node) == "%s_internal.h" % folder:
+            problems.append("%s includes %s, a header private to lib/%s's files" % (node, target, folder))
 header_graph = {n: {t for t in ts if t.endswith(".h")} for n, ts in includes.items() if n.endswith(".h")}
 for circle in cycles(header_graph):
     problems.append("headers include one another in a circle: %s" % ", ".join(circle))

@@ -5,8 +5,8 @@
  * ever adds time, biases them less; the shape in use is kept unless another is faster by
  * more than KEEP_MARGIN.  The questions run one after the other (each starting from the
  * answers so far) until the time budget is spent; the rest keep the table's values.  The
- * result goes into ctx->shape and, through shape.c, into the disk cache. */
-#include "engine_internal.h"
+ * result goes into ctx->shape and, through kernel_shape.c, into the disk cache. */
+#include "cache_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

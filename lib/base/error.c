@@ -1,5 +1,5 @@
 /* Error codes, their names and texts, and the per-thread failure detail. */
-#include "core_internal.h"
+#include "base_internal.h"
 
 #include <stdarg.h>
 #include <string.h>

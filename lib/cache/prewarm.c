@@ -3,7 +3,7 @@
  * finishes a binary at its first launch) and stored in the disk cache.  It goes through
  * the public operations rather than a list of kernel keys, so it compiles exactly what
  * those operations would and never goes stale when the engine's keys change. */
-#include "engine_internal.h"
+#include "cache_internal.h"
 
 static const char *const unary_functions[] = {"negative", "abs", "sqrt", "exp", "log", "sin", "isnan"};
 static const char *const binary_functions[] = {"add", "subtract", "multiply", "divide", "maximum", "less", "equal"};

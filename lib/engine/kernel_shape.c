@@ -11,11 +11,26 @@
  * payload of a disk-cache entry keyed like the programs (device, driver, library version),
  * so that every later context on that device starts with it. */
 #include "engine_internal.h"
+#include "diskcache.h"
+#include "program_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The table's shape of that name (not NUL-terminated: `length` bytes), or NULL. */
+static const struct usmarr__kernel_shape *kernel_shape_named(const char *name, size_t length);
+
+/* The device's tuned shape from the disk cache over *shape (origin "tuned"); false on a
+ * miss (no entry, a corrupt one -- deleted --, one this library cannot read, cache off). */
+static bool kernel_shape_load(cl_platform_id platform, cl_device_id device,
+                              struct usmarr__kernel_shape *shape);
+
+/* The device's profile and the context's kernel shape: what the engine's context hook
+ * (below) fills in every new context.  The latter reads ctx->info and ctx->profile. */
+static void device_profile_query(cl_device_id device, struct usmarr__device_profile *profile);
+static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape);
 
 /* ---- kernel shapes per device ------------------------------------------------------------
  * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
@@ -84,7 +99,7 @@ static void size_tree(const struct usmarr__device_profile *p, struct usmarr__ker
     shape->tree_cols = (unsigned)cols;
 }
 
-const struct usmarr__kernel_shape *usmarr__kernel_shape_named(const char *name, size_t length)
+static const struct usmarr__kernel_shape *kernel_shape_named(const char *name, size_t length)
 {
     for (size_t i = 0; i < sizeof shape_table / sizeof shape_table[0]; i++)
         if (strlen(shape_table[i]->name) == length && !strncmp(name, shape_table[i]->name, length))
@@ -129,19 +144,85 @@ void usmarr__kernel_shape_fit(const usmarr_context_t *ctx, struct usmarr__kernel
         shape->scan_group = 0;
 }
 
-void usmarr__kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
+/* The device facts the kernel shapes are built on. */
+static void device_profile_query(cl_device_id device, struct usmarr__device_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof p->type, &p->type, NULL) != CL_SUCCESS)
+        p->type = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL) !=
+        CL_SUCCESS)
+        p->compute_units = 1;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_group, &p->max_group, NULL) != CL_SUCCESS)
+        p->max_group = 1;
+    size_t items[3] = {0, 0, 0};
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL) != CL_SUCCESS)
+        items[0] = items[1] = items[2] = 0;
+    for (int d = 0; d < 3; d++)
+        p->max_items[d] = items[d] ? items[d] : p->max_group;
+    if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof p->local_mem, &p->local_mem, NULL) != CL_SUCCESS)
+        p->local_mem = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof p->native_float, &p->native_float, NULL) !=
+            CL_SUCCESS ||
+        p->native_float == 0)
+        p->native_float = 1;
+    cl_device_fp_config fp32 = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, NULL) != CL_SUCCESS)
+        fp32 = 0;
+    p->exact_divide = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+    /* OpenCL 3.0 asks the device; older NVIDIA drivers answer with the warp size. */
+    if (clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof p->group_multiple,
+                        &p->group_multiple, NULL) != CL_SUCCESS) {
+        cl_uint warp = 0;
+        p->group_multiple = 0;
+        if (clGetDeviceInfo(device, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) == CL_SUCCESS)
+            p->group_multiple = warp;
+    }
+    if (p->compute_units == 0)
+        p->compute_units = 1;
+    /* The gpu shape forced on a device that is not a GPU (the tests' stand-in) also takes
+     * NVIDIA's limits, so that a launch a GPU would refuse fails there too: groups of at
+     * most 1024 items and (1024, 1024, 64) per dimension, 48 KiB of local memory, warps of 32. */
+    const char *force = getenv("USMARR_KERNEL_SHAPE");
+    if (force && !strcmp(force, "gpu") && !(p->type & CL_DEVICE_TYPE_GPU)) {
+        static const size_t nvidia_items[3] = {1024, 1024, 64};
+        for (int d = 0; d < 3; d++)
+            if (p->max_items[d] > nvidia_items[d])
+                p->max_items[d] = nvidia_items[d];
+        if (p->max_group > 1024)
+            p->max_group = 1024;
+        if (p->local_mem > 48 * 1024)
+            p->local_mem = 48 * 1024;
+        p->group_multiple = 32;
+    }
+}
+
+static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
     /* The platform's table entry, then (in order) a shape forced by USMARR_KERNEL_SHAPE (a
      * name, fields over a name or over the table's entry: benchmarks compare them on one
      * device, the tests run every tuner candidate and the gpu shape on the CPU), or the
-     * tuner's choice for this device from the disk cache (shape.c). */
+     * tuner's choice for this device from the disk cache (below). */
     usmarr__kernel_shape_default(ctx, shape);
     const char *force = getenv("USMARR_KERNEL_SHAPE");
     if (force && *force && usmarr__kernel_shape_parse(force, shape, shape) == 0)
         shape->origin = "forced";
     else
-        usmarr__kernel_shape_load(ctx->platform, ctx->device, shape);
+        kernel_shape_load(ctx->platform, ctx->device, shape);
     usmarr__kernel_shape_fit(ctx, shape);
+}
+
+/* Each new context's device profile and kernel shape (core calls this hook, registered
+ * when the library is loaded, before it returns the context). */
+static void context_created(usmarr_context_t *ctx)
+{
+    device_profile_query(ctx->device, &ctx->profile);
+    kernel_shape_choose(ctx, &ctx->shape);
+}
+
+__attribute__((constructor)) static void context_hook_register(void)
+{
+    usmarr__context_hook_register(context_created);
 }
 
 void usmarr__kernel_shape_set(usmarr_context_t *ctx, const struct usmarr__kernel_shape *shape)
@@ -307,7 +388,7 @@ int usmarr__kernel_shape_parse(const char *text, const struct usmarr__kernel_sha
         size_t n = strcspn(p, " \t,\n");
         const char *eq = memchr(p, '=', n);
         if (!eq) { /* a name: only first */
-            const struct usmarr__kernel_shape *named = first ? usmarr__kernel_shape_named(p, n) : NULL;
+            const struct usmarr__kernel_shape *named = first ? kernel_shape_named(p, n) : NULL;
             if (!named)
                 return -1;
             s = *named;
@@ -359,7 +440,7 @@ static struct usmarr__program_key shape_key(cl_platform_id platform, cl_device_i
     return key;
 }
 
-bool usmarr__kernel_shape_load(cl_platform_id platform, cl_device_id device, struct usmarr__kernel_shape *shape)
+static bool kernel_shape_load(cl_platform_id platform, cl_device_id device, struct usmarr__kernel_shape *shape)
 {
     struct usmarr__program_key key = shape_key(platform, device);
     unsigned char *payload = NULL;

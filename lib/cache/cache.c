@@ -1,6 +1,6 @@
 /* The public usmarr_cache_* functions: argument checks and error details around the
  * disk-cache module (diskcache.c). */
-#include "engine_internal.h"
+#include "cache_internal.h"
 
 #include <errno.h>
 #include <limits.h>
