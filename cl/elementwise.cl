@@ -276,6 +276,13 @@
 #undef EW_OK_POW
 #undef EW_OK_ATAN2
 #undef EW_OK_DIVMOD
+#undef EW_NAN_NONE
+#undef EW_NAN_NONE2
+#undef EW_NAN_NEG
+#undef EW_NAN_UNIT
+#undef EW_NAN_ACOSH
+#undef EW_NAN_LOG1P
+#undef EW_NAN_POW
 #undef EW_QUOTIENT_MAX
 #undef EW_FIX1
 #undef EW_FIX16
@@ -565,7 +572,8 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
  * lanes are (finite, not subnormal, inside the function's domain; trigonometric arguments up
  * to EW_TRIG_FAST, which every lane reduces the same way).  The others hold a benign value
  * for the 16-lane call and are computed again one at a time with the one-lane function
- * (EW_FIX16), whose special values are C99's, as NumPy's.
+ * (EW_FIX16), whose special values are C99's, as NumPy's; normal inputs outside the domain
+ * (EW_NAN_*: log of a negative, acosh below 1, ...) are NaN without a call.
  * PoCL's one-lane functions also differ from its 16-lane ones in the last place (exp(1.0) in
  * float64; about 8 % of exp's inputs).  In a program built with -DEW_SPLAT (the host's
  * choice, for kernel shapes that run 16-lane bodies), an ordinary element outside a vector (a
@@ -586,6 +594,14 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
 #define EW_OK_2(x, y) (EW_OK_ANY(x) & EW_OK_ANY(y))
 #define EW_OK_POW(x, y) (isnormal(x) & EW_OK_ANY(y) & (((x) > 0) | ((y) == trunc(y))))
 #define EW_OK_ATAN2(x, y) (isnormal(x) & isnormal(y))
+/* the normal inputs outside the domain, whose value is NaN without any call */
+#define EW_NAN_NONE(x) ((x) < (x))
+#define EW_NAN_NONE2(x, y) ((x) < (x))
+#define EW_NAN_NEG(x) (isnormal(x) & ((x) < 0))
+#define EW_NAN_UNIT(x) (isnormal(x) & (fabs(x) > 1))
+#define EW_NAN_ACOSH(x) (isnormal(x) & ((x) < 1))
+#define EW_NAN_LOG1P(x) (isnormal(x) & ((x) < -1))
+#define EW_NAN_POW(x, y) (isnormal(x) & ((x) < 0) & EW_OK_ANY(y) & ((y) != trunc(y)))
 #define EW_FIX1(R_, F_, X_, G_, k) if (!(G_).s##k) (R_).s##k = F_((X_).s##k);
 #define EW_FIX16(R_, F_, X_, G_)                                                                         \
     EW_FIX1(R_, F_, X_, G_, 0) EW_FIX1(R_, F_, X_, G_, 1) EW_FIX1(R_, F_, X_, G_, 2)                     \
@@ -614,53 +630,56 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
 #define EW_SPLAT1(ID, ok, f, x) f(x)
 #define EW_SPLAT2(ID, ok, f, x, y) f(x, y)
 #endif
-#define EW_LANE_SAFE1(ID, name, f, vf, ok, benign)                                                       \
+#define EW_LANE_SAFE1(ID, name, f, vf, ok, nan_in, benign)                                               \
     static inline EW_VCT EW_PASTE(ew_v##ID##_, EW_T)(EW_VCT x)                                         \
     {                                                                                                    \
-        EW_VMASK g = ok(x);                                                                              \
-        EW_VCT r = vf(select((EW_VCT)(benign), x, g));                                                   \
-        if (!all(g)) {                                                                                   \
+        EW_VMASK g = ok(x), nn = nan_in(x);                                                              \
+        EW_VCT r = select(vf(select((EW_VCT)(benign), x, g)), (EW_VCT)NAN, nn);                          \
+        if (!all(g | nn)) {                                                                              \
+            g |= nn;                                                                                     \
             EW_FIX16(r, f, x, g)                                                                         \
         }                                                                                                \
         return r;                                                                                        \
     }                                                                                                    \
     static inline EW_CT EW_PASTE(ew_s##name##_, EW_T)(EW_CT x) { return EW_SPLAT1(ID, ok, f, x); }
-#define EW_LANE_SAFE2(ID, name, f, vf, ok, benign)                                                       \
+#define EW_LANE_SAFE2(ID, name, f, vf, ok, nan_in, benign)                                               \
     static inline EW_VCT EW_PASTE(ew_v##ID##_, EW_T)(EW_VCT x, EW_VCT y)                               \
     {                                                                                                    \
-        EW_VMASK g = ok(x, y);                                                                           \
+        EW_VMASK g = ok(x, y), nn = nan_in(x, y);                                                        \
         EW_VCT r = vf(select((EW_VCT)(benign), x, g), select((EW_VCT)(benign), y, g));                   \
-        if (!all(g)) {                                                                                   \
+        r = select(r, (EW_VCT)NAN, nn);                                                                  \
+        if (!all(g | nn)) {                                                                              \
+            g |= nn;                                                                                     \
             EW_FIX16_2(r, f, x, y, g)                                                                    \
         }                                                                                                \
         return r;                                                                                        \
     }                                                                                                    \
     static inline EW_CT EW_PASTE(ew_s##name##_, EW_T)(EW_CT x, EW_CT y) { return EW_SPLAT2(ID, ok, f, x, y); }
 /* One line a function: its domain test and a benign value inside the domain. */
-EW_LANE_SAFE1(CBRT, cbrt, cbrt, cbrt, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(EXP, exp, ew_exp, ew_uexp, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(EXP2, exp2, exp2, exp2, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(EXPM1, expm1, expm1, expm1, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(LOG, log, log, log, EW_OK_POS, 0.5f)
-EW_LANE_SAFE1(LOG2, log2, log2, log2, EW_OK_POS, 0.5f)
-EW_LANE_SAFE1(LOG10, log10, log10, log10, EW_OK_POS, 0.5f)
-EW_LANE_SAFE1(LOG1P, log1p, log1p, log1p, EW_OK_LOG1P, 0.5f)
-EW_LANE_SAFE1(SIN, sin, sin, sin, EW_OK_TRIG, 0.5f)
-EW_LANE_SAFE1(COS, cos, cos, cos, EW_OK_TRIG, 0.5f)
-EW_LANE_SAFE1(TAN, tan, tan, tan, EW_OK_TRIG, 0.5f)
-EW_LANE_SAFE1(ASIN, asin, asin, asin, EW_OK_UNIT, 0.5f)
-EW_LANE_SAFE1(ACOS, acos, acos, acos, EW_OK_UNIT, 0.5f)
-EW_LANE_SAFE1(ATAN, atan, atan, atan, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(SINH, sinh, ew_sinh, ew_usinh, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(COSH, cosh, ew_cosh, ew_ucosh, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(TANH, tanh, tanh, tanh, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(ASINH, asinh, asinh, asinh, EW_OK_ANY, 0.5f)
-EW_LANE_SAFE1(ACOSH, acosh, acosh, acosh, EW_OK_ACOSH, 2.0f)
-EW_LANE_SAFE1(ATANH, atanh, atanh, atanh, EW_OK_UNIT, 0.5f)
-EW_LANE_SAFE2(POWG, powg, pow, ew_upow, EW_OK_POW, 0.5f)
-EW_LANE_SAFE2(ATAN2, atan2, atan2, atan2, EW_OK_ATAN2, 0.5f)
-EW_LANE_SAFE2(HYPOT, hypot, hypot, hypot, EW_OK_2, 0.5f)
-EW_LANE_SAFE2(LOGADDEXP, logaddexp, ew_logaddexp, ew_ulogaddexp, EW_OK_2, 0.5f)
+EW_LANE_SAFE1(CBRT, cbrt, cbrt, cbrt, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(EXP, exp, ew_exp, ew_uexp, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(EXP2, exp2, exp2, exp2, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(EXPM1, expm1, expm1, expm1, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(LOG, log, log, log, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG2, log2, log2, log2, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG10, log10, log10, log10, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG1P, log1p, log1p, log1p, EW_OK_LOG1P, EW_NAN_LOG1P, 0.5f)
+EW_LANE_SAFE1(SIN, sin, sin, sin, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(COS, cos, cos, cos, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(TAN, tan, tan, tan, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ASIN, asin, asin, asin, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ACOS, acos, acos, acos, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ATAN, atan, atan, atan, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(SINH, sinh, ew_sinh, ew_usinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(COSH, cosh, ew_cosh, ew_ucosh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(TANH, tanh, tanh, tanh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ASINH, asinh, asinh, asinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ACOSH, acosh, acosh, acosh, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
+EW_LANE_SAFE1(ATANH, atanh, atanh, atanh, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE2(POWG, powg, pow, ew_upow, EW_OK_POW, EW_NAN_POW, 0.5f)
+EW_LANE_SAFE2(ATAN2, atan2, atan2, atan2, EW_OK_ATAN2, EW_NAN_NONE2, 0.5f)
+EW_LANE_SAFE2(HYPOT, hypot, hypot, hypot, EW_OK_2, EW_NAN_NONE2, 0.5f)
+EW_LANE_SAFE2(LOGADDEXP, logaddexp, ew_logaddexp, ew_ulogaddexp, EW_OK_2, EW_NAN_NONE2, 0.5f)
 /* pow with the exponents that need no pow: 2 (a a), 1, 0, -1 (1 / a) and 0.5 (sqrt, with
  * C99's pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf), exact where pow rounds once and as
  * NumPy's power gives them; x ** 2 on an array then runs at memory speed.  Chosen lane by
