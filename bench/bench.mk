@@ -35,7 +35,17 @@ bench-mpi:
 	@if test "$(HAVE_MPI)" != yes; then echo "bench-mpi: configure found no MPI; skipped"; exit 0; fi; \
 	$(MAKE) $(AM_MAKEFLAGS) bench/bench_mpi && $(OCL_ENVIRONMENT) \
 	USMARR_MPIRUN="$(MPIRUN)" $(SHELL) $(top_srcdir)/tests/scripts/mpi-check.sh --bench ./bench/bench_mpi $(BENCH_ARGS)
-bench: bench-engine bench-python bench-mpi
+# make bench-sweep: every elementwise function of each dtype class, and the reductions,
+# scans and array functions along each kind of axis, against NumPy 2 on every USM device
+# (python/sweep.py; SWEEP_ARGS="--filter TEXT" narrows it).
+bench-sweep: all tests/numpy-oracle tools/usmarr
+	@if test "$(HAVE_PYTHON)" != yes; then echo "bench-sweep: configure found no Python headers; skipped"; exit 0; fi; \
+	$(OCL_ENVIRONMENT) for sel in `./tools/usmarr devices | sed -n 's/.*selector "\(.*\)".*/\1/p'`; do \
+	  USMARR_DEVICE=$$sel PYTHONPATH="$(abs_top_builddir)/python" \
+	  LD_LIBRARY_PATH="$(abs_top_builddir)/lib/.libs$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}" \
+	  $(NUMPY_ORACLE) $(srcdir)/python/sweep.py $(SWEEP_ARGS) || exit 1; \
+	done
+bench: bench-engine bench-python bench-mpi bench-sweep
 
 # make bench-peers: the library against Intel's dpnp on the same OpenCL device (Intel's
 # CPU runtime by default), in one process through the Python package; PEERS_INSTALL=yes
@@ -55,4 +65,4 @@ bench-gpu: all
 	  echo "bench-gpu: CuPy does not import in $(GPU_BENCH_PY) (it needs an NVIDIA GPU and CUDA; GPU_BENCH_PY=... names another Python); skipped"; exit 0; fi; \
 	$(OCL_ENVIRONMENT) PYTHONPATH="$(abs_top_builddir)/python" LD_LIBRARY_PATH="$(abs_top_builddir)/lib/.libs$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}" \
 	$(GPU_BENCH_PY) $(srcdir)/bench/cupy.py $(BENCH_ARGS)
-.PHONY: bench bench-engine bench-python bench-mpi bench-peers bench-gpu
+.PHONY: bench bench-engine bench-python bench-mpi bench-sweep bench-peers bench-gpu

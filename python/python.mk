@@ -15,7 +15,7 @@ PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_stats.py \
 	python/tests/test_utilities.py python/tests/test_expr.py python/tests/test_signatures.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
-	python/run-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
+	python/run-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/sweep.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
 TESTS += python/run-tests.sh python/install-check.sh
 AM_TESTS_ENVIRONMENT += \
 	USMARR_HAVE_PYTHON="$(HAVE_PYTHON)"; export USMARR_HAVE_PYTHON; \
