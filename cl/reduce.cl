@@ -274,6 +274,67 @@ R_FOLD_KERNEL(min, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), USMA
 #if R_KEEP(max)
 R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMARR_STOREP(D1, out, ob, acc))
 #endif
+/* min and max over an outer axis under contiguous kept outputs (the host's choice, as for
+ * sum_cols): a work-item owns 128 neighbouring outputs in eight 16-vectors, so each row is
+ * read in 512-byte pieces; the same NaN rule as the loops', lane by lane. */
+#if R_FLT
+#define R_VWINS(BEFORE, b, a) (!isnan(a) & (isnan(b) | BEFORE(b, a)))
+#else
+#define R_VWINS(BEFORE, b, a) BEFORE(b, a)
+#endif
+#define R_COLS_STEP(BEFORE, acc, p, k)                                                                \
+    {                                                                                                 \
+        USMARR_VCOMPUTE(D1) v = USMARR_VLOADP(D1, p, k);                                              \
+        acc = select(acc, v, R_VWINS(BEFORE, v, acc));                                                \
+    }
+#define R_COLS_EXTREME_KERNEL(NAME, BEFORE)                                                           \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(D1))                                                    \
+    {                                                                                                 \
+        long k1 = get_global_id(0) * R_COLS, k0 = get_global_id(1);                                   \
+        if (k1 >= ks.s1 || k0 >= ks.s0)                                                               \
+            return;                                                                                   \
+        long ib = k0 * ki.s0 + k1, ob = k0 * ko.s0 + k1;                                              \
+        if (k1 + R_COLS <= ks.s1) {                                                                   \
+            global const USMARR_STORAGE(D1) *p = in + ib;                                             \
+            USMARR_VCOMPUTE(D1) a0 = USMARR_VLOADP(D1, p, 0), a1 = USMARR_VLOADP(D1, p, 1);           \
+            USMARR_VCOMPUTE(D1) a2 = USMARR_VLOADP(D1, p, 2), a3 = USMARR_VLOADP(D1, p, 3);           \
+            USMARR_VCOMPUTE(D1) a4 = USMARR_VLOADP(D1, p, 4), a5 = USMARR_VLOADP(D1, p, 5);           \
+            USMARR_VCOMPUTE(D1) a6 = USMARR_VLOADP(D1, p, 6), a7 = USMARR_VLOADP(D1, p, 7);           \
+            for (long r0 = 0; r0 < rs.s0; r0++)                                                       \
+                for (long r1 = 0; r1 < rs.s1; r1++) {                                                 \
+                    p = in + ib + r0 * ri.s0 + r1 * ri.s1;                                            \
+                    R_COLS_STEP(BEFORE, a0, p, 0) R_COLS_STEP(BEFORE, a1, p, 1)                       \
+                    R_COLS_STEP(BEFORE, a2, p, 2) R_COLS_STEP(BEFORE, a3, p, 3)                       \
+                    R_COLS_STEP(BEFORE, a4, p, 4) R_COLS_STEP(BEFORE, a5, p, 5)                       \
+                    R_COLS_STEP(BEFORE, a6, p, 6) R_COLS_STEP(BEFORE, a7, p, 7)                       \
+                }                                                                                     \
+            global USMARR_STORAGE(D1) *q = out + ob;                                                  \
+            USMARR_VSTOREP(D1, q, 0, a0);                                                             \
+            USMARR_VSTOREP(D1, q, 1, a1);                                                             \
+            USMARR_VSTOREP(D1, q, 2, a2);                                                             \
+            USMARR_VSTOREP(D1, q, 3, a3);                                                             \
+            USMARR_VSTOREP(D1, q, 4, a4);                                                             \
+            USMARR_VSTOREP(D1, q, 5, a5);                                                             \
+            USMARR_VSTOREP(D1, q, 6, a6);                                                             \
+            USMARR_VSTOREP(D1, q, 7, a7);                                                             \
+        } else {                                                                                      \
+            for (long k = 0; k < ks.s1 - k1; k++) {                                                   \
+                R_CT acc = R_LOAD(ib + k);                                                            \
+                for (long r0 = 0; r0 < rs.s0; r0++)                                                   \
+                    for (long r1 = 0; r1 < rs.s1; r1++) {                                             \
+                        R_CT v = R_LOAD(ib + k + r0 * ri.s0 + r1 * ri.s1);                            \
+                        R_EXTREME_STEP(BEFORE);                                                       \
+                    }                                                                                 \
+                USMARR_STOREP(D1, out, ob + k, acc);                                                  \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#if R_KEEP(min_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_EXTREME_KERNEL(min_cols, R_LT)
+#endif
+#if R_KEEP(max_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_EXTREME_KERNEL(max_cols, R_GT)
+#endif
 #if R_KEEP(argmin)
 R_ARG_EXTREME_KERNEL(argmin, R_LT)
 #endif
