@@ -274,20 +274,24 @@ R_FOLD_KERNEL(min, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), USMA
 #if R_KEEP(max)
 R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMARR_STOREP(D1, out, ob, acc))
 #endif
-/* min and max over an outer axis under contiguous kept outputs (the host's choice, as for
- * sum_cols): a work-item owns 128 neighbouring outputs in eight 16-vectors, so each row is
- * read in 512-byte pieces; the same NaN rule as the loops', lane by lane. */
+/* min, max, prod and mean over an outer axis under contiguous kept outputs (the host's
+ * choice, as for sum_cols): a work-item owns 128 neighbouring outputs in eight 16-vectors,
+ * so each row is read in 512-byte pieces; min and max keep the loops' NaN rule lane by
+ * lane. */
 #if R_FLT
 #define R_VWINS(BEFORE, b, a) (!isnan(a) & (isnan(b) | BEFORE(b, a)))
 #else
 #define R_VWINS(BEFORE, b, a) BEFORE(b, a)
 #endif
-#define R_COLS_STEP(BEFORE, acc, p, k)                                                                \
+/* The column kernel of one accumulator a column: acc = INIT(first) (16 lanes: VINIT), STEP
+ * (VSTEP) for every element v (the first included: INIT is STEP's identity or the first
+ * element), then FIN(acc) stored. */
+#define R_COLS_ONE(acc, VSTEP, p, k)                                                                  \
     {                                                                                                 \
         USMARR_VCOMPUTE(D1) v = USMARR_VLOADP(D1, p, k);                                              \
-        acc = select(acc, v, R_VWINS(BEFORE, v, acc));                                                \
+        VSTEP;                                                                                        \
     }
-#define R_COLS_EXTREME_KERNEL(NAME, BEFORE)                                                           \
+#define R_COLS_KERNEL(NAME, VINIT, VSTEP, INIT, STEP, FIN)                                            \
     kernel void usmarr_reduce_##NAME(R_PARAMS(D1))                                                    \
     {                                                                                                 \
         long k1 = get_global_id(0) * R_COLS, k0 = get_global_id(1);                                   \
@@ -296,44 +300,61 @@ R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMA
         long ib = k0 * ki.s0 + k1, ob = k0 * ko.s0 + k1;                                              \
         if (k1 + R_COLS <= ks.s1) {                                                                   \
             global const USMARR_STORAGE(D1) *p = in + ib;                                             \
-            USMARR_VCOMPUTE(D1) a0 = USMARR_VLOADP(D1, p, 0), a1 = USMARR_VLOADP(D1, p, 1);           \
-            USMARR_VCOMPUTE(D1) a2 = USMARR_VLOADP(D1, p, 2), a3 = USMARR_VLOADP(D1, p, 3);           \
-            USMARR_VCOMPUTE(D1) a4 = USMARR_VLOADP(D1, p, 4), a5 = USMARR_VLOADP(D1, p, 5);           \
-            USMARR_VCOMPUTE(D1) a6 = USMARR_VLOADP(D1, p, 6), a7 = USMARR_VLOADP(D1, p, 7);           \
+            USMARR_VCOMPUTE(D1) a0 = VINIT(p, 0), a1 = VINIT(p, 1), a2 = VINIT(p, 2), a3 = VINIT(p, 3); \
+            USMARR_VCOMPUTE(D1) a4 = VINIT(p, 4), a5 = VINIT(p, 5), a6 = VINIT(p, 6), a7 = VINIT(p, 7); \
             for (long r0 = 0; r0 < rs.s0; r0++)                                                       \
                 for (long r1 = 0; r1 < rs.s1; r1++) {                                                 \
                     p = in + ib + r0 * ri.s0 + r1 * ri.s1;                                            \
-                    R_COLS_STEP(BEFORE, a0, p, 0) R_COLS_STEP(BEFORE, a1, p, 1)                       \
-                    R_COLS_STEP(BEFORE, a2, p, 2) R_COLS_STEP(BEFORE, a3, p, 3)                       \
-                    R_COLS_STEP(BEFORE, a4, p, 4) R_COLS_STEP(BEFORE, a5, p, 5)                       \
-                    R_COLS_STEP(BEFORE, a6, p, 6) R_COLS_STEP(BEFORE, a7, p, 7)                       \
+                    R_COLS_ONE(a0, VSTEP(a0), p, 0) R_COLS_ONE(a1, VSTEP(a1), p, 1)                   \
+                    R_COLS_ONE(a2, VSTEP(a2), p, 2) R_COLS_ONE(a3, VSTEP(a3), p, 3)                   \
+                    R_COLS_ONE(a4, VSTEP(a4), p, 4) R_COLS_ONE(a5, VSTEP(a5), p, 5)                   \
+                    R_COLS_ONE(a6, VSTEP(a6), p, 6) R_COLS_ONE(a7, VSTEP(a7), p, 7)                   \
                 }                                                                                     \
             global USMARR_STORAGE(D1) *q = out + ob;                                                  \
-            USMARR_VSTOREP(D1, q, 0, a0);                                                             \
-            USMARR_VSTOREP(D1, q, 1, a1);                                                             \
-            USMARR_VSTOREP(D1, q, 2, a2);                                                             \
-            USMARR_VSTOREP(D1, q, 3, a3);                                                             \
-            USMARR_VSTOREP(D1, q, 4, a4);                                                             \
-            USMARR_VSTOREP(D1, q, 5, a5);                                                             \
-            USMARR_VSTOREP(D1, q, 6, a6);                                                             \
-            USMARR_VSTOREP(D1, q, 7, a7);                                                             \
+            USMARR_VSTOREP(D1, q, 0, FIN(a0));                                                        \
+            USMARR_VSTOREP(D1, q, 1, FIN(a1));                                                        \
+            USMARR_VSTOREP(D1, q, 2, FIN(a2));                                                        \
+            USMARR_VSTOREP(D1, q, 3, FIN(a3));                                                        \
+            USMARR_VSTOREP(D1, q, 4, FIN(a4));                                                        \
+            USMARR_VSTOREP(D1, q, 5, FIN(a5));                                                        \
+            USMARR_VSTOREP(D1, q, 6, FIN(a6));                                                        \
+            USMARR_VSTOREP(D1, q, 7, FIN(a7));                                                        \
         } else {                                                                                      \
             for (long k = 0; k < ks.s1 - k1; k++) {                                                   \
-                R_CT acc = R_LOAD(ib + k);                                                            \
+                R_CT acc = INIT(ib + k);                                                              \
                 for (long r0 = 0; r0 < rs.s0; r0++)                                                   \
                     for (long r1 = 0; r1 < rs.s1; r1++) {                                             \
                         R_CT v = R_LOAD(ib + k + r0 * ri.s0 + r1 * ri.s1);                            \
-                        R_EXTREME_STEP(BEFORE);                                                       \
+                        STEP;                                                                         \
                     }                                                                                 \
-                USMARR_STOREP(D1, out, ob + k, acc);                                                  \
+                USMARR_STOREP(D1, out, ob + k, FIN(acc));                                             \
             }                                                                                         \
         }                                                                                             \
     }
+#define R_COLS_FIRST(p, k) USMARR_VLOADP(D1, p, k)
+#define R_COLS_ONES(p, k) ((USMARR_VCOMPUTE(D1))1)
+#define R_COLS_ZEROS(p, k) ((USMARR_VCOMPUTE(D1))0)
+#define R_COLS_AS_IS(acc) (acc)
+#define R_COLS_MEAN(acc) ((acc) / (R_CT)count)
+#define R_COLS_MIN(acc) acc = select(acc, v, R_VWINS(R_LT, v, acc))
+#define R_COLS_MAX(acc) acc = select(acc, v, R_VWINS(R_GT, v, acc))
+#define R_COLS_PROD(acc) acc *= v
+#define R_COLS_SUM(acc) acc += v
+#define R_COLS_ONE_S(i) ((R_CT)1)
+#define R_COLS_ZERO_S(i) ((R_CT)0)
 #if R_KEEP(min_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
-R_COLS_EXTREME_KERNEL(min_cols, R_LT)
+R_COLS_KERNEL(min_cols, R_COLS_FIRST, R_COLS_MIN, R_LOAD, R_EXTREME_STEP(R_LT), R_COLS_AS_IS)
 #endif
 #if R_KEEP(max_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
-R_COLS_EXTREME_KERNEL(max_cols, R_GT)
+R_COLS_KERNEL(max_cols, R_COLS_FIRST, R_COLS_MAX, R_LOAD, R_EXTREME_STEP(R_GT), R_COLS_AS_IS)
+#endif
+/* prod and mean of floats: the loops' order and rounding (1 x v is v; the mean divides the
+ * sum once) */
+#if R_KEEP(prod_cols) && R_FLT && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(prod_cols, R_COLS_ONES, R_COLS_PROD, R_COLS_ONE_S, acc *= v, R_COLS_AS_IS)
+#endif
+#if R_KEEP(mean_cols) && R_FLT && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(mean_cols, R_COLS_ZEROS, R_COLS_SUM, R_COLS_ZERO_S, acc += v, R_COLS_MEAN)
 #endif
 #if R_KEEP(argmin)
 R_ARG_EXTREME_KERNEL(argmin, R_LT)

@@ -432,10 +432,15 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         l.kernel = "sum_cols";
         l.per_item = 128;
         l.serial = true;
-    } else if ((ri_ == RED_min || ri_ == RED_max) && !src->fused && usmarr__dtype_vector_ok(src->dtype) &&
-               src->dtype != USMARR_FLOAT16 && l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 &&
-               l.ri.s[1] != 1 && nred > 1) { /* the same for min and max */
-        l.kernel = ri_ == RED_min ? "min_cols" : "max_cols";
+    } else if ((ri_ == RED_min || ri_ == RED_max ||
+                ((ri_ == RED_prod || ri_ == RED_mean) && usmarr_dtype_kind(src->dtype) == USMARR_KIND_FLOAT)) &&
+               !src->fused && usmarr__dtype_vector_ok(src->dtype) && src->dtype != USMARR_FLOAT16 &&
+               l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
+        /* the same for min and max, and for float prod and mean */
+        l.kernel = ri_ == RED_min    ? "min_cols"
+                   : ri_ == RED_max  ? "max_cols"
+                   : ri_ == RED_prod ? "prod_cols"
+                                     : "mean_cols";
         l.per_item = 128;
         l.serial = true;
     } else if (l.ri.s[1] == 1 && l.rs.s[1] >= 16) {
