@@ -187,53 +187,7 @@ kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
 }
 #endif
 
-/* sum over an outer axis (kept dim contiguous in input and output): a work-item owns 128
- * neighbouring outputs (eight 16-vectors) and walks the reduced dims, so each row is read
- * in 512-byte pieces (few page changes per byte) and each byte once.  Floats only. */
-#define R_COLS 128
-#if R_KEEP(sum_cols)
-kernel void usmarr_reduce_sum_cols(R_PARAMS(R_SUMTAG))
-{
-#if R_FLT && USMARR_VECTOR_OK(D1)
-    long k1 = get_global_id(0) * R_COLS, k0 = get_global_id(1);
-    if (k1 >= ks.s1 || k0 >= ks.s0)
-        return;
-    long ib = k0 * ki.s0 + k1, ob = k0 * ko.s0 + k1;
-    if (k1 + R_COLS <= ks.s1) {
-        USMARR_VCOMPUTE(D1) a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-        for (long r0 = 0; r0 < rs.s0; r0++)
-            for (long r1 = 0; r1 < rs.s1; r1++) {
-                global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1 * ri.s1;
-                a0 += USMARR_VLOADP(D1, p, 0);
-                a1 += USMARR_VLOADP(D1, p, 1);
-                a2 += USMARR_VLOADP(D1, p, 2);
-                a3 += USMARR_VLOADP(D1, p, 3);
-                a4 += USMARR_VLOADP(D1, p, 4);
-                a5 += USMARR_VLOADP(D1, p, 5);
-                a6 += USMARR_VLOADP(D1, p, 6);
-                a7 += USMARR_VLOADP(D1, p, 7);
-            }
-        global USMARR_STORAGE(R_SUMTAG) *q = out + ob;
-        USMARR_VSTOREP(R_SUMTAG, q, 0, a0);
-        USMARR_VSTOREP(R_SUMTAG, q, 1, a1);
-        USMARR_VSTOREP(R_SUMTAG, q, 2, a2);
-        USMARR_VSTOREP(R_SUMTAG, q, 3, a3);
-        USMARR_VSTOREP(R_SUMTAG, q, 4, a4);
-        USMARR_VSTOREP(R_SUMTAG, q, 5, a5);
-        USMARR_VSTOREP(R_SUMTAG, q, 6, a6);
-        USMARR_VSTOREP(R_SUMTAG, q, 7, a7);
-    } else {
-        for (long k = 0; k < ks.s1 - k1; k++) {
-            R_SUM_CT acc = 0;
-            for (long r0 = 0; r0 < rs.s0; r0++)
-                for (long r1 = 0; r1 < rs.s1; r1++)
-                    acc += R_LOAD(ib + k + r0 * ri.s0 + r1 * ri.s1);
-            USMARR_STOREP(R_SUMTAG, out, ob + k, acc);
-        }
-    }
-#endif
-}
-#endif
+#define R_COLS 128 /* outputs a work-item in the column kernels (below) */
 
 #if R_KEEP(prod) && R_CPLX
 /* complex: the product starts from the first element, as NumPy's: (1 + 0j) * v is not v
@@ -274,10 +228,10 @@ R_FOLD_KERNEL(min, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), USMA
 #if R_KEEP(max)
 R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMARR_STOREP(D1, out, ob, acc))
 #endif
-/* min, max, prod and mean over an outer axis under contiguous kept outputs (the host's
- * choice, as for sum_cols): a work-item owns 128 neighbouring outputs in eight 16-vectors,
- * so each row is read in 512-byte pieces; min and max keep the loops' NaN rule lane by
- * lane. */
+/* sum, prod, mean, min and max over an outer axis under contiguous kept outputs (the
+ * host's choice): a work-item owns R_COLS neighbouring outputs in eight 16-vectors and
+ * walks the reduced dims, so each row is read in 512-byte pieces (few page changes per
+ * byte) and each byte once; min and max keep the loops' NaN rule lane by lane. */
 #if R_FLT
 #define R_VWINS(BEFORE, b, a) (!isnan(a) & (isnan(b) | BEFORE(b, a)))
 #else
@@ -348,8 +302,11 @@ R_COLS_KERNEL(min_cols, R_COLS_FIRST, R_COLS_MIN, R_LOAD, R_EXTREME_STEP(R_LT), 
 #if R_KEEP(max_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
 R_COLS_KERNEL(max_cols, R_COLS_FIRST, R_COLS_MAX, R_LOAD, R_EXTREME_STEP(R_GT), R_COLS_AS_IS)
 #endif
-/* prod and mean of floats: the loops' order and rounding (1 x v is v; the mean divides the
- * sum once) */
+/* sum, prod and mean of floats (not float16: the host never picks them for it): the
+ * loops' order and rounding (1 x v is v; the mean divides the sum once) */
+#if R_KEEP(sum_cols) && R_FLT && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(sum_cols, R_COLS_ZEROS, R_COLS_SUM, R_COLS_ZERO_S, acc += v, R_COLS_AS_IS)
+#endif
 #if R_KEEP(prod_cols) && R_FLT && USMARR_VECTOR_OK(D1)
 R_COLS_KERNEL(prod_cols, R_COLS_ONES, R_COLS_PROD, R_COLS_ONE_S, acc *= v, R_COLS_AS_IS)
 #endif

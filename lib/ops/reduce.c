@@ -327,6 +327,22 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
 }
 
 /* The source reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
+/* The column kernel of reduction ri_ over dtype d (cl/reduce.cl), or NULL: min and max of
+ * every dtype with 16-vectors, sum, prod and mean of float32 and float64. */
+static const char *column_kernel(int ri_, usmarr_dtype_t d)
+{
+    if (!usmarr__dtype_vector_ok(d) || d == USMARR_FLOAT16)
+        return NULL;
+    bool flt = usmarr_dtype_kind(d) == USMARR_KIND_FLOAT;
+    return ri_ == RED_min    ? "min_cols"
+           : ri_ == RED_max  ? "max_cols"
+           : !flt            ? NULL
+           : ri_ == RED_sum  ? "sum_cols"
+           : ri_ == RED_prod ? "prod_cols"
+           : ri_ == RED_mean ? "mean_cols"
+                             : NULL;
+}
+
 static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct source *src,
                        const bool *reduced, usmarr_array_t *target)
 {
@@ -425,22 +441,12 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         rc = reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, false);
         goto done;
     }
-    /* an outer reduced axis under contiguous outputs: 16 outputs per work-item */
-    if (ri_ == RED_sum && !src->fused && usmarr_dtype_kind(src->dtype) == USMARR_KIND_FLOAT &&
-        src->dtype != USMARR_FLOAT16 &&
-        l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
-        l.kernel = "sum_cols";
-        l.per_item = 128;
-        l.serial = true;
-    } else if ((ri_ == RED_min || ri_ == RED_max ||
-                ((ri_ == RED_prod || ri_ == RED_mean) && usmarr_dtype_kind(src->dtype) == USMARR_KIND_FLOAT)) &&
-               !src->fused && usmarr__dtype_vector_ok(src->dtype) && src->dtype != USMARR_FLOAT16 &&
-               l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 && nred > 1) {
-        /* the same for min and max, and for float prod and mean */
-        l.kernel = ri_ == RED_min    ? "min_cols"
-                   : ri_ == RED_max  ? "max_cols"
-                   : ri_ == RED_prod ? "prod_cols"
-                                     : "mean_cols";
+    /* an outer reduced axis under contiguous outputs: 128 outputs per work-item, in
+     * 16-vectors (cl/reduce.cl, the column kernels) */
+    const char *cols = column_kernel(ri_, src->dtype);
+    if (cols && !src->fused && l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 &&
+        nred > 1) {
+        l.kernel = cols;
         l.per_item = 128;
         l.serial = true;
     } else if (l.ri.s[1] == 1 && l.rs.s[1] >= 16) {

@@ -1,4 +1,4 @@
-"""min, max, prod and mean along an outer axis of 128 or more contiguous columns (the 16-lane
+"""min, max, sum, prod and mean along an outer axis of 128 or more contiguous columns (the 16-lane
 column kernels) against NumPy: NaN wins and stays, infinities, every integer range, ragged
 edges."""
 
@@ -41,8 +41,8 @@ def test_min_max_along_outer_axes_match_numpy(dtype, name, fp64):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("name", ["prod", "mean"])
-def test_prod_mean_along_outer_axes_match_numpy(dtype, name, fp64):
+@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
+def test_sum_prod_mean_along_outer_axes_match_numpy(dtype, name, fp64):
     if dtype == "float64" and not fp64:
         pytest.skip("no fp64")
     rng = np.random.default_rng(6)
