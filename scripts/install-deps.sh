@@ -135,6 +135,21 @@ done
 # 2. Otherwise PoCL 6.0 from Debian's own source package, built for this machine.
 if ! ls "$vendors.new"/*.icd >/dev/null 2>&1; then
   cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' | tr -c 'A-Za-z0-9._-' '_' | tr -s _)
+  # PoCL compiles its kernel library for the CPU LLVM names this machine's.  LLVM 15 does
+  # not know CPUs newer than itself (an AMD family 1Ah reads "(unknown)") and PoCL's
+  # configure stops there; such a CPU gets the widest generic x86-64 level its flags allow,
+  # which also becomes part of the install's name.
+  llc_cpu=$(llc-${LLVM_VERSION} --version 2>/dev/null | sed -n 's/^ *Host CPU: *//p')
+  if [ -z "$llc_cpu" ] || [ "$llc_cpu" = "(unknown)" ] || [ "$llc_cpu" = generic ]; then
+    flags=" $(grep -m1 '^flags' /proc/cpuinfo | sed 's/.*: //') "
+    has() { local f; for f; do [[ $flags == *" $f "* ]] || return 1; done; }
+    if has avx512f avx512bw avx512cd avx512dq avx512vl; then llc_cpu=x86-64-v4
+    elif has avx2 bmi1 bmi2 fma movbe f16c; then llc_cpu=x86-64-v3
+    elif has sse4_2 ssse3 popcnt; then llc_cpu=x86-64-v2
+    else llc_cpu=x86-64; fi
+    POCL_CMAKE_OPTIONS="$POCL_CMAKE_OPTIONS -DLLC_HOST_CPU=$llc_cpu"
+    cpu="${cpu}-${llc_cpu}"
+  fi
   prefix="$USMARR_DEPS/pocl-${POCL_VERSION}-p${POCL_PATCH_REVISION}-llvm${LLVM_VERSION}-${cpu}"
   icdfile="$USMARR_DEPS/pocl-usm.icd"
   echo "$prefix/lib/libpocl.so" > "$icdfile"
