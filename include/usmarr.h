@@ -85,7 +85,8 @@ extern "C" {
     X(USMARR_ERROR_EMPTY, -20018, "reduction without identity over an empty array")            \
     X(USMARR_ERROR_FOREIGN_POINTER, -20019, "pointer is not USM of this context")              \
     X(USMARR_ERROR_IO, -20020, "file system error")                                            \
-    X(USMARR_ERROR_MPI, -20021, "MPI call failed or ranks disagree")
+    X(USMARR_ERROR_MPI, -20021, "MPI call failed or ranks disagree")                           \
+    X(USMARR_ERROR_LINALG, -20022, "singular, not positive definite, or no convergence")
 
 /** Library error codes.  OpenCL's own `CL_*` codes are returned unchanged. */
 typedef enum usmarr_status {

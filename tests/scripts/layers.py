@@ -27,7 +27,7 @@ import sys
 
 # The folders of lib/, bottom up (doc/architecture.md, "The layers of lib/").  A file may
 # call and include only its own folder and the folders before it.
-RANKS = ["base", "backend", "core", "engine", "interop", "index", "ops", "cache", "storage", "mpi"]
+RANKS = ["base", "backend", "core", "engine", "interop", "index", "ops", "linalg", "fft", "cache", "storage", "mpi"]
 
 srcdir, builddir = sys.argv[1], sys.argv[2]
 problems = []
