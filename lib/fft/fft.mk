@@ -1,0 +1,8 @@
+# Discrete Fourier transforms (usmarr/fft.h): plans and twiddle tables, transforms along
+# one axis on cl/fft.cl, the public functions, frequencies and shifts.
+lib_libusmarr_la_SOURCES += \
+	lib/fft/fft_internal.h \
+	lib/fft/plan.c \
+	lib/fft/transform.c \
+	lib/fft/fft.c \
+	lib/fft/freq.c
