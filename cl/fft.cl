@@ -17,9 +17,11 @@
  * element i of batch b is at base(b) + i a.s0 with base(b) = (b / a.s2) a.s3 + (b % a.s2)
  * a.s1 (two batch dims: any strided, offset or negative-stride view whose batch dims merge
  * into two); a load past a.s4 reads zero (padding), a store past a.s4 writes nothing (the
- * kept part of a longer transform).  The first pass gathers along the stride: there is no
- * transposed copy.  Loads and stores convert through FFT_LOAD_* and FFT_STORE_* modes in
- * `flags` (uniform over a launch).  Each work-item computes its outputs from its own
+ * kept part of a longer transform); a store with a.s5 = n (the transform of a real signal
+ * of length n) writes the zero and Nyquist frequencies with imaginary parts exactly 0.
+ * The first pass gathers along the stride: there is no transposed copy.  Loads and
+ * stores convert through FFT_LOAD_* and FFT_STORE_* modes in `flags` (uniform over a
+ * launch).  Each work-item computes its outputs from its own
  * inputs only: nothing depends on the vector width or on other lanes. */
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -77,6 +79,8 @@ static inline void fft_store(global FR *p, long base, long8 a, int flags, long i
     if (i >= a.s4)
         return;
     v *= scale;
+    if (a.s5 && (i == 0 || 2 * i == a.s5)) /* a real signal's zero and Nyquist frequencies */
+        v.y = 0;
     if (flags & FFT_CONJ_STORE)
         v.y = -v.y;
     if (flags & FFT_STORE_REAL) {

@@ -96,8 +96,10 @@ static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes
                 axes[i] = nd - naxes + i;
         }
     } else {
-        if ((rc = usmarr__normalize_axis(naxes, nd, fn->name, &axes[0])))
-            return rc;
+        if (naxes < -nd || naxes >= nd)
+            return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for x of %d dims", fn->name, naxes,
+                                nd);
+        axes[0] = naxes < 0 ? naxes + nd : naxes;
         naxes = 1;
     }
     /* lengths and the result's shape */

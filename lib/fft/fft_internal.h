@@ -1,5 +1,6 @@
-/* Private declarations of the transforms (lib/fft/): plans and their cache (plan.c), the
- * transforms along one axis (transform.c), the public functions (fft.c, freq.c).  How
+/* Private declarations of the transforms (lib/fft/): plans and their cache (plans.c), a
+ * plan's complex transform (passes.c), transforms along one axis of arrays (axis.c), the
+ * public functions (fft.c, freq.c).  How
  * they work: doc/fft.md.  Never installed. */
 #ifndef USMARR_FFT_INTERNAL_H
 #define USMARR_FFT_INTERNAL_H
@@ -35,11 +36,8 @@ struct usmarr__fft_plan {
 /* The plan of (n, dbl) from the context's cache, made on a miss (one reference). */
 USMARR_INTERNAL int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__fft_plan **plan);
 USMARR_INTERNAL void usmarr__fft_plan_release(usmarr_context_t *ctx, struct usmarr__fft_plan *plan);
-/* Statistics of the context's plan cache (tests): plans held, their device bytes, plans
- * made since the context was created. */
-USMARR_INTERNAL void usmarr__fft_cache_stats(usmarr_context_t *ctx, int *plans, size_t *bytes, uint64_t *made);
 
-/* ---- transforms along one axis (transform.c) --------------------------------------- */
+/* ---- a plan's transform (passes.c) ------------------------------------------------- */
 
 /* How a kernel reaches a signal (cl/fft.cl): element i of batch b at
  * base(b) + i*stride, base(b) = (b / inner) * outer_stride + (b % inner) * inner_stride;
@@ -47,6 +45,7 @@ USMARR_INTERNAL void usmarr__fft_cache_stats(usmarr_context_t *ctx, int *plans, 
 struct usmarr__fft_io {
     void *data; /* element 0 of batch 0 */
     int64_t stride, inner_stride, inner, outer_stride, valid;
+    int64_t real_n; /* stores: the length of a real signal whose spectrum this is, else 0 */
 };
 
 /* Kernel flags (cl/fft.cl) */
@@ -58,13 +57,26 @@ struct usmarr__fft_io {
 #define USMARR__FFT_CONJ_STORE 32
 #define USMARR__FFT_BATCH_FAST 64
 
-/* The complex transform of length plan->n over nbatch signals, from `in` to `out` (never
- * the same memory): forward, or the inverse unscaled with `inverse`; the results times
- * `scale`.  `load` and `store` are FFT_LOAD_* / FFT_STORE_* flags of the first read and
- * the last write. */
+/* The complex transform of length plan->n over nbatch signals, from `in` to `out` (the
+ * same memory only for a plan of two passes or more, or Bluestein's): forward, or the
+ * inverse unscaled with `inverse`; the results times `scale`.  `load` and `store` are
+ * FFT_LOAD_* / FFT_STORE_* flags of the first read and the last write. */
 USMARR_INTERNAL int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *plan, int64_t nbatch,
                                         const struct usmarr__fft_io *in, const struct usmarr__fft_io *out,
                                         unsigned load, unsigned store, bool inverse, double scale);
+/* The program of the precision's kernel `name` (cl/fft.cl) */
+USMARR_INTERNAL int usmarr__fft_kernel(usmarr_context_t *ctx, bool dbl, const char *name, usmarr__kernel_t **k);
+/* A launch of `total` work-items (none when total <= 0) in groups of one size */
+USMARR_INTERNAL int usmarr__fft_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs,
+                                       const struct usmarr__karg *args, int64_t total);
+/* The kernels' long8 addressing argument of `io` */
+USMARR_INTERNAL cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io);
+/* A C-ordered (nbatch, n) complex temporary of the precision */
+USMARR_INTERNAL int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch,
+                                          usmarr_array_t **t);
+
+/* ---- transforms along one axis of arrays (axis.c) ----------------------------------- */
+
 /* The kinds of a transform along one axis */
 enum usmarr__fft_kind {
     USMARR__FFT_C2C, /* complex (or promoted real) to complex */

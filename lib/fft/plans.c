@@ -18,7 +18,7 @@ struct usmarr__fft_cache {
     mtx_t lock;
     int count;
     size_t bytes;
-    uint64_t clock, made;
+    uint64_t clock;
     struct {
         struct usmarr__fft_plan *plan;
         uint64_t used;
@@ -225,7 +225,7 @@ static int make_bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p)
         (rc = usmarr__usm_alloc(ctx, USMARR_USM_DEVICE, esize * (size_t)m, 0, &p->chirp_fft)))
         goto done;
     p->bytes += esize * (size_t)(n + m);
-    struct usmarr__fft_io in = {bdev, 1, m, 1, 0, m}, out = {p->chirp_fft, 1, m, 1, 0, m};
+    struct usmarr__fft_io in = {bdev, 1, m, 1, 0, m, 0}, out = {p->chirp_fft, 1, m, 1, 0, m, 0};
     rc = usmarr__fft_complex(ctx, p->sub, 1, &in, &out, 0, 0, false, 1.0);
 done:
     if (bdev)
@@ -348,7 +348,6 @@ int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usma
     if (rc)
         return rc;
     mtx_lock(&c->lock);
-    c->made++;
     if ((i = cache_find(c, n, dbl)) >= 0) { /* another thread made it meanwhile */
         c->entries[i].used = ++c->clock;
         evicted[nevicted++] = p;
@@ -373,19 +372,4 @@ int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usma
         usmarr__fft_plan_release(ctx, evicted[k]);
     *plan = p;
     return 0;
-}
-
-void usmarr__fft_cache_stats(usmarr_context_t *ctx, int *plans, size_t *bytes, uint64_t *made)
-{
-    struct usmarr__fft_cache *c = atomic_load(&ctx->fft);
-    *plans = 0;
-    *bytes = 0;
-    *made = 0;
-    if (!c)
-        return;
-    mtx_lock(&c->lock);
-    *plans = c->count;
-    *bytes = c->bytes;
-    *made = c->made;
-    mtx_unlock(&c->lock);
 }
