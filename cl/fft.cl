@@ -9,6 +9,9 @@
  *                     (j - k) R + k + r ns: the result is in natural order after the last pass
  *   usmarr_fft_rg     the same for an odd prime radix up to FFT_RMAX given as an argument,
  *                     its DFT matrix read from the table
+ *   usmarr_fft_local  all the passes of a short transform in local memory, one work-group
+ *                     per signal: one read and one write
+ *   usmarr_fft_roots  a four-step transform's table from two short ones
  *   usmarr_fft_chirp_pre, _mul, _post   Bluestein's algorithm around a power-of-two transform
  *   usmarr_fft_r2c_post, c2r_pre, c2r_full   real transforms: a real signal of even length n
  *                     as a complex one of n/2 (even samples real, odd ones imaginary)
@@ -19,7 +22,9 @@
  * into two); a load past a.s4 reads zero (padding), a store past a.s4 writes nothing (the
  * kept part of a longer transform); a store with a.s5 = n (the transform of a real signal
  * of length n) writes the zero and Nyquist frequencies with imaginary parts exactly 0.
- * The first pass gathers along the stride: there is no transposed copy.  Loads and
+ * A pair of reals (FFT_LOAD_PAIRS, FFT_STORE_PAIRS) has its second value a.s6 after its
+ * first (a.s0 when a.s6 is 0).  The first pass gathers along the stride: there is no
+ * transposed copy.  Loads and
  * stores convert through FFT_LOAD_* and FFT_STORE_* modes in `flags` (uniform over a
  * launch).  Each work-item computes its outputs from its own
  * inputs only: nothing depends on the vector width or on other lanes. */
@@ -39,6 +44,7 @@
 #define FFT_STORE_PAIRS 16 /* element j into x[2j], x[2j + 1] of a real array */
 #define FFT_CONJ_STORE 32
 #define FFT_BATCH_FAST 64
+#define FFT_POST_TWIDDLE 128 /* usmarr_fft_local: outputs times post[i * post_stride + b] */
 
 static inline FT fft_mul(FT a, FT b) { return (FT)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 static inline FT fft_conj(FT a) { return (FT)(a.x, -a.y); }
@@ -63,11 +69,12 @@ static inline FT fft_load(global const FR *p, long base, long8 a, int flags, lon
     } else if (mode == FFT_LOAD_REAL) {
         if (i < a.s4)
             v.x = p[base + i * a.s0];
-    } else {
+    } else { /* the pair's second value a.s6 after its first (a four-step pass's rows) */
+        long second = a.s6 ? a.s6 : a.s0;
         if (2 * i < a.s4)
             v.x = p[base + 2 * i * a.s0];
         if (2 * i + 1 < a.s4)
-            v.y = p[base + (2 * i + 1) * a.s0];
+            v.y = p[base + 2 * i * a.s0 + second];
     }
     if (flags & FFT_CONJ_LOAD)
         v.y = -v.y;
@@ -87,7 +94,7 @@ static inline void fft_store(global FR *p, long base, long8 a, int flags, long i
         p[base + i * a.s0] = v.x;
     } else if (flags & FFT_STORE_PAIRS) {
         p[base + 2 * i * a.s0] = v.x;
-        p[base + (2 * i + 1) * a.s0] = v.y;
+        p[base + 2 * i * a.s0 + (a.s6 ? a.s6 : a.s0)] = v.y;
     } else {
         long o = 2 * (base + i * a.s0);
         p[o] = v.x;
@@ -265,6 +272,105 @@ FFT_PASS(7)
 FFT_PASS(8)
 FFT_PASS(16)
 
+/* v[0, R) transformed, R any radix of a plan; the generic one's roots at w */
+static inline void fft_dft_any(FT *v, int R, global const FT *w)
+{
+    switch (R) {
+    case 1: break;
+    case 2: fft_dft2(v); break;
+    case 3: fft_dft3(v); break;
+    case 4: fft_dft4(v); break;
+    case 5: fft_dft5(v); break;
+    case 7: fft_dft7(v); break;
+    case 8: fft_dft8(v); break;
+    case 16: fft_dft16(v); break;
+    default: {
+        FR c[FFT_RMAX], s[FFT_RMAX];
+        for (int r = 0; r < R; r++) {
+            c[r] = w[r].x;
+            s[r] = -w[r].y;
+        }
+        fft_dft_odd(v, R, c, s);
+    }
+    }
+}
+
+/* One local pass of a radix known at compile time (the loops unrolled, the values in registers) */
+#define FFT_LOCAL_PASS(R)                                                                                              \
+    for (int j = lid; j < nj; j += 64) {                                                                               \
+        FT v[R];                                                                                                       \
+        for (int r = 0; r < R; r++)                                                                                    \
+            v[r] = a[j + r * nj];                                                                                      \
+        int k = j % ns;                                                                                                \
+        if (k)                                                                                                         \
+            for (int r = 1; r < R; r++)                                                                                \
+                v[r] = fft_mul(v[r], t[(r - 1) * ns + k]);                                                             \
+        fft_dft##R(v);                                                                                                 \
+        int d = (j - k) * R + k;                                                                                       \
+        for (int r = 0; r < R; r++)                                                                                    \
+            c[d + r * ns] = v[r];                                                                                      \
+    }
+
+/* A whole transform of length n in local memory, one work-group of 64 per signal (batch b
+ * = global id 1): one read of the input, the plan's passes between two local buffers of n
+ * values (a and c), one write; FFT_POST_TWIDDLE multiplies output i of a signal of inner
+ * batch index j (b mod in.s2) by post[i * post_stride + j] (a four-step's first step). */
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+usmarr_fft_local(global const FR *src, global FR *dst, global const FT *tw, long n, int npasses, int8 radix,
+                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride,
+                 local FT *a, local FT *c)
+{
+    int lid = (int)get_local_id(0), nn = (int)n;
+    long b = get_global_id(1), ib = fft_base(in, b), ob = fft_base(out, b);
+    for (int i = lid; i < nn; i += 64)
+        a[i] = fft_load(src, ib, in, flags, i);
+    int rs[8] = {radix.s0, radix.s1, radix.s2, radix.s3, radix.s4, radix.s5, radix.s6, radix.s7};
+    int os[8] = {twoff.s0, twoff.s1, twoff.s2, twoff.s3, twoff.s4, twoff.s5, twoff.s6, twoff.s7};
+    int ns = 1;
+    for (int p = 0; p < npasses; p++) {
+        int R = rs[p], nj = nn / R;
+        global const FT *t = tw + os[p];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        switch (R) {
+        case 1: break;
+        case 2: FFT_LOCAL_PASS(2); break;
+        case 3: FFT_LOCAL_PASS(3); break;
+        case 4: FFT_LOCAL_PASS(4); break;
+        case 5: FFT_LOCAL_PASS(5); break;
+        case 7: FFT_LOCAL_PASS(7); break;
+        case 8: FFT_LOCAL_PASS(8); break;
+        case 16: FFT_LOCAL_PASS(16); break;
+        default:
+            for (int j = lid; j < nj; j += 64) {
+                FT v[FFT_RMAX];
+                for (int r = 0; r < R; r++)
+                    v[r] = a[j + r * nj];
+                int k = j % ns;
+                if (k)
+                    for (int r = 1; r < R; r++)
+                        v[r] = fft_mul(v[r], t[(r - 1) * ns + k]);
+                fft_dft_any(v, R, t + (R - 1) * ns);
+                int d = (j - k) * R + k;
+                for (int r = 0; r < R; r++)
+                    c[d + r * ns] = v[r];
+            }
+        }
+        if (R == 1) /* a length-1 transform: nothing moved */
+            continue;
+        local FT *swap = a;
+        a = c;
+        c = swap;
+        ns *= R;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < nn; i += 64) {
+        FT v = a[i];
+        if (flags & FFT_POST_TWIDDLE)
+            v = fft_mul(v, post[i * post_stride + (b - b / in.s2 * in.s2)]);
+        fft_store(dst, ob, out, flags, i, v, scale);
+    }
+}
+
 /* An odd prime radix R <= FFT_RMAX: the table holds the (R - 1) ns twiddles, then
  * exp(-2 pi i j / R) for j in [0, R). */
 kernel void usmarr_fft_rg(global const FR *src, global FR *dst, global const FT *tw, long n, long ns, long nbatch,
@@ -291,6 +397,18 @@ kernel void usmarr_fft_rg(global const FR *src, global FR *dst, global const FT 
     long d = (j - k) * R + k;
     for (int r = 0; r < R; r++)
         fft_store(dst, ob, out, flags, d + r * ns, v[r], scale);
+}
+
+/* out[k1 n2 + j2] = w^(k1 j2 mod N) for k1 n2 + j2 < count, w^t = hi[t / B] lo[t % B]: a
+ * four-step table from two short tables of exact roots, made where it is used */
+kernel void usmarr_fft_roots(global FT *out, global const FT *hi, global const FT *lo, long n2, long N, long B,
+                             long count)
+{
+    long g = get_global_id(0);
+    if (g >= count)
+        return;
+    long k1 = g / n2, t = k1 * (g - k1 * n2) % N, h = t / B, l = t - h * B;
+    out[g] = l ? fft_mul(hi[h], lo[l]) : hi[h];
 }
 
 /* ---- Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c_k = exp(-pi i k^2 / n), the

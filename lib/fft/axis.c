@@ -60,8 +60,13 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
     int rc;
     int64_t h = n / 2;
     bool even = n % 2 == 0;
+    void *rtw = NULL;
     if ((rc = usmarr__fft_plan_get(ctx, kind != USMARR__FFT_C2C && even ? h : n, dbl, &p)))
         return rc;
+    if (kind != USMARR__FFT_C2C && even && (rc = usmarr__fft_plan_real_twiddles(ctx, p, &rtw))) {
+        usmarr__fft_plan_release(ctx, p);
+        return rc;
+    }
     unsigned cl = conj & USMARR__FFT_CONJ_LOAD, cs = conj & USMARR__FFT_CONJ_STORE;
     if (kind == USMARR__FFT_C2C) {
         rc = usmarr__fft_complex(ctx, p, nbatch, xio, yio, (x_real ? USMARR__FFT_LOAD_REAL : 0u) | cl, cs, inverse,
@@ -70,7 +75,7 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
         rc = usmarr__fft_complex(ctx, p, nbatch, xio, yio, USMARR__FFT_LOAD_REAL | cl, cs, false, scale);
     } else if (kind == USMARR__FFT_R2C) {
         if (!(rc = usmarr__fft_temporary(ctx, dbl, h, nbatch, &t))) {
-            struct usmarr__fft_io z = {usmarr_array_data(t), 1, h, nbatch, 0, h, 0};
+            struct usmarr__fft_io z = {usmarr_array_data(t), 1, h, nbatch, 0, h, 0, 0};
             rc = usmarr__fft_complex(ctx, p, nbatch, xio, &z, USMARR__FFT_LOAD_PAIRS | cl, 0, false, 1.0);
             usmarr__kernel_t *k;
             if (!rc)
@@ -81,7 +86,7 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
                 cl_int f = (cl_int)cs;
                 float s32 = (float)scale;
                 struct usmarr__karg args[] = {USMARR__ARG_PTR(z.data), USMARR__ARG_PTR(yio->data),
-                                              USMARR__ARG_PTR(p->real_twiddles),
+                                              USMARR__ARG_PTR(rtw),
                                               USMARR__ARG(hh),        USMARR__ARG(nb),          USMARR__ARG(a),
                                               USMARR__ARG(f),         USMARR__ARG(s32)};
                 if (dbl)
@@ -94,12 +99,12 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
         usmarr__kernel_t *k;
         if (!(rc = usmarr__fft_temporary(ctx, dbl, len, nbatch, &t)) &&
             !(rc = usmarr__fft_kernel(ctx, dbl, even ? "usmarr_fft_c2r_pre" : "usmarr_fft_c2r_full", &k))) {
-            struct usmarr__fft_io z = {usmarr_array_data(t), 1, len, nbatch, 0, len, 0};
+            struct usmarr__fft_io z = {usmarr_array_data(t), 1, len, nbatch, 0, len, 0, 0};
             cl_long ll = len, nb = nbatch;
             cl_long8 a = usmarr__fft_io_arg(xio);
             cl_int f = (cl_int)cl;
             struct usmarr__karg pre[] = {USMARR__ARG_PTR(xio->data), USMARR__ARG_PTR(z.data),
-                                         USMARR__ARG_PTR(p->real_twiddles), USMARR__ARG(ll), USMARR__ARG(nb),
+                                         USMARR__ARG_PTR(rtw), USMARR__ARG(ll), USMARR__ARG(nb),
                                          USMARR__ARG(a), USMARR__ARG(f)};
             if (even)
                 rc = usmarr__fft_launch(ctx, k, USMARR__NARGS(pre), pre, len * nbatch);
@@ -122,7 +127,7 @@ int usmarr__fft_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, const us
 {
     bool dbl = target->dtype == USMARR_COMPLEX128 || target->dtype == USMARR_FLOAT64;
     usmarr_array_t *xc = NULL, *yc = NULL;
-    struct usmarr__fft_io xio, yio;
+    struct usmarr__fft_io xio = {0}, yio = {0};
     int64_t nbatch;
     int rc = 0;
     const usmarr_array_t *xs = x;

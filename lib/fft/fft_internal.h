@@ -18,24 +18,35 @@ struct usmarr__fft_plan {
     atomic_int refcount;
     int64_t n;
     bool dbl;      /* complex128 (else complex64) */
-    size_t bytes;  /* device bytes held, for the cache's bound */
+    size_t bytes;  /* device bytes of the tables made with the plan, for the cache's bound */
+    mtx_t lock;    /* guards the tables made on first use: twiddles, real_twiddles */
     int npasses;
     int radix[USMARR__FFT_MAX_PASSES];
     int64_t ns[USMARR__FFT_MAX_PASSES];     /* product of the earlier radices */
     int64_t twoff[USMARR__FFT_MAX_PASSES];  /* the pass's table in `twiddles`, in elements */
-    void *twiddles;
+    int64_t twsize;                         /* elements of `twiddles` */
+    void *twiddles;                         /* made on first use (usmarr__fft_plan_twiddles) */
     /* Bluestein (sub set, npasses 0): the chirp exp(-pi i k^2 / n), k < n, and the length-m
      * transform of its conjugate, wrapped */
     int64_t m;
     struct usmarr__fft_plan *sub;
     void *chirp, *chirp_fft;
-    /* even n: exp(-2 pi i k / n) for k in [0, n/2] (real transforms), else NULL */
+    /* exp(-2 pi i k / 2n) for k in [0, n]: the real transforms of length 2n (first use) */
     void *real_twiddles;
+    /* four-step (n above what one work-group transforms in local memory, n = n1 n2 with
+     * both within it): the plans of n1 (columns) and n2 (rows), and post[k1 n2 + j2] =
+     * exp(-2 pi i k1 j2 / n); NULL when n has no such split */
+    struct usmarr__fft_plan *cols, *rows;
+    void *post;
 };
 
 /* The plan of (n, dbl) from the context's cache, made on a miss (one reference). */
 USMARR_INTERNAL int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__fft_plan **plan);
 USMARR_INTERNAL void usmarr__fft_plan_release(usmarr_context_t *ctx, struct usmarr__fft_plan *plan);
+/* The plan's pass twiddles and its real transforms' table, made on first use */
+USMARR_INTERNAL int usmarr__fft_plan_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan, void **twiddles);
+USMARR_INTERNAL int usmarr__fft_plan_real_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan,
+                                                   void **twiddles);
 
 /* ---- a plan's transform (passes.c) ------------------------------------------------- */
 
@@ -46,6 +57,7 @@ struct usmarr__fft_io {
     void *data; /* element 0 of batch 0 */
     int64_t stride, inner_stride, inner, outer_stride, valid;
     int64_t real_n; /* stores: the length of a real signal whose spectrum this is, else 0 */
+    int64_t pair;   /* FFT_LOAD_PAIRS, FFT_STORE_PAIRS: the second real's distance (0: stride) */
 };
 
 /* Kernel flags (cl/fft.cl) */
@@ -56,14 +68,17 @@ struct usmarr__fft_io {
 #define USMARR__FFT_STORE_PAIRS 16
 #define USMARR__FFT_CONJ_STORE 32
 #define USMARR__FFT_BATCH_FAST 64
+#define USMARR__FFT_POST_TWIDDLE 128
 
 /* The complex transform of length plan->n over nbatch signals, from `in` to `out` (the
  * same memory only for a plan of two passes or more, or Bluestein's): forward, or the
  * inverse unscaled with `inverse`; the results times `scale`.  `load` and `store` are
  * FFT_LOAD_* / FFT_STORE_* flags of the first read and the last write. */
-USMARR_INTERNAL int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *plan, int64_t nbatch,
+USMARR_INTERNAL int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *plan, int64_t nbatch,
                                         const struct usmarr__fft_io *in, const struct usmarr__fft_io *out,
                                         unsigned load, unsigned store, bool inverse, double scale);
+/* The longest transform one work-group makes in local memory on the context's device */
+USMARR_INTERNAL int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl);
 /* The program of the precision's kernel `name` (cl/fft.cl) */
 USMARR_INTERNAL int usmarr__fft_kernel(usmarr_context_t *ctx, bool dbl, const char *name, usmarr__kernel_t **k);
 /* A launch of `total` work-items (none when total <= 0) in groups of one size */

@@ -28,7 +28,7 @@ int usmarr__fft_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs, co
 
 cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
 {
-    cl_long8 a = {{io->stride, io->inner_stride, io->inner > 0 ? io->inner : 1, io->outer_stride, io->valid, io->real_n, 0, 0}};
+    cl_long8 a = {{io->stride, io->inner_stride, io->inner > 0 ? io->inner : 1, io->outer_stride, io->valid, io->real_n, io->pair, 0}};
     return a;
 }
 
@@ -39,7 +39,7 @@ int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nb
                               USMARR_USM_DEVICE, t);
 }
 
-static int bluestein(usmarr_context_t *ctx, const struct usmarr__fft_plan *p, int64_t nbatch,
+static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
                      const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned first, unsigned last,
                      double scale)
 {
@@ -59,7 +59,7 @@ static int bluestein(usmarr_context_t *ctx, const struct usmarr__fft_plan *p, in
                                             USMARR__ARG(f_in)};
     rc = usmarr__fft_launch(ctx, pre, USMARR__NARGS(pre_args), pre_args, total);
     /* in place: the sub-plan (m >= 128) has two passes or more, through its temporaries */
-    struct usmarr__fft_io io = {buf, 1, m, nbatch, 0, m, 0};
+    struct usmarr__fft_io io = {buf, 1, m, nbatch, 0, m, 0, 0};
     if (!rc)
         rc = usmarr__fft_complex(ctx, p->sub, nbatch, &io, &io, 0, 0, false, 1.0);
     const struct usmarr__karg mul_args[] = {USMARR__ARG_PTR(buf), USMARR__ARG_PTR(p->chirp_fft), USMARR__ARG(m),
@@ -84,7 +84,89 @@ static int bluestein(usmarr_context_t *ctx, const struct usmarr__fft_plan *p, in
     return rc;
 }
 
-int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *p, int64_t nbatch,
+#define LOCAL_GROUP 64 /* usmarr_fft_local's reqd_work_group_size */
+#define LOCAL_MAX_PASSES 8
+
+int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
+{
+    int64_t esize = dbl ? 16 : 8, fit = ((int64_t)ctx->profile.local_mem - 4096) / (2 * esize), lim = 4096;
+    if (ctx->profile.max_group < LOCAL_GROUP)
+        return 0;
+    return fit < lim ? fit : lim;
+}
+
+/* The whole transform of each signal in local memory (usmarr_fft_local); `post` NULL or
+ * the four-step table with its row stride. */
+static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
+                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
+                     const void *post, int64_t post_stride)
+{
+    usmarr__kernel_t *k;
+    void *tw;
+    int rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_local", &k);
+    if (!rc)
+        rc = usmarr__fft_plan_twiddles(ctx, p, &tw);
+    if (rc)
+        return rc;
+    cl_int8 radix = {{1, 1, 1, 1, 1, 1, 1, 1}}, twoff = {{0}};
+    for (int i = 0; i < p->npasses; i++) {
+        radix.s[i] = p->radix[i];
+        twoff.s[i] = (cl_int)p->twoff[i];
+    }
+    cl_long n = p->n, ps = post_stride;
+    cl_int np = p->npasses, f = (cl_int)(flags | (post ? USMARR__FFT_POST_TWIDDLE : 0u));
+    cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
+    float s32 = (float)scale;
+    size_t esize = p->dbl ? 16 : 8;
+    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data), USMARR__ARG_PTR(out->data), USMARR__ARG_PTR(tw),
+                                  USMARR__ARG(n),           USMARR__ARG(np),           USMARR__ARG(radix),
+                                  USMARR__ARG(twoff),       USMARR__ARG(a_in),         USMARR__ARG(a_out),
+                                  USMARR__ARG(f),           USMARR__ARG(s32),          USMARR__ARG_PTR(post ? post : tw),
+                                  USMARR__ARG(ps),          USMARR__ARG_LOCAL(esize * (size_t)n),
+                                  USMARR__ARG_LOCAL(esize * (size_t)n)};
+    if (p->dbl)
+        args[10] = (struct usmarr__karg)USMARR__ARG(scale);
+    size_t global[2] = {LOCAL_GROUP, (size_t)nbatch}, local[2] = {LOCAL_GROUP, 1};
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 2, global, local);
+}
+
+/* n = n1 n2: the n2 columns (stride n2) transformed in local memory and multiplied by
+ * post[k1 n2 + j2] into a temporary of rows, then the n1 rows transformed and written
+ * transposed, X[k1 + n1 k2]: two passes over the data, each a gather of short signals.
+ * Only for single-level batches, no padding or cropping. */
+static bool four_step_fits(struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                           const struct usmarr__fft_io *out, unsigned load)
+{
+    bool pairs = (load & 3u) == USMARR__FFT_LOAD_PAIRS;
+    return p->cols && (nbatch == 1 || (in->inner >= nbatch && out->inner >= nbatch)) &&
+           in->valid >= (pairs ? 2 * p->n : p->n) && out->valid >= p->n && !out->real_n;
+}
+
+static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
+                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned first, unsigned last,
+                     double scale)
+{
+    int64_t n = p->n, n1 = p->cols->n, n2 = p->rows->n, big = INT64_MAX / 4;
+    usmarr_array_t *t = NULL;
+    int rc = usmarr__fft_temporary(ctx, p->dbl, n, nbatch, &t);
+    if (rc)
+        return rc;
+    bool pin = (first & 3u) == USMARR__FFT_LOAD_PAIRS, pout = (last & USMARR__FFT_STORE_PAIRS) != 0;
+    int64_t si = in->stride, so = out->stride;
+    struct usmarr__fft_io a_in = {in->data, n2 * si, pin ? 2 * si : si, n2, in->inner_stride, big, 0,
+                                  pin ? (in->pair ? in->pair : si) : 0};
+    struct usmarr__fft_io a_out = {usmarr_array_data(t), n2, 1, n2, n, n, 0, 0};
+    struct usmarr__fft_io b_in = {usmarr_array_data(t), 1, n2, n1, n, n, 0, 0};
+    struct usmarr__fft_io b_out = {out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0,
+                                   pout ? (out->pair ? out->pair : so) : 0};
+    rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first, 1.0, p->post, n2);
+    if (!rc)
+        rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0);
+    usmarr_array_release(t);
+    return rc;
+}
+
+int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
                         const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned load,
                         unsigned store, bool inverse, double scale)
 {
@@ -94,7 +176,13 @@ int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *p,
     unsigned first = load ^ (inverse ? USMARR__FFT_CONJ_LOAD : 0u), last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
     if (p->sub)
         return bluestein(ctx, p, nbatch, in, out, first, last, scale);
-    int P = p->npasses, rc = 0;
+    if (p->n <= usmarr__fft_local_max(ctx, p->dbl) && p->npasses <= LOCAL_MAX_PASSES)
+        return run_local(ctx, p, nbatch, in, out, first | last, scale, NULL, 0);
+    if (four_step_fits(p, nbatch, in, out, load))
+        return four_step(ctx, p, nbatch, in, out, first, last, scale);
+    int P = p->npasses;
+    void *table;
+    int rc = usmarr__fft_plan_twiddles(ctx, p, &table);
     /* Work-items batch fastest where the input's batches are closer than its elements (a
      * transform down the columns): neighbouring items then read neighbouring addresses in
      * every pass, the temporaries being (n, nbatch). */
@@ -107,8 +195,8 @@ int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *p,
         rc = usmarr__fft_temporary(ctx, p->dbl, p->n, nbatch, &t[i]);
     struct usmarr__fft_io tio[2];
     for (int i = 0; i < 2; i++) {
-        tio[i] = batch_fast ? (struct usmarr__fft_io){NULL, nbatch, 1, nbatch, 0, p->n, 0}
-                            : (struct usmarr__fft_io){NULL, 1, p->n, nbatch, 0, p->n, 0};
+        tio[i] = batch_fast ? (struct usmarr__fft_io){NULL, nbatch, 1, nbatch, 0, p->n, 0, 0}
+                            : (struct usmarr__fft_io){NULL, 1, p->n, nbatch, 0, p->n, 0, 0};
         tio[i].data = t[i] ? usmarr_array_data(t[i]) : NULL;
     }
     for (int i = 0; i < P && !rc; i++) {
@@ -124,7 +212,7 @@ int usmarr__fft_complex(usmarr_context_t *ctx, const struct usmarr__fft_plan *p,
         usmarr__kernel_t *k;
         if ((rc = usmarr__fft_kernel(ctx, p->dbl, name, &k)))
             break;
-        void *tw = (char *)p->twiddles + (size_t)p->twoff[i] * (p->dbl ? 16 : 8);
+        void *tw = (char *)table + (size_t)p->twoff[i] * (p->dbl ? 16 : 8);
         cl_long n = p->n, ns = p->ns[i], nb = nbatch;
         cl_long8 a_in = usmarr__fft_io_arg(src), a_out = usmarr__fft_io_arg(dst);
         cl_int f = (cl_int)flags, radix = R;

@@ -4,7 +4,9 @@
  *
  * Tables are computed on the host in double precision from two short tables of exact
  * sines and cosines (w^t = w^(B hi) w^lo, B ~ sqrt(n)): a new length costs about one
- * complex product per entry, no kernel build and no sin/cos per entry. */
+ * complex product per entry, no kernel build and no sin/cos per entry; a plan makes the
+ * tables its transforms need first (four-step or Bluestein's), the passes' and the real
+ * transforms' on first use. */
 #include "fft_internal.h"
 
 #include <math.h>
@@ -145,12 +147,14 @@ static void plan_free(usmarr_context_t *ctx, struct usmarr__fft_plan *p)
 {
     if (!p)
         return;
-    void *mem[4] = {p->twiddles, p->chirp, p->chirp_fft, p->real_twiddles};
-    for (int i = 0; i < 4; i++)
+    void *mem[5] = {p->twiddles, p->chirp, p->chirp_fft, p->real_twiddles, p->post};
+    for (int i = 0; i < 5; i++)
         if (mem[i])
             usmarr__usm_free(ctx, mem[i]);
-    if (p->sub)
-        usmarr__fft_plan_release(ctx, p->sub);
+    usmarr__fft_plan_release(ctx, p->sub);
+    usmarr__fft_plan_release(ctx, p->cols);
+    usmarr__fft_plan_release(ctx, p->rows);
+    mtx_destroy(&p->lock);
     free(p);
 }
 
@@ -160,9 +164,8 @@ void usmarr__fft_plan_release(usmarr_context_t *ctx, struct usmarr__fft_plan *pl
         plan_free(ctx, plan);
 }
 
-/* The Stockham tables: pass p's entry (r - 1) ns + k is w_n^(r k n / (ns R)); a generic
- * radix appends its R roots. */
-static int make_passes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const struct roots *w)
+/* The passes' layout: ns and the offsets of their tables */
+static void lay_out_passes(struct usmarr__fft_plan *p)
 {
     int64_t total = 0, ns = 1;
     for (int i = 0; i < p->npasses; i++) {
@@ -172,7 +175,14 @@ static int make_passes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const 
         total += (R - 1) * ns + (special_radix(R) ? 0 : R);
         ns *= R;
     }
-    size_t esize = p->dbl ? 16 : 8, bytes = (size_t)total * esize;
+    p->twsize = total;
+}
+
+/* The Stockham tables: pass p's entry (r - 1) ns + k is w_n^(r k n / (ns R)); a generic
+ * radix appends its R roots. */
+static int make_passes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const struct roots *w)
+{
+    size_t esize = p->dbl ? 16 : 8, bytes = (size_t)p->twsize * esize;
     void *host = malloc(bytes ? bytes : 1);
     if (!host)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: twiddles of length %lld", (long long)p->n);
@@ -188,7 +198,6 @@ static int make_passes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const 
     }
     int rc = upload(ctx, host, bytes, &p->twiddles);
     free(host);
-    p->bytes += bytes;
     return rc;
 }
 
@@ -225,7 +234,7 @@ static int make_bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p)
         (rc = usmarr__usm_alloc(ctx, USMARR_USM_DEVICE, esize * (size_t)m, 0, &p->chirp_fft)))
         goto done;
     p->bytes += esize * (size_t)(n + m);
-    struct usmarr__fft_io in = {bdev, 1, m, 1, 0, m, 0}, out = {p->chirp_fft, 1, m, 1, 0, m, 0};
+    struct usmarr__fft_io in = {bdev, 1, m, 1, 0, m, 0, 0}, out = {p->chirp_fft, 1, m, 1, 0, m, 0, 0};
     rc = usmarr__fft_complex(ctx, p->sub, 1, &in, &out, 0, 0, false, 1.0);
 done:
     if (bdev)
@@ -233,6 +242,51 @@ done:
     free(chirp);
     free(b);
     roots_free(&w);
+    return rc;
+}
+
+/* n = n1 n2 with both within one work-group's reach (n2, the rows, the divisor nearest
+ * sqrt(n) from above): the two plans and the table between the steps.  A no-op when there
+ * is no such split. */
+static int make_four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const struct roots *w)
+{
+    int64_t lim = usmarr__fft_local_max(ctx, p->dbl), n = p->n, n2 = 0;
+    for (int64_t d = (int64_t)ceil(sqrt((double)n)); d <= lim && !n2; d++)
+        if (n % d == 0 && n / d <= lim)
+            n2 = d;
+    if (!n2)
+        return 0;
+    int64_t n1 = n / n2;
+    int rc = usmarr__fft_plan_get(ctx, n1, p->dbl, &p->cols);
+    if (!rc)
+        rc = usmarr__fft_plan_get(ctx, n2, p->dbl, &p->rows);
+    if (rc)
+        return rc;
+    /* the n entries on the device, from w's two short tables */
+    size_t esize = p->dbl ? 16 : 8, bytes = esize * (size_t)n;
+    int64_t nhi = n / w->B + 1;
+    void *host = malloc(esize * (size_t)(w->B + nhi)), *dev = NULL;
+    if (!host)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: four-step table of length %lld", (long long)n);
+    for (int64_t i = 0; i < nhi; i++)
+        root_store(w, (i * w->B) % n, p->dbl, host, i);
+    for (int64_t i = 0; i < w->B; i++)
+        root_store(w, i, p->dbl, host, nhi + i);
+    usmarr__kernel_t *k;
+    if (!(rc = upload(ctx, host, esize * (size_t)(w->B + nhi), &dev)) &&
+        !(rc = usmarr__usm_alloc(ctx, USMARR_USM_DEVICE, bytes, 0, &p->post)) &&
+        !(rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_roots", &k))) {
+        void *lo = (char *)dev + esize * (size_t)nhi;
+        cl_long nn2 = n2, N = n, B = w->B, count = n;
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(p->post), USMARR__ARG_PTR(dev), USMARR__ARG_PTR(lo),
+                                            USMARR__ARG(nn2),         USMARR__ARG(N),          USMARR__ARG(B),
+                                            USMARR__ARG(count)};
+        rc = usmarr__fft_launch(ctx, k, USMARR__NARGS(args), args, n);
+    }
+    if (dev)
+        usmarr__usm_free(ctx, dev); /* a blocking free: after the launch that reads it */
+    p->bytes += bytes;
+    free(host);
     return rc;
 }
 
@@ -246,9 +300,37 @@ static int make_real(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const st
     for (int64_t k = 0; k <= p->n; k++)
         root_store(w2, k, p->dbl, host, k);
     int rc = upload(ctx, host, bytes, &p->real_twiddles);
-    p->bytes += bytes;
     free(host);
     return rc;
+}
+
+/* The tables made on first use (a long length's transform runs in four steps, and only
+ * real transforms need the real table): under the plan's lock. */
+static int lazy_table(usmarr_context_t *ctx, struct usmarr__fft_plan *p, bool real, void **table)
+{
+    mtx_lock(&p->lock);
+    int rc = 0;
+    void **slot = real ? &p->real_twiddles : &p->twiddles;
+    if (!*slot) {
+        struct roots w;
+        if (!(rc = roots_init(&w, real ? 2 * p->n : p->n))) {
+            rc = real ? make_real(ctx, p, &w) : make_passes(ctx, p, &w);
+            roots_free(&w);
+        }
+    }
+    *table = *slot;
+    mtx_unlock(&p->lock);
+    return rc;
+}
+
+int usmarr__fft_plan_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan, void **twiddles)
+{
+    return lazy_table(ctx, plan, false, twiddles);
+}
+
+int usmarr__fft_plan_real_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan, void **twiddles)
+{
+    return lazy_table(ctx, plan, true, twiddles);
 }
 
 static int plan_make(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__fft_plan **out)
@@ -257,27 +339,26 @@ static int plan_make(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__
     if (!p)
         return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: plan of length %lld", (long long)n);
     usmarr__ref_init(&p->refcount);
+    if (mtx_init(&p->lock, mtx_plain) != thrd_success) {
+        free(p);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: plan lock");
+    }
     p->n = n;
     p->dbl = dbl;
-    struct roots w2 = {0};
-    int rc = roots_init(&w2, 2 * n); /* the real transforms' table */
-    if (rc) {
-        free(p);
-        return rc;
-    }
+    int rc = 0;
     if (factor(n, p->radix, &p->npasses)) {
-        struct roots w = {n, 0, NULL, NULL};
-        if (!(rc = roots_init(&w, n))) {
-            rc = make_passes(ctx, p, &w);
-            roots_free(&w);
+        lay_out_passes(p);
+        if (n > usmarr__fft_local_max(ctx, dbl)) {
+            struct roots w;
+            if (!(rc = roots_init(&w, n))) {
+                rc = make_four_step(ctx, p, &w);
+                roots_free(&w);
+            }
         }
     } else {
         p->npasses = 0; /* p->sub marks Bluestein's plans */
         rc = make_bluestein(ctx, p);
     }
-    if (!rc)
-        rc = make_real(ctx, p, &w2);
-    roots_free(&w2);
     if (rc) {
         plan_free(ctx, p);
         return rc;

@@ -117,6 +117,14 @@ for n in LENGTHS:
         one("fft_%s_%d" % (dt, n), "fft", dt, (n,))
         one("ifft_%s_%d" % (dt, n), "ifft", dt, (n,))
 one("fft_complex64_16384", "fft", "complex64", (16384,))
+# four-step lengths (beyond one work-group's local memory): batches along either axis, real
+# transforms through pairs of reals in both directions
+one("fft_four_step_rows_c64", "fft", "complex64", (3, 8192))
+one("ifft_four_step_cols_c128", "ifft", "complex128", (6000, 3), axis=0)
+one("rfft_four_step_float32", "rfft", "float32", (16384,))
+one("rfft_four_step_float64_strided", "rfft", "float64", (2, 20000), view=":, ::-1")
+one("irfft_four_step_complex64", "irfft", "complex64", (8193,), n=16384)
+one("irfft_four_step_complex128", "irfft", "complex128", (10001,), n=20000)
 one("fft_complex64_65537", "fft", "complex64", (65537,))
 one("ifft_complex128_10007", "ifft", "complex128", (10007,))
 one("fft_complex128_3_pow_5_times_32", "fft", "complex128", (3 ** 5 * 32,))
