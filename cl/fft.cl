@@ -295,44 +295,68 @@ static inline void fft_dft_any(FT *v, int R, global const FT *w)
     }
 }
 
-/* One local pass of a radix known at compile time (the loops unrolled, the values in registers) */
+/* One local pass of a radix known at compile time (the loops unrolled, the values in
+ * registers), over the C signals of the group (signal q at a[q n], c[q n]) */
 #define FFT_LOCAL_PASS(R)                                                                                              \
-    for (int j = lid; j < nj; j += 64) {                                                                               \
+    for (int t = lid; t < C * nj; t += 64) {                                                                           \
+        int q = t / nj, j = t - q * nj;                                                                                \
+        local const FT *src = a + q * nn;                                                                              \
+        local FT *dst = c + q * nn;                                                                                    \
         FT v[R];                                                                                                       \
         for (int r = 0; r < R; r++)                                                                                    \
-            v[r] = a[j + r * nj];                                                                                      \
+            v[r] = src[j + r * nj];                                                                                    \
         int k = j % ns;                                                                                                \
         if (k)                                                                                                         \
             for (int r = 1; r < R; r++)                                                                                \
-                v[r] = fft_mul(v[r], t[(r - 1) * ns + k]);                                                             \
+                v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);                                                            \
         fft_dft##R(v);                                                                                                 \
         int d = (j - k) * R + k;                                                                                       \
         for (int r = 0; r < R; r++)                                                                                    \
-            c[d + r * ns] = v[r];                                                                                      \
+            dst[d + r * ns] = v[r];                                                                                    \
     }
 
-/* A whole transform of length n in local memory, one work-group of 64 per signal (batch b
- * = global id 1): one read of the input, the plan's passes between two local buffers of n
- * values (a and c), one write; FFT_POST_TWIDDLE multiplies output i of a signal of inner
+#define FFT_LOCAL_SIGNALS 8 /* at most C signals per work-group */
+
+/* Whole transforms of length n in local memory: a work-group of 64 takes C consecutive
+ * signals (batch b = C * global id 1 + q, q < C, b < nbatch), reads them once, runs the
+ * plan's passes between two local buffers of C n values (a and c), writes them once.
+ * FFT_LOAD_SIGNALS_FAST / FFT_STORE_SIGNALS_FAST walk the C signals fastest (where the
+ * signals are closer in memory than their elements: columns): neighbouring work-items then
+ * touch neighbouring addresses.  FFT_POST_TWIDDLE multiplies output i of a signal of inner
  * batch index j (b mod in.s2) by post[i * post_stride + j] (a four-step's first step). */
+#define FFT_LOAD_SIGNALS_FAST 256
+#define FFT_STORE_SIGNALS_FAST 512
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
-usmarr_fft_local(global const FR *src, global FR *dst, global const FT *tw, long n, int npasses, int8 radix,
-                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride,
-                 local FT *a, local FT *c)
+usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, long n, int npasses, int8 radix,
+                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride, int C,
+                 long nbatch, local FT *a, local FT *c)
 {
     int lid = (int)get_local_id(0), nn = (int)n;
-    long b = get_global_id(1), ib = fft_base(in, b), ob = fft_base(out, b);
-    for (int i = lid; i < nn; i += 64)
-        a[i] = fft_load(src, ib, in, flags, i);
+    long b0 = (long)get_global_id(1) * C;
+    local long ib[FFT_LOCAL_SIGNALS], ob[FFT_LOCAL_SIGNALS], pj[FFT_LOCAL_SIGNALS];
+    if (lid < C) {
+        long b = b0 + lid < nbatch ? b0 + lid : b0; /* past the end: a copy of the first, never stored */
+        ib[lid] = fft_base(in, b);
+        ob[lid] = fft_base(out, b);
+        pj[lid] = b - b / in.s2 * in.s2;
+    }
+    int live = nbatch - b0 < C ? (int)(nbatch - b0) : C;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bool qfast = (flags & FFT_LOAD_SIGNALS_FAST) != 0;
+    for (int t = lid; t < C * nn; t += 64) {
+        int q = qfast ? t % C : t / nn, i = qfast ? t / C : t - q * nn;
+        a[q * nn + i] = fft_load(src, ib[q], in, flags, i);
+    }
     int rs[8] = {radix.s0, radix.s1, radix.s2, radix.s3, radix.s4, radix.s5, radix.s6, radix.s7};
     int os[8] = {twoff.s0, twoff.s1, twoff.s2, twoff.s3, twoff.s4, twoff.s5, twoff.s6, twoff.s7};
     int ns = 1;
     for (int p = 0; p < npasses; p++) {
         int R = rs[p], nj = nn / R;
-        global const FT *t = tw + os[p];
+        global const FT *tw = table + os[p];
+        if (R == 1) /* a length-1 transform: nothing moves */
+            continue;
         barrier(CLK_LOCAL_MEM_FENCE);
         switch (R) {
-        case 1: break;
         case 2: FFT_LOCAL_PASS(2); break;
         case 3: FFT_LOCAL_PASS(3); break;
         case 4: FFT_LOCAL_PASS(4); break;
@@ -341,33 +365,36 @@ usmarr_fft_local(global const FR *src, global FR *dst, global const FT *tw, long
         case 8: FFT_LOCAL_PASS(8); break;
         case 16: FFT_LOCAL_PASS(16); break;
         default:
-            for (int j = lid; j < nj; j += 64) {
+            for (int t = lid; t < C * nj; t += 64) {
+                int q = t / nj, j = t - q * nj;
                 FT v[FFT_RMAX];
                 for (int r = 0; r < R; r++)
-                    v[r] = a[j + r * nj];
+                    v[r] = a[q * nn + j + r * nj];
                 int k = j % ns;
                 if (k)
                     for (int r = 1; r < R; r++)
-                        v[r] = fft_mul(v[r], t[(r - 1) * ns + k]);
-                fft_dft_any(v, R, t + (R - 1) * ns);
+                        v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);
+                fft_dft_any(v, R, tw + (R - 1) * ns);
                 int d = (j - k) * R + k;
                 for (int r = 0; r < R; r++)
-                    c[d + r * ns] = v[r];
+                    c[q * nn + d + r * ns] = v[r];
             }
         }
-        if (R == 1) /* a length-1 transform: nothing moved */
-            continue;
         local FT *swap = a;
         a = c;
         c = swap;
         ns *= R;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < nn; i += 64) {
-        FT v = a[i];
+    qfast = (flags & FFT_STORE_SIGNALS_FAST) != 0;
+    for (int t = lid; t < C * nn; t += 64) {
+        int q = qfast ? t % C : t / nn, i = qfast ? t / C : t - q * nn;
+        if (q >= live)
+            continue;
+        FT v = a[q * nn + i];
         if (flags & FFT_POST_TWIDDLE)
-            v = fft_mul(v, post[i * post_stride + (b - b / in.s2 * in.s2)]);
-        fft_store(dst, ob, out, flags, i, v, scale);
+            v = fft_mul(v, post[i * post_stride + pj[q]]);
+        fft_store(dst, ob[q], out, flags, i, v, scale);
     }
 }
 

@@ -69,6 +69,8 @@ struct usmarr__fft_io {
 #define USMARR__FFT_CONJ_STORE 32
 #define USMARR__FFT_BATCH_FAST 64
 #define USMARR__FFT_POST_TWIDDLE 128
+#define USMARR__FFT_LOAD_SIGNALS_FAST 256
+#define USMARR__FFT_STORE_SIGNALS_FAST 512
 
 /* The complex transform of length plan->n over nbatch signals, from `in` to `out` (the
  * same memory only for a plan of two passes or more, or Bluestein's): forward, or the

@@ -86,6 +86,7 @@ static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
 
 #define LOCAL_GROUP 64 /* usmarr_fft_local's reqd_work_group_size */
 #define LOCAL_MAX_PASSES 8
+#define LOCAL_SIGNALS 8 /* cl/fft.cl's FFT_LOCAL_SIGNALS */
 
 int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
 {
@@ -113,8 +114,18 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         radix.s[i] = p->radix[i];
         twoff.s[i] = (cl_int)p->twoff[i];
     }
-    cl_long n = p->n, ps = post_stride;
-    cl_int np = p->npasses, f = (cl_int)(flags | (post ? USMARR__FFT_POST_TWIDDLE : 0u));
+    /* several signals a group where they lie closer than their elements (columns): each
+     * read and write then walks the signals fastest */
+    int64_t lim = usmarr__fft_local_max(ctx, p->dbl), signals = 1;
+    bool in_close = in->inner > 1 && llabs(in->inner_stride) < llabs(in->stride),
+         out_close = out->inner > 1 && llabs(out->inner_stride) < llabs(out->stride);
+    if (in_close || out_close)
+        while (signals < LOCAL_SIGNALS && signals * 2 * p->n <= lim && signals * 2 <= nbatch)
+            signals *= 2;
+    if (signals > 1)
+        flags |= (in_close ? USMARR__FFT_LOAD_SIGNALS_FAST : 0u) | (out_close ? USMARR__FFT_STORE_SIGNALS_FAST : 0u);
+    cl_long n = p->n, ps = post_stride, nb = nbatch;
+    cl_int np = p->npasses, f = (cl_int)(flags | (post ? USMARR__FFT_POST_TWIDDLE : 0u)), C = (cl_int)signals;
     cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
     float s32 = (float)scale;
     size_t esize = p->dbl ? 16 : 8;
@@ -122,11 +133,12 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
                                   USMARR__ARG(n),           USMARR__ARG(np),           USMARR__ARG(radix),
                                   USMARR__ARG(twoff),       USMARR__ARG(a_in),         USMARR__ARG(a_out),
                                   USMARR__ARG(f),           USMARR__ARG(s32),          USMARR__ARG_PTR(post ? post : tw),
-                                  USMARR__ARG(ps),          USMARR__ARG_LOCAL(esize * (size_t)n),
-                                  USMARR__ARG_LOCAL(esize * (size_t)n)};
+                                  USMARR__ARG(ps),          USMARR__ARG(C),            USMARR__ARG(nb),
+                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
+                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals))};
     if (p->dbl)
         args[10] = (struct usmarr__karg)USMARR__ARG(scale);
-    size_t global[2] = {LOCAL_GROUP, (size_t)nbatch}, local[2] = {LOCAL_GROUP, 1};
+    size_t global[2] = {LOCAL_GROUP, (size_t)((nbatch + signals - 1) / signals)}, local[2] = {LOCAL_GROUP, 1};
     return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 2, global, local);
 }
 
