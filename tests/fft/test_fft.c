@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #define MAX_CASES 1024
-#define FFT_C 8.0 /* the c of c log2(N) eps ||x||: measured errors stay below 1.5 */
+#define FFT_C 8.0 /* the c of c log2(N) eps ||x||: measured errors stay below 3 */
 
 static struct case_entry *cases;
 static int ncases;
