@@ -7,9 +7,9 @@
 
 struct fft_args {
     usmarr_array_t *x;
-    int axis;     /* -1, 0; or -2 for fft2 */
-    bool real;    /* rfft */
-    int64_t n;    /* the length (first-call case) */
+    int axis;  /* -1, 0; or -2 for fft2 */
+    bool real; /* rfft */
+    int64_t n; /* the length (first-call case) */
 };
 
 /* A new result each call, as NumPy's */
@@ -121,7 +121,8 @@ static int run_fft_prime(const struct bench_env *env, struct bench_result *r)
  * for comparison.  The ratio is the first call's extra time (first - second) in ms. */
 static int run_first_call(const struct bench_env *env, struct bench_result *r)
 {
-    static const int64_t lengths[] = {1000000, 995328, 1024000, 1036800, 3 * 5 * 7 * 8 * 1024, 3 << 18, 9 * 5 * 16 * 1024};
+    static const int64_t lengths[] = {1000000, 995328,           1024000, 1036800, 3 * 5 * 7 * 8 * 1024,
+                                      3 << 18, 9 * 5 * 16 * 1024};
     enum { N = sizeof lengths / sizeof lengths[0] };
     double first[N], second[N], extra[N];
     for (int i = 0; i < N; i++) {

@@ -86,9 +86,9 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
                 cl_int f = (cl_int)cs;
                 float s32 = (float)scale;
                 struct usmarr__karg args[] = {USMARR__ARG_PTR(z.data), USMARR__ARG_PTR(yio->data),
-                                              USMARR__ARG_PTR(rtw),
-                                              USMARR__ARG(hh),        USMARR__ARG(nb),          USMARR__ARG(a),
-                                              USMARR__ARG(f),         USMARR__ARG(s32)};
+                                              USMARR__ARG_PTR(rtw),    USMARR__ARG(hh),
+                                              USMARR__ARG(nb),         USMARR__ARG(a),
+                                              USMARR__ARG(f),          USMARR__ARG(s32)};
                 if (dbl)
                     args[7] = (struct usmarr__karg)USMARR__ARG(scale);
                 rc = usmarr__fft_launch(ctx, k, USMARR__NARGS(args), args, (h + 1) * nbatch);
@@ -103,9 +103,13 @@ static int run_axis(usmarr_context_t *ctx, enum usmarr__fft_kind kind, int64_t n
             cl_long ll = len, nb = nbatch;
             cl_long8 a = usmarr__fft_io_arg(xio);
             cl_int f = (cl_int)cl;
-            struct usmarr__karg pre[] = {USMARR__ARG_PTR(xio->data), USMARR__ARG_PTR(z.data),
-                                         USMARR__ARG_PTR(rtw), USMARR__ARG(ll), USMARR__ARG(nb),
-                                         USMARR__ARG(a), USMARR__ARG(f)};
+            struct usmarr__karg pre[] = {USMARR__ARG_PTR(xio->data),
+                                         USMARR__ARG_PTR(z.data),
+                                         USMARR__ARG_PTR(rtw),
+                                         USMARR__ARG(ll),
+                                         USMARR__ARG(nb),
+                                         USMARR__ARG(a),
+                                         USMARR__ARG(f)};
             if (even)
                 rc = usmarr__fft_launch(ctx, k, USMARR__NARGS(pre), pre, len * nbatch);
             else { /* no table */

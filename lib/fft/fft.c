@@ -45,15 +45,15 @@ static int check_dtype(const struct fft_fn *fn, usmarr_dtype_t dt)
         return 0;
     if (fn->kind == USMARR__FFT_C2R && cx)
         return 0;
-    const char *want = fn->kind == USMARR__FFT_C2C   ? "a floating-point dtype (float32, float64, complex64, complex128)"
+    const char *want = fn->kind == USMARR__FFT_C2C ? "a floating-point dtype (float32, float64, complex64, complex128)"
                        : fn->kind == USMARR__FFT_R2C ? "a real floating-point dtype (float32 or float64)"
                                                      : "a complex dtype (complex64 or complex128)";
     return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "%s: x has dtype %s; it needs %s", fn->name, usmarr_dtype_name(dt),
                         want);
 }
 
-static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes, const int *axes_in,
-                     const int64_t *s, usmarr_fft_norm_t norm, usmarr_array_t *out, usmarr_array_t **result)
+static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes, const int *axes_in, const int64_t *s,
+                     usmarr_fft_norm_t norm, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
     if (!x)
@@ -86,8 +86,7 @@ static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes
                                 fn->name, naxes, nd, nd);
         }
         if (naxes == 0 && fn->kind != USMARR__FFT_C2C)
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: naxes=0; a real transform needs an axis",
-                                fn->name);
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: naxes=0; a real transform needs an axis", fn->name);
         if (axes_in) {
             if ((rc = usmarr__axes_mask(nd, naxes, axes_in, fn->name, "axes", mask, axes)))
                 return rc;
@@ -114,8 +113,10 @@ static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes
                 return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
                                     "%s: the length %lld along axis %d (s[%d]%s) must be >= 1", fn->name,
                                     (long long)len[i], axes[i], i, s ? "" : ", from x's extent");
-            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: n=%lld must be >= 1%s", fn->name,
-                                (long long)len[i], s ? "" : real_last ? " (2 (m - 1) for x's extent m)" : " (x's extent)");
+            return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: n=%lld must be >= 1%s", fn->name, (long long)len[i],
+                                s           ? ""
+                                : real_last ? " (2 (m - 1) for x's extent m)"
+                                            : " (x's extent)");
         }
         shape[axes[i]] = fn->kind == USMARR__FFT_R2C && i == naxes - 1 ? len[i] / 2 + 1 : len[i];
     }

@@ -1,7 +1,7 @@
-/* Private declarations of the transforms (lib/fft/): plans and their cache (plans.c), a
- * plan's complex transform (passes.c), transforms along one axis of arrays (axis.c), the
- * public functions (fft.c, freq.c).  How
- * they work: doc/fft.md.  Never installed. */
+/* Private declarations of the transforms (lib/fft/): roots and twiddle tables (tables.c),
+ * plans and their cache (plans.c), a plan's complex transform (passes.c), transforms along
+ * one axis of arrays (axis.c), the public functions (fft.c, freq.c).  How they work:
+ * doc/fft.md.  Never installed. */
 #ifndef USMARR_FFT_INTERNAL_H
 #define USMARR_FFT_INTERNAL_H
 
@@ -17,15 +17,15 @@
 struct usmarr__fft_plan {
     atomic_int refcount;
     int64_t n;
-    bool dbl;      /* complex128 (else complex64) */
-    size_t bytes;  /* device bytes of the tables made with the plan, for the cache's bound */
-    mtx_t lock;    /* guards the tables made on first use: twiddles, real_twiddles */
+    bool dbl;     /* complex128 (else complex64) */
+    size_t bytes; /* device bytes of the tables made with the plan, for the cache's bound */
+    mtx_t lock;   /* guards the tables made on first use: twiddles, real_twiddles */
     int npasses;
     int radix[USMARR__FFT_MAX_PASSES];
-    int64_t ns[USMARR__FFT_MAX_PASSES];     /* product of the earlier radices */
-    int64_t twoff[USMARR__FFT_MAX_PASSES];  /* the pass's table in `twiddles`, in elements */
-    int64_t twsize;                         /* elements of `twiddles` */
-    void *twiddles;                         /* made on first use (usmarr__fft_plan_twiddles) */
+    int64_t ns[USMARR__FFT_MAX_PASSES];    /* product of the earlier radices */
+    int64_t twoff[USMARR__FFT_MAX_PASSES]; /* the pass's table in `twiddles`, in elements */
+    int64_t twsize;                        /* elements of `twiddles` */
+    void *twiddles;                        /* made on first use (usmarr__fft_plan_twiddles) */
     /* Bluestein (sub set, npasses 0): the chirp exp(-pi i k^2 / n), k < n, and the length-m
      * transform of its conjugate, wrapped */
     int64_t m;
@@ -40,13 +40,32 @@ struct usmarr__fft_plan {
     void *post;
 };
 
-/* The plan of (n, dbl) from the context's cache, made on a miss (one reference). */
-USMARR_INTERNAL int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__fft_plan **plan);
-USMARR_INTERNAL void usmarr__fft_plan_release(usmarr_context_t *ctx, struct usmarr__fft_plan *plan);
+/* ---- tables (tables.c) ---------------------------------------------------------------- */
+
+/* exp(-2 pi i t / N) for t in [0, N) as hi[t / B] * lo[t % B] */
+struct usmarr__fft_roots {
+    int64_t N, B;
+    double *lo, *hi; /* interleaved (cos, -sin) pairs */
+};
+USMARR_INTERNAL int usmarr__fft_roots_init(struct usmarr__fft_roots *r, int64_t N);
+USMARR_INTERNAL void usmarr__fft_roots_free(struct usmarr__fft_roots *r);
+/* w^t as element `index` of `out`, complex128 (dbl) or complex64 */
+USMARR_INTERNAL void usmarr__fft_root_store(const struct usmarr__fft_roots *r, int64_t t, bool dbl, void *out,
+                                            int64_t index);
+/* Device memory holding host[0, bytes) (raw USM of the context) */
+USMARR_INTERNAL int usmarr__fft_upload(usmarr_context_t *ctx, const void *host, size_t bytes, void **device);
+/* The plan's ns[], twoff[] and twsize from its radices */
+USMARR_INTERNAL void usmarr__fft_lay_out_passes(struct usmarr__fft_plan *p);
 /* The plan's pass twiddles and its real transforms' table, made on first use */
 USMARR_INTERNAL int usmarr__fft_plan_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan, void **twiddles);
 USMARR_INTERNAL int usmarr__fft_plan_real_twiddles(usmarr_context_t *ctx, struct usmarr__fft_plan *plan,
                                                    void **twiddles);
+
+/* ---- plans and their cache (plans.c) ------------------------------------------------- */
+
+/* The plan of (n, dbl) from the context's cache, made on a miss (one reference). */
+USMARR_INTERNAL int usmarr__fft_plan_get(usmarr_context_t *ctx, int64_t n, bool dbl, struct usmarr__fft_plan **plan);
+USMARR_INTERNAL void usmarr__fft_plan_release(usmarr_context_t *ctx, struct usmarr__fft_plan *plan);
 
 /* ---- a plan's transform (passes.c) ------------------------------------------------- */
 

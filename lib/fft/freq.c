@@ -54,8 +54,8 @@ int usmarr_rfftfreq(usmarr_context_t *context, int64_t n, double d, usmarr_dtype
     return freq("rfftfreq", context, n, d, dtype, kind, true, result);
 }
 
-static int shift(const char *fn, const usmarr_array_t *x, int naxes, const int *axes, bool inverse,
-                 usmarr_array_t *out, usmarr_array_t **result)
+static int shift(const char *fn, const usmarr_array_t *x, int naxes, const int *axes, bool inverse, usmarr_array_t *out,
+                 usmarr_array_t **result)
 {
     usmarr__clear_error();
     if (!x)
@@ -98,8 +98,7 @@ int usmarr_fftshift(const usmarr_array_t *x, int naxes, const int *axes, usmarr_
     return shift("fftshift", x, naxes, axes, false, out, result);
 }
 
-int usmarr_ifftshift(const usmarr_array_t *x, int naxes, const int *axes, usmarr_array_t *out,
-                     usmarr_array_t **result)
+int usmarr_ifftshift(const usmarr_array_t *x, int naxes, const int *axes, usmarr_array_t *out, usmarr_array_t **result)
 {
     return shift("ifftshift", x, naxes, axes, true, out, result);
 }

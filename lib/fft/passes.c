@@ -28,7 +28,8 @@ int usmarr__fft_launch(usmarr_context_t *ctx, usmarr__kernel_t *k, int nargs, co
 
 cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
 {
-    cl_long8 a = {{io->stride, io->inner_stride, io->inner > 0 ? io->inner : 1, io->outer_stride, io->valid, io->real_n, io->pair, 0}};
+    cl_long8 a = {{io->stride, io->inner_stride, io->inner > 0 ? io->inner : 1, io->outer_stride, io->valid, io->real_n,
+                   io->pair, 0}};
     return a;
 }
 
@@ -39,24 +40,24 @@ int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nb
                               USMARR_USM_DEVICE, t);
 }
 
-static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
-                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned first, unsigned last,
-                     double scale)
+static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned first, unsigned last, double scale)
 {
     usmarr__kernel_t *pre, *mul, *post;
     usmarr_array_t *t = NULL;
     int rc;
     if ((rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_chirp_pre", &pre)) ||
         (rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_chirp_mul", &mul)) ||
-        (rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_chirp_post", &post)) || (rc = usmarr__fft_temporary(ctx, p->dbl, p->m, nbatch, &t)))
+        (rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_chirp_post", &post)) ||
+        (rc = usmarr__fft_temporary(ctx, p->dbl, p->m, nbatch, &t)))
         return rc;
     void *buf = usmarr_array_data(t);
     cl_long n = p->n, m = p->m, nb = nbatch, total = p->m * nbatch;
     cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
     cl_int f_in = (cl_int)first, f_out = (cl_int)last;
-    const struct usmarr__karg pre_args[] = {USMARR__ARG_PTR(in->data), USMARR__ARG_PTR(buf), USMARR__ARG_PTR(p->chirp),
-                                            USMARR__ARG(n), USMARR__ARG(m), USMARR__ARG(nb), USMARR__ARG(a_in),
-                                            USMARR__ARG(f_in)};
+    const struct usmarr__karg pre_args[] = {
+        USMARR__ARG_PTR(in->data), USMARR__ARG_PTR(buf), USMARR__ARG_PTR(p->chirp), USMARR__ARG(n), USMARR__ARG(m),
+        USMARR__ARG(nb),           USMARR__ARG(a_in),    USMARR__ARG(f_in)};
     rc = usmarr__fft_launch(ctx, pre, USMARR__NARGS(pre_args), pre_args, total);
     /* in place: the sub-plan (m >= 128) has two passes or more, through its temporaries */
     struct usmarr__fft_io io = {buf, 1, m, nbatch, 0, m, 0, 0};
@@ -69,9 +70,8 @@ static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     if (!rc)
         rc = usmarr__fft_complex(ctx, p->sub, nbatch, &io, &io, 0, 0, false, 1.0);
     const struct usmarr__karg post_args[] = {
-        USMARR__ARG_PTR(buf), USMARR__ARG_PTR(out->data), USMARR__ARG_PTR(p->chirp), USMARR__ARG(n),
-        USMARR__ARG(m),       USMARR__ARG(nb),            USMARR__ARG(a_out),        USMARR__ARG(f_out),
-        {0, NULL} /* scale, set below */
+        USMARR__ARG_PTR(buf), USMARR__ARG_PTR(out->data), USMARR__ARG_PTR(p->chirp), USMARR__ARG(n), USMARR__ARG(m),
+        USMARR__ARG(nb),      USMARR__ARG(a_out),         USMARR__ARG(f_out),        {0, NULL} /* scale, set below */
     };
     struct usmarr__karg args[USMARR__NARGS(post_args)];
     memcpy(args, post_args, sizeof args);
@@ -98,9 +98,9 @@ int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
 
 /* The whole transform of each signal in local memory (usmarr_fft_local); `post` NULL or
  * the four-step table with its row stride. */
-static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
-                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
-                     const void *post, int64_t post_stride)
+static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned flags, double scale, const void *post,
+                     int64_t post_stride)
 {
     usmarr__kernel_t *k;
     void *tw;
@@ -117,8 +117,8 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     /* several signals a group where they lie closer than their elements (columns): each
      * read and write then walks the signals fastest */
     int64_t lim = usmarr__fft_local_max(ctx, p->dbl), signals = 1;
-    bool in_close = in->inner > 1 && llabs(in->inner_stride) < llabs(in->stride),
-         out_close = out->inner > 1 && llabs(out->inner_stride) < llabs(out->stride);
+    bool in_close = in->inner > 1 && llabs(in->inner_stride)<llabs(in->stride), out_close = out->inner> 1 &&
+                    llabs(out->inner_stride) < llabs(out->stride);
     if (in_close || out_close)
         while (signals < LOCAL_SIGNALS && signals * 2 * p->n <= lim && signals * 2 <= nbatch)
             signals *= 2;
@@ -129,11 +129,21 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
     float s32 = (float)scale;
     size_t esize = p->dbl ? 16 : 8;
-    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data), USMARR__ARG_PTR(out->data), USMARR__ARG_PTR(tw),
-                                  USMARR__ARG(n),           USMARR__ARG(np),           USMARR__ARG(radix),
-                                  USMARR__ARG(twoff),       USMARR__ARG(a_in),         USMARR__ARG(a_out),
-                                  USMARR__ARG(f),           USMARR__ARG(s32),          USMARR__ARG_PTR(post ? post : tw),
-                                  USMARR__ARG(ps),          USMARR__ARG(C),            USMARR__ARG(nb),
+    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
+                                  USMARR__ARG_PTR(out->data),
+                                  USMARR__ARG_PTR(tw),
+                                  USMARR__ARG(n),
+                                  USMARR__ARG(np),
+                                  USMARR__ARG(radix),
+                                  USMARR__ARG(twoff),
+                                  USMARR__ARG(a_in),
+                                  USMARR__ARG(a_out),
+                                  USMARR__ARG(f),
+                                  USMARR__ARG(s32),
+                                  USMARR__ARG_PTR(post ? post : tw),
+                                  USMARR__ARG(ps),
+                                  USMARR__ARG(C),
+                                  USMARR__ARG(nb),
                                   USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
                                   USMARR__ARG_LOCAL(esize * (size_t)(n * signals))};
     if (p->dbl)
@@ -154,9 +164,8 @@ static bool four_step_fits(struct usmarr__fft_plan *p, int64_t nbatch, const str
            in->valid >= (pairs ? 2 * p->n : p->n) && out->valid >= p->n && !out->real_n;
 }
 
-static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch,
-                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned first, unsigned last,
-                     double scale)
+static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned first, unsigned last, double scale)
 {
     int64_t n = p->n, n1 = p->cols->n, n2 = p->rows->n, big = INT64_MAX / 4;
     usmarr_array_t *t = NULL;
@@ -165,12 +174,12 @@ static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         return rc;
     bool pin = (first & 3u) == USMARR__FFT_LOAD_PAIRS, pout = (last & USMARR__FFT_STORE_PAIRS) != 0;
     int64_t si = in->stride, so = out->stride;
-    struct usmarr__fft_io a_in = {in->data, n2 * si, pin ? 2 * si : si, n2, in->inner_stride, big, 0,
-                                  pin ? (in->pair ? in->pair : si) : 0};
+    struct usmarr__fft_io a_in = {
+        in->data, n2 * si, pin ? 2 * si : si, n2, in->inner_stride, big, 0, pin ? (in->pair ? in->pair : si) : 0};
     struct usmarr__fft_io a_out = {usmarr_array_data(t), n2, 1, n2, n, n, 0, 0};
     struct usmarr__fft_io b_in = {usmarr_array_data(t), 1, n2, n1, n, n, 0, 0};
-    struct usmarr__fft_io b_out = {out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0,
-                                   pout ? (out->pair ? out->pair : so) : 0};
+    struct usmarr__fft_io b_out = {
+        out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0, pout ? (out->pair ? out->pair : so) : 0};
     rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first, 1.0, p->post, n2);
     if (!rc)
         rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0);
@@ -185,7 +194,8 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
     if (nbatch <= 0)
         return 0;
     /* the inverse is conj(F(conj(x))) */
-    unsigned first = load ^ (inverse ? USMARR__FFT_CONJ_LOAD : 0u), last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
+    unsigned first = load ^ (inverse ? USMARR__FFT_CONJ_LOAD : 0u),
+             last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
     if (p->sub)
         return bluestein(ctx, p, nbatch, in, out, first, last, scale);
     if (p->n <= usmarr__fft_local_max(ctx, p->dbl) && p->npasses <= LOCAL_MAX_PASSES)
@@ -230,10 +240,17 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
         cl_int f = (cl_int)flags, radix = R;
         double s64 = i == P - 1 ? scale : 1.0;
         float s32 = (float)s64;
-        struct usmarr__karg args[] = {USMARR__ARG_PTR(src->data), USMARR__ARG_PTR(dst->data), USMARR__ARG_PTR(tw),
-                                      USMARR__ARG(n),             USMARR__ARG(ns),            USMARR__ARG(nb),
-                                      USMARR__ARG(a_in),          USMARR__ARG(a_out),         USMARR__ARG(f),
-                                      USMARR__ARG(s32),           USMARR__ARG(radix)};
+        struct usmarr__karg args[] = {USMARR__ARG_PTR(src->data),
+                                      USMARR__ARG_PTR(dst->data),
+                                      USMARR__ARG_PTR(tw),
+                                      USMARR__ARG(n),
+                                      USMARR__ARG(ns),
+                                      USMARR__ARG(nb),
+                                      USMARR__ARG(a_in),
+                                      USMARR__ARG(a_out),
+                                      USMARR__ARG(f),
+                                      USMARR__ARG(s32),
+                                      USMARR__ARG(radix)};
         if (p->dbl)
             args[9] = (struct usmarr__karg)USMARR__ARG(s64);
         rc = usmarr__fft_launch(ctx, k, generic ? 11 : 10, args, p->n / R * nbatch);
@@ -242,4 +259,3 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
     usmarr_array_release(t[1]);
     return rc;
 }
-

@@ -15,9 +15,9 @@ static const struct {
     fft1_fn one;
     fftn_fn many;
 } TRANSFORMS[] = {
-    {"fft", usmarr_fft, NULL},     {"ifft", usmarr_ifft, NULL},     {"rfft", usmarr_rfft, NULL},
-    {"irfft", usmarr_irfft, NULL}, {"hfft", usmarr_hfft, NULL},     {"ihfft", usmarr_ihfft, NULL},
-    {"fftn", NULL, usmarr_fftn},   {"ifftn", NULL, usmarr_ifftn},   {"rfftn", NULL, usmarr_rfftn},
+    {"fft", usmarr_fft, NULL},       {"ifft", usmarr_ifft, NULL},   {"rfft", usmarr_rfft, NULL},
+    {"irfft", usmarr_irfft, NULL},   {"hfft", usmarr_hfft, NULL},   {"ihfft", usmarr_ihfft, NULL},
+    {"fftn", NULL, usmarr_fftn},     {"ifftn", NULL, usmarr_ifftn}, {"rfftn", NULL, usmarr_rfftn},
     {"irfftn", NULL, usmarr_irfftn},
 };
 

@@ -143,7 +143,9 @@ static void check_result(const usmarr_array_t *r, const char *line_in, const cha
     int64_t at = 0;
     for (int64_t i = 0; i < nv; i++) {
         if (tol < 0) /* special values: NaN and infinity where NumPy has them */
-            ck_assert_msg(isnan(want[i]) ? isnan(got[i]) : isinf(want[i]) ? !isfinite(got[i]) : true,
+            ck_assert_msg(isnan(want[i])   ? isnan(got[i])
+                          : isinf(want[i]) ? !isfinite(got[i])
+                                           : true,
                           "%s: value %lld is %g, NumPy %g", name, (long long)i, got[i], want[i]);
         else if (tol == 0) /* in the result's precision */
             ck_assert_msg(single ? (float)got[i] == (float)want[i] : got[i] == want[i],
@@ -166,7 +168,7 @@ static void check_result(const usmarr_array_t *r, const char *line_in, const cha
 
 static usmarr_fft_norm_t norm_named(const char *s)
 {
-    return !strncmp(s, "ortho", 5) ? USMARR_FFT_NORM_ORTHO
+    return !strncmp(s, "ortho", 5)     ? USMARR_FFT_NORM_ORTHO
            : !strncmp(s, "forward", 7) ? USMARR_FFT_NORM_FORWARD
                                        : USMARR_FFT_NORM_BACKWARD;
 }
@@ -179,9 +181,9 @@ static const struct {
     const char *name;
     fft1_fn one;
     fftn_fn many;
-} FUNCTIONS[] = {{"fft", usmarr_fft, NULL},          {"ifft", usmarr_ifft, NULL},   {"rfft", usmarr_rfft, NULL},
-                 {"irfft", usmarr_irfft, NULL},      {"hfft", usmarr_hfft, NULL},   {"ihfft", usmarr_ihfft, NULL},
-                 {"fftn", NULL, usmarr_fftn},        {"ifftn", NULL, usmarr_ifftn}, {"rfftn", NULL, usmarr_rfftn},
+} FUNCTIONS[] = {{"fft", usmarr_fft, NULL},      {"ifft", usmarr_ifft, NULL},   {"rfft", usmarr_rfft, NULL},
+                 {"irfft", usmarr_irfft, NULL},  {"hfft", usmarr_hfft, NULL},   {"ihfft", usmarr_ihfft, NULL},
+                 {"fftn", NULL, usmarr_fftn},    {"ifftn", NULL, usmarr_ifftn}, {"rfftn", NULL, usmarr_rfftn},
                  {"irfftn", NULL, usmarr_irfftn}};
 
 static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
@@ -317,8 +319,11 @@ START_TEST(test_fft_round_trips)
     static const struct {
         int64_t n;
         usmarr_dtype_t dt;
-    } runs[] = {{65537, USMARR_COMPLEX64}, {1 << 16, USMARR_COMPLEX64}, {1 << 20, USMARR_COMPLEX64},
-                {10007, USMARR_COMPLEX128}, {3 * 5 * 7 * 11 * 13 * 16, USMARR_COMPLEX128}};
+    } runs[] = {{65537, USMARR_COMPLEX64},
+                {1 << 16, USMARR_COMPLEX64},
+                {1 << 20, USMARR_COMPLEX64},
+                {10007, USMARR_COMPLEX128},
+                {3 * 5 * 7 * 11 * 13 * 16, USMARR_COMPLEX128}};
     for (unsigned t = 0; t < sizeof runs / sizeof runs[0]; t++) {
         if (test_dtype_skipped(ctx, runs[t].dt))
             continue;
@@ -352,7 +357,8 @@ START_TEST(test_fft_hermitian_symmetry)
     usmarr_context_t *ctx = test_context();
     for (int64_t n = 998; n <= 999; n++) {
         double *v = malloc(sizeof(double) * (size_t)n);
-        double complex *vc = malloc(sizeof(double complex) * (size_t)n), *ref = malloc(sizeof(double complex) * (size_t)n);
+        double complex *vc = malloc(sizeof(double complex) * (size_t)n),
+                       *ref = malloc(sizeof(double complex) * (size_t)n);
         srand((unsigned)n);
         for (int64_t i = 0; i < n; i++)
             vc[i] = v[i] = rand() / (double)RAND_MAX - 0.5;
@@ -539,7 +545,8 @@ START_TEST(test_fft_failures)
             ck_assert_fails_with(f(in, 2, bad, NULL, 0, NULL, &r), USMARR_ERROR_INDEX, "axes[1]=2");
             ck_assert_fails_with(f(in, -1, NULL, s2, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
                                  "naxes=-1 (every axis) with s given");
-            ck_assert_fails_with(f(in, 3, NULL, NULL, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "naxes=3 is outside");
+            ck_assert_fails_with(f(in, 3, NULL, NULL, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                                 "naxes=3 is outside");
             ck_assert_fails_with(f(in, 2, NULL, s2, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
                                  "the length 0 along axis 1 (s[1]) must be >= 1");
             ck_assert_fails_with(f(in, -1, NULL, NULL, (usmarr_fft_norm_t)-1, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
@@ -555,12 +562,12 @@ START_TEST(test_fft_failures)
     ck_assert_fails_with(usmarr_fft(x, NULL, -1, 0, re, NULL), USMARR_ERROR_CASTING, "out has dtype float32");
     /* an axis of extent 0 without padding */
     usmarr_array_t *empty = NULL;
-    ck_assert_ok(usmarr_array_zeros(ctx, 2, (int64_t[]){3, 0}, USMARR_COMPLEX64, USMARR_ORDER_C, USMARR_USM_DEVICE,
-                                    &empty));
+    ck_assert_ok(
+        usmarr_array_zeros(ctx, 2, (int64_t[]){3, 0}, USMARR_COMPLEX64, USMARR_ORDER_C, USMARR_USM_DEVICE, &empty));
     ck_assert_fails_with(usmarr_fft(empty, NULL, -1, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "n=0 must be >= 1");
     usmarr_array_release(empty);
-    ck_assert_ok(usmarr_array_zeros(ctx, 2, (int64_t[]){3, 1}, USMARR_COMPLEX64, USMARR_ORDER_C, USMARR_USM_DEVICE,
-                                    &empty));
+    ck_assert_ok(
+        usmarr_array_zeros(ctx, 2, (int64_t[]){3, 1}, USMARR_COMPLEX64, USMARR_ORDER_C, USMARR_USM_DEVICE, &empty));
     ck_assert_fails_with(usmarr_irfft(empty, NULL, -1, 0, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
                          "n=0 must be >= 1 (2 (m - 1)");
     usmarr_array_release(empty);
@@ -572,12 +579,12 @@ START_TEST(test_fft_failures)
         usmarr_array_release(d);
     }
     /* frequencies */
-    ck_assert_fails_with(usmarr_fftfreq(NULL, 4, 1, USMARR_FLOAT64, USMARR_USM_DEVICE, &r), USMARR_ERROR_INVALID_ARGUMENT,
-                         "context is NULL");
+    ck_assert_fails_with(usmarr_fftfreq(NULL, 4, 1, USMARR_FLOAT64, USMARR_USM_DEVICE, &r),
+                         USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
     ck_assert_fails_with(usmarr_fftfreq(ctx, 4, 1, USMARR_FLOAT64, USMARR_USM_DEVICE, NULL),
                          USMARR_ERROR_INVALID_ARGUMENT, "result is NULL");
-    ck_assert_fails_with(usmarr_fftfreq(ctx, 0, 1, USMARR_FLOAT64, USMARR_USM_DEVICE, &r), USMARR_ERROR_INVALID_ARGUMENT,
-                         "n=0 must be >= 1");
+    ck_assert_fails_with(usmarr_fftfreq(ctx, 0, 1, USMARR_FLOAT64, USMARR_USM_DEVICE, &r),
+                         USMARR_ERROR_INVALID_ARGUMENT, "n=0 must be >= 1");
     ck_assert_fails_with(usmarr_rfftfreq(ctx, 4, 0, USMARR_FLOAT64, USMARR_USM_DEVICE, &r),
                          USMARR_ERROR_INVALID_ARGUMENT, "d=0");
     ck_assert_fails_with(usmarr_rfftfreq(ctx, 4, 1, USMARR_INT32, USMARR_USM_DEVICE, &r), USMARR_ERROR_BAD_DTYPE,
