@@ -24,18 +24,21 @@
  * cropped or padded to n/2 + 1 elements).  Axes: @p axis counts from the end when
  * negative.  For the n-dimensional transforms, @p naxes gives the number of @p axes and
  * of @p s; @p axes NULL means the last @p naxes axes; @p naxes -1 (with @p axes and
- * @p s NULL) means every axis.  The transforms run along the axes last to first.
+ * @p s NULL) means every axis; @p naxes 0 (complex transforms only) copies @p x as
+ * complex.  The transforms run along the axes last to first.  Zero-size batches (other
+ * axes of extent 0) give empty results, as NumPy's.
  *
  * Errors common to the transforms:
  * - ::USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out, a length
- *   below 1, an unknown @p norm, a repeated axis, @p naxes out of range or -1 with @p s
- *   or @p axes given;
+ *   below 1 (given, or the default of an axis of extent 0, or of extent 1 for irfft and
+ *   hfft: NumPy's "Invalid number of FFT data points"), an unknown @p norm, a repeated
+ *   axis, @p naxes out of range or -1 with @p s or @p axes given, @p naxes 0 for a real
+ *   transform;
  * - ::USMARR_ERROR_INDEX an axis out of range (a 0-d @p x has none);
  * - ::USMARR_ERROR_BAD_DTYPE an input of an integer, bool or float16 dtype, a complex
  *   input to a transform of real input (rfft, ihfft), a real input to one of complex
  *   input (irfft, hfft);
- * - ::USMARR_ERROR_SHAPE_MISMATCH an axis of extent 0 that is not padded (NumPy's
- *   "Invalid number of data points"), @p out of another shape;
+ * - ::USMARR_ERROR_SHAPE_MISMATCH @p out of another shape;
  * - ::USMARR_ERROR_CONTEXT_MISMATCH, ::USMARR_ERROR_READ_ONLY, ::USMARR_ERROR_CASTING as
  *   usmarr_matmul();
  * - ::USMARR_ERROR_UNSUPPORTED a float64 or complex128 input on a device without fp64;
