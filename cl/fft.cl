@@ -326,10 +326,14 @@ static inline void fft_dft_any(FT *v, int R, global const FT *w)
  * batch index j (b mod in.s2) by post[i * post_stride + j] (a four-step's first step). */
 #define FFT_LOAD_SIGNALS_FAST 256
 #define FFT_STORE_SIGNALS_FAST 512
+/* Bluestein's steps around the transform of length m (usmarr_fft_chirp_*), fused: */
+#define FFT_CHIRP_IN 1024    /* input i times chirp[i] (the loads stop at the signal's length) */
+#define FFT_MUL_CONJ_OUT 2048 /* output i as conj(v post[i]) */
+#define FFT_CHIRP_OUT 4096   /* output i as conj(v) chirp[i] */
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
 usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, long n, int npasses, int8 radix,
-                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride, int C,
-                 long nbatch, local FT *a, local FT *c)
+                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride,
+                 global const FT *chirp, int C, long nbatch, local FT *a, local FT *c)
 {
     int lid = (int)get_local_id(0), nn = (int)n;
     long b0 = (long)get_global_id(1) * C;
@@ -345,7 +349,10 @@ usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, l
     bool qfast = (flags & FFT_LOAD_SIGNALS_FAST) != 0;
     for (int t = lid; t < C * nn; t += 64) {
         int q = qfast ? t % C : t / nn, i = qfast ? t / C : t - q * nn;
-        a[q * nn + i] = fft_load(src, ib[q], in, flags, i);
+        FT v = fft_load(src, ib[q], in, flags, i);
+        if (flags & FFT_CHIRP_IN)
+            v = fft_mul(v, chirp[i]);
+        a[q * nn + i] = v;
     }
     int rs[8] = {radix.s0, radix.s1, radix.s2, radix.s3, radix.s4, radix.s5, radix.s6, radix.s7};
     int os[8] = {twoff.s0, twoff.s1, twoff.s2, twoff.s3, twoff.s4, twoff.s5, twoff.s6, twoff.s7};
@@ -394,6 +401,10 @@ usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, l
         FT v = a[q * nn + i];
         if (flags & FFT_POST_TWIDDLE)
             v = fft_mul(v, post[i * post_stride + pj[q]]);
+        if (flags & FFT_MUL_CONJ_OUT)
+            v = fft_conj(fft_mul(v, post[i]));
+        if (flags & FFT_CHIRP_OUT)
+            v = fft_mul(fft_conj(v), chirp[i]);
         fft_store(dst, ob[q], out, flags, i, v, scale);
     }
 }

@@ -90,6 +90,9 @@ struct usmarr__fft_io {
 #define USMARR__FFT_POST_TWIDDLE 128
 #define USMARR__FFT_LOAD_SIGNALS_FAST 256
 #define USMARR__FFT_STORE_SIGNALS_FAST 512
+#define USMARR__FFT_CHIRP_IN 1024
+#define USMARR__FFT_MUL_CONJ_OUT 2048
+#define USMARR__FFT_CHIRP_OUT 4096
 
 /* The complex transform of length plan->n over nbatch signals, from `in` to `out` (the
  * same memory only for a plan of two passes or more, or Bluestein's): forward, or the

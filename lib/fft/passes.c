@@ -88,6 +88,12 @@ static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
 #define LOCAL_MAX_PASSES 8
 #define LOCAL_SIGNALS 8 /* cl/fft.cl's FFT_LOCAL_SIGNALS */
 
+/* Whether the plan's whole transform runs in one work-group's local memory */
+static bool local_fits(const usmarr_context_t *ctx, const struct usmarr__fft_plan *p)
+{
+    return !p->sub && p->n <= usmarr__fft_local_max(ctx, p->dbl) && p->npasses <= LOCAL_MAX_PASSES;
+}
+
 int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
 {
     int64_t esize = dbl ? 16 : 8, fit = ((int64_t)ctx->profile.local_mem - 4096) / (2 * esize), lim = 4096;
@@ -96,11 +102,13 @@ int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
     return fit < lim ? fit : lim;
 }
 
-/* The whole transform of each signal in local memory (usmarr_fft_local); `post` NULL or
- * the four-step table with its row stride. */
+/* The whole transform of each signal in local memory (usmarr_fft_local); `post` the
+ * four-step table with its row stride (FFT_POST_TWIDDLE) or the chirp's transform
+ * (FFT_MUL_CONJ_OUT), `chirp` Bluestein's chirp (FFT_CHIRP_IN, FFT_CHIRP_OUT); NULL when
+ * unused. */
 static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
                      const struct usmarr__fft_io *out, unsigned flags, double scale, const void *post,
-                     int64_t post_stride)
+                     int64_t post_stride, const void *chirp)
 {
     usmarr__kernel_t *k;
     void *tw;
@@ -114,18 +122,19 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         radix.s[i] = p->radix[i];
         twoff.s[i] = (cl_int)p->twoff[i];
     }
-    /* several signals a group where they lie closer than their elements (columns): each
-     * read and write then walks the signals fastest */
+    /* Several signals a group where they lie closer than their elements (columns: each read
+     * and write then walks the signals fastest), and where they are short (so that the 64
+     * work-items have work in every pass). */
     int64_t lim = usmarr__fft_local_max(ctx, p->dbl), signals = 1;
-    bool in_close = in->inner > 1 && llabs(in->inner_stride)<llabs(in->stride), out_close = out->inner> 1 &&
-                    llabs(out->inner_stride) < llabs(out->stride);
-    if (in_close || out_close)
-        while (signals < LOCAL_SIGNALS && signals * 2 * p->n <= lim && signals * 2 <= nbatch)
-            signals *= 2;
+    bool in_close = in->inner > 1 && llabs(in->inner_stride) < llabs(in->stride);
+    bool out_close = out->inner > 1 && llabs(out->inner_stride) < llabs(out->stride);
+    while (signals < LOCAL_SIGNALS && signals * 2 * p->n <= lim && signals * 2 <= nbatch &&
+           (in_close || out_close || signals * p->n < 1024))
+        signals *= 2;
     if (signals > 1)
         flags |= (in_close ? USMARR__FFT_LOAD_SIGNALS_FAST : 0u) | (out_close ? USMARR__FFT_STORE_SIGNALS_FAST : 0u);
     cl_long n = p->n, ps = post_stride, nb = nbatch;
-    cl_int np = p->npasses, f = (cl_int)(flags | (post ? USMARR__FFT_POST_TWIDDLE : 0u)), C = (cl_int)signals;
+    cl_int np = p->npasses, f = (cl_int)flags, C = (cl_int)signals;
     cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
     float s32 = (float)scale;
     size_t esize = p->dbl ? 16 : 8;
@@ -142,6 +151,7 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
                                   USMARR__ARG(s32),
                                   USMARR__ARG_PTR(post ? post : tw),
                                   USMARR__ARG(ps),
+                                  USMARR__ARG_PTR(chirp ? chirp : tw),
                                   USMARR__ARG(C),
                                   USMARR__ARG(nb),
                                   USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
@@ -180,9 +190,9 @@ static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     struct usmarr__fft_io b_in = {usmarr_array_data(t), 1, n2, n1, n, n, 0, 0};
     struct usmarr__fft_io b_out = {
         out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0, pout ? (out->pair ? out->pair : so) : 0};
-    rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first, 1.0, p->post, n2);
+    rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first | USMARR__FFT_POST_TWIDDLE, 1.0, p->post, n2, NULL);
     if (!rc)
-        rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0);
+        rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0, NULL);
     usmarr_array_release(t);
     return rc;
 }
@@ -198,8 +208,8 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
              last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
     if (p->sub)
         return bluestein(ctx, p, nbatch, in, out, first, last, scale);
-    if (p->n <= usmarr__fft_local_max(ctx, p->dbl) && p->npasses <= LOCAL_MAX_PASSES)
-        return run_local(ctx, p, nbatch, in, out, first | last, scale, NULL, 0);
+    if (local_fits(ctx, p))
+        return run_local(ctx, p, nbatch, in, out, first | last, scale, NULL, 0, NULL);
     if (four_step_fits(p, nbatch, in, out, load))
         return four_step(ctx, p, nbatch, in, out, first, last, scale);
     int P = p->npasses;
