@@ -6,4 +6,6 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/products.c \
 	lib/linalg/stack.c \
 	lib/linalg/lu.c \
-	lib/linalg/cholesky.c
+	lib/linalg/cholesky.c \
+	lib/linalg/diagonal.c \
+	lib/linalg/norms.c
