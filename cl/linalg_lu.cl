@@ -10,7 +10,8 @@
  * hold, so results do not depend on the vector width.  The launcher (lib/linalg/stack.c)
  * appends the last argument, `items`: work-items past it return at once.
  *
- *   usmarr_lu_det       det (mode 0), or sign and log|det| (mode 1: slogdet) by Gaussian
+ *   usmarr_lu_det       sign and log|det| (mode 1: slogdet), or det = sign exp(log|det|)
+ *                       (mode 0, as NumPy: partial products do not overflow), by Gaussian
  *                       elimination with partial pivoting; a zero pivot gives det 0 (sign
  *                       0, log -inf).
  *   usmarr_lu_solve     b <- inv(a) b for an n x k right-hand side (b set to the identity
@@ -108,7 +109,7 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
     if (g >= items)
         return;
     LA_MATRIX(m, a, g, n)
-    LA_T d = LA_ONE;   /* mode 0: the product of the pivots; mode 1: of pivot / |pivot| */
+    LA_T d = LA_ONE; /* the product of pivot / |pivot| and the swaps' signs */
     LA_R logabs = 0;
     bool singular = false;
     for (long j = 0; j < n; j++) {
@@ -127,17 +128,13 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
             }
             d = -d;
         }
-        if (mode) {
-            LA_R size = LA_ABS(pivot);
-            logabs += log(size);
+        LA_R size = LA_ABS(pivot);
+        logabs += log(size);
 #ifdef LA_COMPLEX
-            d = LA_MUL(d, (LA_T)(pivot.x / size, pivot.y / size));
+        d = LA_MUL(d, (LA_T)(pivot.x / size, pivot.y / size));
 #else
-            d = pivot < 0 ? -d : pivot > 0 ? d : pivot; /* NaN spreads */
+        d = pivot < 0 ? -d : pivot > 0 ? d : pivot; /* NaN spreads */
 #endif
-        } else {
-            d = LA_MUL(d, pivot);
-        }
         for (long r = j + 1; r < n; r++) {
             LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
             for (long c = j + 1; c < n; c++)
@@ -148,6 +145,8 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
         d = LA_ZERO;
         logabs = -INFINITY;
     }
+    if (!mode) /* det = sign exp(log|det|), as NumPy: no overflow of the partial products */
+        d = singular ? LA_ZERO : d * exp(logabs);
     det[g] = d;
     if (mode)
         logdet[g] = logabs;

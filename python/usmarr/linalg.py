@@ -13,10 +13,16 @@ from ._usmarr import _linalg
 SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
 cholesky = _linalg.cholesky
+cross = _linalg.cross
 det = _linalg.det
+diagonal = _linalg.diagonal
 inv = _linalg.inv
+matrix_norm = _linalg.matrix_norm
 matrix_power = _linalg.matrix_power
+outer = _linalg.outer
 solve = _linalg.solve
+trace = _linalg.trace
+vector_norm = _linalg.vector_norm
 
 
 def slogdet(x, /):
@@ -25,5 +31,5 @@ def slogdet(x, /):
     return SlogdetResult(*_linalg.slogdet(x))
 
 
-__all__ = ["LinAlgError", "cholesky", "det", "inv", "matmul", "matrix_power", "matrix_transpose", "slogdet", "solve",
-           "tensordot", "vecdot"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "inv", "matmul", "matrix_norm", "matrix_power",
+           "matrix_transpose", "outer", "slogdet", "solve", "tensordot", "trace", "vecdot", "vector_norm"]
