@@ -3,9 +3,11 @@
  *
  * -DD0=<tag> is the compute dtype (f32, f64, c64, c128; -DLA_COMPLEX for the last two).
  * One work-item owns one matrix of a C-ordered stack (n x n, one after another).  With
- * -DLA_NMAX=<4|8|16|32> it copies the matrix into private memory of that order first (the
- * small-matrix programs: a stack of 3 x 3 or 8 x 8 matrices stays in registers and L1);
- * without it (LA_NMAX 0) it works in place on the stack, for any order.  Every work-item
+ * -DLA_N=<n> (orders up to 16) the order is a constant: loops unroll, the matrix sits in
+ * private memory of exactly that order, and row swaps are selects over the rows, so that
+ * the indices stay constant and a stack of 3 x 3 or 8 x 8 matrices is held in registers.
+ * With -DLA_NMAX=<32> it copies the matrix into private memory of that order first; with
+ * neither it works in place on the stack, for any order.  Every work-item
  * runs the same sequence of operations on its own matrix, whatever the lanes beside it
  * hold, so results do not depend on the vector width.  The launcher (lib/linalg/stack.c)
  * appends the last argument, `items`: work-items past it return at once.
@@ -19,7 +21,8 @@
  *   usmarr_cholesky_factor  the lower factor L (A = L L^H) from A's lower triangle, or
  *                       the upper factor U = L^H from A's upper triangle; a pivot that is
  *                       not positive marks the matrix as failed (NaN gives NaN factors, as LAPACK).
- * A failed matrix is reported by atomic_min of its index into `status` (LA_FAIL). */
+ * Each work-item stores whether its matrix failed into status[g] (0 or 1), unconditionally:
+ * no branch leaves the loops early, so that the work-group's items run as vector lanes. */
 #define LA_T USMARR_COMPUTE(D0)
 
 #ifdef LA_COMPLEX
@@ -60,10 +63,17 @@ inline LA_T la_div(LA_T p, LA_T q)
 #define LA_DIV(p, q) ((p) / (q))
 #endif
 
-#define LA_FAIL(status, g) atomic_min((status), (int)(g))
 
 /* The matrix of work-item g: `m` with rows LA_LD apart, loaded from and stored to the
  * stack `a` (n x n at a + g n^2). */
+#ifdef LA_N
+#undef LA_NMAX
+#define LA_NMAX LA_N
+#define LA_ORDER(n) n = LA_N /* the argument, as a constant the compiler sees */
+#else
+#define LA_ORDER(n)
+#endif
+
 #if defined(LA_NMAX) && LA_NMAX > 0
 #define LA_LD LA_NMAX
 #define LA_MATRIX(m, a, g, n)                                                                                          \
@@ -83,24 +93,42 @@ inline LA_T la_div(LA_T p, LA_T q)
 #endif
 #define LA_AT(m, i, j) m[(i) * LA_LD + (j)]
 
-/* The row, at or below row j, of column j's pivot: the largest |.| (NaN first, so that it
- * spreads). */
+/* The row, at or below row j, of column j's pivot: the largest |.|, a NaN counting as
+ * infinite (so that it spreads). */
 #define LA_PIVOT(m, j, n, p)                                                                                           \
     do {                                                                                                               \
         LA_R best_ = -1;                                                                                               \
         p = j;                                                                                                         \
         for (long r_ = j; r_ < (n); r_++) {                                                                            \
             LA_T v_ = LA_AT(m, r_, j);                                                                                 \
-            if (LA_ISNAN(v_)) {                                                                                        \
-                p = r_;                                                                                                \
-                break;                                                                                                 \
-            }                                                                                                          \
-            if (LA_ABS1(v_) > best_) {                                                                                 \
-                best_ = LA_ABS1(v_);                                                                                   \
+            LA_R key_ = LA_ISNAN(v_) ? (LA_R)INFINITY : LA_ABS1(v_);                                                   \
+            if (key_ > best_) {                                                                                        \
+                best_ = key_;                                                                                          \
                 p = r_;                                                                                                \
             }                                                                                                          \
         }                                                                                                              \
     } while (0)
+
+/* Swaps elements [from, to) of rows j and p (p >= j) of `m` (row length ld): with a
+ * constant order, as selects over every row below j, which keep the indices constant. */
+#ifdef LA_N
+#define LA_SWAP(m, ld, j, p, n, from, to)                                                                              \
+    for (long r_ = (j) + 1; r_ < (n); r_++)                                                                            \
+        for (long c_ = (from); c_ < (to); c_++) {                                                                      \
+            LA_T a_ = m[(j) * (ld) + c_], b_ = m[r_ * (ld) + c_];                                                      \
+            bool s_ = r_ == (p);                                                                                       \
+            m[(j) * (ld) + c_] = s_ ? b_ : a_;                                                                         \
+            m[r_ * (ld) + c_] = s_ ? a_ : b_;                                                                          \
+        }
+#else
+#define LA_SWAP(m, ld, j, p, n, from, to)                                                                              \
+    if ((p) != (j))                                                                                                    \
+        for (long c_ = (from); c_ < (to); c_++) {                                                                      \
+            LA_T t_ = m[(j) * (ld) + c_];                                                                              \
+            m[(j) * (ld) + c_] = m[(p) * (ld) + c_];                                                                   \
+            m[(p) * (ld) + c_] = t_;                                                                                   \
+        }
+#endif
 
 #if USMARR_WANT(lu)
 __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logdet, long n, int mode, long items)
@@ -108,33 +136,29 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
-    LA_T d = LA_ONE; /* the product of pivot / |pivot| and the swaps' signs */
-    LA_R logabs = 0;
+    /* the product of the pivots (and the swaps' signs) as d * 2^scale, d kept near 1 so that
+     * partial products neither overflow nor underflow, as NumPy's sign and log do */
+    LA_T d = LA_ONE;
+    int scale = 0;
     bool singular = false;
     for (long j = 0; j < n; j++) {
         long p;
         LA_PIVOT(m, j, n, p);
         LA_T pivot = LA_AT(m, p, j);
-        if (LA_ISZERO(pivot)) {
-            singular = true;
-            break;
-        }
-        if (p != j) {
-            for (long c = j; c < n; c++) {
-                LA_T t = LA_AT(m, j, c);
-                LA_AT(m, j, c) = LA_AT(m, p, c);
-                LA_AT(m, p, c) = t;
-            }
-            d = -d;
-        }
-        LA_R size = LA_ABS(pivot);
-        logabs += log(size);
+        singular |= LA_ISZERO(pivot);
+        LA_SWAP(m, LA_LD, j, p, n, j, n)
+        d = p != j ? -d : d;
+        d = LA_MUL(d, pivot);
+        int e;
 #ifdef LA_COMPLEX
-        d = LA_MUL(d, (LA_T)(pivot.x / size, pivot.y / size));
+        frexp(fmax(fabs(d.x), fabs(d.y)), &e);
+        d = ldexp(d, -e);
 #else
-        d = pivot < 0 ? -d : pivot > 0 ? d : pivot; /* NaN spreads */
+        d = frexp(d, &e);
 #endif
+        scale += e;
         for (long r = j + 1; r < n; r++) {
             LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
             for (long c = j + 1; c < n; c++)
@@ -142,14 +166,20 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
         }
     }
     if (singular) {
-        d = LA_ZERO;
-        logabs = -INFINITY;
+        det[g] = LA_ZERO;
+        if (mode)
+            logdet[g] = -INFINITY;
+    } else if (mode) {
+        LA_R size = LA_ABS(d);
+#ifdef LA_COMPLEX
+        det[g] = (LA_T)(d.x / size, d.y / size);
+#else
+        det[g] = d < 0 ? -1 : d > 0 ? 1 : d; /* NaN spreads */
+#endif
+        logdet[g] = log(size) + scale * log((LA_R)2);
+    } else {
+        det[g] = ldexp(d, scale);
     }
-    if (!mode) /* det = sign exp(log|det|), as NumPy: no overflow of the partial products */
-        d = singular ? LA_ZERO : d * exp(logabs);
-    det[g] = d;
-    if (mode)
-        logdet[g] = logabs;
 }
 
 __kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status, long n, long k, int identity,
@@ -158,32 +188,59 @@ __kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
     global LA_T *x = b + g * n * k;
-    if (identity)
-        for (long r = 0; r < n; r++)
-            for (long c = 0; c < k; c++)
-                x[r * k + c] = r == c ? LA_ONE : LA_ZERO;
+#ifdef LA_N
+    /* factor (L's multipliers below the diagonal, U on and above it, the swaps in piv),
+     * then each column of b in private memory: permuted, forward, back */
+    int piv[LA_N], failed = 0;
     for (long j = 0; j < n; j++) {
         long p;
         LA_PIVOT(m, j, n, p);
         LA_T pivot = LA_AT(m, p, j);
-        if (LA_ISZERO(pivot)) {
-            LA_FAIL(status, g);
-            return;
+        failed |= LA_ISZERO(pivot);
+        piv[j] = (int)p;
+        LA_SWAP(m, LA_LD, j, p, n, 0, n)
+        for (long r = j + 1; r < n; r++) {
+            LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
+            LA_AT(m, r, j) = l;
+            for (long c = j + 1; c < n; c++)
+                LA_AT(m, r, c) -= LA_MUL(l, LA_AT(m, j, c));
         }
-        if (p != j) {
-            for (long c = j; c < n; c++) {
-                LA_T t = LA_AT(m, j, c);
-                LA_AT(m, j, c) = LA_AT(m, p, c);
-                LA_AT(m, p, c) = t;
-            }
-            for (long c = 0; c < k; c++) {
-                LA_T t = x[j * k + c];
-                x[j * k + c] = x[p * k + c];
-                x[p * k + c] = t;
-            }
+    }
+    for (long c = 0; c < k; c++) {
+        LA_T y[LA_N];
+        for (long r = 0; r < n; r++)
+            y[r] = identity ? (r == c ? LA_ONE : LA_ZERO) : x[r * k + c];
+        for (long j = 0; j < n; j++)
+            LA_SWAP(y, 1, j, piv[j], n, 0, 1)
+        for (long r = 1; r < n; r++)
+            for (long q = 0; q < r; q++)
+                y[r] -= LA_MUL(LA_AT(m, r, q), y[q]);
+        for (long r = n - 1; r >= 0; r--) {
+            LA_T s = y[r];
+            for (long q = r + 1; q < n; q++)
+                s -= LA_MUL(LA_AT(m, r, q), y[q]);
+            y[r] = LA_DIV(s, LA_AT(m, r, r));
         }
+        for (long r = 0; r < n; r++)
+            x[r * k + c] = y[r];
+    }
+    status[g] = failed;
+#else
+    if (identity)
+        for (long r = 0; r < n; r++)
+            for (long c = 0; c < k; c++)
+                x[r * k + c] = r == c ? LA_ONE : LA_ZERO;
+    int failed = 0;
+    for (long j = 0; j < n; j++) {
+        long p;
+        LA_PIVOT(m, j, n, p);
+        LA_T pivot = LA_AT(m, p, j);
+        failed |= LA_ISZERO(pivot);
+        LA_SWAP(m, LA_LD, j, p, n, j, n)
+        LA_SWAP(x, k, j, p, n, 0, k)
         for (long r = j + 1; r < n; r++) {
             LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
             for (long c = j + 1; c < n; c++)
@@ -201,6 +258,8 @@ __kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status
             x[r * k + c] = LA_DIV(s, pivot);
         }
     }
+    status[g] = failed;
+#endif
 }
 #endif
 
@@ -210,22 +269,21 @@ __kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n,
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
     /* upper: factor B = A^H (its lower triangle is A's upper one, conjugated), U = L^H */
     if (upper)
         for (long i = 0; i < n; i++)
             for (long j = 0; j < i; j++)
                 LA_AT(m, i, j) = LA_CONJ(LA_AT(m, j, i));
+    int failed = 0;
     for (long j = 0; j < n; j++) {
         LA_R d = LA_RE(LA_AT(m, j, j));
         for (long q = 0; q < j; q++) {
             LA_T l = LA_AT(m, j, q);
             d -= LA_RE(LA_MUL(l, LA_CONJ(l)));
         }
-        if (d <= 0) { /* NaN goes on, to NaN factors, as LAPACK */
-            LA_FAIL(status, g);
-            return;
-        }
+        failed |= d <= 0; /* NaN goes on, to NaN factors, as LAPACK */
         LA_R root = sqrt(d);
         LA_AT(m, j, j) = LA_REAL(root);
         for (long i = j + 1; i < n; i++) {
@@ -245,5 +303,6 @@ __kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n,
             }
         }
     LA_STORE(m, n)
+    status[g] = failed;
 }
 #endif

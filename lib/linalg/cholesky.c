@@ -2,8 +2,6 @@
  * matrix, in private memory up to USMARR__LINALG_SMALL, in the work stack beyond. */
 #include "linalg_internal.h"
 
-#include <stdio.h>
-
 int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
@@ -22,8 +20,7 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
         rc = usmarr__linalg_status_new(ctx, "cholesky", a.count, &status);
         if (!rc) {
             char defines[32];
-            snprintf(defines, sizeof defines, "-DLA_NMAX=%d",
-                     a.rows <= USMARR__LINALG_SMALL ? usmarr__linalg_bucket(a.rows) : 0);
+            usmarr__linalg_order_defines(a.rows, defines, sizeof defines);
             cl_long n = a.rows;
             cl_int up = upper;
             const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(a.work)),

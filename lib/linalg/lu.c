@@ -7,12 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The kernel program's defines for matrices of order n. */
-static void order_defines(int64_t n, char *buf, size_t size)
-{
-    snprintf(buf, size, "-DLA_NMAX=%d", n <= USMARR__LINALG_SMALL ? usmarr__linalg_bucket(n) : 0);
-}
-
 /* det (slog false) or slogdet's two parts of every matrix of x's stack, into the new
  * arrays *det and (slog) *logabs of x's batch shape. */
 static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bool slog, usmarr_array_t **det,
@@ -36,7 +30,7 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
         rc = usmarr__linalg_stack_new(x, dt, 0, NULL, &s);
         if (!rc) {
             char defines[32];
-            order_defines(n, defines, sizeof defines);
+            usmarr__linalg_order_defines(n, defines, sizeof defines);
             cl_long nn = n;
             cl_int mode = slog;
             void *lp = slog ? usmarr_array_data(*logabs) : usmarr_array_data(*det);
@@ -102,7 +96,7 @@ static int lu_solve(const char *fn, struct usmarr__linalg_stack *a, struct usmar
     int rc = usmarr__linalg_status_new(ctx, fn, a->count, &status);
     if (!rc) {
         char defines[32];
-        order_defines(n, defines, sizeof defines);
+        usmarr__linalg_order_defines(n, defines, sizeof defines);
         cl_long nn = n, kk = b->cols;
         cl_int id = identity;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(a->work)),

@@ -3,8 +3,8 @@
  * the result convention. */
 #include "linalg_internal.h"
 
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 usmarr_dtype_t usmarr__linalg_dtype(const usmarr_context_t *ctx, usmarr_dtype_t dtype)
@@ -134,35 +134,38 @@ int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtyp
 
 int usmarr__linalg_status_new(usmarr_context_t *ctx, const char *fn, int64_t count, usmarr_array_t **status)
 {
-    if (count >= INT_MAX)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: a stack of %lld matrices (at most %d)", fn,
-                            (long long)count, INT_MAX - 1);
-    int64_t one = 1;
-    return usmarr_array_full(ctx, 1, &one, usmarr_scalar_int(INT_MAX), USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE,
-                             status);
+    (void)fn;
+    return usmarr_array_zeros(ctx, 1, &count, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, status);
 }
 
 int usmarr__linalg_status_check(const char *fn, const usmarr_array_t *status, const char *what, int nb,
                                 const int64_t *bshape)
 {
-    int32_t first = INT_MAX;
-    int rc = usmarr_array_copy_to_host(status, &first, NULL);
-    if (rc || first == INT_MAX)
+    int64_t count = status->shape[0], first = -1;
+    int32_t *flags = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (!flags)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%s: %lld status words", fn, (long long)count);
+    int rc = usmarr_array_copy_to_host(status, flags, NULL);
+    for (int64_t i = 0; !rc && i < count && first < 0; i++)
+        if (flags[i])
+            first = i;
+    free(flags);
+    if (rc || first < 0)
         return rc;
     if (nb == 0)
         return usmarr__fail(USMARR_ERROR_LINALG, "%s: the matrix %s", fn, what);
-    char where[16 * USMARR_MAX_NDIM + 4] = "(";
+    char where[24 * USMARR_MAX_NDIM + 4] = "(";
     size_t len = 1;
     int64_t rest = first, index[USMARR_MAX_NDIM];
     for (int d = nb - 1; d >= 0; d--) {
-        index[d] = bshape[d] ? rest % bshape[d] : 0;
-        rest = bshape[d] ? rest / bshape[d] : 0;
+        index[d] = rest % bshape[d];
+        rest /= bshape[d];
     }
     for (int d = 0; d < nb; d++)
         len += (size_t)snprintf(where + len, sizeof where - len, "%s%lld", d ? ", " : "", (long long)index[d]);
     snprintf(where + len, sizeof where - len, "%s)", nb == 1 ? "," : "");
-    return usmarr__fail(USMARR_ERROR_LINALG, "%s: matrix %d of the stack, at batch index %s, %s", fn, (int)first,
-                        where, what);
+    return usmarr__fail(USMARR_ERROR_LINALG, "%s: matrix %lld of the stack, at batch index %s, %s", fn,
+                        (long long)first, where, what);
 }
 
 int usmarr__linalg_result_begin(const char *fn, const usmarr_array_t *like, const usmarr_array_t *const *inputs,
@@ -193,7 +196,12 @@ int usmarr__linalg_result_end(int rc, usmarr_array_t *work, struct usmarr__linal
     return usmarr__result_end(rc, r->target, r->out, r->result);
 }
 
-int usmarr__linalg_bucket(int64_t n)
+void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size)
 {
-    return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    if (n <= USMARR__LINALG_EXACT)
+        snprintf(buffer, size, "-DLA_N=%d", (int)n);
+    else if (n <= USMARR__LINALG_SMALL)
+        snprintf(buffer, size, "-DLA_NMAX=%d", USMARR__LINALG_SMALL);
+    else
+        snprintf(buffer, size, "%s", "");
 }
