@@ -306,3 +306,205 @@ __kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n,
     status[g] = failed;
 }
 #endif
+
+/* ---- the blocked path (lib/linalg/blocked.c): orders above 32, one matrix at a time ------
+ * The host walks the matrix in blocks of columns; the trailing updates are the library's
+ * matmul.  Matrices are row-major with leading dimension `lda` (elements between rows).
+ *   usmarr_lublock_panel  one work-group: partial-pivoting LU of the panel of columns
+ *                         [k0, k0 + kb) of rows [k0, n), swapping whole rows of the
+ *                         matrix (`cols` columns); the pivots' rows into piv[k0, k0 + kb),
+ *                         a zero pivot into *status.  The pivot search is a reduction
+ *                         over the group that takes the largest |.| (NaN as infinite) and,
+ *                         among equals, the first row: the same pivot for any group size.
+ *   usmarr_lublock_trsm   one work-item a column of b: b <- inv(T) b for the ib x ib
+ *                         triangle T at a: unit lower (upper 0) or upper (upper 1).
+ *   usmarr_lublock_swap   one work-item a column of b: rows swapped as piv[0, n) says.
+ *   usmarr_lublock_det    one work-item: det or slogdet from U's diagonal and the pivots.
+ *   usmarr_cholblock_diag one work-item: the Cholesky factor of the kb x kb block at a, in
+ *                         place (lower; the upper part is left as it is).
+ *   usmarr_cholblock_rows one work-item a row of b: b <- b inv(L)^H for the kb x kb lower
+ *                         factor L at a (the panel below the diagonal block). */
+#ifndef LA_GROUP
+#define LA_GROUP 64
+#endif
+
+#if USMARR_WANT(lublock)
+__kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
+usmarr_lublock_panel(global LA_T *a, long lda, long n, long cols, long k0, long kb, global int *piv,
+                     global int *status, long items)
+{
+    local LA_R keys[LA_GROUP];
+    local long rows[LA_GROUP];
+    int t = (int)get_local_id(0);
+    int failed = 0;
+    for (long j = k0; j < k0 + kb; j++) {
+        /* this item's best row among j + t, j + t + LA_GROUP, ... */
+        LA_R best = -1;
+        long p = n;
+        for (long r = j + t; r < n; r += LA_GROUP) {
+            LA_T v = a[r * lda + j];
+            LA_R key = LA_ISNAN(v) ? (LA_R)INFINITY : LA_ABS1(v);
+            if (key > best) {
+                best = key;
+                p = r;
+            }
+        }
+        keys[t] = best;
+        rows[t] = p;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int span = LA_GROUP / 2; span > 0; span /= 2) {
+            if (t < span) {
+                LA_R k2 = keys[t + span];
+                long r2 = rows[t + span];
+                if (k2 > keys[t] || (k2 == keys[t] && r2 < rows[t])) {
+                    keys[t] = k2;
+                    rows[t] = r2;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        p = rows[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* swap rows j and p across the whole matrix */
+        if (p != j)
+            for (long c = t; c < cols; c += LA_GROUP) {
+                LA_T x = a[j * lda + c];
+                a[j * lda + c] = a[p * lda + c];
+                a[p * lda + c] = x;
+            }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        LA_T pivot = a[j * lda + j];
+        if (t == 0)
+            piv[j] = (int)p;
+        failed |= LA_ISZERO(pivot);
+        /* multipliers and the update of the panel's columns right of j */
+        for (long r = j + 1 + t; r < n; r += LA_GROUP) {
+            LA_T l = LA_DIV(a[r * lda + j], pivot);
+            a[r * lda + j] = l;
+            for (long c = j + 1; c < k0 + kb; c++)
+                a[r * lda + c] -= LA_MUL(l, a[j * lda + c]);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+    if (t == 0 && failed)
+        *status = 1;
+}
+
+__kernel void usmarr_lublock_trsm(global const LA_T *a, long lda, global LA_T *b, long ldb, long ib, int upper,
+                                  long items)
+{
+    long c = (long)get_global_id(0);
+    if (c >= items)
+        return;
+    if (!upper) {
+        for (long i = 1; i < ib; i++) {
+            LA_T s = b[i * ldb + c];
+            for (long q = 0; q < i; q++)
+                s -= LA_MUL(a[i * lda + q], b[q * ldb + c]);
+            b[i * ldb + c] = s;
+        }
+    } else {
+        for (long i = ib - 1; i >= 0; i--) {
+            LA_T s = b[i * ldb + c];
+            for (long q = i + 1; q < ib; q++)
+                s -= LA_MUL(a[i * lda + q], b[q * ldb + c]);
+            b[i * ldb + c] = LA_DIV(s, a[i * lda + i]);
+        }
+    }
+}
+
+__kernel void usmarr_lublock_swap(global LA_T *b, long ldb, global const int *piv, long n, long items)
+{
+    long c = (long)get_global_id(0);
+    if (c >= items)
+        return;
+    for (long j = 0; j < n; j++) {
+        long p = piv[j];
+        if (p != j) {
+            LA_T x = b[j * ldb + c];
+            b[j * ldb + c] = b[p * ldb + c];
+            b[p * ldb + c] = x;
+        }
+    }
+}
+
+__kernel void usmarr_lublock_det(global const LA_T *a, long lda, global const int *piv, long n, global LA_T *det,
+                                 global LA_R *logdet, int mode, long items)
+{
+    if ((long)get_global_id(0) >= items)
+        return;
+    LA_T d = LA_ONE;
+    int scale = 0;
+    bool singular = false;
+    for (long j = 0; j < n; j++) {
+        LA_T pivot = a[j * lda + j];
+        singular |= LA_ISZERO(pivot);
+        d = piv[j] != j ? -d : d;
+        d = LA_MUL(d, pivot);
+        int e;
+#ifdef LA_COMPLEX
+        frexp(fmax(fabs(d.x), fabs(d.y)), &e);
+        d = ldexp(d, -e);
+#else
+        d = frexp(d, &e);
+#endif
+        scale += e;
+    }
+    if (singular) {
+        *det = LA_ZERO;
+        if (mode)
+            *logdet = -INFINITY;
+    } else if (mode) {
+        LA_R size = LA_ABS(d);
+#ifdef LA_COMPLEX
+        *det = (LA_T)(d.x / size, d.y / size);
+#else
+        *det = d < 0 ? -1 : d > 0 ? 1 : d;
+#endif
+        *logdet = log(size) + scale * log((LA_R)2);
+    } else {
+        *det = ldexp(d, scale);
+    }
+}
+#endif
+
+#if USMARR_WANT(cholblock)
+__kernel void usmarr_cholblock_diag(global LA_T *a, long lda, long kb, global int *status, long items)
+{
+    if ((long)get_global_id(0) >= items)
+        return;
+    int failed = 0;
+    for (long j = 0; j < kb; j++) {
+        LA_R d = LA_RE(a[j * lda + j]);
+        for (long q = 0; q < j; q++) {
+            LA_T l = a[j * lda + q];
+            d -= LA_RE(LA_MUL(l, LA_CONJ(l)));
+        }
+        failed |= d <= 0;
+        LA_R root = sqrt(d);
+        a[j * lda + j] = LA_REAL(root);
+        for (long i = j + 1; i < kb; i++) {
+            LA_T s = a[i * lda + j];
+            for (long q = 0; q < j; q++)
+                s -= LA_MUL(a[i * lda + q], LA_CONJ(a[j * lda + q]));
+            a[i * lda + j] = s / root;
+        }
+    }
+    if (failed)
+        *status = 1;
+}
+
+__kernel void usmarr_cholblock_rows(global const LA_T *l, long lda, global LA_T *b, long kb, long items)
+{
+    long r = (long)get_global_id(0);
+    if (r >= items)
+        return;
+    global LA_T *x = b + r * lda;
+    for (long j = 0; j < kb; j++) {
+        LA_T s = x[j];
+        for (long q = 0; q < j; q++)
+            s -= LA_MUL(x[q], LA_CONJ(l[j * lda + q]));
+        x[j] = s / LA_RE(l[j * lda + j]);
+    }
+}
+#endif

@@ -7,5 +7,6 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/stack.c \
 	lib/linalg/lu.c \
 	lib/linalg/cholesky.c \
+	lib/linalg/blocked.c \
 	lib/linalg/diagonal.c \
 	lib/linalg/norms.c

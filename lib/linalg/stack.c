@@ -105,30 +105,51 @@ void usmarr__linalg_stack_release(struct usmarr__linalg_stack *stack)
     stack->work = NULL;
 }
 
+/* The kernel of (family, dtype, defines) and its arguments with `items` appended. */
+static int prepare_launch(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
+                          const char *kernel, int nargs, const struct usmarr__karg *args, const cl_long *items,
+                          usmarr__kernel_t **k, struct usmarr__karg *all)
+{
+    char options[256];
+    snprintf(options, sizeof options, "-DD0=%s%s%s%s", usmarr__dtype_tag(dtype),
+             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "", defines && *defines ? " " : "",
+             defines ? defines : "");
+    if (nargs > 15)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 15)", kernel, nargs);
+    memcpy(all, args, sizeof *args * (size_t)nargs);
+    all[nargs] = (struct usmarr__karg)USMARR__ARG(*items);
+    return usmarr__kernel_get(ctx, family, options, kernel, k);
+}
+
 int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
                           const char *kernel, int nargs, const struct usmarr__karg *args, int64_t items)
 {
     if (items <= 0)
         return 0;
-    char options[256];
-    snprintf(options, sizeof options, "-DD0=%s%s%s%s", usmarr__dtype_tag(dtype),
-             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "", defines && *defines ? " " : "",
-             defines ? defines : "");
     usmarr__kernel_t *k = NULL;
-    int rc = usmarr__kernel_get(ctx, family, options, kernel, &k);
+    struct usmarr__karg all[16];
+    cl_long count = items;
+    int rc = prepare_launch(ctx, family, dtype, defines, kernel, nargs, args, &count, &k, all);
     if (rc)
         return rc;
-    struct usmarr__karg all[16];
-    if (nargs > 15)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 15)", kernel, nargs);
-    memcpy(all, args, sizeof *args * (size_t)nargs);
-    cl_long count = items;
-    all[nargs] = (struct usmarr__karg)USMARR__ARG(count);
     /* up to 64 items a group, fewer while that leaves under 4 groups per compute unit */
     size_t group = 64, cap = ctx->profile.max_group;
     while (group > 1 && (group > cap || (int64_t)group * 4 * ctx->profile.compute_units > items))
         group /= 2;
     size_t global[1] = {((size_t)items + group - 1) / group * group}, local[1] = {group};
+    return usmarr__kernel_launch(ctx, k, nargs + 1, all, 1, global, local);
+}
+
+int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
+                                const char *kernel, int nargs, const struct usmarr__karg *args, int group)
+{
+    usmarr__kernel_t *k = NULL;
+    struct usmarr__karg all[16];
+    cl_long count = group;
+    int rc = prepare_launch(ctx, family, dtype, defines, kernel, nargs, args, &count, &k, all);
+    if (rc)
+        return rc;
+    size_t global[1] = {(size_t)group}, local[1] = {(size_t)group};
     return usmarr__kernel_launch(ctx, k, nargs + 1, all, 1, global, local);
 }
 

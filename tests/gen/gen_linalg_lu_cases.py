@@ -107,7 +107,9 @@ for dt in FLOATS:
     emit("cholesky_%s" % dt, "cholesky 0", [O(dt, (2, 7, 7), data=spd(dt, (2, 7, 7)))], L.cholesky)
     emit("cholesky_upper_%s" % dt, "cholesky 1", [O(dt, (2, 7, 7), data=spd(dt, (2, 7, 7)))],
          lambda a: L.cholesky(a, upper=True))
-    emit("cholesky_large_%s" % dt, "cholesky 0", [O(dt, (36, 36), data=spd(dt, (36, 36)))], L.cholesky)
+    emit("cholesky_large_%s" % dt, "cholesky 0", [O(dt, (2, 70, 70), data=spd(dt, (2, 70, 70)))], L.cholesky)
+    emit("cholesky_large_upper_%s" % dt, "cholesky 1", [O(dt, (36, 36), data=spd(dt, (36, 36)))],
+         lambda a: L.cholesky(a, upper=True))
     emit("matrix_power_%s" % dt, "matrix_power 5", [O(dt, (2, 4, 4))], lambda a: L.matrix_power(a, 5))
     emit("matrix_power_neg_%s" % dt, "matrix_power -3", [O(dt, (2, 4, 4))], lambda a: L.matrix_power(a, -3))
 
@@ -137,6 +139,11 @@ emit("slogdet_singular", "slogdet", [O("float64", (3, 3), data=sing)], lambda a:
 emit("det_zero_matrix", "det", [O("float32", (2, 3, 3), data=np.zeros((2, 3, 3)))], L.det)
 emit("inv_singular", "inv", [O("float64", (2, 3, 3), data=np.stack([np.eye(3), sing]))], L.inv)
 emit("solve_singular", "solve", [O("float64", (3, 3), data=sing), O("float64", (3, 1))], L.solve)
+big = values("float64", 40 * 40).reshape(40, 40)
+big[7] = 2 * big[3]
+emit("inv_singular_large", "inv", [O("float64", (2, 40, 40), data=np.stack([np.eye(40), big]))], L.inv)
+emit("det_singular_large", "det", [O("float64", (40, 40), data=np.zeros((40, 40)))], L.det)
+emit("cholesky_not_pd_large", "cholesky 0", [O("float64", (40, 40), data=-np.eye(40))], L.cholesky)
 emit("cholesky_not_pd", "cholesky 0", [O("float64", (2, 2), data=[[1, 2], [2, 1]])], L.cholesky)
 emit("cholesky_nan", "cholesky 0", [O("float64", (2, 2), data=[[np.nan, 0], [0, 1]])], L.cholesky)
 nanm = np.array([[1, np.nan, 0], [0, 1, 0], [0, 0, 1]])
