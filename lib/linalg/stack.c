@@ -219,10 +219,8 @@ int usmarr__linalg_result_end(int rc, usmarr_array_t *work, struct usmarr__linal
 
 void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size)
 {
-    if (n <= USMARR__LINALG_EXACT)
-        snprintf(buffer, size, "-DLA_N=%d", (int)n);
-    else if (n <= USMARR__LINALG_SMALL)
-        snprintf(buffer, size, "-DLA_NMAX=%d", USMARR__LINALG_SMALL);
+    if (n <= USMARR__LINALG_SMALL)
+        snprintf(buffer, size, "-DLA_NMAX=%d", n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32);
     else
         snprintf(buffer, size, "%s", "");
 }
