@@ -2,10 +2,9 @@
  * lib/linalg/cholesky.c; doc/linalg.md).
  *
  * -DD0=<tag> is the compute dtype (f32, f64, c64, c128; -DLA_COMPLEX for the last two).
- * One work-item owns one matrix of a C-ordered stack (n x n, one after another).  With
- * -DLA_NMAX=<4|8|16|32> it copies the matrix into private memory of that order first (a
- * stack of 3 x 3 or 8 x 8 matrices stays in L1); without it (the blocked path's kernels
- * below) it works in place.  (Programs of one exact order, with unrolled loops and row
+ * The first three kernels: one work-item owns one matrix of a C-ordered stack (n x n, one
+ * after another), which it copies into private memory of order -DLA_NMAX=<4|8|16|32> (a
+ * stack of 3 x 3 or 8 x 8 matrices stays in L1); the input stack is only read.  (Programs of one exact order, with unrolled loops and row
  * swaps as selects, ran slower on both CPU runtimes: the selects cost more than the
  * private memory's indexed loads.)  Every work-item
  * runs the same sequence of operations on its own matrix, whatever the lanes beside it
@@ -18,7 +17,7 @@
  *                       0, log -inf).
  *   usmarr_lu_solve     b <- inv(a) b for an n x k right-hand side (b set to the identity
  *                       first when `identity`); a zero pivot marks the matrix as failed.
- *   usmarr_cholesky_factor  the lower factor L (A = L L^H) from A's lower triangle, or
+ *   usmarr_cholesky_factor  into `out`: the lower factor L (A = L L^H) from A's lower triangle, or
  *                       the upper factor U = L^H from A's upper triangle; a pivot that is
  *                       not positive marks the matrix as failed (NaN gives NaN factors, as LAPACK).
  * Each work-item stores whether its matrix failed into status[g] (0 or 1), unconditionally:
@@ -64,25 +63,18 @@ inline LA_T la_div(LA_T p, LA_T q)
 #endif
 
 
-/* The matrix of work-item g: `m` with rows LA_LD apart, loaded from and stored to the
- * stack `a` (n x n at a + g n^2). */
-#if defined(LA_NMAX) && LA_NMAX > 0
+/* The matrix of work-item g in private memory `m` (rows LA_LD apart), loaded from the
+ * stack `a` (n x n at a + g n^2); LA_STORE writes it to the stack `out`. */
 #define LA_LD LA_NMAX
 #define LA_MATRIX(m, a, g, n)                                                                                          \
     LA_T m[LA_NMAX * LA_NMAX];                                                                                         \
-    global LA_T *m##_src = (a) + (g) * (n) * (n);                                                                      \
     for (long i_ = 0; i_ < (n); i_++)                                                                                  \
         for (long j_ = 0; j_ < (n); j_++)                                                                              \
-            m[i_ * LA_NMAX + j_] = m##_src[i_ * (n) + j_];
-#define LA_STORE(m, n)                                                                                                 \
+            m[i_ * LA_NMAX + j_] = (a)[(g) * (n) * (n) + i_ * (n) + j_];
+#define LA_STORE(m, out, g, n)                                                                                         \
     for (long i_ = 0; i_ < (n); i_++)                                                                                  \
         for (long j_ = 0; j_ < (n); j_++)                                                                              \
-            m##_src[i_ * (n) + j_] = m[i_ * LA_NMAX + j_];
-#else
-#define LA_LD n
-#define LA_MATRIX(m, a, g, n) global LA_T *m = (a) + (g) * (n) * (n);
-#define LA_STORE(m, n)
-#endif
+            (out)[(g) * (n) * (n) + i_ * (n) + j_] = m[i_ * LA_NMAX + j_];
 #define LA_AT(m, i, j) m[(i) * LA_LD + (j)]
 
 /* The row, at or below row j, of column j's pivot: the largest |.|, a NaN counting as
@@ -111,7 +103,7 @@ inline LA_T la_div(LA_T p, LA_T q)
     }
 
 #if USMARR_WANT(lu)
-__kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logdet, long n, int mode, long items)
+__kernel void usmarr_lu_det(global const LA_T *a, global LA_T *det, global LA_R *logdet, long n, int mode, long items)
 {
     long g = (long)get_global_id(0);
     if (g >= items)
@@ -161,7 +153,7 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
     }
 }
 
-__kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status, long n, long k, int identity,
+__kernel void usmarr_lu_solve(global const LA_T *a, global LA_T *b, global int *status, long n, long k, int identity,
                               long items)
 {
     long g = (long)get_global_id(0);
@@ -203,7 +195,7 @@ __kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status
 #endif
 
 #if USMARR_WANT(cholesky)
-__kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n, int upper, long items)
+__kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, global int *status, long n, int upper, long items)
 {
     long g = (long)get_global_id(0);
     if (g >= items)
@@ -240,7 +232,7 @@ __kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n,
                 LA_AT(m, i, j) = LA_ZERO;
             }
         }
-    LA_STORE(m, n)
+    LA_STORE(m, out, g, n)
     status[g] = failed;
 }
 #endif

@@ -47,6 +47,10 @@ struct usmarr__linalg_stack {
  * negative strides, F order, broadcast. */
 USMARR_INTERNAL int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
                                              const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* The same for kernels that only read the stack: x itself (retained; never written) when
+ * it is one already (C-ordered, of `dtype`, of batch shape bshape), else a copy. */
+USMARR_INTERNAL int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                              const int64_t *bshape, struct usmarr__linalg_stack *stack);
 /* A new uninitialised stack of `count` = prod(bshape) matrices rows x cols. */
 USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb,
                                                const int64_t *bshape, int64_t rows, int64_t cols,
