@@ -136,6 +136,7 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 /* linalg.c, fft.c, stats.c, sort.c, storage.c, interop.c, bench.c */
 extern PyMethodDef linalg_methods[];
 extern PyMethodDef fft_methods[];
+int linalg_init(PyObject *m); /* usmarr._usmarr._linalg: the extension's functions */
 extern PyMethodDef stats_methods[];
 extern PyMethodDef sort_methods[];
 int sort_init(PyObject *module);                   /* the named tuples of the set functions and top_k */
