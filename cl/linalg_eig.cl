@@ -1,0 +1,428 @@
+/* linalg_eig.cl: QR, eigh and SVD of stacks of matrices (lib/linalg/decomp.c, eigh.c, svd.c;
+ * doc/linalg.md).
+ *
+ * One program per dtype: -DD0=<tag> (f32, f64, c64, c128), with -DLA_COMPLEX for the
+ * complex ones.  One work-item owns one matrix of the stack (work-item z: matrix z) and
+ * works on it in global memory, which the host lays out contiguously (C order, matrix z at
+ * z * its size), so that no result depends on a neighbouring work-item or the vector width.
+ * Kernels:
+ *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
+ *                        larfg's reflectors): R, and Q formed by backward accumulation.
+ *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
+ *                        LA_SWEEPS sweeps: eigenvalues ascending, eigenvectors optional.
+ *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
+ *                        (Hestenes) Jacobi on R's columns, at most LA_SWEEPS sweeps;
+ *                        singular values descending, U and Vᴴ optional, U completed to an
+ *                        orthonormal basis (full_matrices, or rank-deficient A) by the
+ *                        reflectors and Gram-Schmidt.
+ * A matrix with a NaN or an infinity gets NaN results; a Jacobi that does not meet its
+ * tolerance within LA_SWEEPS sweeps atomic_min()s its index z into the status word
+ * (which starts at INT_MAX; the host then reports USMARR_ERROR_LINALG). */
+#define LA_T USMARR_COMPUTE(D0)
+
+#ifdef LA_COMPLEX
+#define LA_R USMARR_REAL(D0)
+#define LA_RE(z) ((z).x)
+#define LA_IM(z) ((z).y)
+#define LA_CONJ(z) ((LA_T)((z).x, -(z).y))
+#define LA_MUL(a, b) ((LA_T)((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+/* conj(a) * b */
+#define LA_CMUL(a, b) ((LA_T)((a).x * (b).x + (a).y * (b).y, (a).x * (b).y - (a).y * (b).x))
+#define LA_ABS2(z) ((z).x * (z).x + (z).y * (z).y)
+#define LA_ABS(z) hypot((z).x, (z).y)
+#define LA_FROM(r) ((LA_T)((r), 0))
+#define LA_FINITE(z) (isfinite((z).x) && isfinite((z).y))
+#else
+#define LA_R LA_T
+#define LA_RE(z) (z)
+#define LA_IM(z) ((LA_R)0)
+#define LA_CONJ(z) (z)
+#define LA_MUL(a, b) ((a) * (b))
+#define LA_CMUL(a, b) ((a) * (b))
+#define LA_ABS2(z) ((z) * (z))
+#define LA_ABS(z) fabs(z)
+#define LA_FROM(r) ((LA_T)(r))
+#define LA_FINITE(z) isfinite(z)
+#endif
+
+#if defined(LA_DOUBLE)
+#define LA_EPS DBL_EPSILON
+#define LA_TINY DBL_MIN
+#else
+#define LA_EPS FLT_EPSILON
+#define LA_TINY FLT_MIN
+#endif
+
+#ifndef LA_SWEEPS
+#define LA_SWEEPS 30
+#endif
+
+#define LA_NAN ((LA_R)NAN)
+
+/* Whether every element of the m x n matrix a (row stride lda) is finite. */
+inline bool la_finite(__global const LA_T *a, long m, long n, long lda)
+{
+    bool ok = true;
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < n; j++)
+            ok &= LA_FINITE(a[i * lda + j]);
+    return ok;
+}
+
+/* The 2-norm of n elements `step` apart, scaled against overflow and underflow. */
+inline LA_R la_norm(__global const LA_T *x, long n, long step)
+{
+    LA_R big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        big = fmax(big, LA_ABS(x[i * step]));
+    if (big == 0 || !isfinite(big))
+        return big;
+    for (long i = 0; i < n; i++) {
+        LA_T v = x[i * step] / big;
+        sum += LA_ABS2(v);
+    }
+    return big * sqrt(sum);
+}
+
+/* Householder QR of the m x n matrix a (row stride lda) in place: R on and above the
+ * diagonal, the reflectors' vectors v (v[0] = 1 implied) below it, their factors in tau.
+ * H_j = I - tau_j v vᴴ; Hᴴ_{k-1} ... Hᴴ_0 A = R, so A = QR with Q = H_0 ... H_{k-1}. */
+inline void la_householder(__global LA_T *a, long m, long n, long lda, __global LA_T *tau)
+{
+    long k = min(m, n);
+    for (long j = 0; j < k; j++) {
+        __global LA_T *col = a + j * lda + j;
+        LA_T alpha = col[0];
+        LA_R xnorm = la_norm(col + lda, m - j - 1, lda);
+        if (xnorm == 0 && LA_IM(alpha) == 0) {
+            tau[j] = LA_FROM(0);
+            continue;
+        }
+        LA_R beta = -copysign(hypot(LA_ABS(alpha), xnorm), LA_RE(alpha));
+#ifdef LA_COMPLEX
+        tau[j] = (LA_T)((beta - alpha.x) / beta, -alpha.y / beta);
+        LA_T d = alpha - LA_FROM(beta); /* 1 / d = conj(d) / |d|^2 */
+        LA_R d2 = LA_ABS2(d);
+        LA_T scale = (LA_T)(d.x / d2, -d.y / d2);
+#else
+        tau[j] = (beta - alpha) / beta;
+        LA_T scale = 1 / (alpha - beta);
+#endif
+        for (long i = 1; i < m - j; i++)
+            col[i * lda] = LA_MUL(col[i * lda], scale);
+        col[0] = LA_FROM(beta);
+        LA_T ct = LA_CONJ(tau[j]);
+        for (long c = 1; c < n - j; c++) {
+            LA_T w = col[c];
+            for (long i = 1; i < m - j; i++)
+                w += LA_CMUL(col[i * lda], col[i * lda + c]);
+            w = LA_MUL(ct, w);
+            col[c] -= w;
+            for (long i = 1; i < m - j; i++)
+                col[i * lda + c] -= LA_MUL(col[i * lda], w);
+        }
+    }
+}
+
+/* q (m x qc, row stride ldq) = H_0 ... H_{k-1} q: the reflectors of la_householder's a
+ * and tau applied from the left, the last first. */
+inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const LA_T *tau, long k,
+                       __global LA_T *q, long qc, long ldq)
+{
+    for (long j = k - 1; j >= 0; j--) {
+        __global const LA_T *v = a + j * lda + j;
+        LA_T t = tau[j];
+        if (LA_RE(t) == 0 && LA_IM(t) == 0)
+            continue;
+        __global LA_T *qj = q + j * ldq;
+        for (long c = 0; c < qc; c++) {
+            LA_T w = qj[c];
+            for (long i = 1; i < m - j; i++)
+                w += LA_CMUL(v[i * lda], qj[i * ldq + c]);
+            w = LA_MUL(t, w);
+            qj[c] -= w;
+            for (long i = 1; i < m - j; i++)
+                qj[i * ldq + c] -= LA_MUL(v[i * lda], w);
+        }
+    }
+}
+
+#if USMARR_WANT(qr)
+/* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) per matrix; q: (m, qc) per
+ * matrix (qc = min(m, n) reduced, m complete); r: (rr, n) (rr = qc). */
+__kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __global LA_T *tau, __global LA_T *q,
+                                                   __global LA_T *r, long m, long n, long qc, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    long k = min(m, n);
+    a += z * m * n;
+    tau += z * k;
+    q += z * m * qc;
+    r += z * qc * n;
+    bool finite = la_finite(a, m, n, n);
+    if (finite)
+        la_householder(a, m, n, n, tau);
+    for (long i = 0; i < qc; i++)
+        for (long c = 0; c < n; c++)
+            r[i * n + c] = !finite ? LA_FROM(LA_NAN) : c >= i ? a[i * n + c] : LA_FROM(0);
+    for (long i = 0; i < m; i++)
+        for (long c = 0; c < qc; c++)
+            q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
+    if (finite)
+        la_apply_q(a, m, n, tau, k, q, qc, qc);
+}
+#endif
+
+/* The rotation that annihilates the (p, q) element g of a 2 x 2 Hermitian [[app, g],
+ * [conj g, aqq]]: new column p = c col_p - s conj(e) col_q, new column q = s e col_p +
+ * c col_q, where e = g / |g|.  False when g is negligible (no rotation). */
+inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R *c, LA_R *s, LA_T *e)
+{
+    LA_R ag = LA_ABS(g);
+    if (!(ag > LA_EPS * sqrt(fabs(app)) * sqrt(fabs(aqq))) || ag < LA_TINY)
+        return false;
+    LA_R tau = (aqq - app) / (2 * ag);
+    LA_R t = (tau >= 0 ? 1 : -1) / (fabs(tau) + hypot((LA_R)1, tau));
+    *c = 1 / sqrt(1 + t * t);
+    *s = t * *c;
+    *e = g / ag;
+    return true;
+}
+
+/* Columns x and y (n elements, `step` apart) rotated as la_rotation says. */
+inline void la_rotate(__global LA_T *x, __global LA_T *y, long n, long step, LA_R c, LA_R s, LA_T e)
+{
+    LA_T se = e * s, sce = LA_CONJ(e) * s;
+    for (long i = 0; i < n; i++) {
+        LA_T xp = x[i * step], yq = y[i * step];
+        x[i * step] = xp * c - LA_MUL(sce, yq);
+        y[i * step] = LA_MUL(se, xp) + yq * c;
+    }
+}
+
+#if USMARR_WANT(eigh)
+/* a: the stack's (n, n) Hermitian matrices (the lower triangle is read), destroyed;
+ * w: n eigenvalues per matrix, ascending; v: (n, n) eigenvectors (columns) per matrix, or
+ * unused when want_v is 0; status: the status word. */
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global LA_R *w, __global LA_T *v,
+                                                     __global int *status, long n, int want_v, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    a += z * n * n;
+    w += z * n;
+    v += want_v ? z * n * n : 0;
+    bool finite = true;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            finite &= LA_FINITE(a[i * n + j]);
+    if (!finite) {
+        for (long i = 0; i < n; i++)
+            w[i] = LA_NAN;
+        for (long i = 0; want_v && i < n * n; i++)
+            v[i] = LA_FROM(LA_NAN);
+        return;
+    }
+    /* the Hermitian matrix from its lower triangle; the diagonal's imaginary parts ignored */
+    for (long i = 0; i < n; i++) {
+        a[i * n + i] = LA_FROM(LA_RE(a[i * n + i]));
+        for (long j = 0; j < i; j++)
+            a[j * n + i] = LA_CONJ(a[i * n + j]);
+    }
+    for (long i = 0; want_v && i < n; i++)
+        for (long j = 0; j < n; j++)
+            v[i * n + j] = LA_FROM(i == j ? 1 : 0);
+    bool rotated = true;
+    for (int sweep = 0; sweep < LA_SWEEPS && rotated; sweep++) {
+        rotated = false;
+        for (long p = 0; p < n - 1; p++)
+            for (long q = p + 1; q < n; q++) {
+                LA_R c, s;
+                LA_T e;
+                if (!la_rotation(LA_RE(a[p * n + p]), LA_RE(a[q * n + q]), a[p * n + q], &c, &s, &e))
+                    continue;
+                rotated = true;
+                LA_R t = s / c, g = LA_ABS(a[p * n + q]);
+                LA_R app = LA_RE(a[p * n + p]) - t * g, aqq = LA_RE(a[q * n + q]) + t * g;
+                la_rotate(a + p, a + q, n, n, c, s, e);                       /* columns */
+                la_rotate(a + p * n, a + q * n, n, 1, c, s, LA_CONJ(e));     /* rows */
+                a[p * n + p] = LA_FROM(app);
+                a[q * n + q] = LA_FROM(aqq);
+                a[p * n + q] = a[q * n + p] = LA_FROM(0);
+                if (want_v)
+                    la_rotate(v + p, v + q, n, n, c, s, e);
+            }
+    }
+    if (rotated)
+        atomic_min(status, (int)z);
+    for (long i = 0; i < n; i++)
+        w[i] = LA_RE(a[i * n + i]);
+    /* ascending, eigenvectors with their values (selection sort: n swaps at most) */
+    for (long i = 0; i < n - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < n; j++)
+            if (w[j] < w[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = w[i];
+        w[i] = w[best];
+        w[best] = tmp;
+        for (long r = 0; want_v && r < n; r++) {
+            LA_T x = v[r * n + i];
+            v[r * n + i] = v[r * n + best];
+            v[r * n + best] = x;
+        }
+    }
+}
+#endif
+
+#if USMARR_WANT(svd)
+/* The singular values of A (m x n; mt = max, nt = min) into s, descending, and when want_uv
+ * U and Vᴴ.  The work is on B = A (m >= n) or B = Aᴴ (m < n), mt x nt: B = Q [R; 0],
+ * R V = G by one-sided Jacobi (G's columns orthogonal), so B = (Q [G Σ⁻¹; 0]) Σ Vᴴ.
+ * a: the stack's (m, n) matrices, read only; ws: per matrix mt*nt (B, then the reflectors
+ * and R) + nt (tau) + 2*nt*nt (G and V, column-major) + mt*uc (U of B, row-major); uc: the
+ * columns of B's U (nt, or mt for full_matrices).  u: B's U (m >= n) or V (m < n); vh: the
+ * other one's conjugate transpose. */
+__kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __global LA_T *ws, __global LA_R *s,
+                                                    __global LA_T *u, __global LA_T *vh, __global int *status, long m,
+                                                    long n, long uc, int want_uv, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    bool tall = m >= n;
+    long mt = tall ? m : n, nt = tall ? n : m;
+    long usize = tall ? mt * uc : nt * nt, vhsize = tall ? nt * nt : uc * mt;
+    a += z * m * n;
+    ws += z * (mt * nt + nt + 2 * nt * nt + (want_uv ? mt * uc : 0));
+    __global LA_T *b = ws, *tau = b + mt * nt, *g = tau + nt, *v = g + nt * nt, *ub = v + nt * nt;
+    s += z * nt;
+    u += want_uv ? z * usize : 0;
+    vh += want_uv ? z * vhsize : 0;
+    if (!la_finite(a, m, n, n)) {
+        for (long i = 0; i < nt; i++)
+            s[i] = LA_NAN;
+        for (long i = 0; want_uv && i < usize; i++)
+            u[i] = LA_FROM(LA_NAN);
+        for (long i = 0; want_uv && i < vhsize; i++)
+            vh[i] = LA_FROM(LA_NAN);
+        return;
+    }
+    for (long i = 0; i < mt; i++)
+        for (long j = 0; j < nt; j++)
+            b[i * nt + j] = tall ? a[i * n + j] : LA_CONJ(a[j * n + i]);
+    la_householder(b, mt, nt, nt, tau);
+    for (long c = 0; c < nt; c++)
+        for (long i = 0; i < nt; i++) {
+            g[c * nt + i] = i <= c ? b[i * nt + c] : LA_FROM(0);
+            v[c * nt + i] = LA_FROM(i == c ? 1 : 0);
+        }
+    bool rotated = true;
+    for (int sweep = 0; sweep < LA_SWEEPS && rotated; sweep++) {
+        rotated = false;
+        for (long p = 0; p < nt - 1; p++)
+            for (long q = p + 1; q < nt; q++) {
+                __global LA_T *gp = g + p * nt, *gq = g + q * nt;
+                LA_R alpha = 0, beta = 0;
+                LA_T gamma = LA_FROM(0);
+                for (long i = 0; i < nt; i++) {
+                    alpha += LA_ABS2(gp[i]);
+                    beta += LA_ABS2(gq[i]);
+                    gamma += LA_CMUL(gp[i], gq[i]);
+                }
+                LA_R c, sn;
+                LA_T e;
+                if (!la_rotation(alpha, beta, gamma, &c, &sn, &e))
+                    continue;
+                rotated = true;
+                la_rotate(gp, gq, nt, 1, c, sn, e);
+                if (want_uv)
+                    la_rotate(v + p * nt, v + q * nt, nt, 1, c, sn, e);
+            }
+    }
+    if (rotated)
+        atomic_min(status, (int)z);
+    for (long c = 0; c < nt; c++)
+        s[c] = la_norm(g + c * nt, nt, 1);
+    /* descending, the columns of G and V with their values */
+    for (long i = 0; i < nt - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < nt; j++)
+            if (s[j] > s[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = s[i];
+        s[i] = s[best];
+        s[best] = tmp;
+        for (long r = 0; want_uv && r < nt; r++) {
+            LA_T x = g[i * nt + r];
+            g[i * nt + r] = g[best * nt + r];
+            g[best * nt + r] = x;
+            x = v[i * nt + r];
+            v[i * nt + r] = v[best * nt + r];
+            v[best * nt + r] = x;
+        }
+    }
+    if (!want_uv)
+        return;
+    /* G Σ⁻¹; a zero column (or one of subnormal values, whose direction has lost its
+     * precision) becomes the unit vector least in the span of the others, orthogonalised
+     * against them (twice) */
+    for (long c = 0; c < nt; c++) {
+        __global LA_T *gc = g + c * nt;
+        if (s[c] >= LA_TINY / LA_EPS) {
+            for (long i = 0; i < nt; i++)
+                gc[i] = gc[i] / s[c];
+            continue;
+        }
+        long best = 0;
+        LA_R best_norm = -1;
+        for (long k = 0; k <= nt; k++) {
+            long unit = k < nt ? k : best; /* the last pass redoes the best */
+            for (long i = 0; i < nt; i++)
+                gc[i] = LA_FROM(i == unit ? 1 : 0);
+            for (int pass = 0; pass < 2; pass++)
+                for (long j = 0; j < c; j++) {
+                    __global LA_T *gj = g + j * nt;
+                    LA_T d = LA_FROM(0);
+                    for (long i = 0; i < nt; i++)
+                        d += LA_CMUL(gj[i], gc[i]);
+                    for (long i = 0; i < nt; i++)
+                        gc[i] -= LA_MUL(gj[i], d);
+                }
+            LA_R norm = la_norm(gc, nt, 1);
+            if (k < nt && norm > best_norm) {
+                best_norm = norm;
+                best = k;
+            } else if (k == nt) {
+                for (long i = 0; i < nt; i++)
+                    gc[i] = gc[i] / norm;
+            }
+        }
+    }
+    for (long i = 0; i < mt; i++)
+        for (long c = 0; c < uc; c++)
+            ub[i * uc + c] = i < nt && c < nt ? g[c * nt + i] : LA_FROM(i == c ? 1 : 0);
+    la_apply_q(b, mt, nt, tau, nt, ub, uc, uc);
+    if (tall) {
+        for (long i = 0; i < usize; i++)
+            u[i] = ub[i];
+        for (long i = 0; i < nt; i++)
+            for (long j = 0; j < nt; j++)
+                vh[i * nt + j] = LA_CONJ(v[i * nt + j]);
+    } else {
+        for (long i = 0; i < nt; i++)
+            for (long j = 0; j < nt; j++)
+                u[i * nt + j] = v[j * nt + i];
+        for (long i = 0; i < uc; i++)
+            for (long j = 0; j < mt; j++)
+                vh[i * mt + j] = LA_CONJ(ub[j * uc + i]);
+    }
+}
+#endif
