@@ -9,15 +9,15 @@
  *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
  *                        larfg's reflectors): R, and Q formed by backward accumulation.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
- *                        LA_SWEEPS sweeps: eigenvalues ascending, eigenvectors optional.
+ *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
  *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
- *                        (Hestenes) Jacobi on R's columns, at most LA_SWEEPS sweeps;
+ *                        (Hestenes) Jacobi on R's columns, at most `sweeps` sweeps;
  *                        singular values descending, U and Vᴴ optional, U completed to an
  *                        orthonormal basis (full_matrices, or rank-deficient A) by the
  *                        reflectors and Gram-Schmidt.
  * A matrix with a NaN or an infinity gets NaN results; a Jacobi that does not meet its
- * tolerance within LA_SWEEPS sweeps atomic_min()s its index z into the status word
- * (which starts at INT_MAX; the host then reports USMARR_ERROR_LINALG). */
+ * tolerance within `sweeps` sweeps (the host's limit, 30) atomic_min()s its index z into
+ * the status word (which starts at INT_MAX; the host then reports USMARR_ERROR_LINALG). */
 #define LA_T USMARR_COMPUTE(D0)
 
 #ifdef LA_COMPLEX
@@ -51,10 +51,6 @@
 #else
 #define LA_EPS FLT_EPSILON
 #define LA_TINY FLT_MIN
-#endif
-
-#ifndef LA_SWEEPS
-#define LA_SWEEPS 30
 #endif
 
 #define LA_NAN ((LA_R)NAN)
@@ -207,7 +203,8 @@ inline void la_rotate(__global LA_T *x, __global LA_T *y, long n, long step, LA_
  * w: n eigenvalues per matrix, ascending; v: (n, n) eigenvectors (columns) per matrix, or
  * unused when want_v is 0; status: the status word. */
 __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global LA_R *w, __global LA_T *v,
-                                                     __global int *status, long n, int want_v, long count)
+                                                     __global int *status, long n, int want_v, int sweeps,
+                                                     long count)
 {
     long z = (long)get_global_id(0);
     if (z >= count)
@@ -236,7 +233,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
         for (long j = 0; j < n; j++)
             v[i * n + j] = LA_FROM(i == j ? 1 : 0);
     bool rotated = true;
-    for (int sweep = 0; sweep < LA_SWEEPS && rotated; sweep++) {
+    for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
         rotated = false;
         for (long p = 0; p < n - 1; p++)
             for (long q = p + 1; q < n; q++) {
@@ -290,7 +287,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
  * other one's conjugate transpose. */
 __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __global LA_T *ws, __global LA_R *s,
                                                     __global LA_T *u, __global LA_T *vh, __global int *status, long m,
-                                                    long n, long uc, int want_uv, long count)
+                                                    long n, long uc, int want_uv, int sweeps, long count)
 {
     long z = (long)get_global_id(0);
     if (z >= count)
@@ -323,7 +320,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
             v[c * nt + i] = LA_FROM(i == c ? 1 : 0);
         }
     bool rotated = true;
-    for (int sweep = 0; sweep < LA_SWEEPS && rotated; sweep++) {
+    for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
         rotated = false;
         for (long p = 0; p < nt - 1; p++)
             for (long q = p + 1; q < nt; q++) {

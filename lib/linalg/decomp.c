@@ -86,6 +86,13 @@ int usmarr__decomp_launch(const struct usmarr__decomp_input *in, const char *ker
     return usmarr__kernel_launch(in->ctx, k, nargs, args, 1, global, local);
 }
 
+int usmarr__decomp_sweeps(void)
+{
+    const char *e = getenv("USMARR_LINALG_SWEEPS");
+    int v = e ? atoi(e) : 0;
+    return v > 0 && v < 30 ? v : 30;
+}
+
 int usmarr__decomp_status_new(const struct usmarr__decomp_input *in, usmarr_array_t **status)
 {
     int64_t one = 1;

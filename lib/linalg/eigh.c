@@ -19,13 +19,14 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
         goto done;
     if (in.copy) {
         cl_long ln = n, count = in.count;
-        cl_int want_v = v != NULL;
+        cl_int want_v = v != NULL, sweeps = usmarr__decomp_sweeps();
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(in.copy)),
                                             USMARR__ARG_PTR(usmarr_array_data(wa)),
                                             USMARR__ARG_PTR(va ? usmarr_array_data(va) : NULL),
                                             USMARR__ARG_PTR(usmarr_array_data(status)),
                                             USMARR__ARG(ln),
                                             USMARR__ARG(want_v),
+                                            USMARR__ARG(sweeps),
                                             USMARR__ARG(count)};
         rc = usmarr__decomp_launch(&in, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
         if (!rc)

@@ -31,6 +31,8 @@ USMARR_INTERNAL int usmarr__decomp_array(const struct usmarr__decomp_input *in, 
 /* Launches `kernel` of cl/linalg_eig.cl for in's dtype, one work-item per matrix. */
 USMARR_INTERNAL int usmarr__decomp_launch(const struct usmarr__decomp_input *in, const char *kernel, int nargs,
                                           const struct usmarr__karg *args);
+/* The Jacobi sweep limit: 30, or USMARR_LINALG_SWEEPS (tests of the limit). */
+USMARR_INTERNAL int usmarr__decomp_sweeps(void);
 /* The status word (int32, INT32_MAX) that kernels atomic_min() a failing matrix's index
  * into; _status reads it: USMARR_ERROR_LINALG naming the first failing matrix, or 0. */
 USMARR_INTERNAL int usmarr__decomp_status_new(const struct usmarr__decomp_input *in, usmarr_array_t **status);

@@ -31,7 +31,7 @@ static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_
         if ((rc = usmarr__decomp_array(&in, in.dtype, 1, wdims, &ws)))
             goto done;
         cl_long lm = m, ln = n, luc = uc, count = in.count;
-        cl_int want_uv = u != NULL;
+        cl_int want_uv = u != NULL, sweeps = usmarr__decomp_sweeps();
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(in.copy ? usmarr_array_data(in.copy) : NULL),
                                             USMARR__ARG_PTR(usmarr_array_data(ws)),
                                             USMARR__ARG_PTR(usmarr_array_data(sa)),
@@ -42,6 +42,7 @@ static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_
                                             USMARR__ARG(ln),
                                             USMARR__ARG(luc),
                                             USMARR__ARG(want_uv),
+                                            USMARR__ARG(sweeps),
                                             USMARR__ARG(count)};
         rc = usmarr__decomp_launch(&in, "usmarr_svd_jacobi", USMARR__NARGS(args), args);
         if (!rc)

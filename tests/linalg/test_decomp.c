@@ -635,6 +635,41 @@ START_TEST(test_decomp_failures)
 }
 END_TEST
 
+/* A Jacobi that has not converged within its sweep limit (lowered to 1 here) fails the
+ * call with USMARR_ERROR_LINALG naming the first such matrix; a diagonal matrix needs no
+ * sweep beyond the first. */
+START_TEST(test_decomp_sweep_limit_names_the_matrix)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
+    double v[3 * 16] = {0};
+    for (int i = 0; i < 4; i++)
+        v[i * 5] = i + 1; /* matrix 0 diagonal */
+    for (int z = 1; z < 3; z++)
+        for (int i = 0; i < 16; i++)
+            v[z * 16 + i] = (double)((i * 7 + z * 3) % 11) - 5;
+    int64_t shape[3] = {3, 4, 4};
+    usmarr_array_t *h = f64_array(ctx, 3, shape, v), *x = NULL, *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &x));
+    setenv("USMARR_LINALG_SWEEPS", "1", 1);
+    ck_assert_fails_with(usmarr_linalg_eigh(x, &a, &b), USMARR_ERROR_LINALG, "matrix 1 of the stack");
+    ck_assert_ptr_null(a);
+    ck_assert_ptr_null(b);
+    ck_assert_fails_with(usmarr_linalg_eigvalsh(x, NULL, &a), USMARR_ERROR_LINALG, "did not converge");
+    ck_assert_fails_with(usmarr_linalg_svd(x, false, &a, &b, &c), USMARR_ERROR_LINALG, "batch index [1]");
+    ck_assert_fails_with(usmarr_linalg_svdvals(x, NULL, &d), USMARR_ERROR_LINALG, "matrix 1");
+    ck_assert_ptr_null(a);
+    ck_assert_ptr_null(d);
+    unsetenv("USMARR_LINALG_SWEEPS");
+    ck_assert_ok(usmarr_linalg_eigh(x, &a, &b));
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_array_release(x);
+    usmarr_array_release(h);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_decomp(void)
 {
     load_cases();
@@ -647,6 +682,7 @@ Suite *suite_decomp(void)
     tcase_set_timeout(tc, 0);
     tcase_add_test(tc, test_decomp_out_rtol_and_promotion);
     tcase_add_test(tc, test_decomp_failures);
+    tcase_add_test(tc, test_decomp_sweep_limit_names_the_matrix);
     suite_add_tcase(s, tc);
     return s;
 }
