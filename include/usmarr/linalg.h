@@ -91,6 +91,128 @@ USMARR_API USMARR_NODISCARD int usmarr_matrix_transpose(const usmarr_array_t *x,
 
 /** @} */
 
+/** @name The linear algebra extension: LU and Cholesky
+ * The array API's `linalg` functions, named `usmarr_linalg_<name>` (doc/linalg.md).  Each
+ * works on the last two dims of its operands as a stack of matrices (the dims before them
+ * are the batch), takes any layout (strided, offset, negative strides, F order,
+ * broadcast), and computes in the operand's floating dtype: float32, float64, complex64
+ * and complex128 stay, float16 computes in float32, bool and integers in the default
+ * floating dtype (float64, or float32 on a device without fp64).  Results follow the
+ * library's convention (`out`, `&result`) as usmarr_matmul(), except where a function has
+ * two results.  A failing matrix (singular, not positive definite) fails the whole call
+ * with ::USMARR_ERROR_LINALG, whose detail names the first such matrix of the stack by
+ * its index and batch index; nothing is written then.
+ * @{ */
+
+/** @brief The determinant of each matrix of the stack @p x (NumPy's `linalg.det`).
+ *
+ * LU with partial pivoting; a singular matrix gives 0 (no error), a 0 x 0 matrix 1.
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param out NULL, or the array to write, of x's batch shape
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims or matrices that are not
+ *         square, @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out of another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_CASTING the result dtype does not cast to @p out's (same_kind)
+ * @retval USMARR_ERROR_UNSUPPORTED the compute dtype needs fp64 and the device has none
+ * @retval USMARR_ERROR_ALLOCATION a work stack or the result could not be allocated */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_det(const usmarr_array_t *x, usmarr_array_t *out,
+                                                  usmarr_array_t **result);
+
+/** @brief The sign and the log of the absolute value of each determinant (NumPy's
+ *  `linalg.slogdet`).
+ *
+ * @p sign has the compute dtype (for complex: det / |det|), @p logabsdet its real dtype; a
+ * singular matrix gives sign 0 and logabsdet -inf, a 0 x 0 matrix 1 and 0.
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param[out] sign the signs, of x's batch shape
+ * @param[out] logabsdet the logs, of x's batch shape
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p sign or @p logabsdet
+ * @retval USMARR_ERROR_SHAPE_MISMATCH, USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as
+ *         usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_slogdet(const usmarr_array_t *x, usmarr_array_t **sign,
+                                                      usmarr_array_t **logabsdet);
+
+/** @brief The inverse of each matrix of the stack @p x (NumPy's `linalg.inv`).
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param out NULL, or the array to write, of x's shape
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_LINALG a matrix is singular (an exactly zero pivot); the detail
+ *         names the first
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH,
+ *         USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_inv(const usmarr_array_t *x, usmarr_array_t *out,
+                                                  usmarr_array_t **result);
+
+/** @brief The solution of x1 @ x = x2 for each matrix of the stack @p x1 (NumPy 2's
+ *  `linalg.solve`).
+ *
+ * A 1-D @p x2 of shape (n,) is one right-hand side for every matrix: the result has shape
+ * (batch..., n).  Otherwise @p x2 is a stack of n x k matrices whose batch dims broadcast
+ * with x1's (NumPy's rules): the result has shape (batch..., n, k).  The compute dtype is
+ * that of the operands' promoted dtype.
+ *
+ * @param x1 the coefficients, at least 2-D with square matrices (borrowed)
+ * @param x2 the right-hand sides, at least 1-D (borrowed)
+ * @param out NULL, or the array to write
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_LINALG a matrix of @p x1 is singular; the detail names the first
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL operand, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH x1 not a stack of square matrices, x2 0-d, x2's rows
+ *         not x1's order, batch dims that do not broadcast, @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH operands or @p out of different contexts
+ * @retval USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING, USMARR_ERROR_UNSUPPORTED,
+ *         USMARR_ERROR_ALLOCATION as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_solve(const usmarr_array_t *x1, const usmarr_array_t *x2,
+                                                    usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief The Cholesky factor of each Hermitian positive-definite matrix of the stack
+ *  (NumPy 2's `linalg.cholesky(x, upper=...)`).
+ *
+ * The lower factor L (x = L L^H) from x's lower triangle, or with @p upper the upper
+ * factor U (x = U^H U) from x's upper triangle; the other triangle of the result is zero.
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param upper whether to compute the upper factor
+ * @param out NULL, or the array to write, of x's shape
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_LINALG a matrix is not positive definite (a pivot <= 0 or NaN); the
+ *         detail names the first
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH,
+ *         USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *out,
+                                                       usmarr_array_t **result);
+
+/** @brief Each matrix of the stack raised to the integer power @p n (NumPy's
+ *  `linalg.matrix_power`).
+ *
+ * n = 0 gives the identity, n > 0 repeated squaring with usmarr_matmul() (the dtype of
+ * @p x kept, integers included, as NumPy), n < 0 the same on usmarr_linalg_inv() (the
+ * compute dtype).
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param n the power
+ * @param out NULL, or the array to write, of x's shape
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_LINALG n < 0 and a matrix is singular
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH,
+ *         USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_power(const usmarr_array_t *x, int64_t n, usmarr_array_t *out,
+                                                           usmarr_array_t **result);
 
 /** @name The linear algebra extension: QR, eigh and SVD
  * Decompositions of each matrix of a stack (the last two dims of @p x; the dims before

@@ -7,33 +7,35 @@
 /* The eigenvalues into a new array *w and, when v is given, the eigenvectors into *v. */
 static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usmarr_array_t **v)
 {
-    struct usmarr__decomp_input in;
-    int rc = usmarr__decomp_prepare(fn, x, true, &in);
+    struct usmarr__linalg_stack st;
+    usmarr_dtype_t dt, real;
+    int rc = usmarr__decomp_prepare(fn, x, true, &st, &dt, &real);
     if (rc)
         return rc;
-    int64_t n = in.n, wdims[1] = {n}, vdims[2] = {n, n};
+    usmarr_context_t *ctx = x->memory->context;
+    int64_t n = st.rows, wdims[1] = {n}, vdims[2] = {n, n};
     usmarr_array_t *wa = NULL, *va = NULL, *status = NULL;
-    if ((rc = usmarr__decomp_array(&in, in.real, 1, wdims, &wa)) ||
-        (v && (rc = usmarr__decomp_array(&in, in.dtype, 2, vdims, &va))) ||
-        (rc = usmarr__decomp_status_new(&in, &status)))
+    if ((rc = usmarr__decomp_array(ctx, &st, real, 1, wdims, &wa)) ||
+        (v && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
+        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
         goto done;
-    if (in.copy) {
-        cl_long ln = n, count = in.count;
+    if (st.work) {
+        cl_long ln = n;
         cl_int want_v = v != NULL, sweeps = usmarr__decomp_sweeps();
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(in.copy)),
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(st.work)),
                                             USMARR__ARG_PTR(usmarr_array_data(wa)),
                                             USMARR__ARG_PTR(va ? usmarr_array_data(va) : NULL),
                                             USMARR__ARG_PTR(usmarr_array_data(status)),
                                             USMARR__ARG(ln),
                                             USMARR__ARG(want_v),
-                                            USMARR__ARG(sweeps),
-                                            USMARR__ARG(count)};
-        rc = usmarr__decomp_launch(&in, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
+                                            USMARR__ARG(sweeps)};
+        rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
         if (!rc)
-            rc = usmarr__decomp_status(fn, &in, status);
+            rc = usmarr__linalg_status_check(fn, status, "did not converge within the Jacobi sweep limit",
+                                             st.nbatch_dims, st.batch_shape);
     }
 done:
-    usmarr__decomp_input_release(&in);
+    usmarr__linalg_stack_release(&st);
     usmarr_array_release(status);
     if (rc) {
         usmarr_array_release(wa);
@@ -59,18 +61,18 @@ int usmarr_linalg_eigh(const usmarr_array_t *x, usmarr_array_t **eigenvalues, us
 int usmarr_linalg_eigvalsh(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
-    if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "eigvalsh: result is NULL and no out is given");
-    usmarr_array_t *w = NULL, *target = NULL;
-    int rc = eigh("eigvalsh", x, &w, NULL);
+    usmarr_dtype_t dt;
+    int rc = usmarr__linalg_check("eigvalsh", x, "x", 2, true, &dt);
     if (rc)
         return rc;
+    usmarr_dtype_t real = dt == USMARR_COMPLEX64 ? USMARR_FLOAT32 : dt == USMARR_COMPLEX128 ? USMARR_FLOAT64 : dt;
+    struct usmarr__linalg_result res;
     const usmarr_array_t *inputs[1] = {x};
-    rc = usmarr__result_begin(x, inputs, 1, w->dtype, w->ndim, w->shape, out, result, &target);
-    if (!rc) {
-        rc = usmarr_array_copy_into(target, w);
-        rc = usmarr__result_end(rc, target, out, result);
-    }
+    if ((rc = usmarr__linalg_result_begin("eigvalsh", x, inputs, 1, real, x->ndim - 1, x->shape, out, result, &res)))
+        return rc;
+    usmarr_array_t *w = NULL;
+    rc = eigh("eigvalsh", x, &w, NULL);
+    rc = usmarr__linalg_result_end(rc, w, &res);
     usmarr_array_release(w);
     return rc;
 }

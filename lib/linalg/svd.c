@@ -11,28 +11,30 @@
 static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u, usmarr_array_t **s,
                usmarr_array_t **vh)
 {
-    struct usmarr__decomp_input in;
-    int rc = usmarr__decomp_prepare(fn, x, false, &in);
+    struct usmarr__linalg_stack st;
+    usmarr_dtype_t dt, real;
+    int rc = usmarr__decomp_prepare(fn, x, false, &st, &dt, &real);
     if (rc)
         return rc;
-    int64_t m = in.m, n = in.n, k = m < n ? m : n, mt = m < n ? n : m;
+    usmarr_context_t *ctx = x->memory->context;
+    int64_t m = st.rows, n = st.cols, k = m < n ? m : n, mt = m < n ? n : m;
     int64_t uc = full ? mt : k; /* the columns of the tall form's U */
     int64_t sdims[1] = {k}, udims[2] = {m, full ? m : k}, vdims[2] = {full ? n : k, n};
     usmarr_array_t *sa = NULL, *ua = NULL, *va = NULL, *status = NULL, *ws = NULL;
-    if ((rc = usmarr__decomp_array(&in, in.real, 1, sdims, &sa)) ||
-        (u && (rc = usmarr__decomp_array(&in, in.dtype, 2, udims, &ua))) ||
-        (u && (rc = usmarr__decomp_array(&in, in.dtype, 2, vdims, &va))) ||
-        (rc = usmarr__decomp_status_new(&in, &status)))
+    if ((rc = usmarr__decomp_array(ctx, &st, real, 1, sdims, &sa)) ||
+        (u && (rc = usmarr__decomp_array(ctx, &st, dt, 2, udims, &ua))) ||
+        (u && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
+        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
         goto done;
     /* the work: the tall form and its reflectors, tau, G, V and the tall form's U */
     int64_t wsize = mt * k + k + 2 * k * k + (u ? mt * uc : 0);
-    if (in.count > 0 && (wsize > 0 || (u && (m * udims[1] > 0 || vdims[0] * n > 0)))) {
+    if (wsize > 0 || (u && (m * udims[1] > 0 || vdims[0] * n > 0))) {
         int64_t wdims[1] = {wsize};
-        if ((rc = usmarr__decomp_array(&in, in.dtype, 1, wdims, &ws)))
+        if ((rc = usmarr__decomp_array(ctx, &st, dt, 1, wdims, &ws)))
             goto done;
-        cl_long lm = m, ln = n, luc = uc, count = in.count;
+        cl_long lm = m, ln = n, luc = uc;
         cl_int want_uv = u != NULL, sweeps = usmarr__decomp_sweeps();
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(in.copy ? usmarr_array_data(in.copy) : NULL),
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(st.work ? usmarr_array_data(st.work) : NULL),
                                             USMARR__ARG_PTR(usmarr_array_data(ws)),
                                             USMARR__ARG_PTR(usmarr_array_data(sa)),
                                             USMARR__ARG_PTR(ua ? usmarr_array_data(ua) : NULL),
@@ -42,14 +44,14 @@ static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_
                                             USMARR__ARG(ln),
                                             USMARR__ARG(luc),
                                             USMARR__ARG(want_uv),
-                                            USMARR__ARG(sweeps),
-                                            USMARR__ARG(count)};
-        rc = usmarr__decomp_launch(&in, "usmarr_svd_jacobi", USMARR__NARGS(args), args);
+                                            USMARR__ARG(sweeps)};
+        rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_svd_jacobi", USMARR__NARGS(args), args);
         if (!rc)
-            rc = usmarr__decomp_status(fn, &in, status);
+            rc = usmarr__linalg_status_check(fn, status, "did not converge within the Jacobi sweep limit",
+                                             st.nbatch_dims, st.batch_shape);
     }
 done:
-    usmarr__decomp_input_release(&in);
+    usmarr__linalg_stack_release(&st);
     usmarr_array_release(status);
     usmarr_array_release(ws);
     if (rc) {
@@ -99,11 +101,23 @@ static int deliver(const usmarr_array_t *x, usmarr_array_t *value, usmarr_array_
 int usmarr_linalg_svdvals(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
-    if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "svdvals: result is NULL and no out is given");
+    usmarr_dtype_t dt;
+    int rc = usmarr__linalg_check("svdvals", x, "x", 2, false, &dt);
+    if (rc)
+        return rc;
+    usmarr_dtype_t real = dt == USMARR_COMPLEX64 ? USMARR_FLOAT32 : dt == USMARR_COMPLEX128 ? USMARR_FLOAT64 : dt;
+    int64_t shape[USMARR_MAX_NDIM], m = x->shape[x->ndim - 2], n = x->shape[x->ndim - 1];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)(x->ndim - 2));
+    shape[x->ndim - 2] = m < n ? m : n;
+    struct usmarr__linalg_result res;
+    const usmarr_array_t *inputs[1] = {x};
+    if ((rc = usmarr__linalg_result_begin("svdvals", x, inputs, 1, real, x->ndim - 1, shape, out, result, &res)))
+        return rc;
     usmarr_array_t *s = NULL;
-    int rc = svd("svdvals", x, false, NULL, &s, NULL);
-    return rc ? rc : deliver(x, s, out, result);
+    rc = svd("svdvals", x, false, NULL, &s, NULL);
+    rc = usmarr__linalg_result_end(rc, s, &res);
+    usmarr_array_release(s);
+    return rc;
 }
 
 /* A 0-d array of `dtype` holding `value`. */

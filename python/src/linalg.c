@@ -1,5 +1,8 @@
 /* The namespace's linear algebra (include/usmarr/linalg.h): matmul, tensordot, vecdot and
- * matrix_transpose, each one library call.  usmarr.linalg (python/usmarr/linalg.py) offers the same functions. */
+ * matrix_transpose, each one library call; usmarr.linalg (python/usmarr/linalg.py) offers
+ * the same functions.  The extension's own functions (det, inv, solve, ...) live in the
+ * submodule usmarr._usmarr._linalg, which python/usmarr/linalg.py re-exports, so that they
+ * do not enter the main namespace. */
 #include "module.h"
 
 /* matmul(x1, x2, /, *, out=None) */
@@ -100,3 +103,115 @@ PyMethodDef linalg_methods[] = {
     {"matrix_transpose", FN(py_matrix_transpose), METH_O, "matrix_transpose(x, /)\n--\n\nA view"},
     {NULL},
 };
+
+/* ---- the extension (usmarr._usmarr._linalg) ------------------------------------------------ */
+
+/* f(x, /) for a function of one stack with the result convention */
+static PyObject *unary(PyObject *x, int (*fn)(const usmarr_array_t *, usmarr_array_t *, usmarr_array_t **))
+{
+    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
+    if (!a)
+        return NULL;
+    int rc = fn(a, NULL, &r);
+    usmarr_array_release(a);
+    return array_wrap_result(rc, r);
+}
+
+static PyObject *py_det(PyObject *self, PyObject *x)
+{
+    return unary(x, usmarr_linalg_det);
+}
+
+static PyObject *py_inv(PyObject *self, PyObject *x)
+{
+    return unary(x, usmarr_linalg_inv);
+}
+
+/* slogdet(x, /): the pair (sign, logabsdet); linalg.py names it */
+static PyObject *py_slogdet(PyObject *self, PyObject *x)
+{
+    usmarr_array_t *a = convert_operand(x, NULL), *sign = NULL, *logabs = NULL;
+    if (!a)
+        return NULL;
+    int rc = usmarr_linalg_slogdet(a, &sign, &logabs);
+    usmarr_array_release(a);
+    if (rc)
+        return py_error(rc);
+    PyObject *s = array_wrap(sign), *l = array_wrap(logabs);
+    PyObject *pair = s && l ? PyTuple_Pack(2, s, l) : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(l);
+    return pair;
+}
+
+/* solve(x1, x2, /) */
+static PyObject *py_solve(PyObject *self, PyObject *args)
+{
+    PyObject *x1, *x2;
+    usmarr_array_t *a, *b, *r = NULL;
+    if (!PyArg_ParseTuple(args, "OO:solve", &x1, &x2) || convert_operands(x1, x2, NULL, &a, &b) < 0)
+        return NULL;
+    int rc = usmarr_linalg_solve(a, b, NULL, &r);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    return array_wrap_result(rc, r);
+}
+
+/* cholesky(x, /, *, upper=False) */
+static PyObject *py_cholesky(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"x", "upper", NULL};
+    PyObject *x;
+    int upper = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$p:cholesky", keywords, &x, &upper))
+        return NULL;
+    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
+    if (!a)
+        return NULL;
+    int rc = usmarr_linalg_cholesky(a, upper, NULL, &r);
+    usmarr_array_release(a);
+    return array_wrap_result(rc, r);
+}
+
+/* matrix_power(x, n, /) */
+static PyObject *py_matrix_power(PyObject *self, PyObject *args)
+{
+    PyObject *x;
+    long long n;
+    if (!PyArg_ParseTuple(args, "OL:matrix_power", &x, &n))
+        return NULL;
+    usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
+    if (!a)
+        return NULL;
+    int rc = usmarr_linalg_matrix_power(a, n, NULL, &r);
+    usmarr_array_release(a);
+    return array_wrap_result(rc, r);
+}
+
+static PyMethodDef extension_methods[] = {
+    {"det", py_det, METH_O, "det(x, /)\n--\n\nThe determinant of each matrix of the stack."},
+    {"slogdet", py_slogdet, METH_O, "slogdet(x, /)\n--\n\nThe pair (sign, logabsdet) of each determinant."},
+    {"inv", py_inv, METH_O, "inv(x, /)\n--\n\nThe inverse of each matrix of the stack."},
+    {"solve", py_solve, METH_VARARGS, "solve(x1, x2, /)\n--\n\nThe solution of x1 @ x = x2 (x2 a stack of matrices unless 1-D)."},
+    {"cholesky", FN(py_cholesky), KW, "cholesky(x, /, *, upper=False)\n--\n\nThe Cholesky factor of each matrix."},
+    {"matrix_power", py_matrix_power, METH_VARARGS, "matrix_power(x, n, /)\n--\n\nEach matrix raised to the integer power n."},
+    {NULL},
+};
+
+static struct PyModuleDef extension_def = {
+    PyModuleDef_HEAD_INIT, "usmarr._usmarr._linalg", "The linear algebra extension's functions.", -1, extension_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+/* usmarr._usmarr._linalg, added to `m` */
+int linalg_init(PyObject *m)
+{
+    PyObject *sub = PyModule_Create(&extension_def);
+    if (!sub)
+        return -1;
+    int rc = PyModule_AddFunctions(sub, linalg_decomp_methods);
+    if (!rc)
+        rc = PyModule_AddObjectRef(m, "_linalg", sub);
+    Py_DECREF(sub);
+    return rc;
+}

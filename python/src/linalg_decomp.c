@@ -1,7 +1,6 @@
 /* The decompositions of usmarr.linalg (include/usmarr/linalg.h): qr, svd, svdvals, eigh,
- * eigvalsh, matrix_rank and pinv, each one library call.  They are private functions of the
- * extension (_linalg_<name>); python/usmarr/linalg.py gives them their standard names and
- * wraps the several results in NumPy's named tuples. */
+ * eigvalsh, matrix_rank and pinv, each one library call, in the submodule _usmarr._linalg
+ * (linalg.c); python/usmarr/linalg.py wraps several results in NumPy's named tuples. */
 #include "module.h"
 
 #include <string.h>
@@ -25,7 +24,7 @@ static PyObject *wrap_results(int rc, usmarr_array_t **arrays, int n)
     return t;
 }
 
-/* _linalg_qr(x, mode): mode "reduced" or "complete" */
+/* qr(x, mode): mode "reduced" or "complete" */
 static PyObject *py_qr(PyObject *self, PyObject *args)
 {
     PyObject *x;
@@ -49,7 +48,7 @@ static PyObject *py_qr(PyObject *self, PyObject *args)
     return wrap_results(rc, r, 2);
 }
 
-/* _linalg_svd(x, full_matrices) */
+/* svd(x, full_matrices) */
 static PyObject *py_svd(PyObject *self, PyObject *args)
 {
     PyObject *x;
@@ -64,7 +63,7 @@ static PyObject *py_svd(PyObject *self, PyObject *args)
     return wrap_results(rc, r, 3);
 }
 
-/* _linalg_eigh(x) */
+/* eigh(x) */
 static PyObject *py_eigh(PyObject *self, PyObject *x)
 {
     usmarr_array_t *a = convert_operand(x, NULL), *r[2] = {NULL, NULL};
@@ -75,7 +74,7 @@ static PyObject *py_eigh(PyObject *self, PyObject *x)
     return wrap_results(rc, r, 2);
 }
 
-/* _linalg_svdvals(x) and _linalg_eigvalsh(x) */
+/* svdvals(x) and eigvalsh(x) */
 static PyObject *values(PyObject *x, int (*fn)(const usmarr_array_t *, usmarr_array_t *, usmarr_array_t **))
 {
     usmarr_array_t *a = convert_operand(x, NULL), *r = NULL;
@@ -96,7 +95,7 @@ static PyObject *py_eigvalsh(PyObject *self, PyObject *x)
     return values(x, usmarr_linalg_eigvalsh);
 }
 
-/* _linalg_matrix_rank(x, rtol) and _linalg_pinv(x, rtol): rtol None, a number or an array */
+/* matrix_rank(x, rtol) and pinv(x, rtol): rtol None, a number or an array */
 static PyObject *with_rtol(PyObject *args, const char *format,
                            int (*fn)(const usmarr_array_t *, const usmarr_array_t *, usmarr_array_t *,
                                      usmarr_array_t **))
@@ -128,12 +127,12 @@ static PyObject *py_pinv(PyObject *self, PyObject *args)
 }
 
 PyMethodDef linalg_decomp_methods[] = {
-    {"_linalg_qr", py_qr, METH_VARARGS, "_linalg_qr(x, mode, /)\n--\n\n(Q, R)"},
-    {"_linalg_svd", py_svd, METH_VARARGS, "_linalg_svd(x, full_matrices, /)\n--\n\n(U, S, Vh)"},
-    {"_linalg_svdvals", py_svdvals, METH_O, "_linalg_svdvals(x, /)\n--\n\n"},
-    {"_linalg_eigh", py_eigh, METH_O, "_linalg_eigh(x, /)\n--\n\n(eigenvalues, eigenvectors)"},
-    {"_linalg_eigvalsh", py_eigvalsh, METH_O, "_linalg_eigvalsh(x, /)\n--\n\n"},
-    {"_linalg_matrix_rank", py_matrix_rank, METH_VARARGS, "_linalg_matrix_rank(x, rtol, /)\n--\n\n"},
-    {"_linalg_pinv", py_pinv, METH_VARARGS, "_linalg_pinv(x, rtol, /)\n--\n\n"},
+    {"qr", py_qr, METH_VARARGS, "qr(x, mode, /)\n--\n\n(Q, R)"},
+    {"svd", py_svd, METH_VARARGS, "svd(x, full_matrices, /)\n--\n\n(U, S, Vh)"},
+    {"svdvals", py_svdvals, METH_O, "svdvals(x, /)\n--\n\n"},
+    {"eigh", py_eigh, METH_O, "eigh(x, /)\n--\n\n(eigenvalues, eigenvectors)"},
+    {"eigvalsh", py_eigvalsh, METH_O, "eigvalsh(x, /)\n--\n\n"},
+    {"matrix_rank", py_matrix_rank, METH_VARARGS, "matrix_rank(x, rtol, /)\n--\n\n"},
+    {"pinv", py_pinv, METH_VARARGS, "pinv(x, rtol, /)\n--\n\n"},
     {NULL},
 };

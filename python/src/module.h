@@ -135,7 +135,8 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 
 /* linalg.c, stats.c, sort.c, storage.c, interop.c, bench.c */
 extern PyMethodDef linalg_methods[];
-extern PyMethodDef linalg_decomp_methods[]; /* linalg_decomp.c: qr, svd, eigh and their kin */
+int linalg_init(PyObject *m); /* usmarr._usmarr._linalg: the extension's functions */
+extern PyMethodDef linalg_decomp_methods[]; /* linalg_decomp.c: qr, svd, eigh and their kin, in _linalg */
 extern PyMethodDef stats_methods[];
 extern PyMethodDef sort_methods[];
 int sort_init(PyObject *module);                   /* the named tuples of the set functions and top_k */

@@ -1,67 +1,66 @@
-"""usmarr.linalg: the array API's linear algebra extension, as far as the library has it.
+"""usmarr.linalg: the array API's linear algebra extension.
 
-The functions are calls of the library (include/usmarr/linalg.h): matmul, tensordot, vecdot
-and matrix_transpose (also in the main namespace); qr, svd, svdvals, eigh, eigvalsh,
-matrix_rank and pinv, whose several results come back as NumPy 2's named tuples (QRResult,
-SVDResult, EighResult).  The rest of the extension (cholesky, det, inv, ...) is not in the
-library (doc/array-api-tests.md lists the skipped tests)."""
+Each function is one call of the library (include/usmarr/linalg.h, doc/linalg.md):
+matmul, tensordot, vecdot and matrix_transpose as in the main namespace, and the
+extension's functions on stacks of matrices.  A singular matrix (inv, solve) or one that is
+not positive definite (cholesky) raises LinAlgError, a ValueError as NumPy's; so does a
+Jacobi iteration (eigh, svd) that has not converged within its sweep limit.  Several
+results come back as NumPy 2's named tuples (SlogdetResult, QRResult, EighResult,
+SVDResult)."""
 
-from typing import NamedTuple
+from collections import namedtuple as _namedtuple
 
-from . import _usmarr
-from ._usmarr import Array, matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
+from ._usmarr import LinAlgError, matmul, matrix_transpose, tensordot, vecdot  # noqa: F401
+from ._usmarr import _linalg
 
-__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot", "qr", "svd", "svdvals", "eigh", "eigvalsh",
-           "matrix_rank", "pinv", "QRResult", "SVDResult", "EighResult"]
+SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
+EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
+
+cholesky = _linalg.cholesky
+det = _linalg.det
+inv = _linalg.inv
+matrix_power = _linalg.matrix_power
+solve = _linalg.solve
+svdvals = _linalg.svdvals
+eigvalsh = _linalg.eigvalsh
 
 
-class QRResult(NamedTuple):
-    Q: Array
-    R: Array
-
-
-class SVDResult(NamedTuple):
-    U: Array
-    S: Array
-    Vh: Array
-
-
-class EighResult(NamedTuple):
-    eigenvalues: Array
-    eigenvectors: Array
+def slogdet(x, /):
+    """The sign and the natural log of the absolute value of each determinant, as the named
+    pair SlogdetResult(sign, logabsdet)."""
+    return SlogdetResult(*_linalg.slogdet(x))
 
 
 def qr(x, /, *, mode="reduced"):
-    """The QR decomposition of each matrix of x: QRResult(Q, R); mode 'reduced' or 'complete'."""
-    return QRResult(*_usmarr._linalg_qr(x, mode))
-
-
-def svd(x, /, *, full_matrices=True):
-    """The singular value decomposition of each matrix of x: SVDResult(U, S, Vh), S descending."""
-    return SVDResult(*_usmarr._linalg_svd(x, full_matrices))
-
-
-def svdvals(x, /):
-    """The singular values of each matrix of x, descending."""
-    return _usmarr._linalg_svdvals(x)
+    """The QR decomposition of each matrix of x, QRResult(Q, R); mode 'reduced' or 'complete'."""
+    return QRResult(*_linalg.qr(x, mode))
 
 
 def eigh(x, /):
     """Eigenvalues (ascending) and eigenvectors of each Hermitian matrix of x (its lower
-    triangle is read): EighResult(eigenvalues, eigenvectors)."""
-    return EighResult(*_usmarr._linalg_eigh(x))
+    triangle is read), EighResult(eigenvalues, eigenvectors)."""
+    return EighResult(*_linalg.eigh(x))
 
 
-def eigvalsh(x, /):
-    """The eigenvalues of each Hermitian matrix of x, ascending."""
-    return _usmarr._linalg_eigvalsh(x)
+def svd(x, /, *, full_matrices=True):
+    """The singular value decomposition of each matrix of x, SVDResult(U, S, Vh), S descending."""
+    return SVDResult(*_linalg.svd(x, full_matrices))
 
 
 def matrix_rank(x, /, *, rtol=None):
-    """The number of singular values above rtol times the largest (default max(m, n) eps), int64."""
-    return _usmarr._linalg_matrix_rank(x, rtol)
+    """The number of singular values above rtol times the largest (default max(m, n) eps),
+    int64; rtol a number or an array that broadcasts against the stack."""
+    return _linalg.matrix_rank(x, rtol)
 
 
 def pinv(x, /, *, rtol=None):
-    """The pseudo-inverse of each matrix of x over the singular values above rtol times the largest."""
-    return _usmarr._linalg_pinv(x, rtol)
+    """The pseudo-inverse of each matrix of x over the singular values above rtol times the
+    largest (default max(m, n) eps)."""
+    return _linalg.pinv(x, rtol)
+
+
+__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "det", "eigh", "eigvalsh",
+           "inv", "matmul", "matrix_power", "matrix_rank", "matrix_transpose", "pinv", "qr", "slogdet", "solve", "svd",
+           "svdvals", "tensordot", "vecdot"]

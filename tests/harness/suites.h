@@ -34,6 +34,7 @@
     X(storage)         \
     X(storage_ops)     \
     X(linalg)          \
+    X(linalg_lu)       \
     X(decomp)          \
     X(tiles)           \
     X(utilities)       \

@@ -1,6 +1,6 @@
 /* tensordot, vecdot and matrix_transpose (doc/ops.md): tensordot and vecdot rearrange
  * their operands and reuse matmul / the elementwise functions and reductions. */
-#include "ops_internal.h"
+#include "linalg_internal.h"
 
 #include <string.h>
 
