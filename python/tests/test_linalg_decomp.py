@@ -207,3 +207,14 @@ def test_failures_name_the_argument():
         usmarr.linalg.pinv(a, rtol=usmarr.ones((4, 1, 1)))
     with pytest.raises(ValueError, match="3 x 0"):
         usmarr.linalg.matrix_rank(usmarr.zeros((3, 0)))
+
+
+def test_no_convergence_raises_linalgerror(monkeypatch):
+    x = usmarr.asarray(host((3, 5, 5), "float32", 6))
+    monkeypatch.setenv("USMARR_LINALG_SWEEPS", "1")  # the library's test hook: one sweep
+    with pytest.raises(usmarr.linalg.LinAlgError, match="matrix 0 of the stack"):
+        usmarr.linalg.eigh(x)
+    with pytest.raises(ValueError, match="did not converge"):
+        usmarr.linalg.svdvals(x)
+    monkeypatch.delenv("USMARR_LINALG_SWEEPS")
+    assert usmarr.linalg.svdvals(x).shape == (3, 5)
