@@ -176,11 +176,14 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __glob
  * c col_q, where e = g / |g|.  False when g is negligible (no rotation). */
 inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R *c, LA_R *s, LA_T *e)
 {
-    LA_R ag = LA_ABS(g);
-    if (!(ag > LA_EPS * sqrt(fabs(app)) * sqrt(fabs(aqq))) || ag < LA_TINY)
+    LA_R ag = LA_ABS(g), prod = fabs(app) * fabs(aqq);
+    /* |g| against eps sqrt(|app aqq|); by two roots where the product leaves the range */
+    LA_R limit = isnormal(prod) ? LA_EPS * sqrt(prod) : LA_EPS * sqrt(fabs(app)) * sqrt(fabs(aqq));
+    if (!(ag > limit) || ag < LA_TINY)
         return false;
     LA_R tau = (aqq - app) / (2 * ag);
-    LA_R t = (tau >= 0 ? 1 : -1) / (fabs(tau) + hypot((LA_R)1, tau));
+    /* the smaller root of t^2 + 2 tau t - 1; 1 / (2 tau) where tau^2 would overflow */
+    LA_R t = fabs(tau) < 1 / LA_EPS ? (tau >= 0 ? 1 : -1) / (fabs(tau) + sqrt(1 + tau * tau)) : 1 / (2 * tau);
     *c = 1 / sqrt(1 + t * t);
     *s = t * *c;
     *e = g / ag;
@@ -188,7 +191,7 @@ inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R *c, LA_R *s, LA_T *e)
 }
 
 /* Columns x and y (n elements, `step` apart) rotated as la_rotation says. */
-inline void la_rotate(__global LA_T *x, __global LA_T *y, long n, long step, LA_R c, LA_R s, LA_T e)
+inline void la_rotate(__global LA_T *restrict x, __global LA_T *restrict y, long n, long step, LA_R c, LA_R s, LA_T e)
 {
     LA_T se = e * s, sce = LA_CONJ(e) * s;
     for (long i = 0; i < n; i++) {
