@@ -80,10 +80,36 @@ inline LA_R la_norm(__global const LA_T *x, long n, long step)
     return big * sqrt(sum);
 }
 
+/* rows (r x cols, row stride ld) = (I - t v vᴴ) rows, v (r elements, `step` apart, v[0]
+ * taken as 1): w = vᴴ rows, then rows -= t v w; work: cols elements. */
+inline void la_reflect(__global const LA_T *v, long r, long step, LA_T t, __global LA_T *rows, long cols, long ld,
+                       __global LA_T *restrict work)
+{
+    for (long c = 0; c < cols; c++)
+        work[c] = rows[c];
+    for (long i = 1; i < r; i++) {
+        LA_T vi = v[i * step];
+        __global const LA_T *row = rows + i * ld;
+        for (long c = 0; c < cols; c++)
+            work[c] += LA_CMUL(vi, row[c]);
+    }
+    for (long c = 0; c < cols; c++) {
+        work[c] = LA_MUL(t, work[c]);
+        rows[c] -= work[c];
+    }
+    for (long i = 1; i < r; i++) {
+        LA_T vi = v[i * step];
+        __global LA_T *row = rows + i * ld;
+        for (long c = 0; c < cols; c++)
+            row[c] -= LA_MUL(vi, work[c]);
+    }
+}
+
 /* Householder QR of the m x n matrix a (row stride lda) in place: R on and above the
  * diagonal, the reflectors' vectors v (v[0] = 1 implied) below it, their factors in tau.
- * H_j = I - tau_j v vᴴ; Hᴴ_{k-1} ... Hᴴ_0 A = R, so A = QR with Q = H_0 ... H_{k-1}. */
-inline void la_householder(__global LA_T *a, long m, long n, long lda, __global LA_T *tau)
+ * H_j = I - tau_j v vᴴ; Hᴴ_{k-1} ... Hᴴ_0 A = R, so A = QR with Q = H_0 ... H_{k-1}.
+ * work: n elements.  The trailing updates walk rows (contiguous), not columns. */
+inline void la_householder(__global LA_T *a, long m, long n, long lda, __global LA_T *tau, __global LA_T *work)
 {
     long k = min(m, n);
     for (long j = 0; j < k; j++) {
@@ -107,59 +133,41 @@ inline void la_householder(__global LA_T *a, long m, long n, long lda, __global 
         for (long i = 1; i < m - j; i++)
             col[i * lda] = LA_MUL(col[i * lda], scale);
         col[0] = LA_FROM(beta);
-        LA_T ct = LA_CONJ(tau[j]);
-        for (long c = 1; c < n - j; c++) {
-            LA_T w = col[c];
-            for (long i = 1; i < m - j; i++)
-                w += LA_CMUL(col[i * lda], col[i * lda + c]);
-            w = LA_MUL(ct, w);
-            col[c] -= w;
-            for (long i = 1; i < m - j; i++)
-                col[i * lda + c] -= LA_MUL(col[i * lda], w);
-        }
+        la_reflect(col, m - j, lda, LA_CONJ(tau[j]), col + 1, n - j - 1, lda, work);
     }
 }
 
 /* q (m x qc, row stride ldq) = H_0 ... H_{k-1} q: the reflectors of la_householder's a
- * and tau applied from the left, the last first. */
+ * and tau applied from the left, the last first; work: qc elements. */
 inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const LA_T *tau, long k,
-                       __global LA_T *q, long qc, long ldq)
+                       __global LA_T *q, long qc, long ldq, __global LA_T *work)
 {
     for (long j = k - 1; j >= 0; j--) {
-        __global const LA_T *v = a + j * lda + j;
         LA_T t = tau[j];
-        if (LA_RE(t) == 0 && LA_IM(t) == 0)
-            continue;
-        __global LA_T *qj = q + j * ldq;
-        for (long c = 0; c < qc; c++) {
-            LA_T w = qj[c];
-            for (long i = 1; i < m - j; i++)
-                w += LA_CMUL(v[i * lda], qj[i * ldq + c]);
-            w = LA_MUL(t, w);
-            qj[c] -= w;
-            for (long i = 1; i < m - j; i++)
-                qj[i * ldq + c] -= LA_MUL(v[i * lda], w);
-        }
+        if (LA_RE(t) != 0 || LA_IM(t) != 0)
+            la_reflect(a + j * lda + j, m - j, lda, t, q + j * ldq, qc, ldq, work);
     }
 }
 
 #if USMARR_WANT(qr)
-/* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) per matrix; q: (m, qc) per
- * matrix (qc = min(m, n) reduced, m complete); r: (rr, n) (rr = qc). */
+/* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) + max(n, qc) per matrix (the
+ * factors, then work); q: (m, qc) per matrix (qc = min(m, n) reduced, m complete); r:
+ * (qc, n). */
 __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __global LA_T *tau, __global LA_T *q,
-                                                   __global LA_T *r, long m, long n, long qc, long count)
+                                                        __global LA_T *r, long m, long n, long qc, long count)
 {
     long z = (long)get_global_id(0);
     if (z >= count)
         return;
     long k = min(m, n);
     a += z * m * n;
-    tau += z * k;
+    tau += z * (k + max(n, qc));
+    __global LA_T *work = tau + k;
     q += z * m * qc;
     r += z * qc * n;
     bool finite = la_finite(a, m, n, n);
     if (finite)
-        la_householder(a, m, n, n, tau);
+        la_householder(a, m, n, n, tau, work);
     for (long i = 0; i < qc; i++)
         for (long c = 0; c < n; c++)
             r[i * n + c] = !finite ? LA_FROM(LA_NAN) : c >= i ? a[i * n + c] : LA_FROM(0);
@@ -167,7 +175,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __glob
         for (long c = 0; c < qc; c++)
             q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
     if (finite)
-        la_apply_q(a, m, n, tau, k, q, qc, qc);
+        la_apply_q(a, m, n, tau, k, q, qc, qc, work);
 }
 #endif
 
@@ -285,7 +293,8 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
  * U and Vᴴ.  The work is on B = A (m >= n) or B = Aᴴ (m < n), mt x nt: B = Q [R; 0],
  * R V = G by one-sided Jacobi (G's columns orthogonal), so B = (Q [G Σ⁻¹; 0]) Σ Vᴴ.
  * a: the stack's (m, n) matrices, read only; ws: per matrix mt*nt (B, then the reflectors
- * and R) + nt (tau) + 2*nt*nt (G and V, column-major) + mt*uc (U of B, row-major); uc: the
+ * and R) + nt (tau) + 2*nt*nt (G and V, column-major) + mt*uc (U of B, row-major, with
+ * want_uv) + max(nt, uc) (work); uc: the
  * columns of B's U (nt, or mt for full_matrices).  u: B's U (m >= n) or V (m < n); vh: the
  * other one's conjugate transpose. */
 __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __global LA_T *ws, __global LA_R *s,
@@ -299,8 +308,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
     long mt = tall ? m : n, nt = tall ? n : m;
     long usize = tall ? mt * uc : nt * nt, vhsize = tall ? nt * nt : uc * mt;
     a += z * m * n;
-    ws += z * (mt * nt + nt + 2 * nt * nt + (want_uv ? mt * uc : 0));
+    ws += z * (mt * nt + nt + 2 * nt * nt + (want_uv ? mt * uc : 0) + max(nt, uc));
     __global LA_T *b = ws, *tau = b + mt * nt, *g = tau + nt, *v = g + nt * nt, *ub = v + nt * nt;
+    __global LA_T *work = ub + (want_uv ? mt * uc : 0);
     s += z * nt;
     u += want_uv ? z * usize : 0;
     vh += want_uv ? z * vhsize : 0;
@@ -316,7 +326,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
     for (long i = 0; i < mt; i++)
         for (long j = 0; j < nt; j++)
             b[i * nt + j] = tall ? a[i * n + j] : LA_CONJ(a[j * n + i]);
-    la_householder(b, mt, nt, nt, tau);
+    la_householder(b, mt, nt, nt, tau, work);
     for (long c = 0; c < nt; c++)
         for (long i = 0; i < nt; i++) {
             g[c * nt + i] = i <= c ? b[i * nt + c] : LA_FROM(0);
@@ -409,7 +419,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
     for (long i = 0; i < mt; i++)
         for (long c = 0; c < uc; c++)
             ub[i * uc + c] = i < nt && c < nt ? g[c * nt + i] : LA_FROM(i == c ? 1 : 0);
-    la_apply_q(b, mt, nt, tau, nt, ub, uc, uc);
+    la_apply_q(b, mt, nt, tau, nt, ub, uc, uc, work);
     if (tall) {
         for (long i = 0; i < usize; i++)
             u[i] = ub[i];

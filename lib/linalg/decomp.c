@@ -72,7 +72,7 @@ int usmarr_linalg_qr(const usmarr_array_t *x, usmarr_qr_mode_t mode, usmarr_arra
     usmarr_context_t *ctx = x->memory->context;
     int64_t m = st.rows, n = st.cols, k = m < n ? m : n, qc = mode == USMARR_QR_COMPLETE ? m : k;
     usmarr_array_t *tau = NULL, *qa = NULL, *ra = NULL;
-    int64_t qdims[2] = {m, qc}, rdims[2] = {qc, n}, tdims[1] = {k};
+    int64_t qdims[2] = {m, qc}, rdims[2] = {qc, n}, tdims[1] = {k + (n > qc ? n : qc)}; /* tau, work */
     if ((rc = usmarr__decomp_array(ctx, &st, dt, 2, qdims, &qa)) || (rc = usmarr__decomp_array(ctx, &st, dt, 2, rdims, &ra)) ||
         (rc = usmarr__decomp_array(ctx, &st, dt, 1, tdims, &tau)))
         goto done;

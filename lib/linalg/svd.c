@@ -26,8 +26,8 @@ static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_
         (u && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
         (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
         goto done;
-    /* the work: the tall form and its reflectors, tau, G, V and the tall form's U */
-    int64_t wsize = mt * k + k + 2 * k * k + (u ? mt * uc : 0);
+    /* the work: the tall form and its reflectors, tau, G, V, the tall form's U, a row */
+    int64_t wsize = mt * k + k + 2 * k * k + (u ? mt * uc : 0) + (k > uc ? k : uc);
     if (wsize > 0 || (u && (m * udims[1] > 0 || vdims[0] * n > 0))) {
         int64_t wdims[1] = {wsize};
         if ((rc = usmarr__decomp_array(ctx, &st, dt, 1, wdims, &ws)))
