@@ -255,13 +255,19 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
                 rotated = true;
                 LA_R t = s / c, g = LA_ABS(a[p * n + q]);
                 LA_R app = LA_RE(a[p * n + p]) - t * g, aqq = LA_RE(a[q * n + q]) + t * g;
-                la_rotate(a + p, a + q, n, n, c, s, e);                       /* columns */
-                la_rotate(a + p * n, a + q * n, n, 1, c, s, LA_CONJ(e));     /* rows */
+                /* rows p and q of Jᴴ A J are those of Jᴴ A off columns p and q; its columns
+                 * p and q are their conjugates (Hermitian): rows rotated, columns copied */
+                la_rotate(a + p * n, a + q * n, n, 1, c, s, LA_CONJ(e));
                 a[p * n + p] = LA_FROM(app);
                 a[q * n + q] = LA_FROM(aqq);
                 a[p * n + q] = a[q * n + p] = LA_FROM(0);
-                if (want_v)
-                    la_rotate(v + p, v + q, n, n, c, s, e);
+                for (long r = 0; r < n; r++)
+                    if (r != p && r != q) {
+                        a[r * n + p] = LA_CONJ(a[p * n + r]);
+                        a[r * n + q] = LA_CONJ(a[q * n + r]);
+                    }
+                if (want_v) /* v holds Vᵀ: V's columns are its rows */
+                    la_rotate(v + p * n, v + q * n, n, 1, c, s, e);
             }
     }
     if (rotated)
@@ -280,11 +286,17 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
         w[i] = w[best];
         w[best] = tmp;
         for (long r = 0; want_v && r < n; r++) {
-            LA_T x = v[r * n + i];
-            v[r * n + i] = v[r * n + best];
-            v[r * n + best] = x;
+            LA_T x = v[i * n + r];
+            v[i * n + r] = v[best * n + r];
+            v[best * n + r] = x;
         }
     }
+    for (long i = 0; want_v && i < n; i++) /* Vᵀ to V */
+        for (long j = 0; j < i; j++) {
+            LA_T x = v[i * n + j];
+            v[i * n + j] = v[j * n + i];
+            v[j * n + i] = x;
+        }
 }
 #endif
 
