@@ -8,6 +8,8 @@
  * Kernels:
  *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
  *                        larfg's reflectors): R, and Q formed by backward accumulation.
+ *   usmarr_qrpanel_factor one panel of the blocked QR of large matrices: the panel's
+ *                        reflectors and their block form I - V T Vᴴ.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
  *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
  *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
@@ -176,6 +178,41 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __glob
             q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
     if (finite)
         la_apply_q(a, m, n, tau, k, q, qc, qc, work);
+}
+#endif
+
+#if USMARR_WANT(qrpanel)
+/* One panel of the blocked QR (lib/linalg/qr_blocked.c), one work-item: the panel a (rows x
+ * w, row stride lda) factored in place (la_householder), its reflectors written out as V
+ * (rows x w, C order, unit lower trapezoid) and T (w x w, C order, upper triangular) with
+ * H_0 ... H_{w-1} = I - V T Vᴴ (LAPACK's larft, forward and columnwise).  tau: w;
+ * work: w. */
+__kernel void usmarr_qrpanel_factor(__global LA_T *a, long lda, long rows, long w, __global LA_T *tau,
+                                    __global LA_T *work, __global LA_T *vm, __global LA_T *t, long count)
+{
+    if ((long)get_global_id(0) >= count)
+        return;
+    la_householder(a, rows, w, lda, tau, work);
+    for (long r = 0; r < rows; r++)
+        for (long c = 0; c < w; c++)
+            vm[r * w + c] = r == c ? LA_FROM(1) : r > c ? a[r * lda + c] : LA_FROM(0);
+    for (long i = 0; i < w; i++) {
+        for (long j = 0; j < i; j++) { /* work[j] = V[:, j]ᴴ v_i */
+            LA_T y = LA_FROM(0);
+            for (long r = i; r < rows; r++)
+                y += LA_CMUL(vm[r * w + j], vm[r * w + i]);
+            work[j] = y;
+        }
+        for (long j = 0; j < i; j++) { /* T[0:i, i] = -tau_i T[0:i, 0:i] work */
+            LA_T x = LA_FROM(0);
+            for (long l = j; l < i; l++)
+                x += LA_MUL(t[j * w + l], work[l]);
+            t[j * w + i] = -LA_MUL(tau[i], x);
+        }
+        t[i * w + i] = tau[i];
+        for (long j = i + 1; j < w; j++)
+            t[j * w + i] = LA_FROM(0);
+    }
 }
 #endif
 

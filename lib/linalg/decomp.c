@@ -76,7 +76,27 @@ int usmarr_linalg_qr(const usmarr_array_t *x, usmarr_qr_mode_t mode, usmarr_arra
     if ((rc = usmarr__decomp_array(ctx, &st, dt, 2, qdims, &qa)) || (rc = usmarr__decomp_array(ctx, &st, dt, 2, rdims, &ra)) ||
         (rc = usmarr__decomp_array(ctx, &st, dt, 1, tdims, &tau)))
         goto done;
-    if (m * qc > 0) { /* n = 0 too: Q's identity part (complete) */
+    if (k >= USMARR__QR_BLOCKED_MIN) { /* large: panels and matmul, one matrix at a time */
+        int64_t s3[3] = {st.count, m, n}, q3[3] = {st.count, m, qc}, r3[3] = {st.count, qc, n};
+        usmarr_array_t *a3 = NULL, *qq = NULL, *rr = NULL;
+        if (!(rc = usmarr_array_reshape(st.work, 3, s3, USMARR_ORDER_C, USMARR_COPY_NEVER, &a3)) &&
+            !(rc = usmarr_array_reshape(qa, 3, q3, USMARR_ORDER_C, USMARR_COPY_NEVER, &qq)))
+            rc = usmarr_array_reshape(ra, 3, r3, USMARR_ORDER_C, USMARR_COPY_NEVER, &rr);
+        for (int64_t z = 0; !rc && z < st.count; z++) {
+            usmarr_array_t *az = NULL, *qz = NULL, *rz = NULL;
+            char index[32];
+            snprintf(index, sizeof index, "%lld", (long long)z);
+            if (!(rc = usmarr_array_index_text(a3, index, &az)) && !(rc = usmarr_array_index_text(qq, index, &qz)) &&
+                !(rc = usmarr_array_index_text(rr, index, &rz)))
+                rc = usmarr__qr_blocked(ctx, dt, az, qz, rz);
+            usmarr_array_release(az);
+            usmarr_array_release(qz);
+            usmarr_array_release(rz);
+        }
+        usmarr_array_release(a3);
+        usmarr_array_release(qq);
+        usmarr_array_release(rr);
+    } else if (m * qc > 0) { /* n = 0 too: Q's identity part (complete) */
         cl_long lm = m, ln = n, lqc = qc;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(st.work ? usmarr_array_data(st.work) : NULL),
                                             USMARR__ARG_PTR(usmarr_array_data(tau)),

@@ -9,5 +9,6 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/lu.c \
 	lib/linalg/cholesky.c \
 	lib/linalg/decomp.c \
+	lib/linalg/qr_blocked.c \
 	lib/linalg/eigh.c \
 	lib/linalg/svd.c

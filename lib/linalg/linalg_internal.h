@@ -126,6 +126,12 @@ USMARR_INTERNAL int usmarr__decomp_array(usmarr_context_t *ctx, const struct usm
 USMARR_INTERNAL int usmarr__decomp_launch(usmarr_context_t *ctx, const struct usmarr__linalg_stack *stack,
                                           usmarr_dtype_t dtype, const char *kernel, int nargs,
                                           const struct usmarr__karg *args);
+/* Matrices with min(m, n) at least this take the blocked QR (qr_blocked.c). */
+#define USMARR__QR_BLOCKED_MIN 128
+/* The blocked QR of one m x n matrix a (a C-ordered work matrix, destroyed) into q (m x
+ * qc) and r (qc x n), C-ordered, of a's dtype `dt`. */
+USMARR_INTERNAL int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *a, usmarr_array_t *q,
+                                       usmarr_array_t *r);
 /* The Jacobi sweep limit: 30, or less by USMARR_LINALG_SWEEPS (tests of the limit). */
 USMARR_INTERNAL int usmarr__decomp_sweeps(void);
 /* The singular values of x (`fn` names the caller in messages) into a new array. */

@@ -101,6 +101,11 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
     nan[1, 0, 2] = np.nan
     nan[2, 1, 1] = np.inf
     case("nonfinite_3x3x3", dt, nan)
+    # the blocked QR (min(m, n) >= 128), tall and wide
+    if dt == "float64":
+        case("blocked_150x130", dt, random(dt, (150, 130)))
+    if dt == "complex64":
+        case("blocked_130x150", dt, random(dt, (130, 150)))
     # zero-size
     for shape in [(0, 3, 3), (3, 0), (0, 4), (2, 0, 0), (2, 3, 0)]:
         case("empty_" + "x".join(map(str, shape)), dt, np.zeros(shape))
