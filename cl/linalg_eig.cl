@@ -17,9 +17,10 @@
  *                        singular values descending, U and Vᴴ optional, U completed to an
  *                        orthonormal basis (full_matrices, or rank-deficient A) by the
  *                        reflectors and Gram-Schmidt.
- * A matrix with a NaN or an infinity gets NaN results; a Jacobi that does not meet its
- * tolerance within `sweeps` sweeps (the host's limit, 30) atomic_min()s its index z into
- * the status word (which starts at INT_MAX; the host then reports USMARR_ERROR_LINALG). */
+ * A matrix with a NaN or an infinity gets NaN results.  Each work-item stores into
+ * status[z] (the status words of usmarr__linalg_status_new) whether its Jacobi failed to
+ * meet its tolerance within `sweeps` sweeps (the host's limit, 30; the host then reports
+ * USMARR_ERROR_LINALG). */
 #define LA_T USMARR_COMPUTE(D0)
 
 #ifdef LA_COMPLEX
@@ -249,7 +250,7 @@ inline void la_rotate(__global LA_T *restrict x, __global LA_T *restrict y, long
 #if USMARR_WANT(eigh)
 /* a: the stack's (n, n) Hermitian matrices (the lower triangle is read), destroyed;
  * w: n eigenvalues per matrix, ascending; v: (n, n) eigenvectors (columns) per matrix, or
- * unused when want_v is 0; status: the status word. */
+ * unused when want_v is 0; status: one word per matrix. */
 __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global LA_R *w, __global LA_T *v,
                                                      __global int *status, long n, int want_v, int sweeps,
                                                      long count)
@@ -269,6 +270,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
             w[i] = LA_NAN;
         for (long i = 0; want_v && i < n * n; i++)
             v[i] = LA_FROM(LA_NAN);
+        status[z] = 0;
         return;
     }
     /* the Hermitian matrix from its lower triangle; the diagonal's imaginary parts ignored */
@@ -307,8 +309,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
                     la_rotate(v + p * n, v + q * n, n, 1, c, s, e);
             }
     }
-    if (rotated)
-        atomic_min(status, (int)z);
+    status[z] = rotated;
     for (long i = 0; i < n; i++)
         w[i] = LA_RE(a[i * n + i]);
     /* ascending, eigenvectors with their values (selection sort: n swaps at most) */
@@ -370,6 +371,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
             u[i] = LA_FROM(LA_NAN);
         for (long i = 0; want_uv && i < vhsize; i++)
             vh[i] = LA_FROM(LA_NAN);
+        status[z] = 0;
         return;
     }
     for (long i = 0; i < mt; i++)
@@ -404,8 +406,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
                     la_rotate(v + p * nt, v + q * nt, nt, 1, c, sn, e);
             }
     }
-    if (rotated)
-        atomic_min(status, (int)z);
+    status[z] = rotated;
     for (long c = 0; c < nt; c++)
         s[c] = la_norm(g + c * nt, nt, 1);
     /* descending, the columns of G and V with their values */

@@ -358,4 +358,142 @@ USMARR_API USMARR_NODISCARD int usmarr_linalg_pinv(const usmarr_array_t *x, cons
 
 /** @} */
 
+/** @name The linear algebra extension: the small functions and the norms
+ * The array API's `linalg` functions that need no factorisation; named, checked and
+ * returned as the functions above.
+ * @{ */
+
+/** @brief The diagonal @p offset of each matrix of @p x, as a view (NumPy's
+ *  `diagonal(x, offset, axis1=-2, axis2=-1)`, the array API's `linalg.diagonal`).
+ *
+ * Elements (i, i + offset) of the last two dims: 0 the main diagonal, positive above,
+ * negative below; an offset past the matrix gives a length-0 diagonal.  The view has x's
+ * batch dims then the diagonal, and x's access flags.
+ *
+ * @param x the array, at least 2-D (borrowed)
+ * @param offset the diagonal
+ * @param[out] view the view, with one reference
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x or @p view
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_diagonal(const usmarr_array_t *x, int64_t offset,
+                                                       usmarr_array_t **view);
+
+/** @brief The sum of diagonal @p offset of each matrix (the array API's `linalg.trace`).
+ *
+ * Without a dtype the sum's dtype rules apply (usmarr/reduce.h: bool and signed integers
+ * give int64, ...); with one the sum runs in it and the result has it.
+ *
+ * @param x the array, at least 2-D (borrowed)
+ * @param offset the diagonal, as usmarr_linalg_diagonal()
+ * @param dtype -1, or the dtype of the sum and the result
+ * @param out NULL, or the array to write, of x's batch shape
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_BAD_DTYPE @p dtype is neither -1 nor a dtype
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims, @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_trace(const usmarr_array_t *x, int64_t offset, int dtype,
+                                                    usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief The outer product x1[i] * x2[j] of two vectors (NumPy's `outer` of 1-D
+ *  operands), of their promoted dtype.
+ * @param x1 the first vector, 1-D (borrowed)
+ * @param x2 the second vector, 1-D (borrowed)
+ * @param out NULL, or the array to write, (len(x1), len(x2))
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL operand, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH an operand that is not 1-D, @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED as usmarr_matmul() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_outer(const usmarr_array_t *x1, const usmarr_array_t *x2,
+                                                    usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief The cross product of the 3-vectors along @p axis (the array API's `linalg.cross`,
+ *  NumPy 2's `cross` of 3-vectors).
+ *
+ * The operands broadcast (NumPy's rules) except along @p axis, where both must have 3
+ * elements (2-vectors, which NumPy deprecated, are refused).  A negative @p axis counts
+ * from the end of each operand; a non-negative one needs operands of the same number of
+ * dims (as usmarr_vecdot()).  The result has the broadcast shape and the promoted dtype.
+ *
+ * @param x1 the first operand (borrowed)
+ * @param x2 the second operand (borrowed)
+ * @param axis the vectors' axis, usually -1
+ * @param out NULL, or the array to write
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL operand, NULL @p result without @p out
+ * @retval USMARR_ERROR_INDEX @p axis out of range of either operand
+ * @retval USMARR_ERROR_SHAPE_MISMATCH a 0-d operand, shapes that do not broadcast, vectors
+ *         of other than 3 elements, @p out of another shape
+ * @retval USMARR_ERROR_BAD_DTYPE a bool result (no subtraction)
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_UNSUPPORTED as usmarr_matmul() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_cross(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis,
+                                                    usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief The vector norm of order @p ord over @p axes (the array API's
+ *  `linalg.vector_norm`).
+ *
+ * inf: max |x|; -inf: min |x|; 0: the number of nonzero elements; any other real p:
+ * (sum |x|^p)^(1/p) (2 and 1 by square root and sum).  The result has the real floating
+ * dtype of x's compute dtype (complex64 gives float32, integers the default float).
+ *
+ * @param x the array (borrowed)
+ * @param naxes the number of entries of @p axes
+ * @param axes the axes, or NULL for all (usmarr/reduce.h's rules)
+ * @param keepdims keep the reduced axes as extent-1 dims
+ * @param ord the order, any real number or ±INFINITY
+ * @param out NULL, or the array to write
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NaN @p ord, bad @p naxes or a repeated
+ *         axis, NULL @p result without @p out
+ * @retval USMARR_ERROR_INDEX an axis out of range
+ * @retval USMARR_ERROR_EMPTY ord ±inf over an empty selection
+ * @retval USMARR_ERROR_SHAPE_MISMATCH, USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY,
+ *         USMARR_ERROR_CASTING, USMARR_ERROR_UNSUPPORTED as usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_vector_norm(const usmarr_array_t *x, int naxes, const int *axes,
+                                                          bool keepdims, double ord, usmarr_array_t *out,
+                                                          usmarr_array_t **result);
+
+/** The orders of usmarr_linalg_matrix_norm(). */
+typedef enum usmarr_matrix_norm {
+    USMARR_NORM_FRO = 0,     /**< 'fro': the square root of the sum of |x|^2 */
+    USMARR_NORM_NUC = 1,     /**< 'nuc': the sum of the singular values */
+    USMARR_NORM_ONE = 2,     /**< 1: the largest column sum of |x| */
+    USMARR_NORM_MINUS_ONE = 3, /**< -1: the least column sum of |x| */
+    USMARR_NORM_TWO = 4,     /**< 2: the largest singular value */
+    USMARR_NORM_MINUS_TWO = 5, /**< -2: the least singular value */
+    USMARR_NORM_INF = 6,     /**< inf: the largest row sum of |x| */
+    USMARR_NORM_MINUS_INF = 7  /**< -inf: the least row sum of |x| */
+} usmarr_matrix_norm_t;
+
+/** @brief The matrix norm of each matrix of the stack (the array API's
+ *  `linalg.matrix_norm`), of the real floating dtype as usmarr_linalg_vector_norm().
+ *
+ * @param x the stack, at least 2-D (borrowed)
+ * @param ord the order
+ * @param keepdims keep the last two dims as extent-1 dims
+ * @param out NULL, or the array to write
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p ord not an order, NULL @p result
+ *         without @p out
+ * @retval USMARR_ERROR_UNSUPPORTED the orders of the singular values (nuc, 2, -2) in a
+ *         library built without them; fp64 as usmarr_linalg_det()
+ * @retval USMARR_ERROR_EMPTY ord ±1 or ±inf of matrices without elements
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims, @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING as
+ *         usmarr_linalg_det() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_norm(const usmarr_array_t *x, usmarr_matrix_norm_t ord,
+                                                          bool keepdims, usmarr_array_t *out,
+                                                          usmarr_array_t **result);
+
+/** @} */
+
 #endif

@@ -1,8 +1,43 @@
 /* cholesky on cl/linalg_lu.cl's usmarr_cholesky_factor (doc/linalg.md): one work-item a
- * matrix, in private memory up to USMARR__LINALG_SMALL, in the work stack beyond. */
+ * matrix, in private memory, up to USMARR__LINALG_SMALL; the blocked path beyond. */
 #include "linalg_internal.h"
 
-#include <stdio.h>
+/* The blocked path (blocked.c): the lower factor of x (upper: of x^H, whose lower
+ * triangle is x's upper one conjugated, then U = L^H) as a new array *factor. */
+static int blocked(const usmarr_array_t *x, usmarr_dtype_t dt, bool upper, usmarr_array_t **factor)
+{
+    usmarr_context_t *ctx = x->memory->context;
+    struct usmarr__linalg_stack a = {0};
+    usmarr_array_t *status = NULL, *t = NULL, *lower = NULL, *lt = NULL, *c = NULL;
+    bool cplx = usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX;
+    int rc = upper ? usmarr_matrix_transpose(x, &t) : 0;
+    if (!rc)
+        rc = usmarr__linalg_stack_new(upper ? t : x, dt, 0, NULL, &a);
+    if (!rc && upper && cplx)
+        rc = usmarr_conj(a.work, a.work, NULL);
+    if (!rc)
+        rc = usmarr__linalg_status_new(ctx, "cholesky", a.count, &status);
+    for (int64_t m = 0; m < a.count && !rc; m++)
+        rc = usmarr__linalg_blocked_cholesky(&a, m, status);
+    if (!rc)
+        rc = usmarr__linalg_status_check("cholesky", status, "is not positive definite", a.nbatch_dims, a.batch_shape);
+    if (!rc)
+        rc = usmarr_tril(a.work, 0, NULL, &lower);
+    if (!rc && upper) {
+        rc = usmarr_matrix_transpose(lower, &lt);
+        if (!rc)
+            rc = cplx ? usmarr_conj(lt, NULL, &c) : usmarr_array_copy(lt, USMARR_ORDER_C, NULL, &c);
+        if (!rc)
+            *factor = usmarr_array_retain(c);
+    } else if (!rc) {
+        *factor = usmarr_array_retain(lower);
+    }
+    usmarr_array_t *all[] = {status, t, lower, lt, c};
+    for (int i = 0; i < 5; i++)
+        usmarr_array_release(all[i]);
+    usmarr__linalg_stack_release(&a);
+    return rc;
+}
 
 int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -17,13 +52,17 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
     usmarr_context_t *ctx = x->memory->context;
     struct usmarr__linalg_stack a = {0};
     usmarr_array_t *status = NULL;
+    usmarr_array_t *factor = NULL;
+    if (x->shape[x->ndim - 1] > USMARR__LINALG_SMALL) {
+        rc = blocked(x, dt, upper, &factor);
+        goto done;
+    }
     rc = usmarr__linalg_stack_new(x, dt, 0, NULL, &a);
     if (!rc && a.rows > 0 && a.count > 0) {
         rc = usmarr__linalg_status_new(ctx, "cholesky", a.count, &status);
         if (!rc) {
             char defines[32];
-            snprintf(defines, sizeof defines, "-DLA_NMAX=%d",
-                     a.rows <= USMARR__LINALG_SMALL ? usmarr__linalg_bucket(a.rows) : 0);
+            usmarr__linalg_order_defines(a.rows, defines, sizeof defines);
             cl_long n = a.rows;
             cl_int up = upper;
             const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(a.work)),
@@ -36,7 +75,10 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
             rc = usmarr__linalg_status_check("cholesky", status, "is not positive definite", a.nbatch_dims,
                                              a.batch_shape);
     }
-    rc = usmarr__linalg_result_end(rc, a.work, &r);
+    factor = a.work ? usmarr_array_retain(a.work) : NULL;
+done:
+    rc = usmarr__linalg_result_end(rc, factor, &r);
+    usmarr_array_release(factor);
     usmarr_array_release(status);
     usmarr__linalg_stack_release(&a);
     return rc;

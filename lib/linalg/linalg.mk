@@ -8,6 +8,9 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/stack.c \
 	lib/linalg/lu.c \
 	lib/linalg/cholesky.c \
+	lib/linalg/blocked.c \
+	lib/linalg/diagonal.c \
+	lib/linalg/norms.c \
 	lib/linalg/decomp.c \
 	lib/linalg/qr_blocked.c \
 	lib/linalg/eigh.c \

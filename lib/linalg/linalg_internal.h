@@ -62,12 +62,17 @@ USMARR_INTERNAL int usmarr__linalg_launch(usmarr_context_t *ctx, const char *fam
                                           const char *defines, const char *kernel, int nargs,
                                           const struct usmarr__karg *args, int64_t items);
 
-/* A status word on the device: kernels atomic_min() into it the index of a failing matrix
- * (cl/linalg_lu.cl, LA_FAIL); it starts as INT_MAX ("none failed").  _check reads it and
- * fails with USMARR_ERROR_LINALG and a detail that names the first failing matrix, its
- * batch index within bshape[nb], and `what` ("is singular"); "the matrix is singular"
- * when there are no batch dims.  A stack of 2^31 matrices or
- * more is refused by _new (USMARR_ERROR_INVALID_ARGUMENT). */
+/* The same for one work-group of `group` items (a kernel that cooperates through local
+ * memory and barriers); the appended `items` is `group`. */
+USMARR_INTERNAL int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                                const char *defines, const char *kernel, int nargs,
+                                                const struct usmarr__karg *args, int group);
+
+/* Status words on the device, one a matrix: kernels store 1 for a matrix that failed
+ * (cl/linalg_lu.cl), 0 for the others.  _check reads them and fails with
+ * USMARR_ERROR_LINALG and a detail that names the first failing matrix, its batch index
+ * within bshape[nb], and `what` ("is singular"); "the matrix is singular" when there are
+ * no batch dims. */
 USMARR_INTERNAL int usmarr__linalg_status_new(usmarr_context_t *ctx, const char *fn, int64_t count,
                                               usmarr_array_t **status);
 USMARR_INTERNAL int usmarr__linalg_status_check(const char *fn, const usmarr_array_t *status, const char *what, int nb,
@@ -103,9 +108,31 @@ USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *
 /* Matrices up to this order are factored by one work-item in private memory; larger ones
  * by the blocked path. */
 #define USMARR__LINALG_SMALL 32
+/* Up to this order each order has its own program, whose loops unroll. */
+#define USMARR__LINALG_EXACT 16
 
-/* The private-memory bucket (LA_NMAX) for order n <= USMARR__LINALG_SMALL: 4, 8, 16 or 32. */
-USMARR_INTERNAL int usmarr__linalg_bucket(int64_t n);
+/* The defines of cl/linalg_lu.cl's programs for matrices of order n: -DLA_N=n up to
+ * USMARR__LINALG_EXACT, -DLA_NMAX=32 up to USMARR__LINALG_SMALL, else none. */
+USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
+
+/* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`
+ * of a stack (C-ordered n x n matrices of the stack's dtype), one matrix at a time:
+ * panels and triangular blocks by cl/linalg_lu.cl's kernels, trailing updates by
+ * usmarr_matmul.  A matrix that fails sets status[index] (the status words of
+ * usmarr__linalg_status_new) and the call goes on with what it computed.
+ *   _lu: A = P L U in place; piv (n ints on the device) receives the pivots' rows.
+ *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors.
+ *   _lu_det: det, or (logabs given) slogdet's sign and log, into det[index] / logabs[index].
+ *   _cholesky: the lower factor in place (the upper triangle is left; the caller zeroes). */
+USMARR_INTERNAL int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
+                                              usmarr_array_t *status);
+USMARR_INTERNAL int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b,
+                                                    int64_t index, const usmarr_array_t *piv);
+USMARR_INTERNAL int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
+                                                  const usmarr_array_t *piv, usmarr_array_t *det,
+                                                  usmarr_array_t *logabs);
+USMARR_INTERNAL int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t index,
+                                                    usmarr_array_t *status);
 
 /* ---- 4. decompositions: qr, svd, eigh and what builds on them --------------------------- */
 /* decomp.c, eigh.c, svd.c; kernels cl/linalg_eig.cl, one work-item per matrix.  A call

@@ -1,17 +1,11 @@
 /* det, slogdet, solve and inv on LU factorisations with partial pivoting (cl/linalg_lu.cl;
  * doc/linalg.md), and matrix_power on matmul and inv.  Each call copies its operands into
  * work stacks (stack.c); matrices up to USMARR__LINALG_SMALL are factored by one work-item
- * in private memory, larger ones by the blocked path of blocked.c. */
+ * in private memory, larger ones one at a time by the blocked path of blocked.c. */
 #include "linalg_internal.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* The kernel program's defines for matrices of order n. */
-static void order_defines(int64_t n, char *buf, size_t size)
-{
-    snprintf(buf, size, "-DLA_NMAX=%d", n <= USMARR__LINALG_SMALL ? usmarr__linalg_bucket(n) : 0);
-}
 
 /* det (slog false) or slogdet's two parts of every matrix of x's stack, into the new
  * arrays *det and (slog) *logabs of x's batch shape. */
@@ -34,9 +28,21 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
             rc = usmarr_array_fill(*logabs, usmarr_scalar_int(0));
     } else if (!rc) {
         rc = usmarr__linalg_stack_new(x, dt, 0, NULL, &s);
-        if (!rc) {
+        if (!rc && n > USMARR__LINALG_SMALL) {
+            usmarr_array_t *piv = NULL, *status = NULL;
+            rc = usmarr_array_empty(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &piv);
+            if (!rc)
+                rc = usmarr__linalg_status_new(ctx, fn, s.count, &status);
+            for (int64_t m = 0; m < s.count && !rc; m++) {
+                rc = usmarr__linalg_blocked_lu(&s, m, piv, status);
+                if (!rc)
+                    rc = usmarr__linalg_blocked_lu_det(&s, m, piv, *det, slog ? *logabs : NULL);
+            }
+            usmarr_array_release(piv);
+            usmarr_array_release(status);
+        } else if (!rc) {
             char defines[32];
-            order_defines(n, defines, sizeof defines);
+            usmarr__linalg_order_defines(n, defines, sizeof defines);
             cl_long nn = n;
             cl_int mode = slog;
             void *lp = slog ? usmarr_array_data(*logabs) : usmarr_array_data(*det);
@@ -48,7 +54,6 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
         }
     }
     usmarr__linalg_stack_release(&s); /* waits for the launch */
-    (void)fn;
     if (rc) {
         usmarr_array_release(*det);
         *det = NULL;
@@ -100,9 +105,24 @@ static int lu_solve(const char *fn, struct usmarr__linalg_stack *a, struct usmar
         return 0;
     usmarr_array_t *status = NULL;
     int rc = usmarr__linalg_status_new(ctx, fn, a->count, &status);
-    if (!rc) {
+    if (!rc && n > USMARR__LINALG_SMALL) {
+        usmarr_array_t *piv = NULL, *eye = NULL;
+        rc = usmarr_array_empty(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &piv);
+        if (!rc && identity) {
+            rc = usmarr_array_eye(ctx, n, n, 0, a->work->dtype, USMARR_ORDER_C, USMARR_USM_DEVICE, &eye);
+            if (!rc)
+                rc = usmarr_array_copy_into(b->work, eye);
+        }
+        for (int64_t m = 0; m < a->count && !rc; m++) {
+            rc = usmarr__linalg_blocked_lu(a, m, piv, status);
+            if (!rc)
+                rc = usmarr__linalg_blocked_lu_solve(a, b, m, piv);
+        }
+        usmarr_array_release(piv);
+        usmarr_array_release(eye);
+    } else if (!rc) {
         char defines[32];
-        order_defines(n, defines, sizeof defines);
+        usmarr__linalg_order_defines(n, defines, sizeof defines);
         cl_long nn = n, kk = b->cols;
         cl_int id = identity;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(a->work)),

@@ -3,8 +3,8 @@
  * the result convention. */
 #include "linalg_internal.h"
 
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 usmarr_dtype_t usmarr__linalg_dtype(const usmarr_context_t *ctx, usmarr_dtype_t dtype)
@@ -105,25 +105,33 @@ void usmarr__linalg_stack_release(struct usmarr__linalg_stack *stack)
     stack->work = NULL;
 }
 
+/* The kernel of (family, dtype, defines) and its arguments with `items` appended. */
+static int prepare_launch(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
+                          const char *kernel, int nargs, const struct usmarr__karg *args, const cl_long *items,
+                          usmarr__kernel_t **k, struct usmarr__karg *all)
+{
+    char options[256];
+    snprintf(options, sizeof options, "-DD0=%s%s%s%s", usmarr__dtype_tag(dtype),
+             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "", defines && *defines ? " " : "",
+             defines ? defines : "");
+    if (nargs > 15)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 15)", kernel, nargs);
+    memcpy(all, args, sizeof *args * (size_t)nargs);
+    all[nargs] = (struct usmarr__karg)USMARR__ARG(*items);
+    return usmarr__kernel_get(ctx, family, options, kernel, k);
+}
+
 int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
                           const char *kernel, int nargs, const struct usmarr__karg *args, int64_t items)
 {
     if (items <= 0)
         return 0;
-    char options[256];
-    snprintf(options, sizeof options, "-DD0=%s%s%s%s", usmarr__dtype_tag(dtype),
-             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "", defines && *defines ? " " : "",
-             defines ? defines : "");
     usmarr__kernel_t *k = NULL;
-    int rc = usmarr__kernel_get(ctx, family, options, kernel, &k);
+    struct usmarr__karg all[16];
+    cl_long count = items;
+    int rc = prepare_launch(ctx, family, dtype, defines, kernel, nargs, args, &count, &k, all);
     if (rc)
         return rc;
-    struct usmarr__karg all[16];
-    if (nargs > 15)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 15)", kernel, nargs);
-    memcpy(all, args, sizeof *args * (size_t)nargs);
-    cl_long count = items;
-    all[nargs] = (struct usmarr__karg)USMARR__ARG(count);
     /* up to 64 items a group, fewer while that leaves under 4 groups per compute unit */
     size_t group = 64, cap = ctx->profile.max_group;
     while (group > 1 && (group > cap || (int64_t)group * 4 * ctx->profile.compute_units > items))
@@ -132,37 +140,53 @@ int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtyp
     return usmarr__kernel_launch(ctx, k, nargs + 1, all, 1, global, local);
 }
 
+int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
+                                const char *kernel, int nargs, const struct usmarr__karg *args, int group)
+{
+    usmarr__kernel_t *k = NULL;
+    struct usmarr__karg all[16];
+    cl_long count = group;
+    int rc = prepare_launch(ctx, family, dtype, defines, kernel, nargs, args, &count, &k, all);
+    if (rc)
+        return rc;
+    size_t global[1] = {(size_t)group}, local[1] = {(size_t)group};
+    return usmarr__kernel_launch(ctx, k, nargs + 1, all, 1, global, local);
+}
+
 int usmarr__linalg_status_new(usmarr_context_t *ctx, const char *fn, int64_t count, usmarr_array_t **status)
 {
-    if (count >= INT_MAX)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: a stack of %lld matrices (at most %d)", fn,
-                            (long long)count, INT_MAX - 1);
-    int64_t one = 1;
-    return usmarr_array_full(ctx, 1, &one, usmarr_scalar_int(INT_MAX), USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE,
-                             status);
+    (void)fn;
+    return usmarr_array_zeros(ctx, 1, &count, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, status);
 }
 
 int usmarr__linalg_status_check(const char *fn, const usmarr_array_t *status, const char *what, int nb,
                                 const int64_t *bshape)
 {
-    int32_t first = INT_MAX;
-    int rc = usmarr_array_copy_to_host(status, &first, NULL);
-    if (rc || first == INT_MAX)
+    int64_t count = status->shape[0], first = -1;
+    int32_t *flags = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (!flags)
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "%s: %lld status words", fn, (long long)count);
+    int rc = usmarr_array_copy_to_host(status, flags, NULL);
+    for (int64_t i = 0; !rc && i < count && first < 0; i++)
+        if (flags[i])
+            first = i;
+    free(flags);
+    if (rc || first < 0)
         return rc;
     if (nb == 0)
         return usmarr__fail(USMARR_ERROR_LINALG, "%s: the matrix %s", fn, what);
-    char where[16 * USMARR_MAX_NDIM + 4] = "(";
+    char where[24 * USMARR_MAX_NDIM + 4] = "(";
     size_t len = 1;
     int64_t rest = first, index[USMARR_MAX_NDIM];
     for (int d = nb - 1; d >= 0; d--) {
-        index[d] = bshape[d] ? rest % bshape[d] : 0;
-        rest = bshape[d] ? rest / bshape[d] : 0;
+        index[d] = rest % bshape[d];
+        rest /= bshape[d];
     }
     for (int d = 0; d < nb; d++)
         len += (size_t)snprintf(where + len, sizeof where - len, "%s%lld", d ? ", " : "", (long long)index[d]);
     snprintf(where + len, sizeof where - len, "%s)", nb == 1 ? "," : "");
-    return usmarr__fail(USMARR_ERROR_LINALG, "%s: matrix %d of the stack, at batch index %s, %s", fn, (int)first,
-                        where, what);
+    return usmarr__fail(USMARR_ERROR_LINALG, "%s: matrix %lld of the stack, at batch index %s, %s", fn,
+                        (long long)first, where, what);
 }
 
 int usmarr__linalg_result_begin(const char *fn, const usmarr_array_t *like, const usmarr_array_t *const *inputs,
@@ -193,7 +217,12 @@ int usmarr__linalg_result_end(int rc, usmarr_array_t *work, struct usmarr__linal
     return usmarr__result_end(rc, r->target, r->out, r->result);
 }
 
-int usmarr__linalg_bucket(int64_t n)
+void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size)
 {
-    return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    if (n <= USMARR__LINALG_EXACT)
+        snprintf(buffer, size, "-DLA_N=%d", (int)n);
+    else if (n <= USMARR__LINALG_SMALL)
+        snprintf(buffer, size, "-DLA_NMAX=%d", USMARR__LINALG_SMALL);
+    else
+        snprintf(buffer, size, "%s", "");
 }

@@ -218,3 +218,15 @@ def test_no_convergence_raises_linalgerror(monkeypatch):
         usmarr.linalg.svdvals(x)
     monkeypatch.delenv("USMARR_LINALG_SWEEPS")
     assert usmarr.linalg.svdvals(x).shape == (3, 5)
+
+
+@pytest.mark.parametrize("ord", [2, -2, "nuc"])
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_matrix_norm_of_singular_values(ord, dtype, fp64):
+    skip_without_fp64(dtype, fp64)
+    a = host((3, 5, 4), dtype, 7)
+    got = usmarr.linalg.matrix_norm(usmarr.asarray(a), ord=ord)
+    expected = np.linalg.norm(a, ord=ord, axis=(-2, -1))
+    np.testing.assert_allclose(got.to_numpy(), expected, rtol=bound(dtype, 5) * 8)
+    kept = usmarr.linalg.matrix_norm(usmarr.asarray(a), ord=ord, keepdims=True)
+    assert kept.shape == (3, 1, 1)

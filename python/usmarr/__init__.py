@@ -68,3 +68,30 @@ def clip(x, /, min=None, max=None):
     return _usmarr.clip(x, min, max)
 
 
+
+
+# ---- linear algebra where NumPy has it in its main namespace (NumPy's signatures) ------------
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's `diagonal`: the diagonal `offset` of the matrices in axes (axis1, axis2), as a
+    view whose last dim is the diagonal (usmarr.linalg.diagonal works on the last two axes)."""
+    return linalg.diagonal(_usmarr.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
+    """NumPy's `trace`: the sum of diagonal `offset` of the matrices in axes (axis1, axis2)."""
+    return linalg.trace(_usmarr.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset, dtype=dtype)
+
+
+def outer(a, b):
+    """NumPy's `outer`: the outer product of a and b, each flattened first."""
+    return linalg.outer(_usmarr.reshape(a, (-1,)), _usmarr.reshape(b, (-1,)))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's `cross` of 3-vectors: the vectors along axisa of a and axisb of b (or `axis`
+    for all three), the result's along axisc."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    r = linalg.cross(_usmarr.moveaxis(a, axisa, -1), _usmarr.moveaxis(b, axisb, -1), axis=-1)
+    return _usmarr.moveaxis(r, -1, axisc)

@@ -19,12 +19,18 @@ EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
 
 cholesky = _linalg.cholesky
+cross = _linalg.cross
 det = _linalg.det
+diagonal = _linalg.diagonal
 inv = _linalg.inv
+matrix_norm = _linalg.matrix_norm
 matrix_power = _linalg.matrix_power
+outer = _linalg.outer
 solve = _linalg.solve
-svdvals = _linalg.svdvals
 eigvalsh = _linalg.eigvalsh
+svdvals = _linalg.svdvals
+trace = _linalg.trace
+vector_norm = _linalg.vector_norm
 
 
 def slogdet(x, /):
@@ -61,6 +67,7 @@ def pinv(x, /, *, rtol=None):
     return _linalg.pinv(x, rtol)
 
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "det", "eigh", "eigvalsh",
-           "inv", "matmul", "matrix_power", "matrix_rank", "matrix_transpose", "pinv", "qr", "slogdet", "solve", "svd",
-           "svdvals", "tensordot", "vecdot"]
+__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
+           "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+           "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace",
+           "vecdot", "vector_norm"]

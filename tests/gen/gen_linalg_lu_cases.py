@@ -107,7 +107,9 @@ for dt in FLOATS:
     emit("cholesky_%s" % dt, "cholesky 0", [O(dt, (2, 7, 7), data=spd(dt, (2, 7, 7)))], L.cholesky)
     emit("cholesky_upper_%s" % dt, "cholesky 1", [O(dt, (2, 7, 7), data=spd(dt, (2, 7, 7)))],
          lambda a: L.cholesky(a, upper=True))
-    emit("cholesky_large_%s" % dt, "cholesky 0", [O(dt, (36, 36), data=spd(dt, (36, 36)))], L.cholesky)
+    emit("cholesky_large_%s" % dt, "cholesky 0", [O(dt, (2, 70, 70), data=spd(dt, (2, 70, 70)))], L.cholesky)
+    emit("cholesky_large_upper_%s" % dt, "cholesky 1", [O(dt, (36, 36), data=spd(dt, (36, 36)))],
+         lambda a: L.cholesky(a, upper=True))
     emit("matrix_power_%s" % dt, "matrix_power 5", [O(dt, (2, 4, 4))], lambda a: L.matrix_power(a, 5))
     emit("matrix_power_neg_%s" % dt, "matrix_power -3", [O(dt, (2, 4, 4))], lambda a: L.matrix_power(a, -3))
 
@@ -137,6 +139,11 @@ emit("slogdet_singular", "slogdet", [O("float64", (3, 3), data=sing)], lambda a:
 emit("det_zero_matrix", "det", [O("float32", (2, 3, 3), data=np.zeros((2, 3, 3)))], L.det)
 emit("inv_singular", "inv", [O("float64", (2, 3, 3), data=np.stack([np.eye(3), sing]))], L.inv)
 emit("solve_singular", "solve", [O("float64", (3, 3), data=sing), O("float64", (3, 1))], L.solve)
+big = values("float64", 40 * 40).reshape(40, 40)
+big[7] = 2 * big[3]
+emit("inv_singular_large", "inv", [O("float64", (2, 40, 40), data=np.stack([np.eye(40), big]))], L.inv)
+emit("det_singular_large", "det", [O("float64", (40, 40), data=np.zeros((40, 40)))], L.det)
+emit("cholesky_not_pd_large", "cholesky 0", [O("float64", (40, 40), data=-np.eye(40))], L.cholesky)
 emit("cholesky_not_pd", "cholesky 0", [O("float64", (2, 2), data=[[1, 2], [2, 1]])], L.cholesky)
 emit("cholesky_nan", "cholesky 0", [O("float64", (2, 2), data=[[np.nan, 0], [0, 1]])], L.cholesky)
 nanm = np.array([[1, np.nan, 0], [0, 1, 0], [0, 0, 1]])
@@ -154,3 +161,49 @@ emit("inv_0x0", "inv", [O("float32", (3, 0, 0))], L.inv)
 emit("solve_empty_stack", "solve", [O("float64", (0, 2, 2)), O("float64", (0, 2, 1))], L.solve)
 emit("solve_zero_rhs", "solve", [O("float64", (2, 2)), O("float64", (2, 0))], L.solve)
 emit("cholesky_0x0", "cholesky 0", [O("float64", (0, 0))], L.cholesky)
+
+# ---- diagonal, trace, outer, cross -----------------------------------------------------------
+for off in (0, 1, -2, 5, -7):
+    emit("diagonal_%d" % off, "diagonal %d" % off, [O("float32", (2, 4, 6))], lambda a, o=off: np.diagonal(a, o, -2, -1))
+    emit("trace_%d" % off, "trace %d -" % off, [O("int32", (2, 4, 6))],
+         lambda a, o=off: np.trace(a, o, -2, -1))
+emit("diagonal_negative_strides", "diagonal 1", [O("complex128", (3, 5, 4), view="::-1, ::-2, 1:")],
+     lambda a: np.diagonal(a, 1, -2, -1))
+emit("trace_float64", "trace 0 -", [O("float64", (5, 5), t=True)], lambda a: np.trace(a))
+emit("trace_dtype", "trace 0 float32", [O("int16", (3, 3, 3))], lambda a: np.trace(a, 0, -2, -1, dtype=np.float32))
+emit("trace_bool", "trace 0 -", [O("bool", (4, 4))], lambda a: np.trace(a))
+emit("trace_complex", "trace -1 -", [O("complex64", (2, 3, 3))], lambda a: np.trace(a, -1, -2, -1))
+emit("outer_float", "outer", [O("float32", (5,)), O("float64", (3,))], np.outer)
+emit("outer_int_strided", "outer", [O("int8", (9,), view="::-3"), O("int32", (4,))], np.outer)
+emit("outer_complex", "outer", [O("complex64", (2,)), O("float32", (0,))], np.outer)
+emit("cross_last", "cross -1", [O("float64", (4, 3)), O("float64", (4, 3))], np.cross)
+emit("cross_axis0", "cross 0", [O("float32", (3, 5)), O("float32", (3, 5))], lambda a, b: np.cross(a, b, axis=0))
+emit("cross_broadcast", "cross -1", [O("int32", (2, 1, 3)), O("int64", (4, 3))], np.cross)
+emit("cross_complex_strided", "cross 1", [O("complex128", (2, 6, 2), view=":, ::2"), O("complex128", (1, 3, 1))],
+     lambda a, b: np.cross(a, b, axis=1))
+
+# ---- vector_norm, matrix_norm -------------------------------------------------------------------
+for dt in FLOATS + ["int32"]:
+    for ord in ("2", "1", "inf", "-inf", "0", "3", "-1", "0.5"):
+        emit("vector_norm_%s_%s" % (dt, ord), "vector_norm %s 0 -1" % ord, [O(dt, (3, 4))],
+             lambda a, o=float(ord): L.vector_norm(a, ord=o))
+    for ord in ("fro", "1", "-1", "inf", "-inf"):
+        emit("matrix_norm_%s_%s" % (dt, ord), "matrix_norm %s 0" % ord, [O(dt, (2, 3, 4))],
+             lambda a, o=ord: L.matrix_norm(a, ord=o if o == "fro" else float(o)))
+emit("vector_norm_axes", "vector_norm 2 1 2 0 2", [O("float64", (3, 4, 5))],
+     lambda a: L.vector_norm(a, axis=(0, 2), keepdims=True))
+emit("vector_norm_axis_neg", "vector_norm 1 0 1 -1", [O("complex64", (3, 4), t=True)],
+     lambda a: L.vector_norm(a, axis=-1, ord=1))
+emit("vector_norm_special", "vector_norm 2 0 -1",
+     [O("float64", (5,), data=[np.nan, 1, 2, np.inf, 0])], lambda a: L.vector_norm(a))
+emit("vector_norm_inf_values", "vector_norm inf 0 -1", [O("float64", (3,), data=[-np.inf, 1, 2])],
+     lambda a: L.vector_norm(a, ord=np.inf))
+emit("vector_norm_empty", "vector_norm 2 0 -1", [O("float32", (0, 3))], lambda a: L.vector_norm(a))
+emit("vector_norm_zero_neg_ord", "vector_norm -2 0 -1", [O("float64", (3,), data=[0, 1, 2])],
+     lambda a: L.vector_norm(a, ord=-2))
+emit("matrix_norm_keepdims", "matrix_norm inf 1", [O("float64", (2, 3, 4), view="::-1")],
+     lambda a: L.matrix_norm(a, ord=np.inf, keepdims=True))
+emit("matrix_norm_fro_keepdims", "matrix_norm fro 1", [O("complex128", (3, 3))],
+     lambda a: L.matrix_norm(a, keepdims=True))
+emit("matrix_norm_nan", "matrix_norm 1 0", [O("float64", (2, 2), data=[[np.nan, 1], [1, 1]])],
+     lambda a: L.matrix_norm(a, ord=1))

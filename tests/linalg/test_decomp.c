@@ -409,6 +409,26 @@ START_TEST(test_decomp_numpy_cases)
             check_values(&c, "rank", r, c.rank, c.nrank, 1, 0);
             usmarr_array_release(r);
         }
+        if (c.m > 0 && c.n > 0) { /* matrix_norm's orders of singular values: NumPy's max, min, sum */
+            int64_t k = c.m < c.n ? c.m : c.n;
+            double *want = malloc(sizeof(double) * (size_t)(c.count ? c.count : 1));
+            static const usmarr_matrix_norm_t ords[3] = {USMARR_NORM_TWO, USMARR_NORM_MINUS_TWO, USMARR_NORM_NUC};
+            for (int o = 0; o < 3; o++) {
+                for (int64_t z = 0; z < c.count; z++) {
+                    double v = c.sv[z * k];
+                    for (int64_t i = 1; i < k; i++)
+                        v = o == 0 ? fmax(v, c.sv[z * k + i]) : o == 1 ? fmin(v, c.sv[z * k + i]) : v + c.sv[z * k + i];
+                    want[z] = isnan(c.sv[z * k]) ? NAN : v;
+                }
+                usmarr_array_t *nr = NULL;
+                ck_assert_ok(usmarr_linalg_matrix_norm(x, ords[o], o == 2, NULL, &nr));
+                ck_assert_int_eq(usmarr_array_ndim(nr), c.nd - (o == 2 ? 0 : 2));
+                check_values(&c, o == 0 ? "norm 2" : o == 1 ? "norm -2" : "norm nuc", nr, want, c.count, 1,
+                             tol * (double)k);
+                usmarr_array_release(nr);
+            }
+            free(want);
+        }
         if (c.pinv) {
             usmarr_array_t *p = NULL;
             ck_assert_ok(usmarr_linalg_pinv(x, NULL, NULL, &p));

@@ -188,6 +188,40 @@ static int call_op(const char *op, usmarr_array_t *x1, usmarr_array_t *x2, usmar
         return usmarr_linalg_cholesky(x1, atoi(args) != 0, NULL, &r[0]);
     if (!strcmp(word, "matrix_power"))
         return usmarr_linalg_matrix_power(x1, atoll(args), NULL, &r[0]);
+    if (!strcmp(word, "diagonal"))
+        return usmarr_linalg_diagonal(x1, atoll(args), &r[0]);
+    if (!strcmp(word, "trace")) {
+        char dtname[32] = "-";
+        long long offset = 0;
+        sscanf(args, "%lld %31s", &offset, dtname);
+        return usmarr_linalg_trace(x1, offset, strcmp(dtname, "-") ? (int)dtype_named(dtname) : -1, NULL, &r[0]);
+    }
+    if (!strcmp(word, "outer"))
+        return usmarr_linalg_outer(x1, x2, NULL, &r[0]);
+    if (!strcmp(word, "cross"))
+        return usmarr_linalg_cross(x1, x2, atoi(args), NULL, &r[0]);
+    if (!strcmp(word, "vector_norm")) {
+        char ord[32];
+        int keep = 0, naxes = 0, axes[USMARR_MAX_NDIM], used = 0;
+        ck_assert_int_eq(sscanf(args, "%31s %d %d%n", ord, &keep, &naxes, &used), 3);
+        for (int i = 0; i < naxes; i++) {
+            int more = 0;
+            ck_assert_int_eq(sscanf(args + used, "%d%n", &axes[i], &more), 1);
+            used += more;
+        }
+        return usmarr_linalg_vector_norm(x1, naxes < 0 ? 0 : naxes, naxes < 0 ? NULL : axes, keep != 0, strtod(ord, NULL),
+                                         NULL, &r[0]);
+    }
+    if (!strcmp(word, "matrix_norm")) {
+        static const char *names[] = {"fro", "nuc", "1", "-1", "2", "-2", "inf", "-inf"};
+        char ord[32];
+        int keep = 0, o = 0;
+        ck_assert_int_eq(sscanf(args, "%31s %d", ord, &keep), 2);
+        while (o < 8 && strcmp(names[o], ord))
+            o++;
+        ck_assert_int_lt(o, 8);
+        return usmarr_linalg_matrix_norm(x1, (usmarr_matrix_norm_t)o, keep != 0, NULL, &r[0]);
+    }
     ck_abort_msg("unknown op %s", op);
     return -1;
 }
@@ -468,6 +502,33 @@ START_TEST(test_linalg_lu_failures)
     ck_assert_fails_with(usmarr_linalg_det(st, v, NULL), USMARR_ERROR_SHAPE_MISMATCH, "out has shape");
     ck_assert_fails_with(usmarr_linalg_inv(sq, i32, NULL), USMARR_ERROR_CASTING, "out has dtype int32");
     ck_assert_fails_with(usmarr_linalg_inv(sq, ro, NULL), USMARR_ERROR_READ_ONLY, "out");
+    ck_assert_ptr_null(r);
+    /* the small functions and the norms */
+    ck_assert_fails_with(usmarr_linalg_diagonal(NULL, 0, &r), USMARR_ERROR_INVALID_ARGUMENT, "diagonal: x is NULL");
+    ck_assert_fails_with(usmarr_linalg_diagonal(sq, 0, NULL), USMARR_ERROR_INVALID_ARGUMENT, "view is NULL");
+    ck_assert_fails_with(usmarr_linalg_diagonal(v, 0, &r), USMARR_ERROR_SHAPE_MISMATCH, "x has 1 dims");
+    ck_assert_fails_with(usmarr_linalg_trace(NULL, 0, -1, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "trace: x is NULL");
+    ck_assert_fails_with(usmarr_linalg_trace(sq, 0, 99, NULL, &r), USMARR_ERROR_BAD_DTYPE, "dtype 99");
+    ck_assert_fails_with(usmarr_linalg_trace(v, 0, -1, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "trace: x has 1 dims");
+    ck_assert_fails_with(usmarr_linalg_trace(sq, 0, -1, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT, "result is NULL");
+    ck_assert_fails_with(usmarr_linalg_outer(st, v, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "x1 has 3 dims");
+    ck_assert_fails_with(usmarr_linalg_outer(v, NULL, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT, "x2 is NULL");
+    ck_assert_fails_with(usmarr_linalg_cross(st, st, 0, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "both need 3");
+    ck_assert_fails_with(usmarr_linalg_cross(st, st, 3, NULL, &r), USMARR_ERROR_INDEX, "axis=3 is out of range");
+    ck_assert_fails_with(usmarr_linalg_cross(st, sq, 1, NULL, &r), USMARR_ERROR_INDEX, "needs equal dims");
+    ck_assert_fails_with(usmarr_linalg_cross(st, st4, -1, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH, "does not broadcast");
+    ck_assert_fails_with(usmarr_linalg_vector_norm(NULL, 0, NULL, false, 2, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "vector_norm: x is NULL");
+    ck_assert_fails_with(usmarr_linalg_vector_norm(sq, 0, NULL, false, NAN, NULL, &r), USMARR_ERROR_INVALID_ARGUMENT,
+                         "ord is NaN");
+    int bad_axis = 2;
+    ck_assert_int_eq(usmarr_linalg_vector_norm(sq, 1, &bad_axis, false, 2, NULL, &r), USMARR_ERROR_INDEX);
+    ck_assert_fails_with(usmarr_linalg_matrix_norm(v, USMARR_NORM_FRO, false, NULL, &r), USMARR_ERROR_SHAPE_MISMATCH,
+                         "x has 1 dims");
+    ck_assert_fails_with(usmarr_linalg_matrix_norm(sq, (usmarr_matrix_norm_t)99, false, NULL, &r),
+                         USMARR_ERROR_INVALID_ARGUMENT, "ord 99");
+    ck_assert_fails_with(usmarr_linalg_matrix_norm(sq, USMARR_NORM_ONE, false, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT,
+                         "result is NULL");
     ck_assert_ptr_null(r);
     /* another context */
     usmarr_context_t *other = test_context();
