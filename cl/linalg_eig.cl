@@ -117,8 +117,20 @@ inline void la_householder(__global LA_T *a, long m, long n, long lda, __global 
     long k = min(m, n);
     for (long j = 0; j < k; j++) {
         __global LA_T *col = a + j * lda + j;
-        LA_T alpha = col[0];
-        LA_R xnorm = la_norm(col + lda, m - j - 1, lda);
+        /* the reflector of the column scaled by a power of two near its largest element:
+         * no overflow or underflow in beta and 1 / (alpha - beta) (LAPACK's larfg rescales) */
+        LA_R big = 0;
+        for (long i = 0; i < m - j; i++)
+            big = fmax(big, LA_ABS(col[i * lda]));
+        if (big < LA_TINY) { /* zeros, or subnormal round-off: no reflection */
+            tau[j] = LA_FROM(0);
+            continue;
+        }
+        int ex;
+        frexp(big, &ex);
+        LA_R sc = ldexp((LA_R)1, -ex);
+        LA_T alpha = col[0] * sc;
+        LA_R xnorm = la_norm(col + lda, m - j - 1, lda) * sc;
         if (xnorm == 0 && LA_IM(alpha) == 0) {
             tau[j] = LA_FROM(0);
             continue;
@@ -128,11 +140,12 @@ inline void la_householder(__global LA_T *a, long m, long n, long lda, __global 
         tau[j] = (LA_T)((beta - alpha.x) / beta, -alpha.y / beta);
         LA_T d = alpha - LA_FROM(beta); /* 1 / d = conj(d) / |d|^2 */
         LA_R d2 = LA_ABS2(d);
-        LA_T scale = (LA_T)(d.x / d2, -d.y / d2);
+        LA_T scale = (LA_T)(d.x / d2, -d.y / d2) * sc;
 #else
         tau[j] = (beta - alpha) / beta;
-        LA_T scale = 1 / (alpha - beta);
+        LA_T scale = sc / (alpha - beta);
 #endif
+        beta /= sc;
         for (long i = 1; i < m - j; i++)
             col[i * lda] = LA_MUL(col[i * lda], scale);
         col[0] = LA_FROM(beta);
@@ -219,13 +232,14 @@ __kernel void usmarr_qrpanel_factor(__global LA_T *a, long lda, long rows, long 
 
 /* The rotation that annihilates the (p, q) element g of a 2 x 2 Hermitian [[app, g],
  * [conj g, aqq]]: new column p = c col_p - s conj(e) col_q, new column q = s e col_p +
- * c col_q, where e = g / |g|.  False when g is negligible (no rotation). */
-inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R *c, LA_R *s, LA_T *e)
+ * c col_q, where e = g / |g|.  False when g is negligible (no rotation): |g| <= tol
+ * sqrt(|app aqq|) (relative), or |g| <= floor (absolute: what rounding leaves behind). */
+inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R tol, LA_R floor, LA_R *c, LA_R *s, LA_T *e)
 {
     LA_R ag = LA_ABS(g), prod = fabs(app) * fabs(aqq);
-    /* |g| against eps sqrt(|app aqq|); by two roots where the product leaves the range */
-    LA_R limit = isnormal(prod) ? LA_EPS * sqrt(prod) : LA_EPS * sqrt(fabs(app)) * sqrt(fabs(aqq));
-    if (!(ag > limit) || ag < LA_TINY)
+    /* |g| against tol sqrt(|app aqq|); by two roots where the product leaves the range */
+    LA_R limit = isnormal(prod) ? tol * sqrt(prod) : tol * sqrt(fabs(app)) * sqrt(fabs(aqq));
+    if (!(ag > limit) || ag <= floor || ag < LA_TINY)
         return false;
     LA_R tau = (aqq - app) / (2 * ag);
     /* the smaller root of t^2 + 2 tau t - 1; 1 / (2 tau) where tau^2 would overflow */
@@ -282,6 +296,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
     for (long i = 0; want_v && i < n; i++)
         for (long j = 0; j < n; j++)
             v[i * n + j] = LA_FROM(i == j ? 1 : 0);
+    /* off-diagonal elements below eps |A|_F / n are what rounding leaves: together at most
+     * eps |A|_F, so that skipping them keeps the residual bound and ends the sweeps */
+    LA_R floor = LA_EPS * la_norm(a, n * n, 1) / (LA_R)max(n, 1L);
     bool rotated = true;
     for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
         rotated = false;
@@ -289,7 +306,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
             for (long q = p + 1; q < n; q++) {
                 LA_R c, s;
                 LA_T e;
-                if (!la_rotation(LA_RE(a[p * n + p]), LA_RE(a[q * n + q]), a[p * n + q], &c, &s, &e))
+                if (!la_rotation(LA_RE(a[p * n + p]), LA_RE(a[q * n + q]), a[p * n + q], LA_EPS, floor, &c, &s, &e))
                     continue;
                 rotated = true;
                 LA_R t = s / c, g = LA_ABS(a[p * n + q]);
@@ -383,6 +400,10 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
             g[c * nt + i] = i <= c ? b[i * nt + c] : LA_FROM(0);
             v[c * nt + i] = LA_FROM(i == c ? 1 : 0);
         }
+    LA_R tol = LA_EPS * sqrt((LA_R)max(nt, 1L));
+    /* columns below eps |R|_F are round-off: not rotated (Jacobi would chase the rounding
+     * of their dot products forever), and their U columns are completed as zero ones */
+    LA_R noise = LA_EPS * la_norm(g, nt * nt, 1);
     bool rotated = true;
     for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
         rotated = false;
@@ -398,7 +419,11 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
                 }
                 LA_R c, sn;
                 LA_T e;
-                if (!la_rotation(alpha, beta, gamma, &c, &sn, &e))
+                if (sqrt(alpha) <= noise || sqrt(beta) <= noise)
+                    continue;
+                /* the computed gamma carries rounding of sqrt(nt) eps |g_p| |g_q| (LAPACK's
+                 * gesvj takes the same tolerance) */
+                if (!la_rotation(alpha, beta, gamma, tol, 0, &c, &sn, &e))
                     continue;
                 rotated = true;
                 la_rotate(gp, gq, nt, 1, c, sn, e);
@@ -431,12 +456,12 @@ __kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __gl
     }
     if (!want_uv)
         return;
-    /* G Σ⁻¹; a zero column (or one of subnormal values, whose direction has lost its
-     * precision) becomes the unit vector least in the span of the others, orthogonalised
+    /* G Σ⁻¹; a zero column (or one of round-off, or of subnormal values, whose direction
+     * has lost its precision) becomes the unit vector least in the span of the others, orthogonalised
      * against them (twice) */
     for (long c = 0; c < nt; c++) {
         __global LA_T *gc = g + c * nt;
-        if (s[c] >= LA_TINY / LA_EPS) {
+        if (s[c] >= LA_TINY / LA_EPS && s[c] > noise) {
             for (long i = 0; i < nt; i++)
                 gc[i] = gc[i] / s[c];
             continue;

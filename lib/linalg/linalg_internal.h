@@ -161,6 +161,13 @@ USMARR_INTERNAL int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt,
                                        usmarr_array_t *r);
 /* The Jacobi sweep limit: 30, or less by USMARR_LINALG_SWEEPS (tests of the limit). */
 USMARR_INTERNAL int usmarr__decomp_sweeps(void);
+/* s (and, when u is given, u and vh) of x's SVD into new arrays (`fn` names the caller). */
+USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u,
+                                usmarr_array_t **s, usmarr_array_t **vh);
+/* Hermitian matrices of at least this order take eigh through the SVD of a shifted,
+ * positive semi-definite copy (eigh.c) rather than two-sided Jacobi, whose column updates
+ * walk the whole matrix. */
+#define USMARR__EIGH_SVD_MIN 64
 /* The singular values of x (`fn` names the caller in messages) into a new array. */
 USMARR_INTERNAL int usmarr__singular_values(const char *fn, const usmarr_array_t *x, usmarr_array_t **s);
 

@@ -7,9 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-/* s (and, when u is given, u and vh) of x's SVD into new arrays. */
-static int svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u, usmarr_array_t **s,
-               usmarr_array_t **vh)
+int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u, usmarr_array_t **s,
+                usmarr_array_t **vh)
 {
     struct usmarr__linalg_stack st;
     usmarr_dtype_t dt, real;
@@ -70,7 +69,7 @@ done:
 
 int usmarr__singular_values(const char *fn, const usmarr_array_t *x, usmarr_array_t **s)
 {
-    return svd(fn, x, false, NULL, s, NULL);
+    return usmarr__svd(fn, x, false, NULL, s, NULL);
 }
 
 int usmarr_linalg_svd(const usmarr_array_t *x, bool full_matrices, usmarr_array_t **u, usmarr_array_t **s,
@@ -80,7 +79,7 @@ int usmarr_linalg_svd(const usmarr_array_t *x, bool full_matrices, usmarr_array_
     if (!u || !s || !vh)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "svd: %s is NULL", !u ? "u" : !s ? "s" : "vh");
     *u = *s = *vh = NULL;
-    return svd("svd", x, full_matrices, u, s, vh);
+    return usmarr__svd("svd", x, full_matrices, u, s, vh);
 }
 
 /* Hands `value` (one reference, taken) to the result convention: copied into `out`, or
@@ -114,7 +113,7 @@ int usmarr_linalg_svdvals(const usmarr_array_t *x, usmarr_array_t *out, usmarr_a
     if ((rc = usmarr__linalg_result_begin("svdvals", x, inputs, 1, real, x->ndim - 1, shape, out, result, &res)))
         return rc;
     usmarr_array_t *s = NULL;
-    rc = svd("svdvals", x, false, NULL, &s, NULL);
+    rc = usmarr__svd("svdvals", x, false, NULL, &s, NULL);
     rc = usmarr__linalg_result_end(rc, s, &res);
     usmarr_array_release(s);
     return rc;
@@ -182,7 +181,7 @@ int usmarr_linalg_matrix_rank(const usmarr_array_t *x, const usmarr_array_t *rto
     if (!out && !result)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matrix_rank: result is NULL and no out is given");
     usmarr_array_t *s = NULL, *cut = NULL, *large = NULL, *rank = NULL;
-    int rc = svd("matrix_rank", x, false, NULL, &s, NULL);
+    int rc = usmarr__svd("matrix_rank", x, false, NULL, &s, NULL);
     if (rc)
         return rc;
     int last = -1;
@@ -233,7 +232,7 @@ int usmarr_linalg_pinv(const usmarr_array_t *x, const usmarr_array_t *rtol, usma
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "pinv: result is NULL and no out is given");
     usmarr_array_t *u = NULL, *s = NULL, *vh = NULL, *cut = NULL, *large = NULL, *inv = NULL, *zero = NULL;
     usmarr_array_t *sinv = NULL, *col = NULL, *uh = NULL, *v = NULL, *scaled = NULL, *p = NULL;
-    int rc = svd("pinv", x, false, &u, &s, &vh);
+    int rc = usmarr__svd("pinv", x, false, &u, &s, &vh);
     if (rc)
         return rc;
     int64_t m = x->shape[x->ndim - 2], n = x->shape[x->ndim - 1];
@@ -282,7 +281,7 @@ int usmarr__matrix_norm_singular(const usmarr_array_t *x, enum usmarr__norm_sing
 {
     const char *fn = "matrix_norm";
     usmarr_array_t *s = NULL, *r = NULL, *kept = NULL;
-    int rc = svd(fn, x, false, NULL, &s, NULL);
+    int rc = usmarr__svd(fn, x, false, NULL, &s, NULL);
     if (rc)
         return rc;
     int last = -1;

@@ -88,6 +88,11 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
     z[1:3] = 0
     case("zero_rows_4x3", dt, z)
     case("zeros_3x3", dt, np.zeros((3, 3)))
+    # rank one with exact zeros below R's first row and round-off elsewhere (Jacobi must not
+    # chase the round-off; the reflectors must not divide by subnormal norms)
+    case("ones_20x20", dt, np.ones((20, 20)))
+    if dt in ("float32", "complex128"):
+        case("ones_70x70", dt, np.ones((70, 70)), pinv=False)
     # ill-conditioned: singular values over 7 decades (3 for float32)
     decades = 7 if real == "float64" else 3
     case("illcond_2x8x8", dt, with_singular_values(dt, (2,), 8, 8, np.logspace(0, -decades, 8)), pinv=False)
@@ -106,6 +111,10 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
         case("blocked_150x130", dt, random(dt, (150, 130)))
     if dt == "complex64":
         case("blocked_130x150", dt, random(dt, (130, 150)))
+    # eigh through the SVD of the shifted matrix (order >= 64), with a stack
+    if dt in ("float32", "complex128"):
+        h = random(dt, (2, 66, 66))
+        case("eigh_svd_2x66x66", dt, h, pinv=False)
     # zero-size
     for shape in [(0, 3, 3), (3, 0), (0, 4), (2, 0, 0), (2, 3, 0)]:
         case("empty_" + "x".join(map(str, shape)), dt, np.zeros(shape))
