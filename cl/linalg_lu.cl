@@ -2,12 +2,11 @@
  * lib/linalg/cholesky.c; doc/linalg.md).
  *
  * -DD0=<tag> is the compute dtype (f32, f64, c64, c128; -DLA_COMPLEX for the last two).
- * One work-item owns one matrix of a C-ordered stack (n x n, one after another).  With
- * -DLA_N=<n> (orders up to 16) the order is a constant: loops unroll, the matrix sits in
- * private memory of exactly that order, and row swaps are selects over the rows, so that
- * the indices stay constant and a stack of 3 x 3 or 8 x 8 matrices is held in registers.
- * With -DLA_NMAX=<32> it copies the matrix into private memory of that order first; with
- * neither it works in place on the stack, for any order.  Every work-item
+ * The first three kernels: one work-item owns one matrix of a C-ordered stack (n x n, one
+ * after another), which it copies into private memory of order -DLA_NMAX=<4|8|16|32> (a
+ * stack of 3 x 3 or 8 x 8 matrices stays in L1); the input stack is only read.  (Programs of one exact order, with unrolled loops and row
+ * swaps as selects, ran slower on both CPU runtimes: the selects cost more than the
+ * private memory's indexed loads.)  Every work-item
  * runs the same sequence of operations on its own matrix, whatever the lanes beside it
  * hold, so results do not depend on the vector width.  The launcher (lib/linalg/stack.c)
  * appends the last argument, `items`: work-items past it return at once.
@@ -18,7 +17,7 @@
  *                       0, log -inf).
  *   usmarr_lu_solve     b <- inv(a) b for an n x k right-hand side (b set to the identity
  *                       first when `identity`); a zero pivot marks the matrix as failed.
- *   usmarr_cholesky_factor  the lower factor L (A = L L^H) from A's lower triangle, or
+ *   usmarr_cholesky_factor  into `out`: the lower factor L (A = L L^H) from A's lower triangle, or
  *                       the upper factor U = L^H from A's upper triangle; a pivot that is
  *                       not positive marks the matrix as failed (NaN gives NaN factors, as LAPACK).
  * Each work-item stores whether its matrix failed into status[g] (0 or 1), unconditionally:
@@ -64,33 +63,18 @@ inline LA_T la_div(LA_T p, LA_T q)
 #endif
 
 
-/* The matrix of work-item g: `m` with rows LA_LD apart, loaded from and stored to the
- * stack `a` (n x n at a + g n^2). */
-#ifdef LA_N
-#undef LA_NMAX
-#define LA_NMAX LA_N
-#define LA_ORDER(n) n = LA_N /* the argument, as a constant the compiler sees */
-#else
-#define LA_ORDER(n)
-#endif
-
-#if defined(LA_NMAX) && LA_NMAX > 0
+/* The matrix of work-item g in private memory `m` (rows LA_LD apart), loaded from the
+ * stack `a` (n x n at a + g n^2); LA_STORE writes it to the stack `out`. */
 #define LA_LD LA_NMAX
 #define LA_MATRIX(m, a, g, n)                                                                                          \
     LA_T m[LA_NMAX * LA_NMAX];                                                                                         \
-    global LA_T *m##_src = (a) + (g) * (n) * (n);                                                                      \
     for (long i_ = 0; i_ < (n); i_++)                                                                                  \
         for (long j_ = 0; j_ < (n); j_++)                                                                              \
-            m[i_ * LA_NMAX + j_] = m##_src[i_ * (n) + j_];
-#define LA_STORE(m, n)                                                                                                 \
+            m[i_ * LA_NMAX + j_] = (a)[(g) * (n) * (n) + i_ * (n) + j_];
+#define LA_STORE(m, out, g, n)                                                                                         \
     for (long i_ = 0; i_ < (n); i_++)                                                                                  \
         for (long j_ = 0; j_ < (n); j_++)                                                                              \
-            m##_src[i_ * (n) + j_] = m[i_ * LA_NMAX + j_];
-#else
-#define LA_LD n
-#define LA_MATRIX(m, a, g, n) global LA_T *m = (a) + (g) * (n) * (n);
-#define LA_STORE(m, n)
-#endif
+            (out)[(g) * (n) * (n) + i_ * (n) + j_] = m[i_ * LA_NMAX + j_];
 #define LA_AT(m, i, j) m[(i) * LA_LD + (j)]
 
 /* The row, at or below row j, of column j's pivot: the largest |.|, a NaN counting as
@@ -109,34 +93,21 @@ inline LA_T la_div(LA_T p, LA_T q)
         }                                                                                                              \
     } while (0)
 
-/* Swaps elements [from, to) of rows j and p (p >= j) of `m` (row length ld): with a
- * constant order, as selects over every row below j, which keep the indices constant. */
-#ifdef LA_N
+/* Swaps elements [from, to) of rows j and p of `m` (row length ld); p == j swaps a row with
+ * itself, which saves a branch that would split the lanes. */
 #define LA_SWAP(m, ld, j, p, n, from, to)                                                                              \
-    for (long r_ = (j) + 1; r_ < (n); r_++)                                                                            \
-        for (long c_ = (from); c_ < (to); c_++) {                                                                      \
-            LA_T a_ = m[(j) * (ld) + c_], b_ = m[r_ * (ld) + c_];                                                      \
-            bool s_ = r_ == (p);                                                                                       \
-            m[(j) * (ld) + c_] = s_ ? b_ : a_;                                                                         \
-            m[r_ * (ld) + c_] = s_ ? a_ : b_;                                                                          \
-        }
-#else
-#define LA_SWAP(m, ld, j, p, n, from, to)                                                                              \
-    if ((p) != (j))                                                                                                    \
-        for (long c_ = (from); c_ < (to); c_++) {                                                                      \
-            LA_T t_ = m[(j) * (ld) + c_];                                                                              \
-            m[(j) * (ld) + c_] = m[(p) * (ld) + c_];                                                                   \
-            m[(p) * (ld) + c_] = t_;                                                                                   \
-        }
-#endif
+    for (long c_ = (from); c_ < (to); c_++) {                                                                          \
+        LA_T t_ = m[(j) * (ld) + c_];                                                                                  \
+        m[(j) * (ld) + c_] = m[(p) * (ld) + c_];                                                                       \
+        m[(p) * (ld) + c_] = t_;                                                                                       \
+    }
 
 #if USMARR_WANT(lu)
-__kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logdet, long n, int mode, long items)
+__kernel void usmarr_lu_det(global const LA_T *a, global LA_T *det, global LA_R *logdet, long n, int mode, long items)
 {
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
-    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
     /* the product of the pivots (and the swaps' signs) as d * 2^scale, d kept near 1 so that
      * partial products neither overflow nor underflow, as NumPy's sign and log do */
@@ -182,53 +153,14 @@ __kernel void usmarr_lu_det(global LA_T *a, global LA_T *det, global LA_R *logde
     }
 }
 
-__kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status, long n, long k, int identity,
+__kernel void usmarr_lu_solve(global const LA_T *a, global LA_T *b, global int *status, long n, long k, int identity,
                               long items)
 {
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
-    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
     global LA_T *x = b + g * n * k;
-#ifdef LA_N
-    /* factor (L's multipliers below the diagonal, U on and above it, the swaps in piv),
-     * then each column of b in private memory: permuted, forward, back */
-    int piv[LA_N], failed = 0;
-    for (long j = 0; j < n; j++) {
-        long p;
-        LA_PIVOT(m, j, n, p);
-        LA_T pivot = LA_AT(m, p, j);
-        failed |= LA_ISZERO(pivot);
-        piv[j] = (int)p;
-        LA_SWAP(m, LA_LD, j, p, n, 0, n)
-        for (long r = j + 1; r < n; r++) {
-            LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
-            LA_AT(m, r, j) = l;
-            for (long c = j + 1; c < n; c++)
-                LA_AT(m, r, c) -= LA_MUL(l, LA_AT(m, j, c));
-        }
-    }
-    for (long c = 0; c < k; c++) {
-        LA_T y[LA_N];
-        for (long r = 0; r < n; r++)
-            y[r] = identity ? (r == c ? LA_ONE : LA_ZERO) : x[r * k + c];
-        for (long j = 0; j < n; j++)
-            LA_SWAP(y, 1, j, piv[j], n, 0, 1)
-        for (long r = 1; r < n; r++)
-            for (long q = 0; q < r; q++)
-                y[r] -= LA_MUL(LA_AT(m, r, q), y[q]);
-        for (long r = n - 1; r >= 0; r--) {
-            LA_T s = y[r];
-            for (long q = r + 1; q < n; q++)
-                s -= LA_MUL(LA_AT(m, r, q), y[q]);
-            y[r] = LA_DIV(s, LA_AT(m, r, r));
-        }
-        for (long r = 0; r < n; r++)
-            x[r * k + c] = y[r];
-    }
-    status[g] = failed;
-#else
     if (identity)
         for (long r = 0; r < n; r++)
             for (long c = 0; c < k; c++)
@@ -259,17 +191,15 @@ __kernel void usmarr_lu_solve(global LA_T *a, global LA_T *b, global int *status
         }
     }
     status[g] = failed;
-#endif
 }
 #endif
 
 #if USMARR_WANT(cholesky)
-__kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n, int upper, long items)
+__kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, global int *status, long n, int upper, long items)
 {
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
-    LA_ORDER(n);
     LA_MATRIX(m, a, g, n)
     /* upper: factor B = A^H (its lower triangle is A's upper one, conjugated), U = L^H */
     if (upper)
@@ -302,7 +232,7 @@ __kernel void usmarr_cholesky_factor(global LA_T *a, global int *status, long n,
                 LA_AT(m, i, j) = LA_ZERO;
             }
         }
-    LA_STORE(m, n)
+    LA_STORE(m, out, g, n)
     status[g] = failed;
 }
 #endif

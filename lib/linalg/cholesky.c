@@ -50,14 +50,15 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
     if ((rc = usmarr__linalg_result_begin("cholesky", x, &x, 1, dt, x->ndim, x->shape, out, result, &r)))
         return rc;
     usmarr_context_t *ctx = x->memory->context;
-    struct usmarr__linalg_stack a = {0};
-    usmarr_array_t *status = NULL;
-    usmarr_array_t *factor = NULL;
+    struct usmarr__linalg_stack a = {0}, l = {0};
+    usmarr_array_t *status = NULL, *factor = NULL;
     if (x->shape[x->ndim - 1] > USMARR__LINALG_SMALL) {
         rc = blocked(x, dt, upper, &factor);
         goto done;
     }
-    rc = usmarr__linalg_stack_new(x, dt, 0, NULL, &a);
+    rc = usmarr__linalg_stack_read(x, dt, 0, NULL, &a);
+    if (!rc)
+        rc = usmarr__linalg_stack_empty(ctx, dt, a.nbatch_dims, a.batch_shape, a.rows, a.cols, &l);
     if (!rc && a.rows > 0 && a.count > 0) {
         rc = usmarr__linalg_status_new(ctx, "cholesky", a.count, &status);
         if (!rc) {
@@ -66,6 +67,7 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
             cl_long n = a.rows;
             cl_int up = upper;
             const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(a.work)),
+                                                USMARR__ARG_PTR(usmarr_array_data(l.work)),
                                                 USMARR__ARG_PTR(usmarr_array_data(status)), USMARR__ARG(n),
                                                 USMARR__ARG(up)};
             rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, defines, "usmarr_cholesky_factor", USMARR__NARGS(args),
@@ -75,7 +77,8 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
             rc = usmarr__linalg_status_check("cholesky", status, "is not positive definite", a.nbatch_dims,
                                              a.batch_shape);
     }
-    factor = a.work ? usmarr_array_retain(a.work) : NULL;
+    factor = l.work ? usmarr_array_retain(l.work) : NULL;
+    usmarr__linalg_stack_release(&l);
 done:
     rc = usmarr__linalg_result_end(rc, factor, &r);
     usmarr_array_release(factor);

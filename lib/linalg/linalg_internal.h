@@ -47,6 +47,10 @@ struct usmarr__linalg_stack {
  * negative strides, F order, broadcast. */
 USMARR_INTERNAL int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
                                              const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* The same for kernels that only read the stack: x itself (retained; never written) when
+ * it is one already (C-ordered, of `dtype`, of batch shape bshape), else a copy. */
+USMARR_INTERNAL int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                              const int64_t *bshape, struct usmarr__linalg_stack *stack);
 /* A new uninitialised stack of `count` = prod(bshape) matrices rows x cols. */
 USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb,
                                                const int64_t *bshape, int64_t rows, int64_t cols,
@@ -108,11 +112,8 @@ USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *
 /* Matrices up to this order are factored by one work-item in private memory; larger ones
  * by the blocked path. */
 #define USMARR__LINALG_SMALL 32
-/* Up to this order each order has its own program, whose loops unroll. */
-#define USMARR__LINALG_EXACT 16
-
-/* The defines of cl/linalg_lu.cl's programs for matrices of order n: -DLA_N=n up to
- * USMARR__LINALG_EXACT, -DLA_NMAX=32 up to USMARR__LINALG_SMALL, else none. */
+/* The defines of cl/linalg_lu.cl's programs for matrices of order n: -DLA_NMAX=4, 8, 16
+ * or 32 (the private matrix's order) up to USMARR__LINALG_SMALL, else none. */
 USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
 
 /* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`

@@ -84,6 +84,21 @@ int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int 
     return rc;
 }
 
+int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb, const int64_t *bshape,
+                              struct usmarr__linalg_stack *stack)
+{
+    int xb = x->ndim - 2;
+    bool same = x->dtype == dtype && (x->flags & USMARR_FLAG_C_CONTIGUOUS) && (!bshape || nb == xb);
+    for (int d = 0; same && bshape && d < nb; d++)
+        same = x->shape[d] == bshape[d];
+    if (!same)
+        return usmarr__linalg_stack_new(x, dtype, nb, bshape, stack);
+    memset(stack, 0, sizeof *stack);
+    stack->work = usmarr_array_retain((usmarr_array_t *)x);
+    stack_shape(stack, xb, x->shape, x->shape[xb], x->shape[xb + 1]);
+    return 0;
+}
+
 int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb, const int64_t *bshape,
                                int64_t rows, int64_t cols, struct usmarr__linalg_stack *stack)
 {
@@ -219,10 +234,8 @@ int usmarr__linalg_result_end(int rc, usmarr_array_t *work, struct usmarr__linal
 
 void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size)
 {
-    if (n <= USMARR__LINALG_EXACT)
-        snprintf(buffer, size, "-DLA_N=%d", (int)n);
-    else if (n <= USMARR__LINALG_SMALL)
-        snprintf(buffer, size, "-DLA_NMAX=%d", USMARR__LINALG_SMALL);
+    if (n <= USMARR__LINALG_SMALL)
+        snprintf(buffer, size, "-DLA_NMAX=%d", n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32);
     else
         snprintf(buffer, size, "%s", "");
 }

@@ -144,6 +144,11 @@ big[7] = 2 * big[3]
 emit("inv_singular_large", "inv", [O("float64", (2, 40, 40), data=np.stack([np.eye(40), big]))], L.inv)
 emit("det_singular_large", "det", [O("float64", (40, 40), data=np.zeros((40, 40)))], L.det)
 emit("cholesky_not_pd_large", "cholesky 0", [O("float64", (40, 40), data=-np.eye(40))], L.cholesky)
+# small entries on the diagonal: elimination without the right pivots loses every digit
+piv = values("float64", 48 * 48).reshape(48, 48)
+piv[np.arange(48), np.arange(48)] = 1e-13
+emit("solve_needs_pivots_small", "solve", [O("float64", (12, 12), data=piv[:12, :12]), O("float64", (12, 2))], L.solve)
+emit("solve_needs_pivots_large", "solve", [O("float64", (48, 48), data=piv), O("float64", (48, 2))], L.solve)
 emit("cholesky_not_pd", "cholesky 0", [O("float64", (2, 2), data=[[1, 2], [2, 1]])], L.cholesky)
 emit("cholesky_nan", "cholesky 0", [O("float64", (2, 2), data=[[np.nan, 0], [0, 1]])], L.cholesky)
 nanm = np.array([[1, np.nan, 0], [0, 1, 0], [0, 0, 1]])
