@@ -219,10 +219,13 @@ USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_power(const usmarr_array_t 
  * them are the batch), named `usmarr_linalg_<name>` (doc/linalg.md).  @p x may have any
  * layout (strided, offset, negative strides, F order, broadcast).  The compute dtype is
  * x's for float32, float64, complex64 and complex128; float16 computes in float32, bool
- * and integers in float64 (float32 on a device without fp64).  Small matrices are the
- * fast case: one work-item owns a matrix.  A matrix with a NaN or an infinity gives NaN
- * results (where NumPy may raise LinAlgError).  Jacobi iterations stop after at most 30
- * sweeps; one that has not met its tolerance by then fails the call with
+ * and integers in float64 (float32 on a device without fp64).  One work-item owns a matrix
+ * of the stack (the fast case: stacks of small matrices); QR of matrices with min(m, n) of
+ * 128 or more is blocked, its updates through usmarr_matmul.  Large eigh and svd are the
+ * same Jacobi iterations, O(n^3) per sweep on one compute unit (doc/linalg.md).  A matrix
+ * with a NaN or an infinity gives NaN results (where NumPy may raise LinAlgError).
+ * Jacobi iterations stop after at most 30 sweeps; one that has not met its tolerance by
+ * then fails the call with
  * ::USMARR_ERROR_LINALG, whose detail names the first such matrix.  Eigenvectors and
  * singular vectors are unique only up to a phase (sign) per vector, as in LAPACK; the
  * decompositions themselves meet the accuracy bounds of doc/linalg.md.

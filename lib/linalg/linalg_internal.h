@@ -136,10 +136,10 @@ USMARR_INTERNAL int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack 
                                                     usmarr_array_t *status);
 
 /* ---- 4. decompositions: qr, svd, eigh and what builds on them --------------------------- */
-/* decomp.c, eigh.c, svd.c; kernels cl/linalg_eig.cl, one work-item per matrix.  A call
- * checks x (usmarr__linalg_check), copies it into a work stack (usmarr__linalg_stack_new;
- * not when the stack is empty), launches through usmarr__linalg_launch and reads the
- * status word of the Jacobi sweeps. */
+/* decomp.c, qr_blocked.c, eigh.c, svd.c; kernels cl/linalg_eig.cl, one work-item per
+ * matrix.  A call checks x (usmarr__linalg_check), copies it into a work stack
+ * (usmarr__linalg_stack_new; not when the stack is empty), launches through
+ * usmarr__linalg_launch and reads the status words of the Jacobi sweeps. */
 
 /* x checked and copied for the decomposition `fn` (square matrices when `square`): the
  * stack's work array is NULL when the stack has no element; *real is the real dtype of
@@ -169,9 +169,6 @@ USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool fu
  * positive semi-definite copy (eigh.c) rather than two-sided Jacobi, whose column updates
  * walk the whole matrix. */
 #define USMARR__EIGH_SVD_MIN 64
-/* The singular values of x (`fn` names the caller in messages) into a new array. */
-USMARR_INTERNAL int usmarr__singular_values(const char *fn, const usmarr_array_t *x, usmarr_array_t **s);
-
 /* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
  * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */
 enum usmarr__norm_singular { USMARR__NORM_2, USMARR__NORM_MINUS_2, USMARR__NORM_NUCLEAR };

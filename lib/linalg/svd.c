@@ -67,11 +67,6 @@ done:
     return 0;
 }
 
-int usmarr__singular_values(const char *fn, const usmarr_array_t *x, usmarr_array_t **s)
-{
-    return usmarr__svd(fn, x, false, NULL, s, NULL);
-}
-
 int usmarr_linalg_svd(const usmarr_array_t *x, bool full_matrices, usmarr_array_t **u, usmarr_array_t **s,
                       usmarr_array_t **vh)
 {
