@@ -12,14 +12,17 @@
  *                        reflectors and their block form I - V T Vᴴ.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
  *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
+ *   usmarr_eigh_tridiagonal  real symmetric matrices of large order: Householder
+ *                        tridiagonalisation, then implicit QL, at most `sweeps`
+ *                        iterations an eigenvalue.
  *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
  *                        (Hestenes) Jacobi on R's columns, at most `sweeps` sweeps;
  *                        singular values descending, U and Vᴴ optional, U completed to an
  *                        orthonormal basis (full_matrices, or rank-deficient A) by the
  *                        reflectors and Gram-Schmidt.
  * A matrix with a NaN or an infinity gets NaN results.  Each work-item stores into
- * status[z] (the status words of usmarr__linalg_status_new) whether its Jacobi failed to
- * meet its tolerance within `sweeps` sweeps (the host's limit, 30; the host then reports
+ * status[z] (the status words of usmarr__linalg_status_new) whether its iteration failed
+ * to meet its tolerance within the host's limit `sweeps` (30; the host then reports
  * USMARR_ERROR_LINALG). */
 #define LA_T USMARR_COMPUTE(D0)
 
@@ -347,6 +350,201 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
         }
     }
     for (long i = 0; want_v && i < n; i++) /* Vᵀ to V */
+        for (long j = 0; j < i; j++) {
+            LA_T x = v[i * n + j];
+            v[i * n + j] = v[j * n + i];
+            v[j * n + i] = x;
+        }
+}
+#endif
+
+#if USMARR_WANT(eigh) && !defined(LA_COMPLEX)
+/* A reflector H = I - tau v vᵀ with H x = beta e1 for x (len elements, `step` apart; x[0]
+ * is alpha): x[1..] become v (v[0] = 1 implied); returns beta.  The column is scaled by a
+ * power of two first, as in la_householder. */
+inline LA_R la_larfg(__global LA_T *x, long len, long step, LA_T *tau)
+{
+    LA_R big = 0;
+    for (long i = 0; i < len; i++)
+        big = fmax(big, fabs(x[i * step]));
+    LA_R xnorm = big < LA_TINY ? 0 : la_norm(x + step, len - 1, step);
+    if (xnorm == 0) {
+        *tau = 0;
+        return x[0];
+    }
+    int ex;
+    frexp(big, &ex);
+    LA_R sc = ldexp((LA_R)1, -ex), alpha = x[0] * sc;
+    xnorm *= sc;
+    LA_R beta = -copysign(hypot(alpha, xnorm), alpha);
+    *tau = (beta - alpha) / beta;
+    LA_R scale = sc / (alpha - beta);
+    for (long i = 1; i < len; i++)
+        x[i * step] *= scale;
+    return beta / sc;
+}
+
+/* Real symmetric eigh of large order (lib/linalg/eigh.c): Householder tridiagonalisation
+ * (LAPACK's sytd2 on the full matrix: H A H by the rank-2 update A -= v wᵀ + w vᵀ, rows
+ * contiguous), the eigenvectors' basis Q = H_0 ... H_{n-3} kept as its transpose, then
+ * implicit QL with Wilkinson's shift (tql2 / steqr) rotating Qᵀ's rows; at most `sweeps`
+ * QL iterations an eigenvalue.  a: (n, n), its lower triangle read, destroyed; w, v, status
+ * as usmarr_eigh_jacobi; ws: 3 n per matrix (tau, e, p). */
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_tridiagonal(__global LA_T *a, __global LA_R *w, __global LA_T *v,
+                                                          __global int *status, __global LA_T *ws, long n,
+                                                          int want_v, int sweeps, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    a += z * n * n;
+    w += z * n;
+    v += want_v ? z * n * n : 0;
+    ws += z * 3 * n;
+    __global LA_T *tau = ws, *e = ws + n, *p = ws + 2 * n;
+    bool finite = true;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            finite &= isfinite(a[i * n + j]);
+    status[z] = 0;
+    if (!finite) {
+        for (long i = 0; i < n; i++)
+            w[i] = LA_NAN;
+        for (long i = 0; want_v && i < n * n; i++)
+            v[i] = LA_NAN;
+        return;
+    }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < i; j++)
+            a[j * n + i] = a[i * n + j];
+    /* tridiagonalise: step k reflects row k right of the diagonal (= column k below it) */
+    for (long k = 0; k + 2 < n; k++) {
+        long r = n - k - 1;
+        __global LA_T *x = a + k * n + k + 1;
+        LA_T t;
+        e[k] = la_larfg(x, r, 1, &t);
+        tau[k] = t;
+        if (t == 0)
+            continue;
+        __global LA_T *a22 = a + (k + 1) * n + k + 1;
+        /* p = t A22 v, then w = p - (t / 2) (vᵀ p) v, into p */
+        LA_R vp = 0;
+        for (long i = 0; i < r; i++) {
+            LA_R s = 0;
+            __global const LA_T *row = a22 + i * n;
+            for (long j = 0; j < r; j++)
+                s += row[j] * (j == 0 ? 1 : x[j]);
+            p[i] = t * s;
+            vp += p[i] * (i == 0 ? 1 : x[i]);
+        }
+        LA_R kk = t * vp / 2;
+        for (long i = 0; i < r; i++)
+            p[i] -= kk * (i == 0 ? 1 : x[i]);
+        /* A22 -= v wᵀ + w vᵀ */
+        for (long i = 0; i < r; i++) {
+            LA_R vi = i == 0 ? 1 : x[i], wi = p[i];
+            __global LA_T *row = a22 + i * n;
+            row[0] -= vi * p[0] + wi;
+            for (long j = 1; j < r; j++)
+                row[j] -= vi * p[j] + wi * x[j];
+        }
+    }
+    for (long k = 0; k < n; k++)
+        w[k] = a[k * n + k];
+    if (n >= 2)
+        e[n - 2] = a[(n - 2) * n + n - 1];
+    e[n - 1] = 0;
+    /* Qᵀ = H_{n-3} ... H_0: the reflectors from the first, each on rows k+1.. */
+    if (want_v) {
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++)
+                v[i * n + j] = i == j ? 1 : 0;
+        for (long k = 0; k + 2 < n; k++)
+            if (tau[k] != 0)
+                la_reflect(a + k * n + k + 1, n - k - 1, 1, tau[k], v + (k + 1) * n, n, n, p);
+    }
+    /* implicit QL on (w, e), rotating rows i and i+1 of Qᵀ.  An off-diagonal element is
+     * negligible below eps (|d_m| + |d_m+1|) or below eps |T| (what rounding leaves, which
+     * relative tests alone would chase in blocks of round-off) */
+    LA_R tnorm = 0;
+    for (long i = 0; i < n; i++)
+        tnorm = fmax(tnorm, fabs(w[i]) + fabs(e[i]) + (i ? fabs(e[i - 1]) : 0));
+    bool failed = false;
+    for (long l = 0; l < n; l++) {
+        int iter = 0;
+        long m;
+        do {
+            for (m = l; m < n - 1; m++) {
+                LA_R dd = fabs(w[m]) + fabs(w[m + 1]);
+                if (fabs(e[m]) <= LA_EPS * dd || fabs(e[m]) <= LA_EPS * tnorm || fabs(e[m]) < LA_TINY)
+                    break;
+            }
+            if (m == l)
+                break;
+            if (iter++ >= sweeps) {
+                failed = true;
+                break;
+            }
+            LA_R g = (w[l + 1] - w[l]) / (2 * e[l]);
+            LA_R r = hypot(g, (LA_R)1);
+            g = w[m] - w[l] + e[l] / (g + copysign(r, g));
+            LA_R s = 1, c = 1, pp = 0;
+            long i;
+            bool underflow = false;
+            for (i = m - 1; i >= l; i--) {
+                LA_R f = s * e[i], b = c * e[i];
+                r = hypot(f, g);
+                e[i + 1] = r;
+                if (r == 0) { /* recover from underflow */
+                    w[i + 1] -= pp;
+                    e[m] = 0;
+                    underflow = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = w[i + 1] - pp;
+                r = (w[i] - g) * s + 2 * c * b;
+                pp = s * r;
+                w[i + 1] = g + pp;
+                g = c * r - b;
+                if (want_v) {
+                    __global LA_T *r0 = v + i * n, *r1 = v + (i + 1) * n;
+                    for (long k = 0; k < n; k++) {
+                        LA_R f1 = r1[k];
+                        r1[k] = s * r0[k] + c * f1;
+                        r0[k] = c * r0[k] - s * f1;
+                    }
+                }
+            }
+            if (underflow)
+                continue;
+            w[l] -= pp;
+            e[l] = g;
+            e[m] = 0;
+        } while (m != l);
+        if (failed)
+            break;
+    }
+    status[z] = failed;
+    /* ascending, the rows of Qᵀ with their values, then Qᵀ to Q */
+    for (long i = 0; i < n - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < n; j++)
+            if (w[j] < w[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = w[i];
+        w[i] = w[best];
+        w[best] = tmp;
+        for (long r = 0; want_v && r < n; r++) {
+            LA_T x = v[i * n + r];
+            v[i * n + r] = v[best * n + r];
+            v[best * n + r] = x;
+        }
+    }
+    for (long i = 0; want_v && i < n; i++)
         for (long j = 0; j < i; j++) {
             LA_T x = v[i * n + j];
             v[i * n + j] = v[j * n + i];

@@ -1,8 +1,9 @@
 /* eigh and eigvalsh: eigenvalues (ascending) and eigenvectors of stacks of Hermitian
- * matrices (doc/linalg.md): by cyclic Jacobi (cl/linalg_eig.cl, usmarr_eigh_jacobi), and
- * from order USMARR__EIGH_SVD_MIN by the SVD of the shifted matrix H + s I, s = ‖H‖_inf,
- * which is positive semi-definite: its singular values are the eigenvalues plus s and its
- * right singular vectors the eigenvectors. */
+ * matrices (doc/linalg.md): by cyclic Jacobi (cl/linalg_eig.cl, usmarr_eigh_jacobi); real
+ * ones from order USMARR__EIGH_TRIDIAGONAL_MIN by tridiagonalisation and QL
+ * (usmarr_eigh_tridiagonal); complex ones from order USMARR__EIGH_SVD_MIN by the SVD of the
+ * shifted matrix H + s I, s = ‖H‖_inf, which is positive semi-definite: its singular values
+ * are the eigenvalues plus s and its right singular vectors the eigenvectors. */
 #include "linalg_internal.h"
 
 #include <string.h>
@@ -115,18 +116,22 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
     int rc = usmarr__linalg_check(fn, x, "x", 2, true, &dt);
     if (rc)
         return rc;
-    if (x->shape[x->ndim - 1] >= USMARR__EIGH_SVD_MIN && usmarr_array_size(x) > 0)
+    bool complex = usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX;
+    if (complex && x->shape[x->ndim - 1] >= USMARR__EIGH_SVD_MIN && usmarr_array_size(x) > 0)
         return eigh_by_svd(fn, x, dt, w, v);
+    bool large = !complex && x->shape[x->ndim - 1] >= USMARR__EIGH_TRIDIAGONAL_MIN;
     struct usmarr__linalg_stack st;
     usmarr_dtype_t real;
     if ((rc = usmarr__decomp_prepare(fn, x, true, &st, &dt, &real)))
         return rc;
     usmarr_context_t *ctx = x->memory->context;
     int64_t n = st.rows, wdims[1] = {n}, vdims[2] = {n, n};
-    usmarr_array_t *wa = NULL, *va = NULL, *status = NULL;
+    usmarr_array_t *wa = NULL, *va = NULL, *status = NULL, *ws = NULL;
+    int64_t wsdims[1] = {3 * n};
     if ((rc = usmarr__decomp_array(ctx, &st, real, 1, wdims, &wa)) ||
         (v && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
-        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
+        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)) ||
+        (large && (rc = usmarr__decomp_array(ctx, &st, dt, 1, wsdims, &ws))))
         goto done;
     if (st.work) {
         cl_long ln = n;
@@ -138,14 +143,27 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
                                             USMARR__ARG(ln),
                                             USMARR__ARG(want_v),
                                             USMARR__ARG(sweeps)};
-        rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
+        if (large) { /* real: tridiagonal QL (usmarr_eigh_tridiagonal) */
+            const struct usmarr__karg targs[] = {USMARR__ARG_PTR(usmarr_array_data(st.work)),
+                                                 USMARR__ARG_PTR(usmarr_array_data(wa)),
+                                                 USMARR__ARG_PTR(va ? usmarr_array_data(va) : NULL),
+                                                 USMARR__ARG_PTR(usmarr_array_data(status)),
+                                                 USMARR__ARG_PTR(usmarr_array_data(ws)),
+                                                 USMARR__ARG(ln),
+                                                 USMARR__ARG(want_v),
+                                                 USMARR__ARG(sweeps)};
+            rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_tridiagonal", USMARR__NARGS(targs), targs);
+        } else {
+            rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
+        }
         if (!rc)
-            rc = usmarr__linalg_status_check(fn, status, "did not converge within the Jacobi sweep limit",
+            rc = usmarr__linalg_status_check(fn, status, "did not converge within the iteration limit",
                                              st.nbatch_dims, st.batch_shape);
     }
 done:
     usmarr__linalg_stack_release(&st);
     usmarr_array_release(status);
+    usmarr_array_release(ws);
     if (rc) {
         usmarr_array_release(wa);
         usmarr_array_release(va);

@@ -160,14 +160,19 @@ USMARR_INTERNAL int usmarr__decomp_launch(usmarr_context_t *ctx, const struct us
  * qc) and r (qc x n), C-ordered, of a's dtype `dt`. */
 USMARR_INTERNAL int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *a, usmarr_array_t *q,
                                        usmarr_array_t *r);
-/* The Jacobi sweep limit: 30, or less by USMARR_LINALG_SWEEPS (tests of the limit). */
+/* The iteration limit of Jacobi (sweeps) and QL (iterations an eigenvalue): 30, or less
+ * by USMARR_LINALG_SWEEPS (tests of the limit). */
 USMARR_INTERNAL int usmarr__decomp_sweeps(void);
 /* s (and, when u is given, u and vh) of x's SVD into new arrays (`fn` names the caller). */
 USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u,
                                 usmarr_array_t **s, usmarr_array_t **vh);
-/* Hermitian matrices of at least this order take eigh through the SVD of a shifted,
- * positive semi-definite copy (eigh.c) rather than two-sided Jacobi, whose column updates
- * walk the whole matrix. */
+/* Real symmetric matrices of at least this order take eigh by tridiagonalisation and QL
+ * (usmarr_eigh_tridiagonal); complex Hermitian ones of USMARR__EIGH_SVD_MIN or more
+ * through the SVD of a shifted, positive semi-definite copy (eigh.c); the others cyclic
+ * Jacobi, whose column updates walk the whole matrix per rotation. */
+#ifndef USMARR__EIGH_TRIDIAGONAL_MIN
+#define USMARR__EIGH_TRIDIAGONAL_MIN 64
+#endif
 #define USMARR__EIGH_SVD_MIN 64
 /* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
  * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */

@@ -46,7 +46,7 @@ int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array
                                             USMARR__ARG(sweeps)};
         rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_svd_jacobi", USMARR__NARGS(args), args);
         if (!rc)
-            rc = usmarr__linalg_status_check(fn, status, "did not converge within the Jacobi sweep limit",
+            rc = usmarr__linalg_status_check(fn, status, "did not converge within the iteration limit",
                                              st.nbatch_dims, st.batch_shape);
     }
 done:
