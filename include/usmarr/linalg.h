@@ -221,11 +221,12 @@ USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_power(const usmarr_array_t 
  * x's for float32, float64, complex64 and complex128; float16 computes in float32, bool
  * and integers in float64 (float32 on a device without fp64).  One work-item owns a matrix
  * of the stack (the fast case: stacks of small matrices); QR of matrices with min(m, n) of
- * 128 or more is blocked, its updates through usmarr_matmul.  Large eigh and svd are the
- * same Jacobi iterations, O(n^3) per sweep on one compute unit (doc/linalg.md).  A matrix
+ * 128 or more is blocked, its updates through usmarr_matmul.  eigh of real matrices of
+ * order 64 or more is tridiagonalisation and QL, of complex ones the SVD of a shifted copy;
+ * large eigh and svd run on one compute unit (doc/linalg.md).  A matrix
  * with a NaN or an infinity gives NaN results (where NumPy may raise LinAlgError).
- * Jacobi iterations stop after at most 30 sweeps; one that has not met its tolerance by
- * then fails the call with
+ * Jacobi iterations stop after at most 30 sweeps, QL after 30 iterations an eigenvalue;
+ * one that has not met its tolerance by then fails the call with
  * ::USMARR_ERROR_LINALG, whose detail names the first such matrix.  Eigenvectors and
  * singular vectors are unique only up to a phase (sign) per vector, as in LAPACK; the
  * decompositions themselves meet the accuracy bounds of doc/linalg.md.
@@ -267,7 +268,7 @@ USMARR_API USMARR_NODISCARD int usmarr_linalg_qr(const usmarr_array_t *x, usmarr
  * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p eigenvalues or @p eigenvectors
  * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims or matrices that are not
  *         square
- * @retval USMARR_ERROR_LINALG Jacobi did not converge for a matrix; the detail names the first
+ * @retval USMARR_ERROR_LINALG the iteration did not converge for a matrix; the detail names the first
  * @retval USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_qr() */
 USMARR_API USMARR_NODISCARD int usmarr_linalg_eigh(const usmarr_array_t *x, usmarr_array_t **eigenvalues,
                                                    usmarr_array_t **eigenvectors);
