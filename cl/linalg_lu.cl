@@ -1,7 +1,8 @@
 /* linalg_lu.cl: LU and Cholesky factorisations of stacks of matrices (lib/linalg/lu.c,
  * lib/linalg/cholesky.c; doc/linalg.md).
  *
- * -DD0=<tag> is the compute dtype (f32, f64, c64, c128; -DLA_COMPLEX for the last two).
+ * -DD0=<tag> is the compute dtype (f32, f64, c64, c128; -DLA_COMPLEX for the last two,
+ * -DLA_DOUBLE for f64 and c128).
  * The first three kernels: one work-item owns one matrix of a C-ordered stack (n x n, one
  * after another), which it copies into private memory of order -DLA_NMAX=<4|8|16|32> (a
  * stack of 3 x 3 or 8 x 8 matrices stays in L1); the input stack is only read.  (Programs of one exact order, with unrolled loops and row
@@ -63,6 +64,50 @@ inline LA_T la_div(LA_T p, LA_T q)
 #endif
 
 
+/* Scaling by powers of two with integer operations (frexp and ldexp are calls that keep
+ * PoCL from running the lanes as a vector): la_exponent(v) is the exponent of a normal v
+ * (v in [2^e, 2^(e+1))), 0 for zero, subnormals, inf and NaN (left unscaled), clamped so
+ * that LA_POW2(-e) is a normal number.  -DLA_DOUBLE: the real type is double. */
+#ifdef LA_DOUBLE
+#define LA_AS_BITS as_long
+#define LA_AS_REAL as_double
+#define LA_BITS long
+#define LA_MANT 52
+#define LA_EMASK 0x7ff
+#define LA_BIAS 1023
+#else
+#define LA_AS_BITS as_int
+#define LA_AS_REAL as_float
+#define LA_BITS int
+#define LA_MANT 23
+#define LA_EMASK 0xff
+#define LA_BIAS 127
+#endif
+#define LA_POW2(e) LA_AS_REAL((LA_BITS)((e) + LA_BIAS) << LA_MANT)
+inline int la_exponent(LA_R v)
+{
+    int biased = (int)((LA_AS_BITS(v) >> LA_MANT) & LA_EMASK);
+    int e = biased - LA_BIAS;
+    e = e < 2 - LA_BIAS ? 2 - LA_BIAS : e > LA_BIAS - 2 ? LA_BIAS - 2 : e;
+    return biased == 0 || biased == LA_EMASK ? 0 : e;
+}
+/* d <- d 2^-e, scale += e: the running product kept near 1 */
+#ifdef LA_COMPLEX
+#define LA_RESCALE(d, scale)                                                                                           \
+    do {                                                                                                               \
+        int e_ = la_exponent(fmax(fabs((d).x), fabs((d).y)));                                                          \
+        (d) *= LA_POW2(-e_);                                                                                           \
+        (scale) += e_;                                                                                                 \
+    } while (0)
+#else
+#define LA_RESCALE(d, scale)                                                                                           \
+    do {                                                                                                               \
+        int e_ = la_exponent(fabs(d));                                                                                 \
+        (d) *= LA_POW2(-e_);                                                                                           \
+        (scale) += e_;                                                                                                 \
+    } while (0)
+#endif
+
 /* The matrix of work-item g in private memory `m` (rows LA_LD apart), loaded from the
  * stack `a` (n x n at a + g n^2); LA_STORE writes it to the stack `out`. */
 #define LA_LD LA_NMAX
@@ -122,14 +167,7 @@ __kernel void usmarr_lu_det(global const LA_T *a, global LA_T *det, global LA_R 
         LA_SWAP(m, LA_LD, j, p, n, j, n)
         d = p != j ? -d : d;
         d = LA_MUL(d, pivot);
-        int e;
-#ifdef LA_COMPLEX
-        frexp(fmax(fabs(d.x), fabs(d.y)), &e);
-        d = ldexp(d, -e);
-#else
-        d = frexp(d, &e);
-#endif
-        scale += e;
+        LA_RESCALE(d, scale);
         for (long r = j + 1; r < n; r++) {
             LA_T l = LA_DIV(LA_AT(m, r, j), pivot);
             for (long c = j + 1; c < n; c++)
@@ -371,14 +409,7 @@ __kernel void usmarr_lublock_det(global const LA_T *a, long lda, global const in
         singular |= LA_ISZERO(pivot);
         d = piv[j] != j ? -d : d;
         d = LA_MUL(d, pivot);
-        int e;
-#ifdef LA_COMPLEX
-        frexp(fmax(fabs(d.x), fabs(d.y)), &e);
-        d = ldexp(d, -e);
-#else
-        d = frexp(d, &e);
-#endif
-        scale += e;
+        LA_RESCALE(d, scale);
     }
     if (singular) {
         *det = LA_ZERO;

@@ -58,7 +58,8 @@ USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dty
 USMARR_INTERNAL void usmarr__linalg_stack_release(struct usmarr__linalg_stack *stack);
 
 /* The one launch path of lib/linalg/: kernel `kernel` of program cl/<family>.cl built with
- * -DD0=<dtype's tag> (and -DLA_COMPLEX for complex dtypes) then `defines` (NULL: none),
+ * -DD0=<dtype's tag> (and -DLA_COMPLEX for complex dtypes, -DLA_DOUBLE for float64 and
+ * complex128) then `defines` (NULL: none),
  * over `items` work-items on one dim, in groups that leave every compute unit several.
  * args[0, nargs) are the kernel's first arguments; the launcher appends the last, `long
  * items`, which the kernel compares its global id with.  No items: nothing is launched. */

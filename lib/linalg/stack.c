@@ -126,8 +126,9 @@ static int prepare_launch(usmarr_context_t *ctx, const char *family, usmarr_dtyp
                           usmarr__kernel_t **k, struct usmarr__karg *all)
 {
     char options[256];
-    snprintf(options, sizeof options, "-DD0=%s%s%s%s", usmarr__dtype_tag(dtype),
-             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "", defines && *defines ? " " : "",
+    snprintf(options, sizeof options, "-DD0=%s%s%s%s%s", usmarr__dtype_tag(dtype),
+             usmarr_dtype_kind(dtype) == USMARR_KIND_COMPLEX ? " -DLA_COMPLEX" : "",
+             dtype == USMARR_FLOAT64 || dtype == USMARR_COMPLEX128 ? " -DLA_DOUBLE" : "", defines && *defines ? " " : "",
              defines ? defines : "");
     if (nargs > 15)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 15)", kernel, nargs);

@@ -155,6 +155,12 @@ nanm = np.array([[1, np.nan, 0], [0, 1, 0], [0, 0, 1]])
 emit("det_nan", "det", [O("float64", (3, 3), data=nanm)], L.det)
 emit("det_inf", "det", [O("float64", (2, 2), data=[[np.inf, 1], [1, 1]])], L.det)
 emit("inv_nan", "inv", [O("float64", (3, 3), data=nanm)], L.inv)
+for dt in FLOATS:  # partial products past the dtype's range, a final det within it
+    emit("det_scaled_partials_%s" % dt, "det", [O(dt, (4, 4), data=np.diag([1e30, 1e30, 1e-30, 3.0]))], L.det)
+    emit("slogdet_scaled_partials_%s" % dt, "slogdet", [O(dt, (4, 4), data=np.diag([1e30, -1e30, 1e-30, 3.0]))],
+         lambda a: tuple(L.slogdet(a)))
+emit("det_overflow", "det", [O("float64", (3, 3), data=np.eye(3) * 1e200)], L.det)
+emit("det_underflow", "det", [O("float64", (3, 3), data=np.eye(3) * 1e-200)], L.det)
 emit("det_ill_conditioned", "det", [O("float64", (6, 6), data=1 / (np.arange(6)[:, None] + np.arange(6) + 1))],
      L.det)
 emit("inv_hilbert", "inv", [O("float64", (5, 5), data=1 / (np.arange(5)[:, None] + np.arange(5) + 1))], L.inv)

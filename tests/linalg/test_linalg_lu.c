@@ -429,6 +429,57 @@ START_TEST(test_linalg_lu_failing_matrix_named)
 }
 END_TEST
 
+/* A matrix's results are bit for bit the same whatever its neighbours in the stack hold
+ * (NaN, inf, singular matrices) and whatever the stack's length: lanes do not matter. */
+START_TEST(test_linalg_lu_neighbours_do_not_matter)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
+    enum { COUNT = 37, N = 5 };
+    static const int64_t orders[2] = {N, 40};
+    for (int o = 0; o < 2; o++) {
+        int64_t n = orders[o], count = o ? 3 : COUNT;
+        double *clean, *noisy;
+        usmarr_array_t *a = random_stack(ctx, dt, count, n, n, 0, 5, &clean), *b = random_stack(ctx, dt, count, n, n, 0, 5, &noisy);
+        usmarr_array_release(b);
+        /* the neighbours of matrix 1 (and every matrix but 1) poisoned */
+        for (int64_t m = 0; m < count; m++)
+            for (int64_t i = 0; m != 1 && i < n * n; i++)
+                noisy[m * n * n + i] = m % 2 == 0 ? NAN : m % 3 == 0 ? 0 : INFINITY;
+        int64_t shape[3] = {count, n, n}, one[3] = {1, n, n};
+        usmarr_array_t *h = NULL, *single = NULL, *hs = NULL;
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, shape, USMARR_FLOAT64, noisy, NULL, USMARR_USM_DEVICE, &h));
+        ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &b));
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, one, USMARR_FLOAT64, clean + n * n, NULL, USMARR_USM_DEVICE, &hs));
+        ck_assert_ok(usmarr_array_astype(hs, dt, USMARR_ORDER_C, NULL, &single));
+        usmarr_array_t *d1 = NULL, *d2 = NULL, *d3 = NULL, *i1 = NULL, *i3 = NULL;
+        ck_assert_ok(usmarr_linalg_det(a, NULL, &d1));
+        ck_assert_ok(usmarr_linalg_det(b, NULL, &d2));
+        ck_assert_ok(usmarr_linalg_det(single, NULL, &d3));
+        double *v1 = to_host(d1), *v2 = to_host(d2), *v3 = to_host(d3);
+        ck_assert_msg(memcmp(&v1[1], &v2[1], sizeof(double)) == 0 && memcmp(&v1[1], &v3[0], sizeof(double)) == 0,
+                      "order %lld: det of matrix 1 is %.17g among clean neighbours, %.17g among poisoned ones, %.17g alone",
+                      (long long)n, v1[1], v2[1], v3[0]);
+        ck_assert_ok(usmarr_linalg_inv(a, NULL, &i1));
+        ck_assert_ok(usmarr_linalg_inv(single, NULL, &i3));
+        double *w1 = to_host(i1), *w3 = to_host(i3);
+        ck_assert_msg(memcmp(w1 + n * n, w3, sizeof(double) * (size_t)(n * n)) == 0, "order %lld: inv differs alone",
+                      (long long)n);
+        free(v1);
+        free(v2);
+        free(v3);
+        free(w1);
+        free(w3);
+        free(clean);
+        free(noisy);
+        usmarr_array_t *all[] = {a, b, h, hs, single, d1, d2, d3, i1, i3};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            usmarr_array_release(all[i]);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* out arrays: a float32 out of a float64 det (same_kind), an F-ordered out of inv. */
 START_TEST(test_linalg_lu_out_arrays)
 {
@@ -557,6 +608,7 @@ Suite *suite_linalg_lu(void)
     tcase_add_test(tc, test_linalg_lu_solve_residuals);
     tcase_add_test(tc, test_linalg_lu_failing_matrix_named);
     tcase_add_test(tc, test_linalg_lu_out_arrays);
+    tcase_add_test(tc, test_linalg_lu_neighbours_do_not_matter);
     tcase_add_test(tc, test_linalg_lu_failures);
     suite_add_tcase(s, tc);
     return s;
