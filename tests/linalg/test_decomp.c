@@ -690,6 +690,59 @@ START_TEST(test_decomp_sweep_limit_names_the_matrix)
 }
 END_TEST
 
+/* Matrix 1 of a stack whose other matrices are NaN, infinite or zero gives bit for bit
+ * what it gives alone: no lane, neighbour or group size enters a matrix's results (small
+ * Jacobi, the SVD with its QR, and the tridiagonal QL of order 64). */
+START_TEST(test_decomp_neighbours_do_not_matter)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
+    static const int64_t orders[2] = {6, 64};
+    for (int o = 0; o < 2; o++) {
+        int64_t n = orders[o], count = 5;
+        double *values = malloc(sizeof(double) * (size_t)(count * n * n));
+        uint64_t state = 12345;
+        for (int64_t m = 0; m < count; m++)
+            for (int64_t i = 0; i < n * n; i++) {
+                state = state * 6364136223846793005u + 1442695040888963407u;
+                values[m * n * n + i] = m != 1                ? (m % 2 == 0 ? NAN : m == 3 ? 0 : INFINITY)
+                                                              : (double)(state >> 11) / 9007199254740992.0 - 0.5;
+            }
+        int64_t shape[3] = {count, n, n}, one[3] = {1, n, n};
+        usmarr_array_t *h = NULL, *stack = NULL, *hs = NULL, *single = NULL;
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, shape, USMARR_FLOAT64, values, NULL, USMARR_USM_DEVICE, &h));
+        ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &stack));
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, one, USMARR_FLOAT64, values + n * n, NULL, USMARR_USM_DEVICE, &hs));
+        ck_assert_ok(usmarr_array_astype(hs, dt, USMARR_ORDER_C, NULL, &single));
+        usmarr_array_t *r[2][5] = {{NULL}};
+        const usmarr_array_t *inputs[2] = {stack, single};
+        for (int k = 0; k < 2; k++) {
+            ck_assert_ok(usmarr_linalg_eigh(inputs[k], &r[k][0], &r[k][1]));
+            ck_assert_ok(usmarr_linalg_svd(inputs[k], true, &r[k][2], &r[k][3], &r[k][4]));
+        }
+        for (int j = 0; j < 5; j++) {
+            int64_t per = usmarr_array_size(r[1][j]);
+            size_t bytes = (size_t)per * usmarr_array_itemsize(r[1][j]);
+            unsigned char *all = malloc(bytes * (size_t)count), *alone = malloc(bytes);
+            ck_assert_ok(usmarr_array_copy_to_host(r[0][j], all, NULL));
+            ck_assert_ok(usmarr_array_copy_to_host(r[1][j], alone, NULL));
+            ck_assert_msg(!memcmp(all + bytes, alone, bytes), "order %lld: result %d of matrix 1 depends on its neighbours",
+                          (long long)n, j);
+            free(all);
+            free(alone);
+            usmarr_array_release(r[0][j]);
+            usmarr_array_release(r[1][j]);
+        }
+        usmarr_array_release(single);
+        usmarr_array_release(hs);
+        usmarr_array_release(stack);
+        usmarr_array_release(h);
+        free(values);
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_decomp(void)
 {
     load_cases();
@@ -703,6 +756,7 @@ Suite *suite_decomp(void)
     tcase_add_test(tc, test_decomp_out_rtol_and_promotion);
     tcase_add_test(tc, test_decomp_failures);
     tcase_add_test(tc, test_decomp_sweep_limit_names_the_matrix);
+    tcase_add_test(tc, test_decomp_neighbours_do_not_matter);
     suite_add_tcase(s, tc);
     return s;
 }
