@@ -16,6 +16,7 @@ from ._usmarr import bool as _bool_dtype, int8, int16, int32, int64, uint8, uint
 from ._usmarr import float16, float32, float64, complex64, complex128
 from ._info import __array_namespace_info__, finfo, iinfo, isdtype  # noqa: F401
 from . import linalg  # noqa: F401
+from . import fft  # noqa: F401
 from ._sorting import unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
 from ._stats import (cumulative_logsumexp, cumulative_prod, cumulative_sum, diff, logsumexp,  # noqa: F401
                      reduce_hypot)

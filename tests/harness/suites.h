@@ -36,6 +36,7 @@
     X(linalg)          \
     X(linalg_lu)       \
     X(decomp)          \
+    X(fft)             \
     X(tiles)           \
     X(utilities)       \
     X(threads)
