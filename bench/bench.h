@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup)
+#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup) X(roofline)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
@@ -104,6 +104,24 @@ struct bench_outcome {
 int bench_plot_check(const char *file);
 /* Draws each outcome's ratio as a bar, its bar as a mark, into `file` (log scale). */
 int bench_plot(const char *file, const char *title, const struct bench_outcome *outcomes, int n);
+
+/* The machine's limit for 16M float32 streams (bench/roofline.c): a C loop over every core
+ * with plain and with non-temporal stores, and a raw OpenCL kernel (float16, one work-item
+ * per 16 elements) on the device under test, plain and with non-temporal stores (negative
+ * seconds where the device does not build them). */
+enum bench_stream { BENCH_STREAM_COPY, BENCH_STREAM_ADD, BENCH_STREAM_TRIAD, BENCH_STREAM_KINDS };
+struct bench_roofline {
+    int threads;
+    double loop_plain[BENCH_STREAM_KINDS], loop_nontemporal[BENCH_STREAM_KINDS];
+    double kernel_plain[BENCH_STREAM_KINDS], kernel_nontemporal[BENCH_STREAM_KINDS];
+};
+/* Measures them once per context (later calls return the same figures).  Non-zero on failure. */
+int bench_roofline_measure(const struct bench_env *env, const struct bench_roofline **out);
+/* The faster C loop's seconds of `kind` scaled to `bytes` moved (copy moves 8 bytes an
+ * element, add and triad 12). */
+double bench_roofline_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes);
+/* The same for the faster raw OpenCL kernel; negative when neither ran. */
+double bench_roofline_kernel_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes);
 
 /* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
 int bench_fail(int rc, const char *what);

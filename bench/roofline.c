@@ -1,0 +1,310 @@
+/* The machine's limit for streaming kernels, measured in the same run as the cases that
+ * are held against it (bench_roofline.c): a C loop over every core (one thread per core,
+ * plain and non-temporal stores) and a raw OpenCL kernel of the same shape on the device
+ * under test, launched directly on USM arrays the library allocated. */
+#include "bench.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#define N (16 << 20)
+
+/* The widest vector the compiler gives without target flags: GCC's vector extensions
+ * lower it to whatever the build's ISA has. */
+typedef float vec16 __attribute__((vector_size(64)));
+
+struct loop {
+    const float *a, *b;
+    float *c;
+    float s;
+    enum bench_stream kind;
+    bool nontemporal;
+    int threads;
+    atomic_size_t next; /* the first element of the next chunk not yet taken */
+    pthread_barrier_t start, done;
+    bool stop;
+};
+
+struct worker {
+    struct loop *loop;
+};
+
+static void stream_plain(const struct loop *l, size_t lo, size_t hi)
+{
+    for (size_t i = lo; i < hi; i += 16) {
+        vec16 a, b, c;
+        memcpy(&a, l->a + i, sizeof a);
+        switch (l->kind) {
+        case BENCH_STREAM_COPY:
+            c = a;
+            break;
+        case BENCH_STREAM_ADD:
+            memcpy(&b, l->b + i, sizeof b);
+            c = a + b;
+            break;
+        default:
+            memcpy(&b, l->b + i, sizeof b);
+            c = a + l->s * b;
+            break;
+        }
+        memcpy(l->c + i, &c, sizeof c);
+    }
+}
+
+/* Stores that bypass the caches: the arrays are far beyond the last-level cache, so the
+ * read-for-ownership of plain stores is traffic the result does not need. */
+static void stream_nontemporal(const struct loop *l, size_t lo, size_t hi)
+{
+#if defined(__SSE__)
+    __m128 s = _mm_set1_ps(l->s);
+    for (size_t i = lo; i < hi; i += 4) {
+        __m128 a = _mm_load_ps(l->a + i), c;
+        if (l->kind == BENCH_STREAM_COPY)
+            c = a;
+        else if (l->kind == BENCH_STREAM_ADD)
+            c = _mm_add_ps(a, _mm_load_ps(l->b + i));
+        else
+            c = _mm_add_ps(a, _mm_mul_ps(s, _mm_load_ps(l->b + i)));
+        _mm_stream_ps(l->c + i, c);
+    }
+    _mm_sfence();
+#else
+    stream_plain(l, lo, hi);
+#endif
+}
+
+/* Threads take 256 KiB chunks as they come free, as an OpenCL runtime hands out work-groups,
+ * so that a thread another process delays does not hold up the pass. */
+#define CHUNK (64 << 10)
+
+static void run_share(struct loop *l)
+{
+    for (size_t lo; (lo = atomic_fetch_add(&l->next, CHUNK)) < (size_t)N;) {
+        size_t hi = lo + CHUNK < (size_t)N ? lo + CHUNK : (size_t)N;
+        if (l->nontemporal)
+            stream_nontemporal(l, lo, hi);
+        else
+            stream_plain(l, lo, hi);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    for (;;) {
+        pthread_barrier_wait(&w->loop->start);
+        if (w->loop->stop)
+            return NULL;
+        run_share(w->loop);
+        pthread_barrier_wait(&w->loop->done);
+    }
+}
+
+/* The fastest of `repeat` passes of the loop over all threads (the calling thread is the
+ * first): the limit is what the machine reaches, and other processes only ever add time. */
+static double time_loop(struct loop *l, int repeat)
+{
+    double fastest = 1e30;
+    for (int i = -1; i < repeat; i++) {
+        atomic_store(&l->next, 0);
+        double t0 = bench_now();
+        pthread_barrier_wait(&l->start);
+        run_share(l);
+        pthread_barrier_wait(&l->done);
+        double t = bench_now() - t0;
+        if (i >= 0 && t < fastest)
+            fastest = t;
+    }
+    return fastest;
+}
+
+static int measure_loops(struct bench_roofline *rl, int repeat)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    struct loop l = {.s = 3.0f, .threads = cores < 1 ? 1 : cores > 256 ? 256 : (int)cores};
+    float *a = aligned_alloc(64, (size_t)N * 4), *b = aligned_alloc(64, (size_t)N * 4),
+          *c = aligned_alloc(64, (size_t)N * 4);
+    pthread_t tid[256];
+    struct worker w[256];
+    int started = 0, rc = -1;
+    if (!a || !b || !c)
+        goto out;
+    for (size_t i = 0; i < (size_t)N; i++) {
+        a[i] = (float)(i & 1023);
+        b[i] = 0.5f;
+        c[i] = 0;
+    }
+    l.a = a;
+    l.b = b;
+    l.c = c;
+    pthread_barrier_init(&l.start, NULL, (unsigned)l.threads);
+    pthread_barrier_init(&l.done, NULL, (unsigned)l.threads);
+    for (started = 1; started < l.threads; started++) {
+        w[started] = (struct worker){&l};
+        if (pthread_create(&tid[started], NULL, worker_main, &w[started]))
+            break;
+    }
+    if (started == l.threads) {
+        for (int k = 0; k < BENCH_STREAM_KINDS; k++) {
+            l.kind = (enum bench_stream)k;
+            l.nontemporal = false;
+            rl->loop_plain[k] = time_loop(&l, repeat);
+            l.nontemporal = true;
+            rl->loop_nontemporal[k] = time_loop(&l, repeat);
+        }
+        rc = 0;
+    }
+    l.stop = true;
+    if (started == l.threads)
+        pthread_barrier_wait(&l.start);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&l.start);
+    pthread_barrier_destroy(&l.done);
+    rl->threads = l.threads;
+out:
+    if (rc)
+        fprintf(stderr, "bench: the C roofline loop could not start its %d threads\n", l.threads);
+    free(a);
+    free(b);
+    free(c);
+    return rc;
+}
+
+/* One work-item per 16 elements, as the C loop's widest vector. */
+static const char *const kernel_source =
+    "#ifdef NONTEMPORAL\n"
+    "#define STORE(p, v) __builtin_nontemporal_store((v), (p))\n"
+    "#else\n"
+    "#define STORE(p, v) (*(p) = (v))\n"
+    "#endif\n"
+    "kernel void copy(global const float16 *restrict a, global const float16 *restrict b,\n"
+    "                 global float16 *restrict c, float s)\n"
+    "{ size_t i = get_global_id(0); STORE(c + i, a[i]); }\n"
+    "kernel void add(global const float16 *restrict a, global const float16 *restrict b,\n"
+    "                global float16 *restrict c, float s)\n"
+    "{ size_t i = get_global_id(0); STORE(c + i, a[i] + b[i]); }\n"
+    "kernel void triad(global const float16 *restrict a, global const float16 *restrict b,\n"
+    "                  global float16 *restrict c, float s)\n"
+    "{ size_t i = get_global_id(0); STORE(c + i, a[i] + s * b[i]); }\n";
+
+typedef cl_int(CL_API_CALL *set_pointer_fn)(cl_kernel kernel, cl_uint index, const void *pointer);
+
+/* Median seconds of each kernel of a program built with `options`; all negative when the
+ * device does not build it (a device without non-temporal stores). */
+static int time_kernels(const struct bench_env *env, const char *options, usmarr_array_t *const arrays[3],
+                        double seconds[BENCH_STREAM_KINDS])
+{
+    static const char *const names[BENCH_STREAM_KINDS] = {"copy", "add", "triad"};
+    cl_context clctx = usmarr_context_cl_context(env->ctx);
+    cl_device_id dev = usmarr_context_device(env->ctx);
+    cl_command_queue q = usmarr_context_queue(env->ctx);
+    const usmarr_device_info_t *info = usmarr_context_info(env->ctx);
+    set_pointer_fn set_pointer = clSetKernelArgSVMPointer;
+    if (info->backend == USMARR_BACKEND_USM) {
+        cl_platform_id platform;
+        clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+        set_pointer = (set_pointer_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
+    }
+    for (int k = 0; k < BENCH_STREAM_KINDS; k++)
+        seconds[k] = -1;
+    cl_int err;
+    const char *source = kernel_source;
+    cl_program prog = clCreateProgramWithSource(clctx, 1, &source, NULL, &err);
+    if (err)
+        return bench_fail(err, "clCreateProgramWithSource of the raw kernels");
+    if (clBuildProgram(prog, 1, &dev, options, NULL, NULL)) {
+        clReleaseProgram(prog);
+        return 0;
+    }
+    size_t global = N / 16;
+    cl_float s = 3.0f;
+    for (int k = 0; k < BENCH_STREAM_KINDS && !err; k++) {
+        cl_kernel kernel = clCreateKernel(prog, names[k], &err);
+        if (err)
+            break;
+        for (cl_uint i = 0; i < 3 && !err; i++)
+            err = set_pointer(kernel, i, usmarr_array_data(arrays[i]));
+        if (!err)
+            err = clSetKernelArg(kernel, 3, sizeof s, &s);
+        double t[64];
+        int n = env->repeat > 64 ? 64 : env->repeat;
+        for (int i = -1; i < n && !err; i++) {
+            double t0 = bench_now();
+            err = clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
+            if (!err)
+                err = clFinish(q);
+            if (i >= 0)
+                t[i] = bench_now() - t0;
+        }
+        if (!err)
+            seconds[k] = bench_median(t, n);
+        clReleaseKernel(kernel);
+    }
+    clReleaseProgram(prog);
+    return err ? bench_fail(err, "a raw roofline kernel") : 0;
+}
+
+static int measure_kernels(const struct bench_env *env, struct bench_roofline *rl)
+{
+    int64_t n = N;
+    usmarr_array_t *arrays[3] = {NULL, NULL, NULL};
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = usmarr_array_empty(env->ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &arrays[i]);
+        if (!rc)
+            rc = usmarr_array_fill(arrays[i], usmarr_scalar_float(0.5 + i));
+    }
+    if (!rc)
+        rc = usmarr_context_finish(env->ctx);
+    if (rc)
+        bench_fail(rc, "the raw roofline kernels' arrays");
+    if (!rc)
+        rc = time_kernels(env, "", arrays, rl->kernel_plain);
+    if (!rc)
+        rc = time_kernels(env, "-DNONTEMPORAL", arrays, rl->kernel_nontemporal);
+    for (int i = 0; i < 3; i++)
+        usmarr_array_release(arrays[i]);
+    return rc;
+}
+
+/* bench.h */
+int bench_roofline_measure(const struct bench_env *env, const struct bench_roofline **out)
+{
+    static struct bench_roofline rl;
+    static const usmarr_context_t *measured;
+    if (measured != env->ctx) {
+        int rc = measure_loops(&rl, env->repeat);
+        if (!rc)
+            rc = measure_kernels(env, &rl);
+        if (rc)
+            return rc;
+        measured = env->ctx;
+    }
+    *out = &rl;
+    return 0;
+}
+
+/* bench.h */
+double bench_roofline_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes)
+{
+    static const double moved[BENCH_STREAM_KINDS] = {8.0 * N, 12.0 * N, 12.0 * N};
+    double t = rl->loop_plain[kind] < rl->loop_nontemporal[kind] ? rl->loop_plain[kind] : rl->loop_nontemporal[kind];
+    return t * bytes / moved[kind];
+}
+
+/* bench.h */
+double bench_roofline_kernel_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes)
+{
+    static const double moved[BENCH_STREAM_KINDS] = {8.0 * N, 12.0 * N, 12.0 * N};
+    double p = rl->kernel_plain[kind], q = rl->kernel_nontemporal[kind];
+    double t = p > 0 && (q <= 0 || p < q) ? p : q;
+    return t > 0 ? t * bytes / moved[kind] : -1;
+}
