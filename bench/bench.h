@@ -25,7 +25,8 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup) X(roofline)
+#define BENCH_FILES(X)                                                                                       \
+    X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup) X(roofline)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 
@@ -115,7 +116,9 @@ struct bench_roofline {
     double loop_plain[BENCH_STREAM_KINDS], loop_nontemporal[BENCH_STREAM_KINDS];
     double kernel_plain[BENCH_STREAM_KINDS], kernel_nontemporal[BENCH_STREAM_KINDS];
 };
-/* Measures them once per context (later calls return the same figures).  Non-zero on failure. */
+/* Measures them again and keeps the fastest pass of the run so far (the kernels' since the
+ * context changed): other processes only ever add time, so the limit is the fastest the
+ * machine was seen to reach.  Non-zero on failure. */
 int bench_roofline_measure(const struct bench_env *env, const struct bench_roofline **out);
 /* The faster C loop's seconds of `kind` scaled to `bytes` moved (copy moves 8 bytes an
  * element, add and triad 12). */

@@ -293,18 +293,31 @@ static int measure_kernels(const struct bench_env *env, struct bench_roofline *r
     return rc;
 }
 
+/* The faster of two times, a negative one (not measured) losing. */
+static double faster(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a : b; }
+
 /* bench.h */
 int bench_roofline_measure(const struct bench_env *env, const struct bench_roofline **out)
 {
     static struct bench_roofline rl;
     static const usmarr_context_t *measured;
-    if (measured != env->ctx) {
-        int rc = measure_loops(&rl, env->repeat);
-        if (!rc)
-            rc = measure_kernels(env, &rl);
-        if (rc)
-            return rc;
+    struct bench_roofline now = {0};
+    int rc = measure_loops(&now, env->repeat);
+    if (!rc)
+        rc = measure_kernels(env, &now);
+    if (rc)
+        return rc;
+    if (measured != env->ctx) { /* the loops are the machine's, the kernels the device's */
+        for (int k = 0; k < BENCH_STREAM_KINDS; k++)
+            rl.kernel_plain[k] = rl.kernel_nontemporal[k] = -1;
         measured = env->ctx;
+    }
+    rl.threads = now.threads;
+    for (int k = 0; k < BENCH_STREAM_KINDS; k++) {
+        rl.loop_plain[k] = faster(now.loop_plain[k], rl.loop_plain[k]);
+        rl.loop_nontemporal[k] = faster(now.loop_nontemporal[k], rl.loop_nontemporal[k]);
+        rl.kernel_plain[k] = faster(now.kernel_plain[k], rl.kernel_plain[k]);
+        rl.kernel_nontemporal[k] = faster(now.kernel_nontemporal[k], rl.kernel_nontemporal[k]);
     }
     *out = &rl;
     return 0;
@@ -314,15 +327,13 @@ int bench_roofline_measure(const struct bench_env *env, const struct bench_roofl
 double bench_roofline_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes)
 {
     static const double moved[BENCH_STREAM_KINDS] = {8.0 * N, 12.0 * N, 12.0 * N};
-    double t = rl->loop_plain[kind] < rl->loop_nontemporal[kind] ? rl->loop_plain[kind] : rl->loop_nontemporal[kind];
-    return t * bytes / moved[kind];
+    return faster(rl->loop_plain[kind], rl->loop_nontemporal[kind]) * bytes / moved[kind];
 }
 
 /* bench.h */
 double bench_roofline_kernel_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes)
 {
     static const double moved[BENCH_STREAM_KINDS] = {8.0 * N, 12.0 * N, 12.0 * N};
-    double p = rl->kernel_plain[kind], q = rl->kernel_nontemporal[kind];
-    double t = p > 0 && (q <= 0 || p < q) ? p : q;
+    double t = faster(rl->kernel_plain[kind], rl->kernel_nontemporal[kind]);
     return t > 0 ? t * bytes / moved[kind] : -1;
 }
