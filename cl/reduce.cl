@@ -154,12 +154,14 @@
 #define R_MEAN_OF(s) ((s) / (R_MEAN_CT)count)
 #endif
 
-/* 16 lanes over an inner contiguous reduced axis (R_VEC_OK): each run of the part's range
- * along reduced dim 1 goes 16 elements at a time (x, the group at flat index j: VSTEP),
- * its tail one element at a time (v at j: STEP, as the loops), and VJOIN then folds the
- * lanes into the scalar accumulator.  Lane l always sees the same elements of a run
- * whatever the device's own vector width, so results never depend on it.  R_VX is the
- * 16-vector of the compute type (bool: its uchar bytes, read as they are stored). */
+/* 16-lane vectors over an inner contiguous reduced axis (R_VEC_OK): four accumulators
+ * a0..a3 (VDECL(a) declares one) take each run of the part's range along reduced dim 1
+ * 64 elements at a time, the 16 at flat index jj going to one (VSTEP(a, x, jj): four
+ * chains of dependent steps, not one), what is left of 64 to a0, the tail one element at
+ * a time (v at j: STEP, as the loops); VJOIN(a) then folds each accumulator's lanes into
+ * the scalar one, a0 first.  An element's lane and accumulator follow from its place in
+ * the run alone, whatever the device's own vector width, so results never depend on it.
+ * R_VX is the 16-vector of the compute type (bool: its uchar bytes, as stored). */
 #define R_IS_BOOL_B 1
 #define R_IS_BOOL_I 0
 #define R_IS_BOOL_H 0
@@ -181,21 +183,37 @@
 #endif
 #define R_VROWS(VDECL, VSTEP, STEP, VJOIN)                                                            \
     {                                                                                                 \
-        VDECL;                                                                                        \
+        VDECL(a0);                                                                                    \
+        VDECL(a1);                                                                                    \
+        VDECL(a2);                                                                                    \
+        VDECL(a3);                                                                                    \
         long r0 = r0_, r1s = r1_;                                                                     \
         for (long j = js; j < je; r0++, r1s = 0) {                                                    \
             global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1s;                          \
-            long run = min(rs.s1 - r1s, je - j), n16 = run / 16;                                      \
-            for (long g = 0; g < n16; g++, j += 16) {                                                 \
-                R_VX x = R_VLOAD16(p, g, r0, r1s + g * 16);                                           \
-                VSTEP;                                                                                \
+            long run = min(rs.s1 - r1s, je - j), n16 = run / 16, g = 0;                               \
+            for (; g + 4 <= n16; g += 4, j += 64) {                                                   \
+                R_VX x0 = R_VLOAD16(p, g, r0, r1s + g * 16);                                          \
+                R_VX x1 = R_VLOAD16(p, g + 1, r0, r1s + g * 16 + 16);                                 \
+                R_VX x2 = R_VLOAD16(p, g + 2, r0, r1s + g * 16 + 32);                                 \
+                R_VX x3 = R_VLOAD16(p, g + 3, r0, r1s + g * 16 + 48);                                 \
+                VSTEP(a0, x0, j);                                                                     \
+                VSTEP(a1, x1, j + 16);                                                                \
+                VSTEP(a2, x2, j + 32);                                                                \
+                VSTEP(a3, x3, j + 48);                                                                \
+            }                                                                                         \
+            for (; g < n16; g++, j += 16) {                                                           \
+                R_VX x0 = R_VLOAD16(p, g, r0, r1s + g * 16);                                          \
+                VSTEP(a0, x0, j);                                                                     \
             }                                                                                         \
             for (long r1 = n16 * 16; r1 < run; r1++, j++) {                                           \
                 R_CT v = R_TAIL(p, r1, r0, r1s + r1);                                                 \
                 STEP;                                                                                 \
             }                                                                                         \
         }                                                                                             \
-        VJOIN;                                                                                        \
+        VJOIN(a0);                                                                                    \
+        VJOIN(a1);                                                                                    \
+        VJOIN(a2);                                                                                    \
+        VJOIN(a3);                                                                                    \
     }
 /* A reduction kernel over rows: DECL declares acc (and what else STORE reads), then the
  * 16-lane path where VOK holds (VDECL, VSTEP, VJOIN, as R_VROWS), else the loops' STEP. */
@@ -240,12 +258,19 @@
 
 /* sum and mean of floats: 16 lanes of partial sums (also more accurate than one running
  * sum); the mean divides the sum once */
-#define R_VSUM_DECL R_VX vacc = 0
-#define R_VSUM_STEP vacc += x
-#define R_VSUM_JOIN acc += R_LANE_SUM(vacc)
+#define R_VSUM_DECL(a) R_VX a = 0
+#define R_VSUM_STEP(a, x, jj) a += x
+#define R_VSUM_JOIN(a) acc += R_LANE_SUM(a)
 #if R_KEEP(sum) && R_FLT
 R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VSUM_DECL,
              R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(sum) && !R_CPLX
+/* integers and bool: 16 lanes of int64/uint64 sums (exact, whatever the order) */
+#define R_WSUM_VT USMARR_CAT(R_SUM_CT, 16)
+#define R_WSUM_VDECL(a) R_WSUM_VT a = 0
+#define R_WSUM_VSTEP(a, x, jj) a += USMARR_CAT(convert_, R_WSUM_VT)(x)
+R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_WSUM_VDECL,
+             R_WSUM_VSTEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(sum)
 R_FOLD_KERNEL(sum, R_SUMTAG, R_SUM_CT, 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
@@ -285,46 +310,71 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_VWINS(BEFORE, b, a) BEFORE(b, a)
 #endif
 /* b at flat index ib ranks before a at ia: the first NaN, else the extreme, ties to the
- * smaller index (the lanes and the tree rows do not see their elements in order) */
+ * smaller index (the tree rows do not see their elements in order) */
 #define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
     (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
-/* argmin/argmax in rows: each lane keeps its best value and flat index (strictly better
- * values only, so its first), then the lanes join by R_ARG_BETTER */
-#define R_IOTA16 ((long16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
-#define R_ARG_VSTEP(BEFORE)                                                                           \
+/* argmin/argmax in rows: two passes over the part's range (a row is in cache for the
+ * second): the extreme as min/max find it (NaN wins), then the first element equal to it
+ * (a NaN: the first NaN), so the first index of the extreme, as the loops give */
+#if R_FLT
+#define R_VSAME(x, m) (isnan(m) ? convert_int16(isnan(x)) : convert_int16((x) == (R_VX)(m)))
+#else
+#define R_VSAME(x, m) convert_int16((x) == (R_VX)(m))
+#endif
+#define R_SAME(v, m) ((v) == (m) || (R_NAN(v) && R_NAN(m)))
+#define R_FIND_VDECL(a)
+#define R_FIND_VJOIN(a)
+#define R_FIND_VSTEP(a, x, jj)                                                                        \
+    if (at >= 0)                                                                                      \
+        break;                                                                                        \
     {                                                                                                 \
-        long16 w_ = convert_long16(R_VWINS(BEFORE, x, vb));                                           \
-        vi = select(vi, (long16)(j) + R_IOTA16, w_);                                                  \
-        vb = select(vb, x, R_VWINS(BEFORE, x, vb));                                                   \
+        int16 hit_ = R_VSAME(x, acc);                                                                 \
+        if (any(hit_)) {                                                                              \
+            int l_[16];                                                                               \
+            vstore16(hit_, 0, l_);                                                                    \
+            for (int i_ = 15; i_ >= 0; i_--)                                                          \
+                at = l_[i_] ? (jj) + i_ : at;                                                         \
+            j = je;                                                                                   \
+            break;                                                                                    \
+        }                                                                                             \
     }
-#define R_ARG_VJOIN(BEFORE)                                                                           \
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP, VJOIN)                                              \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(i64))                                                   \
     {                                                                                                 \
-        R_CT bv_[16];                                                                                 \
-        long bi_[16];                                                                                 \
-        vstore16(vb, 0, bv_);                                                                         \
-        vstore16(vi, 0, bi_);                                                                         \
-        for (int i_ = 0; i_ < 16; i_++)                                                               \
-            if (R_ARG_BETTER(BEFORE, bv_[i_], bi_[i_], acc, at)) {                                    \
-                acc = bv_[i_];                                                                        \
-                at = bi_[i_];                                                                         \
-            }                                                                                         \
+        R_HEAD                                                                                        \
+        R_CT acc = R_ELEM(first, r0_, r1_);                                                           \
+        long at = js;                                                                                 \
+        R_ARG_VROWS(BEFORE, VSTEP, VJOIN)                                                             \
+        R_LOOP(if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; })                                      \
+        out[ob] = at;                                                                                 \
     }
-#define R_ARG_EXTREME_KERNEL(NAME, BEFORE)                                                            \
-    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js,                         \
-                 if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK,                          \
-                 R_VX vb = (R_VX)(acc); long16 vi = (long16)(js), R_ARG_VSTEP(BEFORE), R_ARG_VJOIN(BEFORE), \
-                 out[ob] = at)
+#if R_VROWS_OK
+#define R_ARG_VROWS(BEFORE, VSTEP, VJOIN)                                                             \
+    if (R_VEC_OK) {                                                                                   \
+        R_VROWS(R_EXTREME_VDECL, VSTEP, R_EXTREME_STEP(BEFORE), VJOIN)                                \
+        at = -1;                                                                                      \
+        R_VROWS(R_FIND_VDECL, R_FIND_VSTEP, if (at < 0 && R_SAME(v, acc)) at = j, R_FIND_VJOIN)       \
+        out[ob] = at;                                                                                 \
+        return;                                                                                       \
+    }
+#else
+#define R_ARG_VROWS(BEFORE, VSTEP, VJOIN)
+#endif
+/* min and max: lane by lane as the loops (NaN wins and stays) */
+#define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc)
+#define R_MIN_VSTEP(a, x, jj) a = select(a, x, R_VWINS(R_LT, x, a))
+#define R_MAX_VSTEP(a, x, jj) a = select(a, x, R_VWINS(R_GT, x, a))
+#define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, R_EXTREME_STEP(R_LT))
+#define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, R_EXTREME_STEP(R_GT))
 /* (min and max go straight to R_ROW_KERNEL: PoCL defines them as macros, which a second
  * macro level would expand) */
 #if R_KEEP(min)
-R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), R_VEC_OK, R_VX va = (R_VX)(acc),
-             va = select(va, x, R_VWINS(R_LT, x, va)), R_EACH_LANE(R_CT, va, v, R_EXTREME_STEP(R_LT)),
-             USMARR_STOREP(D1, out, ob, acc))
+R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), R_VEC_OK, R_EXTREME_VDECL,
+             R_MIN_VSTEP, R_MIN_VJOIN, USMARR_STOREP(D1, out, ob, acc))
 #endif
 #if R_KEEP(max)
-R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), R_VEC_OK, R_VX va = (R_VX)(acc),
-             va = select(va, x, R_VWINS(R_GT, x, va)), R_EACH_LANE(R_CT, va, v, R_EXTREME_STEP(R_GT)),
-             USMARR_STOREP(D1, out, ob, acc))
+R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), R_VEC_OK, R_EXTREME_VDECL,
+             R_MAX_VSTEP, R_MAX_VJOIN, USMARR_STOREP(D1, out, ob, acc))
 #endif
 /* Reductions over an outer axis under contiguous kept outputs (the host's choice): a
  * work-item owns R_COLS neighbouring outputs in eight 16-vectors and walks the reduced
@@ -486,27 +536,46 @@ R_ARG_JOIN_KERNEL(argmin, R_LT)
 R_ARG_JOIN_KERNEL(argmax, R_GT)
 #endif
 #if R_KEEP(argmin)
-R_ARG_EXTREME_KERNEL(argmin, R_LT)
+R_ARG_EXTREME_KERNEL(argmin, R_LT, R_MIN_VSTEP, R_MIN_VJOIN)
 #endif
 #if R_KEEP(argmax)
-R_ARG_EXTREME_KERNEL(argmax, R_GT)
+R_ARG_EXTREME_KERNEL(argmax, R_GT, R_MAX_VSTEP, R_MAX_VJOIN)
 #endif
 
 /* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
  * any stop at the first group that decides them */
 #define R_VTRUE(x) convert_int16((x) != (R_VX)0)
+#define R_ALL_VDECL(a) int16 a = -1
+#define R_ALL_VSTEP(a, x, jj)                                                                         \
+    a &= R_VTRUE(x);                                                                                  \
+    if (!all(a)) {                                                                                    \
+        j = je;                                                                                       \
+        break;                                                                                        \
+    }
+#define R_ALL_VJOIN(a) acc &= (uchar)(all(a) != 0)
+#define R_ANY_VDECL(a) int16 a = 0
+#define R_ANY_VSTEP(a, x, jj)                                                                         \
+    a |= R_VTRUE(x);                                                                                  \
+    if (any(a)) {                                                                                     \
+        j = je;                                                                                       \
+        break;                                                                                        \
+    }
+#define R_ANY_VJOIN(a) acc |= (uchar)(any(a) != 0)
+#define R_COUNT_VDECL(a) int16 a = 0
+#define R_COUNT_VSTEP(a, x, jj) a -= R_VTRUE(x)
+#define R_COUNT_VJOIN(a) acc += R_LANE_SUM(convert_long16(a))
 #if R_KEEP(all)
-R_ROW_KERNEL(all, b, uchar acc = 1, acc &= (uchar)R_TRUTH(v), R_VEC_OK, int16 va = -1,
-             va &= R_VTRUE(x); if (!all(va)) { j = je; break; }, acc &= (uchar)(all(va) != 0), out[ob] = acc)
+R_ROW_KERNEL(all, b, uchar acc = 1, acc &= (uchar)R_TRUTH(v), R_VEC_OK, R_ALL_VDECL, R_ALL_VSTEP, R_ALL_VJOIN,
+             out[ob] = acc)
 #endif
 #if R_KEEP(any)
-R_ROW_KERNEL(any, b, uchar acc = 0, acc |= (uchar)R_TRUTH(v), R_VEC_OK, int16 va = 0,
-             va |= R_VTRUE(x); if (any(va)) { j = je; break; }, acc |= (uchar)(any(va) != 0), out[ob] = acc)
+R_ROW_KERNEL(any, b, uchar acc = 0, acc |= (uchar)R_TRUTH(v), R_VEC_OK, R_ANY_VDECL, R_ANY_VSTEP, R_ANY_VJOIN,
+             out[ob] = acc)
 #endif
 #if R_KEEP(count_nonzero)
-/* (a lane counts in 32 bits: at most 2^35 elements a work-item) */
-R_ROW_KERNEL(count_nonzero, i64, long acc = 0, acc += R_TRUTH(v) ? 1 : 0, R_VEC_OK && je - js < (1L << 35),
-             int16 vc = 0, vc -= R_VTRUE(x), acc += R_LANE_SUM(convert_long16(vc)), out[ob] = acc)
+/* (a lane counts in 32 bits: at most 2^37 elements a work-item) */
+R_ROW_KERNEL(count_nonzero, i64, long acc = 0, acc += R_TRUTH(v) ? 1 : 0, R_VEC_OK && je - js < (1L << 37),
+             R_COUNT_VDECL, R_COUNT_VSTEP, R_COUNT_VJOIN, out[ob] = acc)
 #endif
 
 /* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:
@@ -593,16 +662,18 @@ static inline R_F_CT r_hypot_value(R_F_PAIR a) { return a.x * sqrt(a.y); }
 /* rows of floats in two passes instead (the row is in cache for the second): the maximum
  * m (NaN wins), then, m finite, m + log(s) for s the sum of exp(x - m) in 16 lanes, s >= 1;
  * an infinite or NaN m is the result as it is (every element -inf, an inf, a NaN) */
+#define R_LSE_VSTEP(a, x, jj) a += exp(x - (R_VX)(m))
 kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
 {
     R_HEAD
     if (R_VEC_OK) {
-        R_CT m = R_ELEM(first, r0_, r1_), s = 0;
-        R_VROWS(R_VX vm = (R_VX)(m), vm = select(vm, x, R_VWINS(R_GT, x, vm)), if (R_WINS(R_GT, v, m)) m = v,
-                R_EACH_LANE(R_CT, vm, v, if (R_WINS(R_GT, v, m)) m = v))
+        R_CT acc = R_ELEM(first, r0_, r1_);
+        R_VROWS(R_EXTREME_VDECL, R_MAX_VSTEP, R_EXTREME_STEP(R_GT), R_MAX_VJOIN)
+        R_CT m = acc;
         if (isfinite(m)) {
-            R_VROWS(R_VX vs = 0, vs += exp(x - (R_VX)(m)), s += exp(v - m), s += R_LANE_SUM(vs))
-            m += log(s);
+            acc = 0;
+            R_VROWS(R_VSUM_DECL, R_LSE_VSTEP, acc += exp(v - m), R_VSUM_JOIN)
+            m += log(acc);
         }
         USMARR_STOREP(R_FLTTAG, out, ob, m);
         return;
