@@ -313,53 +313,37 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * smaller index (the tree rows do not see their elements in order) */
 #define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
     (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
-/* argmin/argmax in rows: two passes over the part's range (a row is in cache for the
- * second): the extreme as min/max find it (NaN wins), then the first element equal to it
- * (a NaN: the first NaN), so the first index of the extreme, as the loops give */
-#if R_FLT
-#define R_VSAME(x, m) (isnan(m) ? convert_int16(isnan(x)) : convert_int16((x) == (R_VX)(m)))
-#else
-#define R_VSAME(x, m) convert_int16((x) == (R_VX)(m))
-#endif
-#define R_SAME(v, m) ((v) == (m) || (R_NAN(v) && R_NAN(m)))
-#define R_FIND_VDECL(a)
-#define R_FIND_VJOIN(a)
-#define R_FIND_VSTEP(a, x, jj)                                                                        \
-    if (at >= 0)                                                                                      \
-        break;                                                                                        \
+/* argmin/argmax in rows: each lane keeps its best value and its offset from js (int: the
+ * host's parts and rows stay under 2^31 elements here; strictly better values only, so
+ * the lane's first), then the lanes join by R_ARG_BETTER */
+#define R_IOTA16 ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0
+#define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
     {                                                                                                 \
-        int16 hit_ = R_VSAME(x, acc);                                                                 \
-        if (any(hit_)) {                                                                              \
-            int l_[16];                                                                               \
-            vstore16(hit_, 0, l_);                                                                    \
-            for (int i_ = 15; i_ >= 0; i_--)                                                          \
-                at = l_[i_] ? (jj) + i_ : at;                                                         \
-            j = je;                                                                                   \
-            break;                                                                                    \
-        }                                                                                             \
+        int16 w_ = convert_int16(R_VWINS(BEFORE, x, a##v));                                           \
+        a##i = select(a##i, (int16)((int)((jj) - js)) + R_IOTA16, w_);                                \
+        a##v = select(a##v, x, R_VWINS(BEFORE, x, a##v));                                             \
     }
+#define R_ARGMIN_VSTEP(a, x, jj) R_ARG_VSTEP(R_LT, a, x, jj)
+#define R_ARGMAX_VSTEP(a, x, jj) R_ARG_VSTEP(R_GT, a, x, jj)
+#define R_ARG_VJOIN(BEFORE, a)                                                                        \
+    {                                                                                                 \
+        R_CT bv_[16];                                                                                 \
+        int bi_[16];                                                                                  \
+        vstore16(a##v, 0, bv_);                                                                       \
+        vstore16(a##i, 0, bi_);                                                                       \
+        for (int i_ = 0; i_ < 16; i_++)                                                               \
+            if (R_ARG_BETTER(BEFORE, bv_[i_], js + bi_[i_], acc, at)) {                               \
+                acc = bv_[i_];                                                                        \
+                at = js + bi_[i_];                                                                    \
+            }                                                                                         \
+    }
+#define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
+#define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
 #define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP, VJOIN)                                              \
-    kernel void usmarr_reduce_##NAME(R_PARAMS(i64))                                                   \
-    {                                                                                                 \
-        R_HEAD                                                                                        \
-        R_CT acc = R_ELEM(first, r0_, r1_);                                                           \
-        long at = js;                                                                                 \
-        R_ARG_VROWS(BEFORE, VSTEP, VJOIN)                                                             \
-        R_LOOP(if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; })                                      \
-        out[ob] = at;                                                                                 \
-    }
-#if R_VROWS_OK
-#define R_ARG_VROWS(BEFORE, VSTEP, VJOIN)                                                             \
-    if (R_VEC_OK) {                                                                                   \
-        R_VROWS(R_EXTREME_VDECL, VSTEP, R_EXTREME_STEP(BEFORE), VJOIN)                                \
-        at = -1;                                                                                      \
-        R_VROWS(R_FIND_VDECL, R_FIND_VSTEP, if (at < 0 && R_SAME(v, acc)) at = j, R_FIND_VJOIN)       \
-        out[ob] = at;                                                                                 \
-        return;                                                                                       \
-    }
-#else
-#define R_ARG_VROWS(BEFORE, VSTEP, VJOIN)
-#endif
+    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js,                         \
+                 if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK && je - js < INT_MAX,      \
+                 R_ARG_VDECL, VSTEP, VJOIN, out[ob] = at)
 /* min and max: lane by lane as the loops (NaN wins and stays) */
 #define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc)
 #define R_MIN_VSTEP(a, x, jj) a = select(a, x, R_VWINS(R_LT, x, a))
@@ -536,10 +520,10 @@ R_ARG_JOIN_KERNEL(argmin, R_LT)
 R_ARG_JOIN_KERNEL(argmax, R_GT)
 #endif
 #if R_KEEP(argmin)
-R_ARG_EXTREME_KERNEL(argmin, R_LT, R_MIN_VSTEP, R_MIN_VJOIN)
+R_ARG_EXTREME_KERNEL(argmin, R_LT, R_ARGMIN_VSTEP, R_ARGMIN_VJOIN)
 #endif
 #if R_KEEP(argmax)
-R_ARG_EXTREME_KERNEL(argmax, R_GT, R_MAX_VSTEP, R_MAX_VJOIN)
+R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 #endif
 
 /* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
