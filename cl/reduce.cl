@@ -317,12 +317,13 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * host's parts and rows stay under 2^31 elements here; strictly better values only, so
  * the lane's first), then the lanes join by R_ARG_BETTER */
 #define R_IOTA16 ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
-#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0
+#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0; R_NAN_VDECL(a)
 #define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
     {                                                                                                 \
-        int16 w_ = convert_int16(R_VWINS(BEFORE, x, a##v));                                           \
+        int16 w_ = convert_int16(BEFORE(x, a##v));                                                    \
         a##i = select(a##i, (int16)((int)((jj) - js)) + R_IOTA16, w_);                                \
-        a##v = select(a##v, x, R_VWINS(BEFORE, x, a##v));                                             \
+        a##v = select(a##v, x, BEFORE(x, a##v));                                                      \
+        R_NOTE_NAN(a, x);                                                                             \
     }
 #define R_ARGMIN_VSTEP(a, x, jj) R_ARG_VSTEP(R_LT, a, x, jj)
 #define R_ARGMAX_VSTEP(a, x, jj) R_ARG_VSTEP(R_GT, a, x, jj)
@@ -337,28 +338,52 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
                 acc = bv_[i_];                                                                        \
                 at = js + bi_[i_];                                                                    \
             }                                                                                         \
+        R_JOIN_NAN(a);                                                                                \
     }
 #define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
 #define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
 #define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP, VJOIN)                                              \
-    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js,                         \
+    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0,           \
                  if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK && je - js < INT_MAX,      \
-                 R_ARG_VDECL, VSTEP, VJOIN, out[ob] = at)
-/* min and max: lane by lane as the loops (NaN wins and stays) */
-#define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc)
-#define R_MIN_VSTEP(a, x, jj) a = select(a, x, R_VWINS(R_LT, x, a))
-#define R_MAX_VSTEP(a, x, jj) a = select(a, x, R_VWINS(R_GT, x, a))
-#define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, R_EXTREME_STEP(R_LT))
-#define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, R_EXTREME_STEP(R_GT))
+                 R_ARG_VDECL, VSTEP, VJOIN, R_FIRST_NAN(at = j); out[ob] = at)
+/* min and max in lanes: the plain comparison (a select the compilers make one min or max
+ * instruction of) and NaN noted on the side (nan_); the tail keeps the loops' rule.  Where
+ * a NaN was noted, R_FIRST_NAN makes the part's first NaN the result (a scan by the
+ * loops, only then), so the result is the loops' own. */
+#if R_FLT
+#define R_VMASK_f16 int16
+#define R_VMASK_f32 int16
+#define R_VMASK_f64 long16
+#define R_NAN_VDECL(a) USMARR_CAT(R_VMASK_, D1) a##n = 0
+#define R_NOTE_NAN(a, x) a##n |= (x) != (x)
+#define R_JOIN_NAN(a) nan_ |= any(a##n)
+#else
+#define R_NAN_VDECL(a)
+#define R_NOTE_NAN(a, x)
+#define R_JOIN_NAN(a)
+#endif
+#define R_FIRST_NAN(AT)                                                                               \
+    if (nan_)                                                                                         \
+        R_LOOP(if (R_NAN(v)) {                                                                        \
+            acc = v;                                                                                  \
+            AT;                                                                                       \
+            j = je;                                                                                   \
+            break;                                                                                    \
+        })
+#define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc); R_NAN_VDECL(a)
+#define R_MIN_VSTEP(a, x, jj) a = select(a, x, (x) < a); R_NOTE_NAN(a, x)
+#define R_MAX_VSTEP(a, x, jj) a = select(a, x, (x) > a); R_NOTE_NAN(a, x)
+#define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v < acc) acc = v) R_JOIN_NAN(a)
+#define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v > acc) acc = v) R_JOIN_NAN(a)
 /* (min and max go straight to R_ROW_KERNEL: PoCL defines them as macros, which a second
  * macro level would expand) */
 #if R_KEEP(min)
-R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), R_VEC_OK, R_EXTREME_VDECL,
-             R_MIN_VSTEP, R_MIN_VJOIN, USMARR_STOREP(D1, out, ob, acc))
+R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_LT), R_VEC_OK,
+             R_EXTREME_VDECL, R_MIN_VSTEP, R_MIN_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
 #endif
 #if R_KEEP(max)
-R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), R_VEC_OK, R_EXTREME_VDECL,
-             R_MAX_VSTEP, R_MAX_VJOIN, USMARR_STOREP(D1, out, ob, acc))
+R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_GT), R_VEC_OK,
+             R_EXTREME_VDECL, R_MAX_VSTEP, R_MAX_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
 #endif
 /* Reductions over an outer axis under contiguous kept outputs (the host's choice): a
  * work-item owns R_COLS neighbouring outputs in eight 16-vectors and walks the reduced
@@ -652,8 +677,9 @@ kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
     R_HEAD
     if (R_VEC_OK) {
         R_CT acc = R_ELEM(first, r0_, r1_);
+        int nan_ = 0;
         R_VROWS(R_EXTREME_VDECL, R_MAX_VSTEP, R_EXTREME_STEP(R_GT), R_MAX_VJOIN)
-        R_CT m = acc;
+        R_CT m = nan_ ? (R_CT)NAN : acc;
         if (isfinite(m)) {
             acc = 0;
             R_VROWS(R_VSUM_DECL, R_LSE_VSTEP, acc += exp(v - m), R_VSUM_JOIN)
