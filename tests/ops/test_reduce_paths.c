@@ -134,6 +134,18 @@ static void check_all(usmarr_context_t *ctx, const double *h0, int64_t rows, int
     free(h);
 }
 
+/* check_all of float32, float64, int32 and bool (the first `count` of them), both layouts. */
+static void check_dtypes(const double *h, int64_t rows, int64_t cols, int count)
+{
+    static const usmarr_dtype_t dtypes[] = {USMARR_FLOAT32, USMARR_FLOAT64, USMARR_INT32, USMARR_BOOL};
+    usmarr_context_t *ctx = test_context();
+    for (int t = 0; t < count; t++) {
+        check_all(ctx, h, rows, cols, dtypes[t], false);
+        check_all(ctx, h, rows, cols, dtypes[t], true);
+    }
+    usmarr_context_release(ctx);
+}
+
 /* Values -2.75 .. 2.75 in quarters, so the extremes repeat (ties) and sums are exact. */
 static double tie_value(int64_t i) { return (double)((i * 7919) % 23 - 11) / 4; }
 
@@ -143,7 +155,6 @@ START_TEST(test_reduce_paths_rows_match_host_loops)
      * whose first NaN is in the third accumulator's lanes, one with +inf and -inf, one of
      * -inf only, one of zeros of both signs, one with no zero, one whose extremes sit in
      * the tail only. */
-    usmarr_context_t *ctx = test_context();
     const int64_t rows = 9, cols = 2053;
     double *h = malloc(sizeof(double) * (size_t)(rows * cols));
     for (int64_t i = 0; i < rows * cols; i++)
@@ -166,13 +177,8 @@ START_TEST(test_reduce_paths_rows_match_host_loops)
     r[2050] = 0.5;
     r[2052] = 2;
     r[2049] = 0.5;
-    for (int t = 0; t < 4; t++) {
-        usmarr_dtype_t dt = t == 0 ? USMARR_FLOAT32 : t == 1 ? USMARR_FLOAT64 : t == 2 ? USMARR_INT32 : USMARR_BOOL;
-        check_all(ctx, h, rows, cols, dt, false);
-        check_all(ctx, h, rows, cols, dt, true);
-    }
+    check_dtypes(h, rows, cols, 4);
     free(h);
-    usmarr_context_release(ctx);
 }
 END_TEST
 
@@ -180,7 +186,6 @@ START_TEST(test_reduce_paths_columns_match_host_loops)
 {
     /* 300 rows of 260 columns: two groups of 128 columns and 4 left over, with a NaN in
      * a column of each part, infinities, a column of zeros and one with no zero. */
-    usmarr_context_t *ctx = test_context();
     const int64_t rows = 300, cols = 260;
     double *h = malloc(sizeof(double) * (size_t)(rows * cols));
     for (int64_t i = 0; i < rows * cols; i++)
@@ -196,13 +201,8 @@ START_TEST(test_reduce_paths_columns_match_host_loops)
         h[k * cols + 5] = 3;
     }
     h[250 * cols + 259] = 0;
-    for (int t = 0; t < 4; t++) {
-        usmarr_dtype_t dt = t == 0 ? USMARR_FLOAT32 : t == 1 ? USMARR_FLOAT64 : t == 2 ? USMARR_INT32 : USMARR_BOOL;
-        check_all(ctx, h, rows, cols, dt, false);
-        check_all(ctx, h, rows, cols, dt, true);
-    }
+    check_dtypes(h, rows, cols, 4);
     free(h);
-    usmarr_context_release(ctx);
 }
 END_TEST
 
@@ -210,7 +210,6 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
 {
     /* 300000 elements as one row (split into parts): the extremes appear in two parts
      * (the first wins), then a NaN in a late part and an earlier one (the earlier wins). */
-    usmarr_context_t *ctx = test_context();
     const int64_t n = 300000;
     double *h = malloc(sizeof(double) * (size_t)n);
     for (int64_t i = 0; i < n; i++)
@@ -220,17 +219,11 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
     h[260000] = 9;
     h[90000] = 9;
     h[299999] = 9;
-    for (int t = 0; t < 3; t++) {
-        usmarr_dtype_t dt = t == 0 ? USMARR_FLOAT32 : t == 1 ? USMARR_FLOAT64 : USMARR_INT32;
-        check_all(ctx, h, 1, n, dt, false);
-        check_all(ctx, h, 1, n, dt, true);
-    }
+    check_dtypes(h, 1, n, 3);
     h[280000] = NAN;
     h[95000] = NAN;
-    check_all(ctx, h, 1, n, USMARR_FLOAT32, false);
-    check_all(ctx, h, 1, n, USMARR_FLOAT64, true);
+    check_dtypes(h, 1, n, 2);
     free(h);
-    usmarr_context_release(ctx);
 }
 END_TEST
 
