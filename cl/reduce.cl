@@ -515,6 +515,59 @@ R_COLS_KERNEL(any_cols, b, char16, R_COLS_NONE, R_COLS_TRUTH, R_COLS_OR, R_COLS_
 R_COLS_KERNEL(count_nonzero_cols, i64, int16, R_COLS_NOCOUNT, R_COLS_COUNT, R_COLS_UNCOUNT, R_COLS_LSTORE, long,
               R_COLS_NONE_S, acc += R_TRUTH(v) ? 1 : 0, R_COLS_AS_IS)
 #endif
+/* argmin/argmax: each column's best value and its flat reduced index (int lanes: the host
+ * keeps the reduced range under 2^31 here), strictly better values only (the first), NaN
+ * winning and staying, as the loops */
+#if (R_KEEP(argmin_cols) || R_KEEP(argmax_cols)) && !R_CPLX && USMARR_VECTOR_OK(D1)
+typedef struct {
+    USMARR_VCOMPUTE(D1) v;
+    int16 i;
+} r_argcols_t;
+typedef struct {
+    R_CT v;
+    long i;
+} r_argcol_t;
+static inline r_argcols_t r_argcols(USMARR_VCOMPUTE(D1) v)
+{
+    r_argcols_t a;
+    a.v = v;
+    a.i = 0;
+    return a;
+}
+static inline r_argcol_t r_argcol(R_CT v)
+{
+    r_argcol_t a;
+    a.v = v;
+    a.i = 0;
+    return a;
+}
+#define R_ARGCOLS_INIT(p, k) r_argcols(USMARR_VLOADP(D1, p, k))
+#define R_ARGCOLS_STEP(BEFORE, acc, x)                                                                \
+    {                                                                                                 \
+        USMARR_VCOMPUTE(D1) x_ = x;                                                                   \
+        int16 w_ = convert_int16(R_VWINS(BEFORE, x_, acc.v));                                         \
+        acc.i = select(acc.i, (int16)((int)(r0 * rs.s1 + r1)), w_);                                   \
+        acc.v = select(acc.v, x_, R_VWINS(BEFORE, x_, acc.v));                                        \
+    }
+#define R_ARGMINCOLS_STEP(acc, x) R_ARGCOLS_STEP(R_LT, acc, x)
+#define R_ARGMAXCOLS_STEP(acc, x) R_ARGCOLS_STEP(R_GT, acc, x)
+#define R_ARGCOLS_STORE(q, k, acc) vstore16(convert_long16((acc).i), (k), (q))
+#define R_ARGCOL_INIT(i) r_argcol(R_LOAD(i))
+#define R_ARGCOL_STEP(BEFORE)                                                                         \
+    if (R_WINS(BEFORE, v, acc.v)) {                                                                   \
+        acc.v = v;                                                                                    \
+        acc.i = r0 * rs.s1 + r1;                                                                      \
+    }
+#define R_ARGCOL_FIN(acc) ((acc).i)
+#endif
+#if R_KEEP(argmin_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(argmin_cols, i64, r_argcols_t, R_ARGCOLS_INIT, R_COLS_FIRST, R_ARGMINCOLS_STEP, R_ARGCOLS_STORE,
+              r_argcol_t, R_ARGCOL_INIT, R_ARGCOL_STEP(R_LT), R_ARGCOL_FIN)
+#endif
+#if R_KEEP(argmax_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(argmax_cols, i64, r_argcols_t, R_ARGCOLS_INIT, R_COLS_FIRST, R_ARGMAXCOLS_STEP, R_ARGCOLS_STORE,
+              r_argcol_t, R_ARGCOL_INIT, R_ARGCOL_STEP(R_GT), R_ARGCOL_FIN)
+#endif
 /* argmin/argmax of parts (the host's split of few outputs over many elements): `parts`
  * holds each part's flat index (kept outputs x `chunk` parts, C order); the elements there
  * decide in part order, strictly better ones only (the first extreme, the first NaN) */

@@ -337,9 +337,9 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
     return reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, true);
 }
 
-/* The column kernel of reduction ri_ over dtype d (cl/reduce.cl), or NULL: min and max of
- * every dtype with 16-vectors, sum of those but float16, prod and mean of float32 and
- * float64, all, any and count_nonzero of those and bool. */
+/* The column kernel of reduction ri_ over dtype d (cl/reduce.cl), or NULL: min, max,
+ * argmin and argmax of every dtype with 16-vectors, sum of those but float16, prod and
+ * mean of float32 and float64, all, any and count_nonzero of those and bool. */
 static const char *column_kernel(int ri_, usmarr_dtype_t d)
 {
     usmarr_kind_t k = usmarr_dtype_kind(d);
@@ -350,6 +350,8 @@ static const char *column_kernel(int ri_, usmarr_dtype_t d)
     case RED_sum: return vec && d != USMARR_FLOAT16 ? "sum_cols" : NULL;
     case RED_prod: return flt ? "prod_cols" : NULL;
     case RED_mean: return flt ? "mean_cols" : NULL;
+    case RED_argmin: return vec ? "argmin_cols" : NULL;
+    case RED_argmax: return vec ? "argmax_cols" : NULL;
     case RED_all: return vec || d == USMARR_BOOL ? "all_cols" : NULL;
     case RED_any: return vec || d == USMARR_BOOL ? "any_cols" : NULL;
     case RED_count_nonzero: return vec || d == USMARR_BOOL ? "count_nonzero_cols" : NULL;
@@ -461,7 +463,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
      * 16-vectors (cl/reduce.cl, the column kernels) */
     const char *cols = column_kernel(ri_, src->dtype);
     if (cols && !src->fused && l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 &&
-        nred > 1 && (ri_ != RED_count_nonzero || nred < INT32_MAX)) {
+        nred > 1 && ((ri_ != RED_count_nonzero && reductions[ri_].rule != R_INDEX) || nred < INT32_MAX)) {
         l.kernel = cols;
         l.per_item = 128;
         l.serial = true;
