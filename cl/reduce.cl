@@ -283,6 +283,13 @@ R_FOLD_KERNEL(sum, R_SUMTAG, R_SUM_CT, 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v)
  * where a part of v is infinite (0 * inf) or zero (the sign of 0 - 0) */
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = j == js ? v : R_CMUL(acc, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(prod) && R_FLT
+/* floats: 64 partial products in lanes, multiplied together in a fixed order */
+#define R_VPROD_DECL(a) R_VX a = 1
+#define R_VPROD_STEP(a, x, jj) a *= x
+#define R_VPROD_JOIN(a) R_EACH_LANE(R_CT, a, v, acc *= v)
+R_ROW_KERNEL(prod, R_SUMTAG, R_SUM_CT acc = 1, acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VPROD_DECL,
+             R_VPROD_STEP, R_VPROD_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(prod)
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
