@@ -665,6 +665,8 @@ static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int
         l.chunk = n;
         l.count = init;
         l.parts = 1;
+        l.serial = true; /* a line a work-group: a runtime that packs neighbouring work-items
+                          * into lanes (Intel's) would read 16 lines in strided lanes */
         if ((rc = launch(ctx, &l)))
             goto done;
     }
