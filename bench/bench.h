@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <usmarr.h>
 
-#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(sort) X(startup)
+#define BENCH_FILES(X) X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 

@@ -168,6 +168,129 @@ static int run_var_axis0(const struct bench_env *env, struct bench_result *r)
     return 0;
 }
 
+/* ---- the linear algebra extension: one table of cases, one runner ---------------------- */
+
+struct la_case {
+    const char *name, *op; /* op: solve, inv, det, cholesky */
+    usmarr_dtype_t dtype;
+    int64_t count, n;      /* count matrices of order n (count 0: one matrix, 2-D) */
+};
+
+static const struct la_case la_cases[] = {
+    {"solve-stack", "solve", USMARR_FLOAT64, 10000, 8},
+    {"inv-stack", "inv", USMARR_FLOAT32, 10000, 4},
+    {"det-stack", "det", USMARR_FLOAT64, 100000, 3},
+    {"cholesky-stack", "cholesky", USMARR_FLOAT64, 4096, 16},
+    {"solve-2048", "solve", USMARR_FLOAT64, 0, 2048},
+    {"cholesky-2048", "cholesky", USMARR_FLOAT64, 0, 2048},
+    {"inv-1024", "inv", USMARR_FLOAT64, 0, 1024},
+};
+
+struct la_args {
+    const struct la_case *c;
+    usmarr_array_t *a, *b;
+};
+
+static int do_la(void *p)
+{
+    struct la_args *x = p;
+    usmarr_array_t *r = NULL;
+    const char *op = x->c->op;
+    int rc = !strcmp(op, "solve") ? usmarr_linalg_solve(x->a, x->b, NULL, &r)
+             : !strcmp(op, "inv") ? usmarr_linalg_inv(x->a, NULL, &r)
+             : !strcmp(op, "det") ? usmarr_linalg_det(x->a, NULL, &r)
+                                  : usmarr_linalg_cholesky(x->a, false, NULL, &r);
+    usmarr_array_release(r);
+    return rc;
+}
+
+/* Uniform [-1, 1) values from a fixed LCG plus n on the diagonal (symmetric for
+ * cholesky: positive definite), as the NumPy statement below makes them. */
+static int la_operands(const struct bench_env *env, const struct la_case *c, struct la_args *x)
+{
+    int64_t count = c->count ? c->count : 1, n = c->n, total = count * n * n;
+    double *v = malloc(sizeof(double) * (size_t)total);
+    if (!v)
+        return -1;
+    uint64_t state = 12345;
+    for (int64_t i = 0; i < total; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        v[i] = (double)(state >> 11) / 9007199254740992.0 * 2 - 1;
+    }
+    bool sym = !strcmp(c->op, "cholesky");
+    for (int64_t m = 0; m < count; m++) {
+        double *a = v + m * n * n;
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; sym && j < i; j++)
+                a[j * n + i] = a[i * n + j];
+            a[i * n + i] += (double)n;
+        }
+    }
+    int64_t shape[3] = {count, n, n}, bshape[3] = {count, n, 1};
+    int nd = c->count ? 3 : 2;
+    usmarr_array_t *h = NULL;
+    int rc = usmarr_array_from_host(env->ctx, nd, c->count ? shape : shape + 1, USMARR_FLOAT64, v, NULL,
+                                    USMARR_USM_DEVICE, &h);
+    if (!rc)
+        rc = usmarr_array_astype(h, c->dtype, USMARR_ORDER_C, NULL, &x->a);
+    usmarr_array_release(h);
+    if (!rc && !strcmp(c->op, "solve")) {
+        int64_t *bs = c->count ? bshape : bshape + 1;
+        rc = usmarr_array_empty(env->ctx, nd, bs, c->dtype, USMARR_ORDER_C, USMARR_USM_DEVICE, &x->b);
+        if (!rc)
+            rc = usmarr_array_fill(x->b, usmarr_scalar_float(1));
+    }
+    free(v);
+    return rc;
+}
+
+static int run_la(const struct bench_env *env, struct bench_result *r, const char *name)
+{
+    const struct la_case *c = la_cases;
+    while (strcmp(c->name, name))
+        c++;
+    struct la_args x = {c, NULL, NULL};
+    double lib;
+    int rc = la_operands(env, c, &x);
+    if (!rc)
+        rc = time_calls(env, do_la, &x, c->count ? env->repeat : 3, true, &lib);
+    usmarr_array_release(x.a);
+    usmarr_array_release(x.b);
+    if (rc)
+        return rc;
+    char setup[512], stmt[128], shape[64];
+    if (c->count)
+        snprintf(shape, sizeof shape, "(%lld, %lld, %lld)", (long long)c->count, (long long)c->n, (long long)c->n);
+    else
+        snprintf(shape, sizeof shape, "(%lld, %lld)", (long long)c->n, (long long)c->n);
+    snprintf(setup, sizeof setup,
+             "a = np.random.default_rng(0).uniform(-1, 1, %s); a = %s + %lld * np.eye(%lld); "
+             "a = a.astype(np.%s); b = np.ones(a.shape[:-1] + (1,), a.dtype)",
+             shape, !strcmp(c->op, "cholesky") ? "(a + np.swapaxes(a, -1, -2)) / 2" : "a", (long long)c->n,
+             (long long)c->n, usmarr_dtype_name(c->dtype));
+    snprintf(stmt, sizeof stmt, !strcmp(c->op, "solve") ? "np.linalg.solve(a, b)" : "np.linalg.%s(a)", c->op);
+    double np = bench_numpy_stmt(env, setup, stmt);
+    if (np <= 0)
+        return -1;
+    r->ratio = np / lib;
+    snprintf(r->detail, sizeof r->detail, "%s %s %s: library %.3f ms, NumPy %.3f ms", c->op, usmarr_dtype_name(c->dtype),
+             shape, lib * 1e3, np * 1e3);
+    return 0;
+}
+
+#define LA_RUNNER(fn, name)                                                                                            \
+    static int fn(const struct bench_env *env, struct bench_result *r)                                               \
+    {                                                                                                                  \
+        return run_la(env, r, name);                                                                                   \
+    }
+LA_RUNNER(run_solve_stack, "solve-stack")
+LA_RUNNER(run_inv_stack, "inv-stack")
+LA_RUNNER(run_det_stack, "det-stack")
+LA_RUNNER(run_cholesky_stack, "cholesky-stack")
+LA_RUNNER(run_solve_2048, "solve-2048")
+LA_RUNNER(run_cholesky_2048, "cholesky-2048")
+LA_RUNNER(run_inv_1024, "inv-1024")
+
 const struct bench_case bench_linalg[] = {
     {"matmul-2048", "matmul float32 2048x2048 against NumPy's BLAS", 0.5, BENCH_AT_LEAST, run_matmul_2048},
     {"matmul-vs-naive", "matmul float32 2048x2048: tiled kernel against a naive triple loop", 10, BENCH_AT_LEAST,
@@ -175,5 +298,14 @@ const struct bench_case bench_linalg[] = {
     {"matmul-batched", "batched matmul (1024, 16, 16) x (1024, 16, 16) float32 against NumPy", 2, BENCH_AT_LEAST,
      run_matmul_batched},
     {"var-axis0", "var over axis 0 of 4096x4096 float32 against NumPy", 1, BENCH_AT_LEAST, run_var_axis0},
+    {"solve-stack", "linalg.solve (10000, 8, 8) float64, one right-hand side each, against NumPy", 4, BENCH_AT_LEAST,
+     run_solve_stack},
+    {"inv-stack", "linalg.inv (10000, 4, 4) float32 against NumPy", 4, BENCH_AT_LEAST, run_inv_stack},
+    {"det-stack", "linalg.det (100000, 3, 3) float64 against NumPy", 4, BENCH_AT_LEAST, run_det_stack},
+    {"cholesky-stack", "linalg.cholesky (4096, 16, 16) float64 against NumPy", 3, BENCH_AT_LEAST, run_cholesky_stack},
+    {"solve-2048", "linalg.solve 2048x2048 float64 against NumPy's LAPACK", 0.5, BENCH_AT_LEAST, run_solve_2048},
+    {"cholesky-2048", "linalg.cholesky 2048x2048 float64 against NumPy's LAPACK", 0.5, BENCH_AT_LEAST,
+     run_cholesky_2048},
+    {"inv-1024", "linalg.inv 1024x1024 float64 against NumPy's LAPACK", 0.5, BENCH_AT_LEAST, run_inv_1024},
     {NULL},
 };

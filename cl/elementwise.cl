@@ -19,6 +19,7 @@
  *          F_CLOSE (a bool or integer second operand counts as float64, as NumPy's isclose
  *          makes `b` inexact)
  *   vec    V when vexpr works on 16-vectors of every non-bool, non-complex loop dtype, else N
+ *          (a BOOL result is stored from a uchar16; where()'s condition is a select() mask)
  *   expr   the value of one element from `a` (`b`, `c`) of the loop dtype's compute type
  *          (uchar 0/1 for bool, float for float16, float2/double2 for complex)
  *   vexpr  the same on 16-vectors (ignored for N)
@@ -63,11 +64,11 @@
     X(CONJ, conj, 1, NUM, SAME, F_NONE, V, EW_CONJ(a), (a))                                              \
     X(REAL, real, 1, ALL, REAL, F_NONE, V, EW_REALPART(a), (a))                                          \
     X(IMAG, imag, 1, ALL, REAL, F_NONE, V, EW_IMAGPART(a), ((EW_VCT)0))                                  \
-    X(ISNAN, isnan, 1, ALL, BOOL, F_NONE, N, EW_ISNAN(a), _)                                             \
-    X(ISINF, isinf, 1, ALL, BOOL, F_NONE, N, EW_ISINF(a), _)                                             \
-    X(ISFINITE, isfinite, 1, ALL, BOOL, F_NONE, N, EW_ISFINITE(a), _)                                    \
-    X(SIGNBIT, signbit, 1, FLT, BOOL, F_NONE, N, (signbit(a) != 0), _)                                   \
-    X(LOGICAL_NOT, logical_not, 1, ALL, BOOL, F_NONE, N, (!EW_TRUTH(a)), _)                              \
+    X(ISNAN, isnan, 1, ALL, BOOL, F_NONE, V, EW_ISNAN(a), EW_VISNAN(a))                                  \
+    X(ISINF, isinf, 1, ALL, BOOL, F_NONE, V, EW_ISINF(a), EW_VISINF(a))                                  \
+    X(ISFINITE, isfinite, 1, ALL, BOOL, F_NONE, V, EW_ISFINITE(a), EW_VISFINITE(a))                      \
+    X(SIGNBIT, signbit, 1, FLT, BOOL, F_NONE, V, (signbit(a) != 0), EW_VB(signbit(a)))                   \
+    X(LOGICAL_NOT, logical_not, 1, ALL, BOOL, F_NONE, V, (!EW_TRUTH(a)), EW_VB((a) == (EW_VCT)0))        \
     X(BITWISE_INVERT, bitwise_invert, 1, BINT, SAME, F_NONE, V, EW_INVERT(a), (~(a)))                    \
     X(ADD, add, 2, ALL, SAME, F_NONE, V, EW_ADD(a, b), ((a) + (b)))                                      \
     X(SUBTRACT, subtract, 2, NUM, SAME, F_NOBOOL, V, ((a) - (b)), ((a) - (b)))                           \
@@ -85,22 +86,22 @@
     X(COPYSIGN, copysign, 2, FLT, SAME, F_NONE, V, copysign(a, b), copysign(a, b))                       \
     X(NEXTAFTER, nextafter, 2, FLT, SAME, F_NONE, N, ew_nextafter(a, b), _)                              \
     X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, V, EW_F2(logaddexp, a, b), EW_VF2(LOGADDEXP, a, b))    \
-    X(EQUAL, equal, 2, ALL, BOOL, F_NONE, N, EW_EQ(a, b), _)                                             \
-    X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, N, (!EW_EQ(a, b)), _)                                  \
-    X(LESS, less, 2, ALL, BOOL, F_NONE, N, EW_LT(a, b), _)                                               \
-    X(LESS_EQUAL, less_equal, 2, ALL, BOOL, F_NONE, N, EW_LE(a, b), _)                                   \
-    X(GREATER, greater, 2, ALL, BOOL, F_NONE, N, EW_LT(b, a), _)                                         \
-    X(GREATER_EQUAL, greater_equal, 2, ALL, BOOL, F_NONE, N, EW_LE(b, a), _)                             \
-    X(LOGICAL_AND, logical_and, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) && EW_TRUTH(b)), _)                \
-    X(LOGICAL_OR, logical_or, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) || EW_TRUTH(b)), _)                  \
-    X(LOGICAL_XOR, logical_xor, 2, ALL, BOOL, F_NONE, N, (EW_TRUTH(a) != EW_TRUTH(b)), _)                \
+    X(EQUAL, equal, 2, ALL, BOOL, F_NONE, V, EW_EQ(a, b), EW_VB((a) == (b)))                             \
+    X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, V, (!EW_EQ(a, b)), EW_VB((a) != (b)))                  \
+    X(LESS, less, 2, ALL, BOOL, F_NONE, V, EW_LT(a, b), EW_VB((a) < (b)))                                \
+    X(LESS_EQUAL, less_equal, 2, ALL, BOOL, F_NONE, V, EW_LE(a, b), EW_VB((a) <= (b)))                   \
+    X(GREATER, greater, 2, ALL, BOOL, F_NONE, V, EW_LT(b, a), EW_VB((b) < (a)))                          \
+    X(GREATER_EQUAL, greater_equal, 2, ALL, BOOL, F_NONE, V, EW_LE(b, a), EW_VB((b) <= (a)))             \
+    X(LOGICAL_AND, logical_and, 2, ALL, BOOL, F_NONE, V, (EW_TRUTH(a) && EW_TRUTH(b)), EW_VLOGIC(&, a, b)) \
+    X(LOGICAL_OR, logical_or, 2, ALL, BOOL, F_NONE, V, (EW_TRUTH(a) || EW_TRUTH(b)), EW_VLOGIC(|, a, b)) \
+    X(LOGICAL_XOR, logical_xor, 2, ALL, BOOL, F_NONE, V, (EW_TRUTH(a) != EW_TRUTH(b)), EW_VLOGIC(^, a, b)) \
     X(BITWISE_AND, bitwise_and, 2, BINT, SAME, F_NONE, V, ((a) & (b)), ((a) & (b)))                      \
     X(BITWISE_OR, bitwise_or, 2, BINT, SAME, F_NONE, V, ((a) | (b)), ((a) | (b)))                        \
     X(BITWISE_XOR, bitwise_xor, 2, BINT, SAME, F_NONE, V, ((a) ^ (b)), ((a) ^ (b)))                      \
     X(LEFT_SHIFT, left_shift, 2, INT, SAME, F_NONE, N, EW_SHL(a, b), _)                                  \
     X(RIGHT_SHIFT, right_shift, 2, INT, SAME, F_NONE, N, EW_SHR(a, b), _)                                \
-    X(WHERE, where, W, ALL, SAME, F_NONE, N, ((a) ? (b) : (c)), _)                                       \
-    X(CLIP, clip, 3, ALL, SAME, F_NONE, N, EW_MINIMUM(EW_MAXIMUM(a, b), c), _)                           \
+    X(WHERE, where, W, ALL, SAME, F_NONE, V, ((a) ? (b) : (c)), select((c), (b), a))           \
+    X(CLIP, clip, 3, ALL, SAME, F_NONE, V, EW_MINIMUM(EW_MAXIMUM(a, b), c), EW_VCLIP(a, b, c))           \
     X(ISCLOSE, isclose, C, INEX, BOOL, F_CLOSE, N, ew_isclose(a, b, SCALAR(0), SCALAR(1)), _)
 
 #ifndef USMARR_ELEMENTWISE_TABLE_ONLY
@@ -183,6 +184,22 @@
 #define EW_VARGS_1 EW_VCT a = EW_VIN(EW_I1);
 #define EW_VARGS_2 EW_VARGS_1 EW_VCT b = EW_VIN(EW_I2);
 #define EW_VARGS_3 EW_VARGS_2 EW_VCT c = EW_VIN(EW_I3);
+/* where()'s condition on 16 lanes: a select() mask of the values' width (-1 where true) */
+#define EW_VARGS_W EW_VMASK_T a = EW_VCOND(EW_I1); EW_VCT b = EW_VIN(EW_I2); EW_VCT c = EW_VIN(EW_I3);
+#define EW_VCOND(src) EW_CATX(EW_VC, src)
+#define EW_VCa1 EW_PASTE(convert_, EW_VMASK_T)(VLOAD(1) != (USMARR_VCOMPUTE(D1))0)
+#define EW_VCs0 ((EW_VMASK_T)(SCALAR(0) ? -1 : 0))
+#if EW_TK == 3 && EW_TBITS == 16 /* float16 computes in float */
+#define EW_VMASK_T int16
+#elif EW_TBITS == 8
+#define EW_VMASK_T char16
+#elif EW_TBITS == 16
+#define EW_VMASK_T short16
+#elif EW_TBITS == 32
+#define EW_VMASK_T int16
+#else
+#define EW_VMASK_T long16
+#endif
 
 /* ---- a fused expression's program holds this file once per dtype it computes in, with
  *      EW_T and EW_HELPERS_ONLY defined before each copy (lib/ops/expr_build.c): every name
@@ -406,6 +423,12 @@
 #endif
 
 /* ---- per-kind helpers ------------------------------------------------------------------- */
+/* Bool results on 16 lanes: a comparison of 16-vectors (and isnan, signbit, ...) gives -1
+ * or 0 in a signed integer of the operands' width; the stored bool is its low bit. */
+#define EW_VB(m) (convert_uchar16(m) & (uchar)1)
+#define EW_VTRUTH(a) ((a) != (EW_VCT)0)
+#define EW_VLOGIC(op, a, b) EW_VB(EW_VTRUTH(a) op EW_VTRUTH(b))
+#define EW_VCLIP(a, b, c) EW_VMINIMUM(EW_VMAXIMUM((a), (b)), (c))
 /* r = f(x, y) lane by lane over 16-vectors: the integer vector forms */
 #define EW_LANES16_2(r, f, x, y)                                                                         \
     (r).s0 = f((x).s0, (y).s0), (r).s1 = f((x).s1, (y).s1), (r).s2 = f((x).s2, (y).s2),                  \
@@ -473,6 +496,9 @@
 #define EW_ISNAN(a) (isnan(a) != 0)
 #define EW_ISINF(a) (isinf(a) != 0)
 #define EW_ISFINITE(a) (isfinite(a) != 0)
+#define EW_VISNAN(a) EW_VB(isnan(a))
+#define EW_VISINF(a) EW_VB(isinf(a))
+#define EW_VISFINITE(a) EW_VB(isfinite(a))
 #define EW_TRUTH(a) ((a) != 0)
 #define EW_ADD(a, b) ((a) + (b))
 #define EW_DIV(a, b) ((a) / (b))
@@ -849,6 +875,9 @@ static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
 #define EW_ISNAN(a) 0
 #define EW_ISINF(a) 0
 #define EW_ISFINITE(a) 1
+#define EW_VISNAN(a) ((uchar16)0)
+#define EW_VISINF(a) ((uchar16)0)
+#define EW_VISFINITE(a) ((uchar16)1)
 #define EW_TRUTH(a) ((a) != 0)
 #define EW_EQ(a, b) ((a) == (b))
 #define EW_LT(a, b) ((a) < (b))

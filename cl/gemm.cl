@@ -1,4 +1,4 @@
-/* gemm.cl: the gpu shape's matrix product (lib/ops/matmul.c), -DD0=<tag> of a real dtype
+/* gemm.cl: the gpu shape's matrix product (lib/linalg/matmul.c), -DD0=<tag> of a real dtype
  * with a vector form (float32, float64, the integers).
  *
  *   usmarr_gemm  c[b][m][n] = sum_k a[b][m][k] * b[b][k][n], C-ordered c (M x N per

@@ -1,4 +1,4 @@
-/* linalg.cl: matrix products (lib/ops/matmul.c), custom kernels (lib/engine/engine_internal.h, section 3).
+/* linalg.cl: matrix products (lib/linalg/matmul.c), custom kernels (lib/engine/engine_internal.h, section 3).
  *
  * One program per dtype: -DD0=<tag> is the dtype of both operands and of the result (the
  * host casts the operands first), with -DMM_BOOL / -DMM_COMPLEX for those kinds.  Three

@@ -175,6 +175,10 @@
 /* 16-vector forms: vector index vi covers elements [16*vi, 16*vi + 16). */
 #define USMARR_VLD_(p, vi) vload16((vi), (p))
 #define USMARR_VSD_(p, vi, v) vstore16((v), (vi), (p))
+/* bool's load and store forms serve the elementwise functions' bool results and where()'s
+ * condition; USMARR_VEC_OK_b stays 0, since no family computes on bool 16-vectors. */
+#define USMARR_VLD_b USMARR_VLD_
+#define USMARR_VSD_b USMARR_VSD_
 #define USMARR_VLD_i8 USMARR_VLD_
 #define USMARR_VLD_i16 USMARR_VLD_
 #define USMARR_VLD_i32 USMARR_VLD_

@@ -9,6 +9,7 @@ usmarrinclude_HEADERS = \
 	include/usmarr/dlpack.h \
 	include/usmarr/dtype.h \
 	include/usmarr/expr.h \
+	include/usmarr/fft.h \
 	include/usmarr/interop.h \
 	include/usmarr/linalg.h \
 	include/usmarr/ops.h \

@@ -467,6 +467,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/reduce.h"
 #include "usmarr/expr.h"
 #include "usmarr/linalg.h"
+#include "usmarr/fft.h"
 #include "usmarr/stats.h"
 #include "usmarr/sort.h"
 /* index */

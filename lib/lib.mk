@@ -10,6 +10,8 @@ include lib/engine/engine.mk
 include lib/interop/interop.mk
 include lib/index/index.mk
 include lib/ops/ops.mk
+include lib/linalg/linalg.mk
+include lib/fft/fft.mk
 include lib/cache/cache.mk
 include lib/storage/storage.mk
 # The library's C sources (the generated one included) and every header they may include,

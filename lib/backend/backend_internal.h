@@ -108,6 +108,7 @@ USMARR_INTERNAL int usmarr__usm_check_range(usmarr_context_t *context, const voi
  * pool, free counter); core/context.c builds and frees it, and the engine's hook fills
  * the device profile and the kernel shape (doc/architecture.md). */
 struct usmarr__kernel_cache; /* engine */
+struct usmarr__fft_cache;    /* fft: plans and twiddle tables */
 
 /* How the map launcher shapes its kernels for one device: chosen once per context from
  * what was measured on that driver (map.c, doc/engine.md "Kernel shapes per device"). */
@@ -166,6 +167,10 @@ struct usmarr_context {
     struct usmarr__kernel_cache *kernels; /* owned by the engine, created lazily */
     void (*kernels_free)(struct usmarr__kernel_cache *kernels); /* set with `kernels` */
     mtx_t kernels_lock;
+    /* The transforms' plans (lib/fft), created on first use (an atomic exchange) with
+     * `fft_free`, which the context's last release calls after finishing the queue. */
+    _Atomic(struct usmarr__fft_cache *) fft;
+    void (*fft_free)(usmarr_context_t *ctx);
     int device_ordinal; /* index among the usable devices (selector "N", DLPack's device_id); -1 unlisted */
     struct usmarr__pool pool; /* released device blocks for reuse (pool.c) */
     /* Counts the USM frees of the context (usmarr__usm_free, under queue_lock): a kernel's

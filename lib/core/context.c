@@ -168,6 +168,8 @@ void usmarr_context_release(usmarr_context_t *context)
     if (!USMARR__RELEASE_LAST(context))
         return;
     clFinish(context->queue);
+    if (context->fft_free)
+        context->fft_free(context);
     usmarr__pool_destroy(context);
     if (context->kernels_free)
         context->kernels_free(context->kernels);

@@ -594,7 +594,12 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
                        bool *vec)
 {
     int rc;
-    *vec = usmarr__dtype_vector_ok(c->loop) && usmarr__dtype_vector_ok(c->res);
+    /* bool has 16-lane loads and stores (cl/prelude.cl), not arithmetic: a bool result or
+     * condition keeps the vector form, and so does a bool loop dtype where every function
+     * of the program only compares or selects (a bool result, or where) */
+    bool compares = c->op->out == OUT_BOOL || c->op->where;
+    *vec = (usmarr__dtype_vector_ok(c->loop) || (c->loop == USMARR_BOOL && compares)) &&
+           (usmarr__dtype_vector_ok(c->res) || c->res == USMARR_BOOL);
     for (int i = 0; i < c->n; i++) {
         const usmarr_array_t *a = c->operands[i].array;
         bool cond = c->op->where && i == 0;
@@ -612,7 +617,7 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
             a = temps[i];
         }
         if (cond) /* the condition is read in its own dtype */
-            *vec = *vec && usmarr__dtype_vector_ok(a->dtype);
+            *vec = *vec && (usmarr__dtype_vector_ok(a->dtype) || a->dtype == USMARR_BOOL);
         m->nin++;
         if ((rc = usmarr__operand_from_array(a, c->ndim, c->shape, &m->operands[m->nin])))
             return rc;

@@ -1,5 +1,5 @@
 # Operations: elementwise functions, fused expressions, reductions and scans, sorting and
-# set functions, linear algebra, statistics.
+# set functions, statistics.
 lib_libusmarr_la_SOURCES += \
 	lib/ops/ops_internal.h \
 	lib/ops/elementwise.c \
@@ -14,7 +14,5 @@ lib_libusmarr_la_SOURCES += \
 	lib/ops/sort.c \
 	lib/ops/radix.c \
 	lib/ops/set.c \
-	lib/ops/matmul.c \
-	lib/ops/products.c \
 	lib/ops/moments.c \
 	lib/ops/diff.c

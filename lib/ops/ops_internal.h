@@ -59,11 +59,6 @@ USMARR_INTERNAL bool usmarr__exact_alias(const usmarr_array_t *in, const usmarr_
 /* The dtype usmarr_reduce(name, x of `dtype`, ...) gives; an unknown name fails. */
 USMARR_INTERNAL int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result);
 
-/* The operands of a product `fn` (matmul, vecdot, tensordot): x1 and x2 given, an out or
- * a result pointer, one context, at least `min_ndim` dims each. */
-USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr_array_t *x2,
-                                          const usmarr_array_t *out, usmarr_array_t **result, int min_ndim);
-
 /* x copied in C order with its axes ordered (kept..., reduced...) (`reduced`: a mask over
  * x's axes), then an (nkept, nred) matrix; perm (NULL: not wanted) receives the order. */
 USMARR_INTERNAL int usmarr__copy_reduced_last(const usmarr_array_t *x, const bool *reduced, int *perm,

@@ -8,7 +8,7 @@
 /* One base class, usmarr.UsmarrError, and one subclass per Python exception a library
  * code resembles, so that `except IndexError` works as it does with NumPy. */
 static PyObject *error_base;
-enum { ERR_VALUE, ERR_INDEX, ERR_TYPE, ERR_MEMORY, ERR_OVERFLOW, ERR_RUNTIME, ERR_BUFFER, ERR_AXIS, ERR_COUNT };
+enum { ERR_VALUE, ERR_INDEX, ERR_TYPE, ERR_MEMORY, ERR_OVERFLOW, ERR_RUNTIME, ERR_BUFFER, ERR_AXIS, ERR_LINALG, ERR_COUNT };
 static PyObject *error_classes[ERR_COUNT];
 static const struct {
     const char *name;
@@ -22,6 +22,7 @@ static const struct {
     [ERR_RUNTIME] = {"usmarr.UsmarrRuntimeError", &PyExc_RuntimeError},
     [ERR_BUFFER] = {"usmarr.UsmarrBufferError", &PyExc_BufferError},
     [ERR_AXIS] = {"usmarr.UsmarrAxisError", &PyExc_ValueError, &PyExc_IndexError}, /* as NumPy's AxisError */
+    [ERR_LINALG] = {"usmarr.linalg.LinAlgError", &PyExc_ValueError}, /* as NumPy's; usmarr.linalg offers it */
 };
 
 static int error_class_of(int code)
@@ -37,6 +38,8 @@ static int error_class_of(int code)
         return ERR_MEMORY;
     case USMARR_ERROR_OVERFLOW:
         return ERR_OVERFLOW;
+    case USMARR_ERROR_LINALG:
+        return ERR_LINALG;
     case USMARR_ERROR_INVALID_ARGUMENT:
     case USMARR_ERROR_SHAPE_MISMATCH:
     case USMARR_ERROR_PARSE:
@@ -132,7 +135,7 @@ int errors_init(PyObject *m)
                                               : PyTuple_Pack(2, error_base, *error_specs[i].builtin);
         error_classes[i] = bases ? PyErr_NewException(error_specs[i].name, bases, NULL) : NULL;
         Py_XDECREF(bases);
-        if (!error_classes[i] || PyModule_AddObjectRef(m, strchr(error_specs[i].name, '.') + 1, error_classes[i]) < 0)
+        if (!error_classes[i] || PyModule_AddObjectRef(m, strrchr(error_specs[i].name, '.') + 1, error_classes[i]) < 0)
             return -1;
     }
     return PyModule_AddFunctions(m, errors_methods);

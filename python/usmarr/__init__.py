@@ -16,6 +16,7 @@ from ._usmarr import bool as _bool_dtype, int8, int16, int32, int64, uint8, uint
 from ._usmarr import float16, float32, float64, complex64, complex128
 from ._info import __array_namespace_info__, finfo, iinfo, isdtype  # noqa: F401
 from . import linalg  # noqa: F401
+from . import fft  # noqa: F401
 from ._sorting import unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
 from ._stats import (cumulative_logsumexp, cumulative_prod, cumulative_sum, diff, logsumexp,  # noqa: F401
                      reduce_hypot)
@@ -68,3 +69,30 @@ def clip(x, /, min=None, max=None):
     return _usmarr.clip(x, min, max)
 
 
+
+
+# ---- linear algebra where NumPy has it in its main namespace (NumPy's signatures) ------------
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's `diagonal`: the diagonal `offset` of the matrices in axes (axis1, axis2), as a
+    view whose last dim is the diagonal (usmarr.linalg.diagonal works on the last two axes)."""
+    return linalg.diagonal(_usmarr.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
+    """NumPy's `trace`: the sum of diagonal `offset` of the matrices in axes (axis1, axis2)."""
+    return linalg.trace(_usmarr.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset, dtype=dtype)
+
+
+def outer(a, b):
+    """NumPy's `outer`: the outer product of a and b, each flattened first."""
+    return linalg.outer(_usmarr.reshape(a, (-1,)), _usmarr.reshape(b, (-1,)))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's `cross` of 3-vectors: the vectors along axisa of a and axisb of b (or `axis`
+    for all three), the result's along axisc."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    r = linalg.cross(_usmarr.moveaxis(a, axisa, -1), _usmarr.moveaxis(b, axisb, -1), axis=-1)
+    return _usmarr.moveaxis(r, -1, axisc)

@@ -123,7 +123,7 @@ mm("batch_bcast_tiled", O("float32", (2, 1, 16, 8)), O("float32", (1, 3, 8, 32))
 mm("batch_2d_rhs", O("float64", (2, 9, 20)), O("float64", (20, 17)))
 mm("batch_2d_lhs", O("int32", (18, 6)), O("int32", (5, 6, 16)))
 mm("batch_16", O("float32", (64, 16, 16)), O("float32", (64, 16, 16)))
-# the batched kernel (lib/ops/matmul.c): up to 64 blocks of 8 or 6 rows by one vector a
+# the batched kernel (lib/linalg/matmul.c): up to 64 blocks of 8 or 6 rows by one vector a
 # work-group (fewer while there are under 4 groups per compute unit), so batch sizes around
 # 16 and 32 matrices of 16 rows and a batch of 520 one-block matrices; non-square shapes,
 # right edges (N % 16, N % 8 columns), one-row and 31-row matrices, each dtype it takes

@@ -35,6 +35,8 @@
     X(storage)         \
     X(storage_ops)     \
     X(linalg)          \
+    X(linalg_lu)       \
+    X(fft)             \
     X(tiles)           \
     X(utilities)       \
     X(threads)

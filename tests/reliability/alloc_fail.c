@@ -1,6 +1,6 @@
 /* Host-allocation failure injection: a representative program (context, arrays, an
  * elementwise function, a reduction, JSON and DLPack export and import, a storage,
- * advanced indexing, a fused expression and its reduction) runs
+ * advanced indexing, a fused expression and its reduction, a linalg solve) runs
  * once with the Nth allocation made BY THE LIBRARY failing, for every N, and then again
  * with nothing failing, in the same process.  Every failing run must return
  * USMARR_ERROR_OUT_OF_HOST_MEMORY (no crash, no other code), leave no allocation of the
@@ -267,7 +267,10 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
 {
     usmarr_context_t *own = NULL;
     usmarr_array_t *a = NULL, *b = NULL, *c = NULL, *s = NULL, *back = NULL, *shared = NULL, *copied = NULL;
-    usmarr_array_t *ind = NULL, *picked = NULL, *fused = NULL, *fused_sum = NULL;
+    usmarr_array_t *ind = NULL, *picked = NULL, *fused = NULL, *fused_sum = NULL, *mat = NULL, *rhs = NULL, *x = NULL;
+    float mat_values[2][3][3] = {{{4, 1, 0}, {1, 3, 1}, {0, 1, 2}}, {{4, 1, 0}, {1, 3, 1}, {0, 1, 2}}};
+    float rhs_values[3] = {1, 1, 1}, x_values[2][3] = {{0}};
+    int64_t mat_shape[3] = {2, 3, 3};
     usmarr_expr_t *expr = NULL, *expr_sum = NULL;
     float fused_values[N], fused_total = 0;
     int64_t three = 3, ind_values[3] = {5, -1, 0};
@@ -353,6 +356,23 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
                                 &fused_sum);
     if (!rc)
         rc = usmarr_array_copy_to_host(fused_sum, &fused_total, NULL);
+    if (!rc) /* a stack of linear systems: work stacks, a status word read back */
+        rc = usmarr_array_from_host(ctx, 3, mat_shape, USMARR_FLOAT32, mat_values, NULL, USMARR_USM_DEVICE, &mat);
+    if (!rc)
+        rc = usmarr_array_from_host(ctx, 1, &three, USMARR_FLOAT32, rhs_values, NULL, USMARR_USM_DEVICE, &rhs);
+    if (!rc)
+        rc = usmarr_linalg_solve(mat, rhs, NULL, &x);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(x, x_values, NULL);
+    if (!rc && check_results) {
+        const float want[3] = {2.0f / 9, 1.0f / 9, 4.0f / 9};
+        for (int i = 0; i < 6 && !rc; i++)
+            if (x_values[i / 3][i % 3] < want[i % 3] - 1e-5f || x_values[i / 3][i % 3] > want[i % 3] + 1e-5f) {
+                fprintf(stderr, "alloc_fail: solve gave %g at %d, expected %g\n", x_values[i / 3][i % 3], i,
+                        want[i % 3]);
+                rc = -1;
+            }
+    }
     if (!rc && check_results) {
         float want = 0;
         for (int i = 0; i < N; i += 2)
@@ -393,6 +413,9 @@ static int program(const char *selector, usmarr_context_t *ctx, bool check_resul
             rc = -1;
         }
     }
+    usmarr_array_release(x);
+    usmarr_array_release(rhs);
+    usmarr_array_release(mat);
     usmarr_array_release(fused);
     usmarr_array_release(fused_sum);
     usmarr_expr_release(expr);

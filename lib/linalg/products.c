@@ -1,6 +1,6 @@
 /* tensordot, vecdot and matrix_transpose (doc/ops.md): tensordot and vecdot rearrange
  * their operands and reuse matmul / the elementwise functions and reductions. */
-#include "ops_internal.h"
+#include "linalg_internal.h"
 
 #include <string.h>
 
@@ -155,5 +155,106 @@ int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, 
     usmarr_array_release(s);
     if (rc && !target)
         return rc;
+    return usmarr__result_end(rc, target, out, result);
+}
+
+/* ---- outer, cross ----------------------------------------------------------------------------- */
+
+int usmarr_linalg_outer(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out,
+                        usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = usmarr__check_product("outer", x1, x2, out, result, 1);
+    if (rc)
+        return rc;
+    if (x1->ndim != 1 || x2->ndim != 1)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "outer: %s has %d dims; both operands must be 1-D",
+                            x1->ndim != 1 ? "x1" : "x2", x1->ndim != 1 ? x1->ndim : x2->ndim);
+    usmarr_array_t *column = NULL, *row = NULL;
+    int one = 1, zero = 0;
+    rc = usmarr_array_expand_dims(x1, 1, &one, &column);
+    if (!rc)
+        rc = usmarr_array_expand_dims(x2, 1, &zero, &row);
+    if (!rc)
+        rc = usmarr_multiply(column, row, out, result);
+    usmarr_array_release(column);
+    usmarr_array_release(row);
+    return rc;
+}
+
+/* The component i of the 3-vectors of `a` along `axis`: a view without that axis. */
+static int component(const usmarr_array_t *a, int axis, int i, usmarr_array_t **view)
+{
+    int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM];
+    int n = 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (d != axis) {
+            shape[n] = a->shape[d];
+            strides[n++] = a->strides[d];
+        }
+    return usmarr__view_new(a, a->dtype, n, shape, strides, a->offset + i * a->strides[axis], false, view);
+}
+
+int usmarr_linalg_cross(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
+                        usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    int rc = usmarr__check_product("cross", x1, x2, out, result, 1);
+    if (rc)
+        return rc;
+    int nd;
+    int64_t shape[USMARR_MAX_NDIM];
+    if ((rc = usmarr__linalg_batch_broadcast("cross", x1->ndim, x1->shape, x2->ndim, x2->shape, &nd, shape)))
+        return rc;
+    /* as vecdot: a negative axis counts from the end of each operand, a non-negative one
+     * needs operands of the same number of dims (NumPy counts it in each operand) */
+    int mind = x1->ndim < x2->ndim ? x1->ndim : x2->ndim;
+    if (axis < 0 ? axis < -mind : x1->ndim != x2->ndim || axis >= nd)
+        return usmarr__fail(USMARR_ERROR_INDEX,
+                            "cross: axis=%d is out of range: x1 has %d dims, x2 has %d (a negative axis must be >= "
+                            "-%d; a non-negative one needs equal dims)",
+                            axis, x1->ndim, x2->ndim, mind);
+    int ax = axis < 0 ? axis + nd : axis;
+    int a1 = ax - (nd - x1->ndim), a2 = ax - (nd - x2->ndim);
+    int64_t e1 = a1 >= 0 ? x1->shape[a1] : 1, e2 = a2 >= 0 ? x2->shape[a2] : 1;
+    if (e1 != 3 || e2 != 3)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH,
+                            "cross: the vectors along axis %d have %lld elements in x1 and %lld in x2; both need 3",
+                            axis, (long long)e1, (long long)e2);
+    usmarr_dtype_t dt;
+    if ((rc = usmarr_promote_types(x1->dtype, x2->dtype, &dt)))
+        return rc;
+    const usmarr_array_t *inputs[2] = {x1, x2};
+    usmarr_array_t *target = NULL, *a = NULL, *b = NULL;
+    if ((rc = usmarr__result_begin(x1, inputs, 2, dt, nd, shape, out, result, &target)))
+        return rc;
+    rc = usmarr_array_broadcast_to(x1, nd, shape, &a);
+    if (!rc)
+        rc = usmarr_array_broadcast_to(x2, nd, shape, &b);
+    /* c_i = a_j b_k - a_k b_j, (i, j, k) the cyclic orders */
+    for (int i = 0; i < 3 && !rc; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        usmarr_array_t *aj = NULL, *bk = NULL, *ak = NULL, *bj = NULL, *p = NULL, *q = NULL, *ci = NULL;
+        rc = component(a, ax, j, &aj);
+        if (!rc)
+            rc = component(b, ax, k, &bk);
+        if (!rc)
+            rc = component(a, ax, k, &ak);
+        if (!rc)
+            rc = component(b, ax, j, &bj);
+        if (!rc)
+            rc = component(target, ax, i, &ci);
+        if (!rc)
+            rc = usmarr_multiply(aj, bk, NULL, &p);
+        if (!rc)
+            rc = usmarr_multiply(ak, bj, NULL, &q);
+        if (!rc)
+            rc = usmarr_subtract(p, q, ci, NULL);
+        usmarr_array_t *all[] = {aj, bk, ak, bj, p, q, ci};
+        for (int t = 0; t < 7; t++)
+            usmarr_array_release(all[t]);
+    }
+    usmarr_array_release(a);
+    usmarr_array_release(b);
     return usmarr__result_end(rc, target, out, result);
 }

@@ -9,7 +9,7 @@
  * matrices spread over few full work-groups, edges included) when N fills a vector; dtypes
  * without a vector form (bool, float16, complex) and narrow products run the naive kernel
  * over any strides.  The gpu shape computes the large products with cl/gemm.cl instead. */
-#include "ops_internal.h"
+#include "linalg_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,539 @@
+/* fft.cl: the discrete Fourier transforms of lib/fft/ (doc/fft.md), -DD0=c64 or c128 (the
+ * compute precision).  No kernel depends on the transform's length: lengths, strides and
+ * twiddle tables are arguments, so a new length costs no build.
+ *
+ *   usmarr_fft_rR     one Stockham pass of radix R (1, 2, 3, 4, 5, 7, 8, 16): work-item (j, b)
+ *                     reads x[j + r n/R] of batch b, multiplies by the pass's twiddles
+ *                     exp(-2 pi i r k / (ns R)) (k = j mod ns, ns the product of the earlier
+ *                     radices), transforms the R values and writes them to
+ *                     (j - k) R + k + r ns: the result is in natural order after the last pass
+ *   usmarr_fft_rg     the same for an odd prime radix up to FFT_RMAX given as an argument,
+ *                     its DFT matrix read from the table
+ *   usmarr_fft_local  all the passes of a short transform in local memory, one work-group
+ *                     per signal: one read and one write
+ *   usmarr_fft_roots  a four-step transform's table from two short ones
+ *   usmarr_fft_chirp_pre, _mul, _post   Bluestein's algorithm around a power-of-two transform
+ *   usmarr_fft_r2c_post, c2r_pre, c2r_full   real transforms: a real signal of even length n
+ *                     as a complex one of n/2 (even samples real, odd ones imaginary)
+ *
+ * Every kernel reads its input and writes its output through one addressing, a long8 `a`:
+ * element i of batch b is at base(b) + i a.s0 with base(b) = (b / a.s2) a.s3 + (b % a.s2)
+ * a.s1 (two batch dims: any strided, offset or negative-stride view whose batch dims merge
+ * into two); a load past a.s4 reads zero (padding), a store past a.s4 writes nothing (the
+ * kept part of a longer transform); a store with a.s5 = n (the transform of a real signal
+ * of length n) writes the zero and Nyquist frequencies with imaginary parts exactly 0.
+ * A pair of reals (FFT_LOAD_PAIRS, FFT_STORE_PAIRS) has its second value a.s6 after its
+ * first (a.s0 when a.s6 is 0).  The first pass gathers along the stride: there is no
+ * transposed copy.  Loads and
+ * stores convert through FFT_LOAD_* and FFT_STORE_* modes in `flags` (uniform over a
+ * launch).  Each work-item computes its outputs from its own
+ * inputs only: nothing depends on the vector width or on other lanes. */
+#pragma OPENCL FP_CONTRACT OFF
+
+#define FT USMARR_COMPUTE(D0)
+#define FR USMARR_REAL(D0)
+#define FFT_RMAX 32
+
+/* flags: bits 0-1 how the input is read, bit 2 conjugated on load, bits 3-4 how the output
+ * is written, bit 5 conjugated on store, bit 6 work-items batch fastest */
+#define FFT_LOAD_COMPLEX 0
+#define FFT_LOAD_REAL 1  /* a real array, imaginary parts zero */
+#define FFT_LOAD_PAIRS 2 /* a real array, element j = (x[2j], x[2j + 1]) */
+#define FFT_CONJ_LOAD 4
+#define FFT_STORE_REAL 8   /* the real part into a real array */
+#define FFT_STORE_PAIRS 16 /* element j into x[2j], x[2j + 1] of a real array */
+#define FFT_CONJ_STORE 32
+#define FFT_BATCH_FAST 64
+#define FFT_POST_TWIDDLE 128 /* usmarr_fft_local: outputs times post[i * post_stride + b] */
+
+static inline FT fft_mul(FT a, FT b) { return (FT)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+static inline FT fft_conj(FT a) { return (FT)(a.x, -a.y); }
+/* times -i */
+static inline FT fft_mi(FT a) { return (FT)(a.y, -a.x); }
+
+static inline long fft_base(long8 a, long b)
+{
+    long outer = b / a.s2;
+    return outer * a.s3 + (b - outer * a.s2) * a.s1;
+}
+
+static inline FT fft_load(global const FR *p, long base, long8 a, int flags, long i)
+{
+    FT v = (FT)(0, 0);
+    int mode = flags & 3;
+    if (mode == FFT_LOAD_COMPLEX) {
+        if (i < a.s4) {
+            long o = 2 * (base + i * a.s0);
+            v = (FT)(p[o], p[o + 1]);
+        }
+    } else if (mode == FFT_LOAD_REAL) {
+        if (i < a.s4)
+            v.x = p[base + i * a.s0];
+    } else { /* the pair's second value a.s6 after its first (a four-step pass's rows) */
+        long second = a.s6 ? a.s6 : a.s0;
+        if (2 * i < a.s4)
+            v.x = p[base + 2 * i * a.s0];
+        if (2 * i + 1 < a.s4)
+            v.y = p[base + 2 * i * a.s0 + second];
+    }
+    if (flags & FFT_CONJ_LOAD)
+        v.y = -v.y;
+    return v;
+}
+
+static inline void fft_store(global FR *p, long base, long8 a, int flags, long i, FT v, FR scale)
+{
+    if (i >= a.s4)
+        return;
+    v *= scale;
+    if (a.s5 && (i == 0 || 2 * i == a.s5)) /* a real signal's zero and Nyquist frequencies */
+        v.y = 0;
+    if (flags & FFT_CONJ_STORE)
+        v.y = -v.y;
+    if (flags & FFT_STORE_REAL) {
+        p[base + i * a.s0] = v.x;
+    } else if (flags & FFT_STORE_PAIRS) {
+        p[base + 2 * i * a.s0] = v.x;
+        p[base + 2 * i * a.s0 + (a.s6 ? a.s6 : a.s0)] = v.y;
+    } else {
+        long o = 2 * (base + i * a.s0);
+        p[o] = v.x;
+        p[o + 1] = v.y;
+    }
+}
+
+/* ---- butterflies: v[q] = sum_r v[r] exp(-2 pi i r q / R) --------------------------------- */
+static inline void fft_dft1(FT *v) {} /* length 1: a copy with the loads' and stores' conversions */
+static inline void fft_dft2(FT *v)
+{
+    FT a = v[0], b = v[1];
+    v[0] = a + b;
+    v[1] = a - b;
+}
+
+/* v[o], v[o + s], v[o + 2s], v[o + 3s] in place */
+static inline void fft_dft4s(FT *v, int o, int s)
+{
+    FT t0 = v[o] + v[o + 2 * s], t1 = v[o] - v[o + 2 * s];
+    FT t2 = v[o + s] + v[o + 3 * s], t3 = fft_mi(v[o + s] - v[o + 3 * s]);
+    v[o] = t0 + t2;
+    v[o + s] = t1 + t3;
+    v[o + 2 * s] = t0 - t2;
+    v[o + 3 * s] = t1 - t3;
+}
+static inline void fft_dft4(FT *v) { fft_dft4s(v, 0, 1); }
+
+#define FFT_SQRT1_2 ((FR)0.70710678118654752440084436210485)
+static inline void fft_dft8(FT *v)
+{
+    FT e[4] = {v[0], v[2], v[4], v[6]}, o[4] = {v[1], v[3], v[5], v[7]};
+    fft_dft4(e);
+    fft_dft4(o);
+    FT o1 = FFT_SQRT1_2 * (FT)(o[1].x + o[1].y, o[1].y - o[1].x);
+    FT o2 = fft_mi(o[2]);
+    FT o3 = FFT_SQRT1_2 * (FT)(o[3].y - o[3].x, -o[3].x - o[3].y);
+    v[0] = e[0] + o[0];
+    v[4] = e[0] - o[0];
+    v[1] = e[1] + o1;
+    v[5] = e[1] - o1;
+    v[2] = e[2] + o2;
+    v[6] = e[2] - o2;
+    v[3] = e[3] + o3;
+    v[7] = e[3] - o3;
+}
+
+/* 4 x 4: columns l of v[4m + l], twiddles exp(-2 pi i l q1 / 16), then rows */
+static inline void fft_dft16(FT *v)
+{
+    const FR c1 = (FR)0.92387953251128675612818318939679, s1 = (FR)0.38268343236508977172845998403040;
+    for (int l = 0; l < 4; l++)
+        fft_dft4s(v, l, 4);
+    /* v[4 q1 + l] now holds column l's output q1 */
+    const FT w1 = (FT)(c1, -s1), w2 = (FT)(FFT_SQRT1_2, -FFT_SQRT1_2), w3 = (FT)(s1, -c1);
+    const FT w6 = (FT)(-FFT_SQRT1_2, -FFT_SQRT1_2), w9 = (FT)(-c1, s1);
+    v[5] = fft_mul(v[5], w1);
+    v[6] = fft_mul(v[6], w2);
+    v[7] = fft_mul(v[7], w3);
+    v[9] = fft_mul(v[9], w2);
+    v[10] = fft_mi(v[10]);
+    v[11] = fft_mul(v[11], w6);
+    v[13] = fft_mul(v[13], w3);
+    v[14] = fft_mul(v[14], w6);
+    v[15] = fft_mul(v[15], w9);
+    for (int q1 = 0; q1 < 4; q1++)
+        fft_dft4s(v, 4 * q1, 1);
+    /* v[4 q1 + q2] holds output q1 + 4 q2: transpose */
+    FT t[16];
+    for (int i = 0; i < 16; i++)
+        t[i] = v[i];
+    for (int q1 = 0; q1 < 4; q1++)
+        for (int q2 = 0; q2 < 4; q2++)
+            v[q1 + 4 * q2] = t[4 * q1 + q2];
+}
+
+/* An odd prime radix p from the pairs v[r] +- v[p - r]: c[j] = cos(2 pi j / p) and
+ * s[j] = sin(2 pi j / p) for j in [1, p) (index 0 unused). */
+static inline void fft_dft_odd(FT *v, int p, const FR *c, const FR *s)
+{
+    FT sum[FFT_RMAX / 2], dif[FFT_RMAX / 2], x0 = v[0], total = v[0];
+    int h = (p - 1) / 2;
+    for (int r = 1; r <= h; r++) {
+        sum[r - 1] = v[r] + v[p - r];
+        dif[r - 1] = v[r] - v[p - r];
+        total += sum[r - 1];
+    }
+    for (int q = 1; q <= h; q++) {
+        FT re = x0, im = (FT)(0, 0);
+        for (int r = 1; r <= h; r++) {
+            int j = (r * q) % p;
+            re += c[j] * sum[r - 1];
+            im += s[j] * dif[r - 1];
+        }
+        /* X_q = re - i im, X_{p-q} = re + i im */
+        v[q] = re + fft_mi(im);
+        v[p - q] = re - fft_mi(im);
+    }
+    v[0] = total;
+}
+
+static inline void fft_dft3(FT *v)
+{
+    const FR c[3] = {1, -0.5, -0.5};
+    const FR s[3] = {0, 0.86602540378443864676372317075294, -0.86602540378443864676372317075294};
+    fft_dft_odd(v, 3, c, s);
+}
+static inline void fft_dft5(FT *v)
+{
+    const FR c[5] = {1, 0.30901699437494742410229341718282, -0.80901699437494742410229341718282,
+                     -0.80901699437494742410229341718282, 0.30901699437494742410229341718282};
+    const FR s[5] = {0, 0.95105651629515357211643933337938, 0.58778525229247312916870595463907,
+                     -0.58778525229247312916870595463907, -0.95105651629515357211643933337938};
+    fft_dft_odd(v, 5, c, s);
+}
+static inline void fft_dft7(FT *v)
+{
+    const FR c[7] = {1,
+                     0.62348980185873353052500488400424,
+                     -0.22252093395631440428890256449679,
+                     -0.90096886790241912623610231950745,
+                     -0.90096886790241912623610231950745,
+                     -0.22252093395631440428890256449679,
+                     0.62348980185873353052500488400424};
+    const FR s[7] = {0,
+                     0.78183148246802980870844452667406,
+                     0.97492791218182360701813168299393,
+                     0.43388373911755812047576833284836,
+                     -0.43388373911755812047576833284836,
+                     -0.97492791218182360701813168299393,
+                     -0.78183148246802980870844452667406};
+    fft_dft_odd(v, 7, c, s);
+}
+
+/* Work-item g's (j, b): batch fastest or element fastest */
+#define FFT_ITEM(g, nj, nbatch, flags, j, b)                                                                           \
+    do {                                                                                                               \
+        if ((flags) & FFT_BATCH_FAST) {                                                                                \
+            j = (g) / (nbatch);                                                                                        \
+            b = (g) - j * (nbatch);                                                                                    \
+        } else {                                                                                                       \
+            b = (g) / (nj);                                                                                            \
+            j = (g) - b * (nj);                                                                                        \
+        }                                                                                                              \
+    } while (0)
+
+#define FFT_PASS(R)                                                                                                    \
+    kernel void usmarr_fft_r##R(global const FR *src, global FR *dst, global const FT *tw, long n, long ns,          \
+                                long nbatch, long8 in, long8 out, int flags, FR scale)                                 \
+    {                                                                                                                  \
+        long g = get_global_id(0), nj = n / R, j, b;                                                                   \
+        if (g >= nj * nbatch)                                                                                          \
+            return;                                                                                                    \
+        FFT_ITEM(g, nj, nbatch, flags, j, b);                                                                          \
+        long ib = fft_base(in, b), ob = fft_base(out, b);                                                              \
+        FT v[R];                                                                                                       \
+        for (int r = 0; r < R; r++)                                                                                    \
+            v[r] = fft_load(src, ib, in, flags, j + r * nj);                                                           \
+        long k = j % ns;                                                                                               \
+        if (k)                                                                                                         \
+            for (int r = 1; r < R; r++)                                                                                \
+                v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);                                                            \
+        fft_dft##R(v);                                                                                                 \
+        long d = (j - k) * R + k;                                                                                      \
+        for (int r = 0; r < R; r++)                                                                                    \
+            fft_store(dst, ob, out, flags, d + r * ns, v[r], scale);                                                   \
+    }
+
+FFT_PASS(1)
+FFT_PASS(2)
+FFT_PASS(3)
+FFT_PASS(4)
+FFT_PASS(5)
+FFT_PASS(7)
+FFT_PASS(8)
+FFT_PASS(16)
+
+/* v[0, R) transformed, R any radix of a plan; the generic one's roots at w */
+static inline void fft_dft_any(FT *v, int R, global const FT *w)
+{
+    switch (R) {
+    case 1: break;
+    case 2: fft_dft2(v); break;
+    case 3: fft_dft3(v); break;
+    case 4: fft_dft4(v); break;
+    case 5: fft_dft5(v); break;
+    case 7: fft_dft7(v); break;
+    case 8: fft_dft8(v); break;
+    case 16: fft_dft16(v); break;
+    default: {
+        FR c[FFT_RMAX], s[FFT_RMAX];
+        for (int r = 0; r < R; r++) {
+            c[r] = w[r].x;
+            s[r] = -w[r].y;
+        }
+        fft_dft_odd(v, R, c, s);
+    }
+    }
+}
+
+/* One local pass of a radix known at compile time (the loops unrolled, the values in
+ * registers), over the C signals of the group (signal q at a[q n], c[q n]) */
+#define FFT_LOCAL_PASS(R)                                                                                              \
+    for (int t = lid; t < C * nj; t += 64) {                                                                           \
+        int q = t / nj, j = t - q * nj;                                                                                \
+        local const FT *src = a + q * nn;                                                                              \
+        local FT *dst = c + q * nn;                                                                                    \
+        FT v[R];                                                                                                       \
+        for (int r = 0; r < R; r++)                                                                                    \
+            v[r] = src[j + r * nj];                                                                                    \
+        int k = j % ns;                                                                                                \
+        if (k)                                                                                                         \
+            for (int r = 1; r < R; r++)                                                                                \
+                v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);                                                            \
+        fft_dft##R(v);                                                                                                 \
+        int d = (j - k) * R + k;                                                                                       \
+        for (int r = 0; r < R; r++)                                                                                    \
+            dst[d + r * ns] = v[r];                                                                                    \
+    }
+
+#define FFT_LOCAL_SIGNALS 8 /* at most C signals per work-group */
+
+/* Whole transforms of length n in local memory: a work-group of 64 takes C consecutive
+ * signals (batch b = C * global id 1 + q, q < C, b < nbatch), reads them once, runs the
+ * plan's passes between two local buffers of C n values (a and c), writes them once.
+ * FFT_LOAD_SIGNALS_FAST / FFT_STORE_SIGNALS_FAST walk the C signals fastest (where the
+ * signals are closer in memory than their elements: columns): neighbouring work-items then
+ * touch neighbouring addresses.  FFT_POST_TWIDDLE multiplies output i of a signal of inner
+ * batch index j (b mod in.s2) by post[i * post_stride + j] (a four-step's first step). */
+#define FFT_LOAD_SIGNALS_FAST 256
+#define FFT_STORE_SIGNALS_FAST 512
+/* Bluestein's steps around the transform of length m (usmarr_fft_chirp_*), fused: */
+#define FFT_CHIRP_IN 1024    /* input i times chirp[i] (the loads stop at the signal's length) */
+#define FFT_MUL_CONJ_OUT 2048 /* output i as conj(v post[i]) */
+#define FFT_CHIRP_OUT 4096   /* output i as conj(v) chirp[i] */
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, long n, int npasses, int8 radix,
+                 int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *post, long post_stride,
+                 global const FT *chirp, int C, long nbatch, local FT *a, local FT *c)
+{
+    int lid = (int)get_local_id(0), nn = (int)n;
+    long b0 = (long)get_global_id(1) * C;
+    local long ib[FFT_LOCAL_SIGNALS], ob[FFT_LOCAL_SIGNALS], pj[FFT_LOCAL_SIGNALS];
+    if (lid < C) {
+        long b = b0 + lid < nbatch ? b0 + lid : b0; /* past the end: a copy of the first, never stored */
+        ib[lid] = fft_base(in, b);
+        ob[lid] = fft_base(out, b);
+        pj[lid] = b - b / in.s2 * in.s2;
+    }
+    int live = nbatch - b0 < C ? (int)(nbatch - b0) : C;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bool qfast = (flags & FFT_LOAD_SIGNALS_FAST) != 0;
+    for (int t = lid; t < C * nn; t += 64) {
+        int q = qfast ? t % C : t / nn, i = qfast ? t / C : t - q * nn;
+        FT v = fft_load(src, ib[q], in, flags, i);
+        if (flags & FFT_CHIRP_IN)
+            v = fft_mul(v, chirp[i]);
+        a[q * nn + i] = v;
+    }
+    int rs[8] = {radix.s0, radix.s1, radix.s2, radix.s3, radix.s4, radix.s5, radix.s6, radix.s7};
+    int os[8] = {twoff.s0, twoff.s1, twoff.s2, twoff.s3, twoff.s4, twoff.s5, twoff.s6, twoff.s7};
+    int ns = 1;
+    for (int p = 0; p < npasses; p++) {
+        int R = rs[p], nj = nn / R;
+        global const FT *tw = table + os[p];
+        if (R == 1) /* a length-1 transform: nothing moves */
+            continue;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        switch (R) {
+        case 2: FFT_LOCAL_PASS(2); break;
+        case 3: FFT_LOCAL_PASS(3); break;
+        case 4: FFT_LOCAL_PASS(4); break;
+        case 5: FFT_LOCAL_PASS(5); break;
+        case 7: FFT_LOCAL_PASS(7); break;
+        case 8: FFT_LOCAL_PASS(8); break;
+        case 16: FFT_LOCAL_PASS(16); break;
+        default:
+            for (int t = lid; t < C * nj; t += 64) {
+                int q = t / nj, j = t - q * nj;
+                FT v[FFT_RMAX];
+                for (int r = 0; r < R; r++)
+                    v[r] = a[q * nn + j + r * nj];
+                int k = j % ns;
+                if (k)
+                    for (int r = 1; r < R; r++)
+                        v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);
+                fft_dft_any(v, R, tw + (R - 1) * ns);
+                int d = (j - k) * R + k;
+                for (int r = 0; r < R; r++)
+                    c[q * nn + d + r * ns] = v[r];
+            }
+        }
+        local FT *swap = a;
+        a = c;
+        c = swap;
+        ns *= R;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    qfast = (flags & FFT_STORE_SIGNALS_FAST) != 0;
+    for (int t = lid; t < C * nn; t += 64) {
+        int q = qfast ? t % C : t / nn, i = qfast ? t / C : t - q * nn;
+        if (q >= live)
+            continue;
+        FT v = a[q * nn + i];
+        if (flags & FFT_POST_TWIDDLE)
+            v = fft_mul(v, post[i * post_stride + pj[q]]);
+        if (flags & FFT_MUL_CONJ_OUT)
+            v = fft_conj(fft_mul(v, post[i]));
+        if (flags & FFT_CHIRP_OUT)
+            v = fft_mul(fft_conj(v), chirp[i]);
+        fft_store(dst, ob[q], out, flags, i, v, scale);
+    }
+}
+
+/* An odd prime radix R <= FFT_RMAX: the table holds the (R - 1) ns twiddles, then
+ * exp(-2 pi i j / R) for j in [0, R). */
+kernel void usmarr_fft_rg(global const FR *src, global FR *dst, global const FT *tw, long n, long ns, long nbatch,
+                          long8 in, long8 out, int flags, FR scale, int R)
+{
+    long g = get_global_id(0), nj = n / R, j, b;
+    if (g >= nj * nbatch)
+        return;
+    FFT_ITEM(g, nj, nbatch, flags, j, b);
+    long ib = fft_base(in, b), ob = fft_base(out, b);
+    FT v[FFT_RMAX];
+    FR c[FFT_RMAX], s[FFT_RMAX];
+    global const FT *w = tw + (R - 1) * ns;
+    for (int r = 0; r < R; r++) {
+        v[r] = fft_load(src, ib, in, flags, j + r * nj);
+        c[r] = w[r].x;
+        s[r] = -w[r].y;
+    }
+    long k = j % ns;
+    if (k)
+        for (int r = 1; r < R; r++)
+            v[r] = fft_mul(v[r], tw[(r - 1) * ns + k]);
+    fft_dft_odd(v, R, c, s);
+    long d = (j - k) * R + k;
+    for (int r = 0; r < R; r++)
+        fft_store(dst, ob, out, flags, d + r * ns, v[r], scale);
+}
+
+/* out[k1 n2 + j2] = w^(k1 j2 mod N) for k1 n2 + j2 < count, w^t = hi[t / B] lo[t % B]: a
+ * four-step table from two short tables of exact roots, made where it is used */
+kernel void usmarr_fft_roots(global FT *out, global const FT *hi, global const FT *lo, long n2, long N, long B,
+                             long count)
+{
+    long g = get_global_id(0);
+    if (g >= count)
+        return;
+    long k1 = g / n2, t = k1 * (g - k1 * n2) % N, h = t / B, l = t - h * B;
+    out[g] = l ? fft_mul(hi[h], lo[l]) : hi[h];
+}
+
+/* ---- Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c_k = exp(-pi i k^2 / n), the
+ * convolution as a cyclic one of length m >= 2n - 1 through transforms of length m. ---- */
+
+/* buf[b][k] = x_k c_k for k < n, 0 up to m */
+kernel void usmarr_fft_chirp_pre(global const FR *src, global FT *buf, global const FT *chirp, long n, long m,
+                                 long nbatch, long8 in, int flags)
+{
+    long g = get_global_id(0);
+    if (g >= m * nbatch)
+        return;
+    long b = g / m, k = g - b * m;
+    FT v = (FT)(0, 0);
+    if (k < n)
+        v = fft_mul(fft_load(src, fft_base(in, b), in, flags, k), chirp[k]);
+    buf[g] = v;
+}
+
+/* buf = conj(buf * f): the inverse transform of the product as the conjugate of a forward one */
+kernel void usmarr_fft_chirp_mul(global FT *buf, global const FT *f, long m, long total)
+{
+    long g = get_global_id(0);
+    if (g >= total)
+        return;
+    buf[g] = fft_conj(fft_mul(buf[g], f[g % m]));
+}
+
+/* out_k = c_k conj(buf[b][k]) scale, k < n */
+kernel void usmarr_fft_chirp_post(global const FT *buf, global FR *dst, global const FT *chirp, long n, long m,
+                                  long nbatch, long8 out, int flags, FR scale)
+{
+    long g = get_global_id(0);
+    if (g >= n * nbatch)
+        return;
+    long b = g / n, k = g - b * n;
+    FT v = fft_mul(fft_conj(buf[b * m + k]), chirp[k]);
+    fft_store(dst, fft_base(out, b), out, flags, k, v, scale);
+}
+
+/* ---- real transforms of even length n = 2h ---------------------------------------------
+ * z = FFT_h(x_even + i x_odd) = E + i O with E, O the transforms of the even and odd
+ * samples; X_k = E_k + w^k O_k, w = exp(-2 pi i / n), E_k = (z_k + conj(z_{h-k})) / 2,
+ * O_k = (z_k - conj(z_{h-k})) / 2i.  tw[k] = w^k for k in [0, h]. */
+kernel void usmarr_fft_r2c_post(global const FT *z, global FR *dst, global const FT *tw, long h, long nbatch,
+                                long8 out, int flags, FR scale)
+{
+    long g = get_global_id(0);
+    if (g >= (h + 1) * nbatch)
+        return;
+    long b = g / (h + 1), k = g - b * (h + 1);
+    FT zk = z[b * h + (k == h ? 0 : k)], zc = fft_conj(z[b * h + (k == 0 ? 0 : h - k)]);
+    FT e = (FR)0.5 * (zk + zc), o = (FR)0.5 * fft_mi(zk - zc);
+    fft_store(dst, fft_base(out, b), out, flags, k, e + fft_mul(tw[k], o), scale);
+}
+
+/* The inverse's first step: z_k = 2 (E_k + i O_k) from X_k and conj(X_{h-k}), the
+ * imaginary parts of X_0 and X_h ignored; an inverse transform of length h then gives
+ * n (x_even + i x_odd). */
+kernel void usmarr_fft_c2r_pre(global const FR *src, global FT *z, global const FT *tw, long h, long nbatch,
+                               long8 in, int flags)
+{
+    long g = get_global_id(0);
+    if (g >= h * nbatch)
+        return;
+    long b = g / h, k = g - b * h, base = fft_base(in, b);
+    FT a = fft_load(src, base, in, flags, k), c = fft_conj(fft_load(src, base, in, flags, h - k));
+    if (k == 0)
+        a.y = c.y = 0;
+    FT e = a + c, o = fft_mul(a - c, fft_conj(tw[k]));
+    z[g] = e - fft_mi(o);
+}
+
+/* Odd n: the whole Hermitian spectrum y_k = X_k (k <= n/2), conj(X_{n-k}) above, for a
+ * complex inverse transform whose real parts are the result. */
+kernel void usmarr_fft_c2r_full(global const FR *src, global FT *y, long n, long nbatch, long8 in, int flags)
+{
+    long g = get_global_id(0);
+    if (g >= n * nbatch)
+        return;
+    long b = g / n, k = g - b * n, base = fft_base(in, b);
+    FT v;
+    if (2 * k <= n)
+        v = fft_load(src, base, in, flags, k);
+    else
+        v = fft_conj(fft_load(src, base, in, flags, n - k));
+    if (k == 0)
+        v.y = 0;
+    y[g] = v;
+}

@@ -1,0 +1,70 @@
+/* diagonal (a view, index/'s machinery) and trace (a sum over that view); doc/linalg.md. */
+#include "linalg_internal.h"
+
+int usmarr_linalg_diagonal(const usmarr_array_t *x, int64_t offset, usmarr_array_t **view)
+{
+    usmarr__clear_error();
+    if (!x || !view)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "diagonal: %s is NULL", x ? "view" : "x");
+    if (x->ndim < 2)
+        return usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "diagonal: x has %d dims; it needs at least 2", x->ndim);
+    int nb = x->ndim - 2;
+    int64_t rows = x->shape[nb], cols = x->shape[nb + 1], start = x->offset, length;
+    int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM];
+    /* elements (i, i + offset): rows from max(0, -offset), columns from max(0, offset) */
+    if (offset >= 0) {
+        length = offset >= cols ? 0 : (rows < cols - offset ? rows : cols - offset);
+        if (length)
+            start += offset * x->strides[nb + 1];
+    } else {
+        length = -offset >= rows ? 0 : (rows + offset < cols ? rows + offset : cols);
+        if (length)
+            start += -offset * x->strides[nb];
+    }
+    for (int d = 0; d < nb; d++) {
+        shape[d] = x->shape[d];
+        strides[d] = x->strides[d];
+    }
+    shape[nb] = length;
+    strides[nb] = x->strides[nb] + x->strides[nb + 1];
+    return usmarr__view_new(x, x->dtype, nb + 1, shape, strides, length ? start : x->offset, false, view);
+}
+
+int usmarr_linalg_trace(const usmarr_array_t *x, int64_t offset, int dtype, usmarr_array_t *out,
+                        usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!x)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "trace: x is NULL");
+    if (dtype != -1 && (dtype < 0 || dtype >= USMARR_DTYPE_COUNT))
+        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "trace: dtype %d is not a dtype (nor -1)", dtype);
+    if (!out && !result)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "trace: result is NULL and there is no out");
+    usmarr_array_t *d = NULL, *c = NULL, *s = NULL, *v = NULL;
+    int rc = usmarr_linalg_diagonal(x, offset, &d);
+    if (rc == USMARR_ERROR_SHAPE_MISMATCH) /* the detail names diagonal: say trace */
+        return usmarr__fail(rc, "trace: x has %d dims; it needs at least 2", x->ndim);
+    if (rc)
+        return rc;
+    int last = -1;
+    /* with a dtype, the sum runs in it (NumPy's trace(dtype=)) and the result has it */
+    if (dtype != -1)
+        rc = usmarr_array_astype(d, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &c);
+    if (!rc)
+        rc = usmarr_sum(c ? c : d, 1, &last, false, NULL, &s);
+    if (!rc && dtype != -1 && s->dtype != (usmarr_dtype_t)dtype)
+        rc = usmarr_array_astype(s, (usmarr_dtype_t)dtype, USMARR_ORDER_K, NULL, &v);
+    else if (!rc)
+        v = usmarr_array_retain(s);
+    if (!rc) {
+        struct usmarr__linalg_result r;
+        rc = usmarr__linalg_result_begin("trace", x, &x, 1, v->dtype, v->ndim, v->shape, out, result, &r);
+        if (!rc)
+            rc = usmarr__linalg_result_end(0, v, &r);
+    }
+    usmarr_array_release(d);
+    usmarr_array_release(c);
+    usmarr_array_release(s);
+    usmarr_array_release(v);
+    return rc;
+}

@@ -1,0 +1,141 @@
+/* The linear-algebra extension's declarations for the files of lib/linalg/ and the folders
+ * above it (doc/linalg.md).  Section 1 is the machinery every function shares (stack.c);
+ * section 2 the matrix products; each later section belongs to one family of functions and its files, so that a family is
+ * added as a section of its own.  Never installed. */
+#ifndef USMARR_LINALG_INTERNAL_H
+#define USMARR_LINALG_INTERNAL_H
+
+#include "../ops/ops_internal.h"
+
+/* ---- 1. stacks of matrices (stack.c) ------------------------------------------------
+ * A linalg call checks its operands (usmarr__linalg_check), copies each into a work stack
+ * of its compute dtype (usmarr__linalg_stack_new: C-ordered, one matrix after another,
+ * whatever the input's layout), runs kernels on the stacks through usmarr__linalg_launch
+ * (one work-item per matrix, or per item the caller counts), learns from a status word
+ * whether a matrix failed (usmarr__linalg_status_*), and writes its result through the
+ * library's convention (usmarr__linalg_result_*). */
+
+/* The dtype a linalg function computes and returns for input dtype `dtype`: float32,
+ * float64, complex64 and complex128 stay; float16 becomes float32; bool and the integers
+ * become the default floating dtype (float64, or float32 on a device without fp64). */
+USMARR_INTERNAL usmarr_dtype_t usmarr__linalg_dtype(const usmarr_context_t *ctx, usmarr_dtype_t dtype);
+
+/* The checks of a matrix operand: `x` not NULL (USMARR_ERROR_INVALID_ARGUMENT), at least
+ * `min_ndim` dims, and square in its last two when `square` (USMARR_ERROR_SHAPE_MISMATCH);
+ * *dtype is its compute dtype, refused with USMARR_ERROR_UNSUPPORTED where the device lacks
+ * fp64.  `fn` and `name` name the function and the argument in the detail. */
+USMARR_INTERNAL int usmarr__linalg_check(const char *fn, const usmarr_array_t *x, const char *name, int min_ndim,
+                                         bool square, usmarr_dtype_t *dtype);
+
+/* NumPy's broadcast of batch shapes a[na] and b[nb] into shape[*nd];
+ * USMARR_ERROR_SHAPE_MISMATCH naming the dim when they do not broadcast. */
+USMARR_INTERNAL int usmarr__linalg_batch_broadcast(const char *fn, int na, const int64_t *a, int nb, const int64_t *b,
+                                                   int *nd, int64_t *shape);
+
+/* A stack of matrices: `work` is a new C-ordered (batch..., rows, cols) array of the
+ * compute dtype that the kernels may overwrite. */
+struct usmarr__linalg_stack {
+    usmarr_array_t *work; /* one reference */
+    int nbatch_dims;
+    int64_t batch_shape[USMARR_MAX_NDIM];
+    int64_t count; /* matrices: the product of batch_shape */
+    int64_t rows, cols;
+};
+
+/* The matrices of `x` (its last two dims), broadcast to batch shape bshape[nb] (NULL: x's
+ * own batch dims), copied into a new stack of `dtype`.  Any layout of x: strided, offset,
+ * negative strides, F order, broadcast. */
+USMARR_INTERNAL int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                             const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* The same for kernels that only read the stack: x itself (retained; never written) when
+ * it is one already (C-ordered, of `dtype`, of batch shape bshape), else a copy. */
+USMARR_INTERNAL int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                              const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* A new uninitialised stack of `count` = prod(bshape) matrices rows x cols. */
+USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb,
+                                               const int64_t *bshape, int64_t rows, int64_t cols,
+                                               struct usmarr__linalg_stack *stack);
+USMARR_INTERNAL void usmarr__linalg_stack_release(struct usmarr__linalg_stack *stack);
+
+/* The one launch path of lib/linalg/: kernel `kernel` of program cl/<family>.cl built with
+ * -DD0=<dtype's tag> (and -DLA_COMPLEX for complex dtypes, -DLA_DOUBLE for float64 and
+ * complex128) then `defines` (NULL: none),
+ * over `items` work-items on one dim, in groups that leave every compute unit several.
+ * args[0, nargs) are the kernel's first arguments; the launcher appends the last, `long
+ * items`, which the kernel compares its global id with.  No items: nothing is launched. */
+USMARR_INTERNAL int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                          const char *defines, const char *kernel, int nargs,
+                                          const struct usmarr__karg *args, int64_t items);
+
+/* The same for one work-group of `group` items (a kernel that cooperates through local
+ * memory and barriers); the appended `items` is `group`. */
+USMARR_INTERNAL int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                                const char *defines, const char *kernel, int nargs,
+                                                const struct usmarr__karg *args, int group);
+
+/* Status words on the device, one a matrix: kernels store 1 for a matrix that failed
+ * (cl/linalg_lu.cl), 0 for the others.  _check reads them and fails with
+ * USMARR_ERROR_LINALG and a detail that names the first failing matrix, its batch index
+ * within bshape[nb], and `what` ("is singular"); "the matrix is singular" when there are
+ * no batch dims. */
+USMARR_INTERNAL int usmarr__linalg_status_new(usmarr_context_t *ctx, const char *fn, int64_t count,
+                                              usmarr_array_t **status);
+USMARR_INTERNAL int usmarr__linalg_status_check(const char *fn, const usmarr_array_t *status, const char *what, int nb,
+                                                const int64_t *bshape);
+
+/* The result convention for a result of `dtype` and shape[ndim]: _begin checks `out`
+ * (as usmarr__result_begin) before any work, and needs `out` or `result`; _end writes
+ * `work` (of that shape; any dtype that casts) into `out`, or hands `work` itself over as
+ * *result when there is no `out`.  _end releases what it does not hand over and returns
+ * `rc` or its own error. */
+struct usmarr__linalg_result {
+    usmarr_array_t *target; /* out's target (maybe a temporary), NULL without out */
+    usmarr_array_t *out;
+    usmarr_array_t **result;
+};
+USMARR_INTERNAL int usmarr__linalg_result_begin(const char *fn, const usmarr_array_t *like,
+                                                const usmarr_array_t *const *inputs, int ninputs, usmarr_dtype_t dtype,
+                                                int ndim, const int64_t *shape, usmarr_array_t *out,
+                                                usmarr_array_t **result, struct usmarr__linalg_result *r);
+USMARR_INTERNAL int usmarr__linalg_result_end(int rc, usmarr_array_t *work, struct usmarr__linalg_result *r);
+
+/* ---- 2. matrix products: matmul, tensordot, vecdot, matrix_transpose (matmul.c,
+ * products.c; kernels cl/linalg.cl, cl/gemm.cl) ------------------------------------------- */
+
+/* The operands of a product `fn` (matmul, vecdot, tensordot): x1 and x2 given, an out or
+ * a result pointer, one context, at least `min_ndim` dims each. */
+USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr_array_t *x2,
+                                          const usmarr_array_t *out, usmarr_array_t **result, int min_ndim);
+
+/* ---- 3. LU and Cholesky: det, slogdet, inv, solve, cholesky, matrix_power (lu.c,
+ * cholesky.c; kernels cl/linalg_lu.cl) --------------------------------------------------- */
+
+/* Matrices up to this order are factored by one work-item in private memory; larger ones
+ * by the blocked path. */
+#define USMARR__LINALG_SMALL 32
+/* The defines of cl/linalg_lu.cl's programs for matrices of order n: -DLA_NMAX=4, 8, 16
+ * or 32 (the private matrix's order) up to USMARR__LINALG_SMALL, else none. */
+USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
+
+/* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`
+ * of a stack (C-ordered n x n matrices of the stack's dtype), one matrix at a time:
+ * panels and triangular blocks by cl/linalg_lu.cl's kernels, trailing updates by
+ * usmarr_matmul.  A matrix that fails sets status[index] (the status words of
+ * usmarr__linalg_status_new) and the call goes on with what it computed.
+ *   _lu: A = P L U in place; piv (n ints on the device) receives the pivots' rows.
+ *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors.
+ *   _lu_det: det, or (logabs given) slogdet's sign and log, into det[index] / logabs[index].
+ *   _cholesky: the lower factor in place (the upper triangle is left; the caller zeroes). */
+USMARR_INTERNAL int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
+                                              usmarr_array_t *status);
+USMARR_INTERNAL int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b,
+                                                    int64_t index, const usmarr_array_t *piv);
+USMARR_INTERNAL int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
+                                                  const usmarr_array_t *piv, usmarr_array_t *det,
+                                                  usmarr_array_t *logabs);
+USMARR_INTERNAL int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t index,
+                                                    usmarr_array_t *status);
+
+/* ---- 4. decompositions: qr, svd, eigh and what builds on them --------------------------- */
+
+#endif
