@@ -2,6 +2,7 @@
  * NumPy measured in the same run, and the tiled matmul kernel against the naive one. */
 #include "bench.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,106 @@ LA_RUNNER(run_solve_2048, "solve-2048")
 LA_RUNNER(run_cholesky_2048, "cholesky-2048")
 LA_RUNNER(run_inv_1024, "inv-1024")
 
+/* ---- decompositions: qr, eigh, svd of float64 stacks and large matrices ---------------- */
+
+struct decomp_bench {
+    const char *op; /* "qr", "eigh" or "svd" */
+    int ndim;
+    int64_t shape[3];
+};
+
+struct decomp_args {
+    const struct decomp_bench *d;
+    usmarr_array_t *x;
+};
+
+static int do_decomp(void *p)
+{
+    struct decomp_args *a = p;
+    usmarr_array_t *r[3] = {NULL, NULL, NULL};
+    int rc = !strcmp(a->d->op, "qr")     ? usmarr_linalg_qr(a->x, USMARR_QR_REDUCED, &r[0], &r[1])
+             : !strcmp(a->d->op, "eigh") ? usmarr_linalg_eigh(a->x, &r[0], &r[1])
+                                         : usmarr_linalg_svd(a->x, false, &r[0], &r[1], &r[2]);
+    for (int i = 0; i < 3; i++)
+        usmarr_array_release(r[i]);
+    return rc;
+}
+
+/* Uniform values in [-1, 1) (symmetric matrices for eigh) as a float64 array. */
+static int decomp_input(usmarr_context_t *ctx, const char *op, int ndim, const int64_t *shape, usmarr_array_t **x)
+{
+    int64_t total = 1, m = shape[ndim - 2], n = shape[ndim - 1];
+    for (int d = 0; d < ndim; d++)
+        total *= shape[d];
+    double *h = malloc(sizeof(double) * (size_t)total);
+    if (!h)
+        return -1;
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (int64_t i = 0; i < total; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        h[i] = (double)(state >> 11) / 4503599627370496.0 - 1;
+    }
+    for (int64_t z = 0; !strcmp(op, "eigh") && z < total / (m * n); z++)
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < i; j++)
+                h[z * m * n + j * n + i] = h[z * m * n + i * n + j];
+    int rc = usmarr_array_from_host(ctx, ndim, shape, USMARR_FLOAT64, h, NULL, USMARR_USM_DEVICE, x);
+    free(h);
+    return rc;
+}
+
+static const struct decomp_bench DECOMP_BENCH[] = {
+    {"qr", 3, {4096, 16, 8}},  {"eigh", 3, {4096, 8, 8}},   {"svd", 3, {4096, 8, 6}},
+    {"qr", 2, {2048, 1024}},   {"eigh", 2, {1024, 1024}},   {"svd", 2, {1024, 512}},
+};
+
+/* Case `which` of DECOMP_BENCH: the library's median against NumPy's.  Large matrices
+ * run once, after a warm-up on a small one (the same program). */
+static int run_decomp(const struct bench_env *env, struct bench_result *r, int which)
+{
+    const struct decomp_bench *d = &DECOMP_BENCH[which];
+    bool large = d->ndim == 2;
+    struct decomp_args a = {d, NULL};
+    double lib;
+    int rc = decomp_input(env->ctx, d->op, d->ndim, d->shape, &a.x);
+    if (!rc && large) {
+        struct decomp_args w = {d, NULL};
+        int64_t small[2] = {8, 8};
+        rc = decomp_input(env->ctx, d->op, 2, small, &w.x);
+        if (!rc)
+            rc = do_decomp(&w);
+        usmarr_array_release(w.x);
+    }
+    if (!rc)
+        rc = time_calls(env, do_decomp, &a, large ? 1 : env->repeat, !large, &lib);
+    usmarr_array_release(a.x);
+    if (rc)
+        return rc;
+    char setup[256], stmt[128], shape[64];
+    if (large)
+        snprintf(shape, sizeof shape, "(%lld, %lld)", (long long)d->shape[0], (long long)d->shape[1]);
+    else
+        snprintf(shape, sizeof shape, "(%lld, %lld, %lld)", (long long)d->shape[0], (long long)d->shape[1],
+                 (long long)d->shape[2]);
+    snprintf(setup, sizeof setup, "a = np.random.default_rng(0).uniform(-1, 1, %s)%s", shape,
+             !strcmp(d->op, "eigh") ? "; a = (a + np.swapaxes(a, -1, -2)) / 2" : "");
+    snprintf(stmt, sizeof stmt, "np.linalg.%s(a%s)", d->op, !strcmp(d->op, "svd") ? ", full_matrices=False" : "");
+    double np = bench_numpy_stmt(env, setup, stmt);
+    if (np <= 0)
+        return -1;
+    r->ratio = np / lib;
+    snprintf(r->detail, sizeof r->detail, "%s float64 %s: library %.3f ms, NumPy %.3f ms", d->op, shape, lib * 1e3,
+             np * 1e3);
+    return 0;
+}
+
+static int run_qr_stack(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 0); }
+static int run_eigh_stack(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 1); }
+static int run_svd_stack(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 2); }
+static int run_qr_large(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 3); }
+static int run_eigh_large(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 4); }
+static int run_svd_large(const struct bench_env *env, struct bench_result *r) { return run_decomp(env, r, 5); }
+
 const struct bench_case bench_linalg[] = {
     {"matmul-2048", "matmul float32 2048x2048 against NumPy's BLAS", 0.5, BENCH_AT_LEAST, run_matmul_2048},
     {"matmul-vs-naive", "matmul float32 2048x2048: tiled kernel against a naive triple loop", 10, BENCH_AT_LEAST,
@@ -307,5 +408,11 @@ const struct bench_case bench_linalg[] = {
     {"cholesky-2048", "linalg.cholesky 2048x2048 float64 against NumPy's LAPACK", 0.5, BENCH_AT_LEAST,
      run_cholesky_2048},
     {"inv-1024", "linalg.inv 1024x1024 float64 against NumPy's LAPACK", 0.5, BENCH_AT_LEAST, run_inv_1024},
+    {"qr-stack", "qr of (4096, 16, 8) float64 against NumPy", 2, BENCH_AT_LEAST, run_qr_stack},
+    {"eigh-stack", "eigh of (4096, 8, 8) float64 against NumPy", 2, BENCH_AT_LEAST, run_eigh_stack},
+    {"svd-stack", "svd (reduced) of (4096, 8, 6) float64 against NumPy", 2, BENCH_AT_LEAST, run_svd_stack},
+    {"qr-large", "qr of 2048x1024 float64 against NumPy's LAPACK", 0.3, BENCH_AT_LEAST, run_qr_large},
+    {"eigh-large", "eigh of 1024x1024 float64 against NumPy's LAPACK", 0.25, BENCH_AT_LEAST, run_eigh_large},
+    {"svd-large", "svd (reduced) of 1024x512 float64 against NumPy's LAPACK", 0.25, BENCH_AT_LEAST, run_svd_large},
     {NULL},
 };

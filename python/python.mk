@@ -7,14 +7,14 @@
 PYTHON_SOURCES = python/src/module.h python/src/errors.c python/src/array_wrap.c python/src/device.c \
 	python/src/dlpack.c python/src/convert.c python/src/dtype.c python/src/expr.c python/src/ops.c \
 	python/src/reduce.c python/src/copy.c python/src/creation.c python/src/view.c python/src/array_index.c \
-	python/src/linalg.c python/src/fft.c python/src/stats.c python/src/sort.c python/src/storage.c python/src/interop.c \
+	python/src/linalg.c python/src/linalg_decomp.c python/src/fft.c python/src/stats.c python/src/sort.c python/src/storage.c python/src/interop.c \
 	python/src/bench.c python/src/array.c python/src/module.c
 PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/usmarr/linalg.py python/usmarr/fft.py python/usmarr/_sorting.py \
 	python/usmarr/_stats.py python/usmarr/_expr.py python/usmarr/storage.py
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_fft.py python/tests/test_stats.py \
 	python/tests/test_utilities.py python/tests/test_expr.py python/tests/test_signatures.py \
-	python/tests/test_linalg_lu.py
+	python/tests/test_linalg_lu.py python/tests/test_linalg_decomp.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
 	python/run-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/sweep.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
 TESTS += python/run-tests.sh python/install-check.sh

@@ -54,6 +54,7 @@ tests_runner_SOURCES = \
 	tests/ops/test_linalg.c \
 	tests/ops/test_tiles.c \
 	tests/linalg/test_linalg_lu.c \
+	tests/linalg/test_decomp.c \
 	tests/fft/test_fft.c \
 	tests/index/test_view.c \
 	tests/index/test_index.c \
@@ -87,14 +88,13 @@ tests_cache_child_LDADD = lib/libusmarr.la
 # virtual environment tests/numpy2-env made once from PyPI: scripts/numpy-oracle.sh).
 CASE_FILES = tests/ops_cases.txt tests/expr_cases.txt tests/index_cases.txt tests/storage_cases.txt tests/linalg_cases.txt \
 	tests/sort_cases.txt tests/complex_cases.txt tests/stats_cases.txt tests/utilities_cases.txt \
-	tests/accuracy_cases.txt tests/lane_cases.txt tests/linalg_lu_cases.txt tests/fft_cases.txt
+	tests/accuracy_cases.txt tests/lane_cases.txt tests/linalg_lu_cases.txt tests/decomp_cases.txt tests/fft_cases.txt
 check_DATA += $(CASE_FILES)
 GENERATORS = tests/gen/gen_cast_cases.py tests/gen/gen_ops_cases.py tests/gen/gen_expr_cases.py tests/gen/gen_complex_cases.py \
 	tests/gen/gen_index_cases.py tests/gen/gen_getitem_cases.py tests/gen/gen_storage_cases.py \
 	tests/gen/gen_linalg_cases.py tests/gen/gen_sort_cases.py tests/gen/gen_stats_cases.py \
 	tests/gen/gen_utilities_cases.py tests/gen/gen_accuracy_cases.py tests/gen/gen_lane_cases.py \
-	tests/gen/gen_linalg_lu_cases.py \
-	tests/gen/gen_fft_cases.py
+	tests/gen/gen_linalg_lu_cases.py tests/gen/gen_decomp_cases.py tests/gen/gen_fft_cases.py
 EXTRA_DIST += $(GENERATORS)
 NUMPY_ORACLE = `cat tests/numpy-oracle`
 tests/numpy-oracle: $(top_srcdir)/scripts/numpy-oracle.sh
@@ -110,6 +110,8 @@ tests/index_cases.txt: $(top_srcdir)/tests/gen/gen_index_cases.py $(top_srcdir)/
 tests/storage_cases.txt: $(top_srcdir)/tests/gen/gen_storage_cases.py $(top_srcdir)/tests/gen/gen_ops_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)
 tests/linalg_cases.txt: $(top_srcdir)/tests/gen/gen_linalg_cases.py tests/numpy-oracle
+	$(GENERATE_CASES)
+tests/decomp_cases.txt: $(top_srcdir)/tests/gen/gen_decomp_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)
 tests/sort_cases.txt: $(top_srcdir)/tests/gen/gen_sort_cases.py tests/numpy-oracle
 	$(GENERATE_CASES)

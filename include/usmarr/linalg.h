@@ -214,6 +214,152 @@ USMARR_API USMARR_NODISCARD int usmarr_linalg_cholesky(const usmarr_array_t *x, 
 USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_power(const usmarr_array_t *x, int64_t n, usmarr_array_t *out,
                                                            usmarr_array_t **result);
 
+/** @name The linear algebra extension: QR, eigh and SVD
+ * Decompositions of each matrix of a stack (the last two dims of @p x; the dims before
+ * them are the batch), named `usmarr_linalg_<name>` (doc/linalg.md).  @p x may have any
+ * layout (strided, offset, negative strides, F order, broadcast).  The compute dtype is
+ * x's for float32, float64, complex64 and complex128; float16 computes in float32, bool
+ * and integers in float64 (float32 on a device without fp64).  One work-item owns a matrix
+ * of the stack (the fast case: stacks of small matrices); QR of matrices with min(m, n) of
+ * 128 or more is blocked, its updates through usmarr_matmul.  eigh of real matrices of
+ * order 64 or more is tridiagonalisation and QL, of complex ones the SVD of a shifted copy;
+ * large eigh and svd run on one compute unit (doc/linalg.md).  A matrix
+ * with a NaN or an infinity gives NaN results (where NumPy may raise LinAlgError).
+ * Jacobi iterations stop after at most 30 sweeps, QL after 30 iterations an eigenvalue;
+ * one that has not met its tolerance by then fails the call with
+ * ::USMARR_ERROR_LINALG, whose detail names the first such matrix.  Eigenvectors and
+ * singular vectors are unique only up to a phase (sign) per vector, as in LAPACK; the
+ * decompositions themselves meet the accuracy bounds of doc/linalg.md.
+ * @{ */
+
+/** Which factors usmarr_linalg_qr() returns (NumPy's `mode`). */
+typedef enum {
+    USMARR_QR_REDUCED = 0, /**< Q is (m, k), R is (k, n), k = min(m, n) */
+    USMARR_QR_COMPLETE = 1 /**< Q is (m, m), R is (m, n) */
+} usmarr_qr_mode_t;
+
+/** @brief The QR decomposition x = Q R of each matrix of the stack (NumPy's `linalg.qr`).
+ *
+ * Householder reflections: Q has orthonormal columns (unitary when complete), R is upper
+ * triangular; R's diagonal may be negative (as LAPACK's).
+ *
+ * @param x the stack, at least 2-D (borrowed)
+ * @param mode ::USMARR_QR_REDUCED or ::USMARR_QR_COMPLETE
+ * @param[out] q Q, (batch..., m, k or m), of the compute dtype
+ * @param[out] r R, (batch..., k or m, n), of the compute dtype
+ * @return 0 on success (*q and *r then hold one reference each; NULL on failure)
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p q or @p r, an unknown @p mode
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims
+ * @retval USMARR_ERROR_UNSUPPORTED the compute dtype needs fp64 and the device has none
+ * @retval USMARR_ERROR_ALLOCATION a work stack or a result could not be allocated */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_qr(const usmarr_array_t *x, usmarr_qr_mode_t mode, usmarr_array_t **q,
+                                                 usmarr_array_t **r);
+
+/** @brief Eigenvalues and eigenvectors of each Hermitian matrix of the stack (NumPy's
+ *  `linalg.eigh`).
+ *
+ * Only the lower triangle is read (and the real part of the diagonal).  Eigenvalues are
+ * ascending; column j of the eigenvectors belongs to eigenvalue j.
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param[out] eigenvalues (batch..., n), of the compute dtype's real dtype
+ * @param[out] eigenvectors (batch..., n, n), of the compute dtype
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p eigenvalues or @p eigenvectors
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims or matrices that are not
+ *         square
+ * @retval USMARR_ERROR_LINALG the iteration did not converge for a matrix; the detail names the first
+ * @retval USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_qr() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_eigh(const usmarr_array_t *x, usmarr_array_t **eigenvalues,
+                                                   usmarr_array_t **eigenvectors);
+
+/** @brief The eigenvalues of each Hermitian matrix of the stack, ascending (NumPy's
+ *  `linalg.eigvalsh`), as usmarr_linalg_eigh() without the vectors.
+ *
+ * @param x the stack, at least 2-D with square matrices (borrowed)
+ * @param out NULL, or the array to write, (batch..., n)
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, NULL @p result without @p out
+ * @retval USMARR_ERROR_SHAPE_MISMATCH as usmarr_linalg_eigh(), or @p out of another shape
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p out of another context
+ * @retval USMARR_ERROR_READ_ONLY @p out is not writable
+ * @retval USMARR_ERROR_CASTING the result dtype does not cast to @p out's (same_kind)
+ * @retval USMARR_ERROR_LINALG, USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as
+ *         usmarr_linalg_eigh() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_eigvalsh(const usmarr_array_t *x, usmarr_array_t *out,
+                                                       usmarr_array_t **result);
+
+/** @brief The singular value decomposition x = U diag(S) Vᴴ of each matrix of the stack
+ *  (NumPy's `linalg.svd`).
+ *
+ * Singular values are descending, with U's columns and Vᴴ's rows in the same order.  With
+ * k = min(m, n): U is (m, m) and Vᴴ (n, n) when @p full_matrices, else (m, k) and (k, n).
+ *
+ * @param x the stack, at least 2-D (borrowed)
+ * @param full_matrices whether U and Vᴴ are square
+ * @param[out] u U, of the compute dtype
+ * @param[out] s S, (batch..., k), of the compute dtype's real dtype
+ * @param[out] vh Vᴴ, of the compute dtype
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT NULL @p x, @p u, @p s or @p vh
+ * @retval USMARR_ERROR_SHAPE_MISMATCH @p x has fewer than 2 dims
+ * @retval USMARR_ERROR_LINALG Jacobi did not converge for a matrix; the detail names the first
+ * @retval USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as usmarr_linalg_qr() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_svd(const usmarr_array_t *x, bool full_matrices, usmarr_array_t **u,
+                                                  usmarr_array_t **s, usmarr_array_t **vh);
+
+/** @brief The singular values of each matrix of the stack, descending (the array API's
+ *  `linalg.svdvals`), as usmarr_linalg_svd() without the vectors.
+ *
+ * @param x the stack, at least 2-D (borrowed)
+ * @param out NULL, or the array to write, (batch..., min(m, n))
+ * @param[out] result the result, or @p out retained; may be NULL when @p out is given
+ * @return 0 on success
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_SHAPE_MISMATCH,
+ *         USMARR_ERROR_CONTEXT_MISMATCH, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_LINALG, USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as
+ *         usmarr_linalg_eigvalsh() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_svdvals(const usmarr_array_t *x, usmarr_array_t *out,
+                                                      usmarr_array_t **result);
+
+/** @brief The rank of each matrix of the stack: how many singular values exceed
+ *  rtol * the largest (the array API 2024.12 `linalg.matrix_rank`).
+ *
+ * @param x the stack, at least 2-D, with non-empty matrices (borrowed)
+ * @param rtol NULL for max(m, n) * eps of the real compute dtype, or a real array that
+ *        broadcasts against x's batch dims (a 0-d array for one value) (borrowed)
+ * @param out NULL, or the array to write, (batch...)
+ * @param[out] result the ranks, int64; or @p out retained
+ * @return 0 on success
+ * @retval USMARR_ERROR_SHAPE_MISMATCH as usmarr_linalg_svdvals(), an empty matrix (its
+ *         largest singular value is undefined, as in NumPy), an @p rtol that does not
+ *         broadcast against the batch dims
+ * @retval USMARR_ERROR_BAD_DTYPE a complex @p rtol
+ * @retval USMARR_ERROR_CONTEXT_MISMATCH @p rtol or @p out of another context
+ * @retval USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_LINALG, USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as
+ *         usmarr_linalg_svdvals() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_matrix_rank(const usmarr_array_t *x, const usmarr_array_t *rtol,
+                                                          usmarr_array_t *out, usmarr_array_t **result);
+
+/** @brief The Moore-Penrose pseudo-inverse of each matrix of the stack, V diag(1/S) Uᴴ
+ *  over the singular values above rtol * the largest (the array API's `linalg.pinv`).
+ *
+ * @param x the stack, at least 2-D (borrowed)
+ * @param rtol as usmarr_linalg_matrix_rank()
+ * @param out NULL, or the array to write, (batch..., n, m)
+ * @param[out] result the result, of the compute dtype; or @p out retained
+ * @return 0 on success; an empty matrix gives an empty (n, m) result (as NumPy)
+ * @retval USMARR_ERROR_SHAPE_MISMATCH as usmarr_linalg_svdvals(), an @p rtol that does
+ *         not broadcast against the batch dims
+ * @retval USMARR_ERROR_BAD_DTYPE, USMARR_ERROR_CONTEXT_MISMATCH,
+ *         USMARR_ERROR_INVALID_ARGUMENT, USMARR_ERROR_READ_ONLY, USMARR_ERROR_CASTING,
+ *         USMARR_ERROR_LINALG, USMARR_ERROR_UNSUPPORTED, USMARR_ERROR_ALLOCATION as
+ *         usmarr_linalg_matrix_rank() */
+USMARR_API USMARR_NODISCARD int usmarr_linalg_pinv(const usmarr_array_t *x, const usmarr_array_t *rtol,
+                                                   usmarr_array_t *out, usmarr_array_t **result);
+
 /** @} */
 
 /** @name The linear algebra extension: the small functions and the norms

@@ -1,5 +1,6 @@
 # Linear algebra (doc/linalg.md): matrix products, and the array API's linear algebra
-# extension on stacks of matrices: LU and Cholesky, norms and the small functions.
+# extension on stacks of matrices: LU and Cholesky, norms and the small functions; QR,
+# eigh and SVD and what builds on them (cl/linalg_eig.cl).
 lib_libusmarr_la_SOURCES += \
 	lib/linalg/linalg_internal.h \
 	lib/linalg/matmul.c \
@@ -9,4 +10,8 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/cholesky.c \
 	lib/linalg/blocked.c \
 	lib/linalg/diagonal.c \
-	lib/linalg/norms.c
+	lib/linalg/norms.c \
+	lib/linalg/decomp.c \
+	lib/linalg/qr_blocked.c \
+	lib/linalg/eigh.c \
+	lib/linalg/svd.c

@@ -137,5 +137,48 @@ USMARR_INTERNAL int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack 
                                                     usmarr_array_t *status);
 
 /* ---- 4. decompositions: qr, svd, eigh and what builds on them --------------------------- */
+/* decomp.c, qr_blocked.c, eigh.c, svd.c; kernels cl/linalg_eig.cl, one work-item per
+ * matrix.  A call checks x (usmarr__linalg_check), copies it into a work stack
+ * (usmarr__linalg_stack_new; not when the stack is empty), launches through
+ * usmarr__linalg_launch and reads the status words of the Jacobi sweeps. */
+
+/* x checked and copied for the decomposition `fn` (square matrices when `square`): the
+ * stack's work array is NULL when the stack has no element; *real is the real dtype of
+ * the compute dtype *dtype. */
+USMARR_INTERNAL int usmarr__decomp_prepare(const char *fn, const usmarr_array_t *x, bool square,
+                                           struct usmarr__linalg_stack *stack, usmarr_dtype_t *dtype,
+                                           usmarr_dtype_t *real);
+/* A new C-ordered device array of `dtype`: the stack's batch dims then dims[0, ndim). */
+USMARR_INTERNAL int usmarr__decomp_array(usmarr_context_t *ctx, const struct usmarr__linalg_stack *stack,
+                                         usmarr_dtype_t dtype, int ndim, const int64_t *dims, usmarr_array_t **out);
+/* Launches `kernel` of cl/linalg_eig.cl for `dtype`, one work-item per matrix. */
+USMARR_INTERNAL int usmarr__decomp_launch(usmarr_context_t *ctx, const struct usmarr__linalg_stack *stack,
+                                          usmarr_dtype_t dtype, const char *kernel, int nargs,
+                                          const struct usmarr__karg *args);
+/* Matrices with min(m, n) at least this take the blocked QR (qr_blocked.c). */
+#define USMARR__QR_BLOCKED_MIN 128
+/* The blocked QR of one m x n matrix a (a C-ordered work matrix, destroyed) into q (m x
+ * qc) and r (qc x n), C-ordered, of a's dtype `dt`. */
+USMARR_INTERNAL int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *a, usmarr_array_t *q,
+                                       usmarr_array_t *r);
+/* The iteration limit of Jacobi (sweeps) and QL (iterations an eigenvalue): 30, or less
+ * by USMARR_LINALG_SWEEPS (tests of the limit). */
+USMARR_INTERNAL int usmarr__decomp_sweeps(void);
+/* s (and, when u is given, u and vh) of x's SVD into new arrays (`fn` names the caller). */
+USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u,
+                                usmarr_array_t **s, usmarr_array_t **vh);
+/* Real symmetric matrices of at least this order take eigh by tridiagonalisation and QL
+ * (usmarr_eigh_tridiagonal); complex Hermitian ones of USMARR__EIGH_SVD_MIN or more
+ * through the SVD of a shifted, positive semi-definite copy (eigh.c); the others cyclic
+ * Jacobi, whose column updates walk the whole matrix per rotation. */
+#ifndef USMARR__EIGH_TRIDIAGONAL_MIN
+#define USMARR__EIGH_TRIDIAGONAL_MIN 64
+#endif
+#define USMARR__EIGH_SVD_MIN 64
+/* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
+ * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */
+enum usmarr__norm_singular { USMARR__NORM_2, USMARR__NORM_MINUS_2, USMARR__NORM_NUCLEAR };
+USMARR_INTERNAL int usmarr__matrix_norm_singular(const usmarr_array_t *x, enum usmarr__norm_singular ord,
+                                                 bool keepdims, usmarr_array_t *out, usmarr_array_t **result);
 
 #endif

@@ -129,10 +129,13 @@ int usmarr_linalg_matrix_norm(const usmarr_array_t *x, usmarr_matrix_norm_t ord,
     }
     case USMARR_NORM_NUC:
     case USMARR_NORM_TWO:
-    case USMARR_NORM_MINUS_TWO:
-        rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "matrix_norm: ord %s needs the singular values (not built)",
-                          ord == USMARR_NORM_NUC ? "nuc" : ord == USMARR_NORM_TWO ? "2" : "-2");
-        break;
+    case USMARR_NORM_MINUS_TWO: /* the singular values' (svd.c), which delivers its result itself */
+        usmarr_array_release(a);
+        return usmarr__matrix_norm_singular(x,
+                                            ord == USMARR_NORM_NUC   ? USMARR__NORM_NUCLEAR
+                                            : ord == USMARR_NORM_TWO ? USMARR__NORM_2
+                                                                     : USMARR__NORM_MINUS_2,
+                                            keepdims, out, result);
     default: rc = usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "matrix_norm: ord %d is not a usmarr_matrix_norm_t", (int)ord);
     }
     if (!rc)

@@ -351,7 +351,9 @@ int linalg_init(PyObject *m)
     PyObject *sub = PyModule_Create(&extension_def);
     if (!sub)
         return -1;
-    int rc = PyModule_AddObjectRef(m, "_linalg", sub);
+    int rc = PyModule_AddFunctions(sub, linalg_decomp_methods);
+    if (!rc)
+        rc = PyModule_AddObjectRef(m, "_linalg", sub);
     Py_DECREF(sub);
     return rc;
 }

@@ -19,9 +19,8 @@ PyMODINIT_FUNC PyInit__usmarr(void)
         PyModule_AddFunctions(m, creation_methods) < 0 || PyModule_AddFunctions(m, bench_methods) < 0 ||
         storage_init_type(m) < 0 || PyModule_AddFunctions(m, storage_methods) < 0 || ops_init(m) < 0 ||
         PyModule_AddFunctions(m, sort_methods) < 0 || sort_init(m) < 0 || PyModule_AddFunctions(m, linalg_methods) < 0 ||
-        linalg_init(m) < 0 ||
-        PyModule_AddFunctions(m, fft_methods) < 0 || PyModule_AddFunctions(m, stats_methods) < 0 ||
-        expr_init_type(m) < 0)
+        linalg_init(m) < 0 || PyModule_AddFunctions(m, fft_methods) < 0 ||
+        PyModule_AddFunctions(m, stats_methods) < 0 || expr_init_type(m) < 0)
         goto fail;
     if (PyModule_AddIntConstant(m, "MAX_NDIM", USMARR_MAX_NDIM) < 0 ||
         PyModule_AddStringConstant(m, "library_version", USMARR_VERSION_STRING) < 0)

@@ -18,6 +18,7 @@
  *             nonzero, tril, triu
  * array_index.c a[key] and a[key] = value with NumPy's indexing (the Array's mapping slots)
  * linalg.c    linalg.h: matmul, tensordot, vecdot, matrix_transpose
+ * linalg_decomp.c linalg.h: qr, svd, svdvals, eigh, eigvalsh, matrix_rank, pinv
  * fft.c       fft.h: the transforms, frequencies and shifts, for usmarr.fft (fft.py)
  * stats.c     stats.h: var, std, logsumexp, the cumulative functions, diff
  * sort.c      sort.h: sorting, searching and set functions
@@ -135,8 +136,9 @@ int array_setitem(PyObject *self, PyObject *key, PyObject *value);
 
 /* linalg.c, fft.c, stats.c, sort.c, storage.c, interop.c, bench.c */
 extern PyMethodDef linalg_methods[];
-extern PyMethodDef fft_methods[];
 int linalg_init(PyObject *m); /* usmarr._usmarr._linalg: the extension's functions */
+extern PyMethodDef linalg_decomp_methods[]; /* linalg_decomp.c: qr, svd, eigh and their kin, in _linalg */
+extern PyMethodDef fft_methods[];
 extern PyMethodDef stats_methods[];
 extern PyMethodDef sort_methods[];
 int sort_init(PyObject *module);                   /* the named tuples of the set functions and top_k */

@@ -36,6 +36,7 @@
     X(storage_ops)     \
     X(linalg)          \
     X(linalg_lu)       \
+    X(decomp)          \
     X(fft)             \
     X(tiles)           \
     X(utilities)       \

@@ -1,0 +1,711 @@
+/* linalg_eig.cl: QR, eigh and SVD of stacks of matrices (lib/linalg/decomp.c, eigh.c, svd.c;
+ * doc/linalg.md).
+ *
+ * One program per dtype: -DD0=<tag> (f32, f64, c64, c128), with -DLA_COMPLEX for the
+ * complex ones.  One work-item owns one matrix of the stack (work-item z: matrix z) and
+ * works on it in global memory, which the host lays out contiguously (C order, matrix z at
+ * z * its size), so that no result depends on a neighbouring work-item or the vector width.
+ * Kernels:
+ *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
+ *                        larfg's reflectors): R, and Q formed by backward accumulation.
+ *   usmarr_qrpanel_factor one panel of the blocked QR of large matrices: the panel's
+ *                        reflectors and their block form I - V T Vᴴ.
+ *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
+ *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
+ *   usmarr_eigh_tridiagonal  real symmetric matrices of large order: Householder
+ *                        tridiagonalisation, then implicit QL, at most `sweeps`
+ *                        iterations an eigenvalue.
+ *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
+ *                        (Hestenes) Jacobi on R's columns, at most `sweeps` sweeps;
+ *                        singular values descending, U and Vᴴ optional, U completed to an
+ *                        orthonormal basis (full_matrices, or rank-deficient A) by the
+ *                        reflectors and Gram-Schmidt.
+ * A matrix with a NaN or an infinity gets NaN results.  Each work-item stores into
+ * status[z] (the status words of usmarr__linalg_status_new) whether its iteration failed
+ * to meet its tolerance within the host's limit `sweeps` (30; the host then reports
+ * USMARR_ERROR_LINALG). */
+#define LA_T USMARR_COMPUTE(D0)
+
+#ifdef LA_COMPLEX
+#define LA_R USMARR_REAL(D0)
+#define LA_RE(z) ((z).x)
+#define LA_IM(z) ((z).y)
+#define LA_CONJ(z) ((LA_T)((z).x, -(z).y))
+#define LA_MUL(a, b) ((LA_T)((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+/* conj(a) * b */
+#define LA_CMUL(a, b) ((LA_T)((a).x * (b).x + (a).y * (b).y, (a).x * (b).y - (a).y * (b).x))
+#define LA_ABS2(z) ((z).x * (z).x + (z).y * (z).y)
+#define LA_ABS(z) hypot((z).x, (z).y)
+#define LA_FROM(r) ((LA_T)((r), 0))
+#define LA_FINITE(z) (isfinite((z).x) && isfinite((z).y))
+#else
+#define LA_R LA_T
+#define LA_RE(z) (z)
+#define LA_IM(z) ((LA_R)0)
+#define LA_CONJ(z) (z)
+#define LA_MUL(a, b) ((a) * (b))
+#define LA_CMUL(a, b) ((a) * (b))
+#define LA_ABS2(z) ((z) * (z))
+#define LA_ABS(z) fabs(z)
+#define LA_FROM(r) ((LA_T)(r))
+#define LA_FINITE(z) isfinite(z)
+#endif
+
+#if defined(LA_DOUBLE)
+#define LA_EPS DBL_EPSILON
+#define LA_TINY DBL_MIN
+#else
+#define LA_EPS FLT_EPSILON
+#define LA_TINY FLT_MIN
+#endif
+
+#define LA_NAN ((LA_R)NAN)
+
+/* Whether every element of the m x n matrix a (row stride lda) is finite. */
+inline bool la_finite(__global const LA_T *a, long m, long n, long lda)
+{
+    bool ok = true;
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < n; j++)
+            ok &= LA_FINITE(a[i * lda + j]);
+    return ok;
+}
+
+/* The 2-norm of n elements `step` apart, scaled against overflow and underflow. */
+inline LA_R la_norm(__global const LA_T *x, long n, long step)
+{
+    LA_R big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        big = fmax(big, LA_ABS(x[i * step]));
+    if (big == 0 || !isfinite(big))
+        return big;
+    for (long i = 0; i < n; i++) {
+        LA_T v = x[i * step] / big;
+        sum += LA_ABS2(v);
+    }
+    return big * sqrt(sum);
+}
+
+/* rows (r x cols, row stride ld) = (I - t v vᴴ) rows, v (r elements, `step` apart, v[0]
+ * taken as 1): w = vᴴ rows, then rows -= t v w; work: cols elements. */
+inline void la_reflect(__global const LA_T *v, long r, long step, LA_T t, __global LA_T *rows, long cols, long ld,
+                       __global LA_T *restrict work)
+{
+    for (long c = 0; c < cols; c++)
+        work[c] = rows[c];
+    for (long i = 1; i < r; i++) {
+        LA_T vi = v[i * step];
+        __global const LA_T *row = rows + i * ld;
+        for (long c = 0; c < cols; c++)
+            work[c] += LA_CMUL(vi, row[c]);
+    }
+    for (long c = 0; c < cols; c++) {
+        work[c] = LA_MUL(t, work[c]);
+        rows[c] -= work[c];
+    }
+    for (long i = 1; i < r; i++) {
+        LA_T vi = v[i * step];
+        __global LA_T *row = rows + i * ld;
+        for (long c = 0; c < cols; c++)
+            row[c] -= LA_MUL(vi, work[c]);
+    }
+}
+
+/* Householder QR of the m x n matrix a (row stride lda) in place: R on and above the
+ * diagonal, the reflectors' vectors v (v[0] = 1 implied) below it, their factors in tau.
+ * H_j = I - tau_j v vᴴ; Hᴴ_{k-1} ... Hᴴ_0 A = R, so A = QR with Q = H_0 ... H_{k-1}.
+ * work: n elements.  The trailing updates walk rows (contiguous), not columns. */
+inline void la_householder(__global LA_T *a, long m, long n, long lda, __global LA_T *tau, __global LA_T *work)
+{
+    long k = min(m, n);
+    for (long j = 0; j < k; j++) {
+        __global LA_T *col = a + j * lda + j;
+        /* the reflector of the column scaled by a power of two near its largest element:
+         * no overflow or underflow in beta and 1 / (alpha - beta) (LAPACK's larfg rescales) */
+        LA_R big = 0;
+        for (long i = 0; i < m - j; i++)
+            big = fmax(big, LA_ABS(col[i * lda]));
+        if (big < LA_TINY) { /* zeros, or subnormal round-off: no reflection */
+            tau[j] = LA_FROM(0);
+            continue;
+        }
+        int ex;
+        frexp(big, &ex);
+        LA_R sc = ldexp((LA_R)1, -ex);
+        LA_T alpha = col[0] * sc;
+        LA_R xnorm = la_norm(col + lda, m - j - 1, lda) * sc;
+        if (xnorm == 0 && LA_IM(alpha) == 0) {
+            tau[j] = LA_FROM(0);
+            continue;
+        }
+        LA_R beta = -copysign(hypot(LA_ABS(alpha), xnorm), LA_RE(alpha));
+#ifdef LA_COMPLEX
+        tau[j] = (LA_T)((beta - alpha.x) / beta, -alpha.y / beta);
+        LA_T d = alpha - LA_FROM(beta); /* 1 / d = conj(d) / |d|^2 */
+        LA_R d2 = LA_ABS2(d);
+        LA_T scale = (LA_T)(d.x / d2, -d.y / d2) * sc;
+#else
+        tau[j] = (beta - alpha) / beta;
+        LA_T scale = sc / (alpha - beta);
+#endif
+        beta /= sc;
+        for (long i = 1; i < m - j; i++)
+            col[i * lda] = LA_MUL(col[i * lda], scale);
+        col[0] = LA_FROM(beta);
+        la_reflect(col, m - j, lda, LA_CONJ(tau[j]), col + 1, n - j - 1, lda, work);
+    }
+}
+
+/* q (m x qc, row stride ldq) = H_0 ... H_{k-1} q: the reflectors of la_householder's a
+ * and tau applied from the left, the last first; work: qc elements. */
+inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const LA_T *tau, long k,
+                       __global LA_T *q, long qc, long ldq, __global LA_T *work)
+{
+    for (long j = k - 1; j >= 0; j--) {
+        LA_T t = tau[j];
+        if (LA_RE(t) != 0 || LA_IM(t) != 0)
+            la_reflect(a + j * lda + j, m - j, lda, t, q + j * ldq, qc, ldq, work);
+    }
+}
+
+#if USMARR_WANT(qr)
+/* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) + max(n, qc) per matrix (the
+ * factors, then work); q: (m, qc) per matrix (qc = min(m, n) reduced, m complete); r:
+ * (qc, n). */
+__kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __global LA_T *tau, __global LA_T *q,
+                                                        __global LA_T *r, long m, long n, long qc, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    long k = min(m, n);
+    a += z * m * n;
+    tau += z * (k + max(n, qc));
+    __global LA_T *work = tau + k;
+    q += z * m * qc;
+    r += z * qc * n;
+    bool finite = la_finite(a, m, n, n);
+    if (finite)
+        la_householder(a, m, n, n, tau, work);
+    for (long i = 0; i < qc; i++)
+        for (long c = 0; c < n; c++)
+            r[i * n + c] = !finite ? LA_FROM(LA_NAN) : c >= i ? a[i * n + c] : LA_FROM(0);
+    for (long i = 0; i < m; i++)
+        for (long c = 0; c < qc; c++)
+            q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
+    if (finite)
+        la_apply_q(a, m, n, tau, k, q, qc, qc, work);
+}
+#endif
+
+#if USMARR_WANT(qrpanel)
+/* One panel of the blocked QR (lib/linalg/qr_blocked.c), one work-item: the panel a (rows x
+ * w, row stride lda) factored in place (la_householder), its reflectors written out as V
+ * (rows x w, C order, unit lower trapezoid) and T (w x w, C order, upper triangular) with
+ * H_0 ... H_{w-1} = I - V T Vᴴ (LAPACK's larft, forward and columnwise).  tau: w;
+ * work: w. */
+__kernel void usmarr_qrpanel_factor(__global LA_T *a, long lda, long rows, long w, __global LA_T *tau,
+                                    __global LA_T *work, __global LA_T *vm, __global LA_T *t, long count)
+{
+    if ((long)get_global_id(0) >= count)
+        return;
+    la_householder(a, rows, w, lda, tau, work);
+    for (long r = 0; r < rows; r++)
+        for (long c = 0; c < w; c++)
+            vm[r * w + c] = r == c ? LA_FROM(1) : r > c ? a[r * lda + c] : LA_FROM(0);
+    for (long i = 0; i < w; i++) {
+        for (long j = 0; j < i; j++) { /* work[j] = V[:, j]ᴴ v_i */
+            LA_T y = LA_FROM(0);
+            for (long r = i; r < rows; r++)
+                y += LA_CMUL(vm[r * w + j], vm[r * w + i]);
+            work[j] = y;
+        }
+        for (long j = 0; j < i; j++) { /* T[0:i, i] = -tau_i T[0:i, 0:i] work */
+            LA_T x = LA_FROM(0);
+            for (long l = j; l < i; l++)
+                x += LA_MUL(t[j * w + l], work[l]);
+            t[j * w + i] = -LA_MUL(tau[i], x);
+        }
+        t[i * w + i] = tau[i];
+        for (long j = i + 1; j < w; j++)
+            t[j * w + i] = LA_FROM(0);
+    }
+}
+#endif
+
+/* The rotation that annihilates the (p, q) element g of a 2 x 2 Hermitian [[app, g],
+ * [conj g, aqq]]: new column p = c col_p - s conj(e) col_q, new column q = s e col_p +
+ * c col_q, where e = g / |g|.  False when g is negligible (no rotation): |g| <= tol
+ * sqrt(|app aqq|) (relative), or |g| <= floor (absolute: what rounding leaves behind). */
+inline bool la_rotation(LA_R app, LA_R aqq, LA_T g, LA_R tol, LA_R floor, LA_R *c, LA_R *s, LA_T *e)
+{
+    LA_R ag = LA_ABS(g), prod = fabs(app) * fabs(aqq);
+    /* |g| against tol sqrt(|app aqq|); by two roots where the product leaves the range */
+    LA_R limit = isnormal(prod) ? tol * sqrt(prod) : tol * sqrt(fabs(app)) * sqrt(fabs(aqq));
+    if (!(ag > limit) || ag <= floor || ag < LA_TINY)
+        return false;
+    LA_R tau = (aqq - app) / (2 * ag);
+    /* the smaller root of t^2 + 2 tau t - 1; 1 / (2 tau) where tau^2 would overflow */
+    LA_R t = fabs(tau) < 1 / LA_EPS ? (tau >= 0 ? 1 : -1) / (fabs(tau) + sqrt(1 + tau * tau)) : 1 / (2 * tau);
+    *c = 1 / sqrt(1 + t * t);
+    *s = t * *c;
+    *e = g / ag;
+    return true;
+}
+
+/* Columns x and y (n elements, `step` apart) rotated as la_rotation says. */
+inline void la_rotate(__global LA_T *restrict x, __global LA_T *restrict y, long n, long step, LA_R c, LA_R s, LA_T e)
+{
+    LA_T se = e * s, sce = LA_CONJ(e) * s;
+    for (long i = 0; i < n; i++) {
+        LA_T xp = x[i * step], yq = y[i * step];
+        x[i * step] = xp * c - LA_MUL(sce, yq);
+        y[i * step] = LA_MUL(se, xp) + yq * c;
+    }
+}
+
+#if USMARR_WANT(eigh)
+/* a: the stack's (n, n) Hermitian matrices (the lower triangle is read), destroyed;
+ * w: n eigenvalues per matrix, ascending; v: (n, n) eigenvectors (columns) per matrix, or
+ * unused when want_v is 0; status: one word per matrix. */
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global LA_R *w, __global LA_T *v,
+                                                     __global int *status, long n, int want_v, int sweeps,
+                                                     long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    a += z * n * n;
+    w += z * n;
+    v += want_v ? z * n * n : 0;
+    bool finite = true;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            finite &= LA_FINITE(a[i * n + j]);
+    if (!finite) {
+        for (long i = 0; i < n; i++)
+            w[i] = LA_NAN;
+        for (long i = 0; want_v && i < n * n; i++)
+            v[i] = LA_FROM(LA_NAN);
+        status[z] = 0;
+        return;
+    }
+    /* the Hermitian matrix from its lower triangle; the diagonal's imaginary parts ignored */
+    for (long i = 0; i < n; i++) {
+        a[i * n + i] = LA_FROM(LA_RE(a[i * n + i]));
+        for (long j = 0; j < i; j++)
+            a[j * n + i] = LA_CONJ(a[i * n + j]);
+    }
+    for (long i = 0; want_v && i < n; i++)
+        for (long j = 0; j < n; j++)
+            v[i * n + j] = LA_FROM(i == j ? 1 : 0);
+    /* off-diagonal elements below eps |A|_F / n are what rounding leaves: together at most
+     * eps |A|_F, so that skipping them keeps the residual bound and ends the sweeps */
+    LA_R floor = LA_EPS * la_norm(a, n * n, 1) / (LA_R)max(n, 1L);
+    bool rotated = true;
+    for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
+        rotated = false;
+        for (long p = 0; p < n - 1; p++)
+            for (long q = p + 1; q < n; q++) {
+                LA_R c, s;
+                LA_T e;
+                if (!la_rotation(LA_RE(a[p * n + p]), LA_RE(a[q * n + q]), a[p * n + q], LA_EPS, floor, &c, &s, &e))
+                    continue;
+                rotated = true;
+                LA_R t = s / c, g = LA_ABS(a[p * n + q]);
+                LA_R app = LA_RE(a[p * n + p]) - t * g, aqq = LA_RE(a[q * n + q]) + t * g;
+                /* rows p and q of Jᴴ A J are those of Jᴴ A off columns p and q; its columns
+                 * p and q are their conjugates (Hermitian): rows rotated, columns copied */
+                la_rotate(a + p * n, a + q * n, n, 1, c, s, LA_CONJ(e));
+                a[p * n + p] = LA_FROM(app);
+                a[q * n + q] = LA_FROM(aqq);
+                a[p * n + q] = a[q * n + p] = LA_FROM(0);
+                for (long r = 0; r < n; r++)
+                    if (r != p && r != q) {
+                        a[r * n + p] = LA_CONJ(a[p * n + r]);
+                        a[r * n + q] = LA_CONJ(a[q * n + r]);
+                    }
+                if (want_v) /* v holds Vᵀ: V's columns are its rows */
+                    la_rotate(v + p * n, v + q * n, n, 1, c, s, e);
+            }
+    }
+    status[z] = rotated;
+    for (long i = 0; i < n; i++)
+        w[i] = LA_RE(a[i * n + i]);
+    /* ascending, eigenvectors with their values (selection sort: n swaps at most) */
+    for (long i = 0; i < n - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < n; j++)
+            if (w[j] < w[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = w[i];
+        w[i] = w[best];
+        w[best] = tmp;
+        for (long r = 0; want_v && r < n; r++) {
+            LA_T x = v[i * n + r];
+            v[i * n + r] = v[best * n + r];
+            v[best * n + r] = x;
+        }
+    }
+    for (long i = 0; want_v && i < n; i++) /* Vᵀ to V */
+        for (long j = 0; j < i; j++) {
+            LA_T x = v[i * n + j];
+            v[i * n + j] = v[j * n + i];
+            v[j * n + i] = x;
+        }
+}
+#endif
+
+#if USMARR_WANT(eigh) && !defined(LA_COMPLEX)
+/* A reflector H = I - tau v vᵀ with H x = beta e1 for x (len elements, `step` apart; x[0]
+ * is alpha): x[1..] become v (v[0] = 1 implied); returns beta.  The column is scaled by a
+ * power of two first, as in la_householder. */
+inline LA_R la_larfg(__global LA_T *x, long len, long step, LA_T *tau)
+{
+    LA_R big = 0;
+    for (long i = 0; i < len; i++)
+        big = fmax(big, fabs(x[i * step]));
+    LA_R xnorm = big < LA_TINY ? 0 : la_norm(x + step, len - 1, step);
+    if (xnorm == 0) {
+        *tau = 0;
+        return x[0];
+    }
+    int ex;
+    frexp(big, &ex);
+    LA_R sc = ldexp((LA_R)1, -ex), alpha = x[0] * sc;
+    xnorm *= sc;
+    LA_R beta = -copysign(hypot(alpha, xnorm), alpha);
+    *tau = (beta - alpha) / beta;
+    LA_R scale = sc / (alpha - beta);
+    for (long i = 1; i < len; i++)
+        x[i * step] *= scale;
+    return beta / sc;
+}
+
+/* Real symmetric eigh of large order (lib/linalg/eigh.c): Householder tridiagonalisation
+ * (LAPACK's sytd2 on the full matrix: H A H by the rank-2 update A -= v wᵀ + w vᵀ, rows
+ * contiguous), the eigenvectors' basis Q = H_0 ... H_{n-3} kept as its transpose, then
+ * implicit QL with Wilkinson's shift (tql2 / steqr) rotating Qᵀ's rows; at most `sweeps`
+ * QL iterations an eigenvalue.  a: (n, n), its lower triangle read, destroyed; w, v, status
+ * as usmarr_eigh_jacobi; ws: 3 n per matrix (tau, e, p). */
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_tridiagonal(__global LA_T *a, __global LA_R *w, __global LA_T *v,
+                                                          __global int *status, __global LA_T *ws, long n,
+                                                          int want_v, int sweeps, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    a += z * n * n;
+    w += z * n;
+    v += want_v ? z * n * n : 0;
+    ws += z * 3 * n;
+    __global LA_T *tau = ws, *e = ws + n, *p = ws + 2 * n;
+    bool finite = true;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j <= i; j++)
+            finite &= isfinite(a[i * n + j]);
+    status[z] = 0;
+    if (!finite) {
+        for (long i = 0; i < n; i++)
+            w[i] = LA_NAN;
+        for (long i = 0; want_v && i < n * n; i++)
+            v[i] = LA_NAN;
+        return;
+    }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < i; j++)
+            a[j * n + i] = a[i * n + j];
+    /* tridiagonalise: step k reflects row k right of the diagonal (= column k below it) */
+    for (long k = 0; k + 2 < n; k++) {
+        long r = n - k - 1;
+        __global LA_T *x = a + k * n + k + 1;
+        LA_T t;
+        e[k] = la_larfg(x, r, 1, &t);
+        tau[k] = t;
+        if (t == 0)
+            continue;
+        __global LA_T *a22 = a + (k + 1) * n + k + 1;
+        /* p = t A22 v, then w = p - (t / 2) (vᵀ p) v, into p */
+        LA_R vp = 0;
+        for (long i = 0; i < r; i++) {
+            LA_R s = 0;
+            __global const LA_T *row = a22 + i * n;
+            for (long j = 0; j < r; j++)
+                s += row[j] * (j == 0 ? 1 : x[j]);
+            p[i] = t * s;
+            vp += p[i] * (i == 0 ? 1 : x[i]);
+        }
+        LA_R kk = t * vp / 2;
+        for (long i = 0; i < r; i++)
+            p[i] -= kk * (i == 0 ? 1 : x[i]);
+        /* A22 -= v wᵀ + w vᵀ */
+        for (long i = 0; i < r; i++) {
+            LA_R vi = i == 0 ? 1 : x[i], wi = p[i];
+            __global LA_T *row = a22 + i * n;
+            row[0] -= vi * p[0] + wi;
+            for (long j = 1; j < r; j++)
+                row[j] -= vi * p[j] + wi * x[j];
+        }
+    }
+    for (long k = 0; k < n; k++)
+        w[k] = a[k * n + k];
+    if (n >= 2)
+        e[n - 2] = a[(n - 2) * n + n - 1];
+    e[n - 1] = 0;
+    /* Qᵀ = H_{n-3} ... H_0: the reflectors from the first, each on rows k+1.. */
+    if (want_v) {
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++)
+                v[i * n + j] = i == j ? 1 : 0;
+        for (long k = 0; k + 2 < n; k++)
+            if (tau[k] != 0)
+                la_reflect(a + k * n + k + 1, n - k - 1, 1, tau[k], v + (k + 1) * n, n, n, p);
+    }
+    /* implicit QL on (w, e), rotating rows i and i+1 of Qᵀ.  An off-diagonal element is
+     * negligible below eps (|d_m| + |d_m+1|) or below eps |T| (what rounding leaves, which
+     * relative tests alone would chase in blocks of round-off) */
+    LA_R tnorm = 0;
+    for (long i = 0; i < n; i++)
+        tnorm = fmax(tnorm, fabs(w[i]) + fabs(e[i]) + (i ? fabs(e[i - 1]) : 0));
+    bool failed = false;
+    for (long l = 0; l < n; l++) {
+        int iter = 0;
+        long m;
+        do {
+            for (m = l; m < n - 1; m++) {
+                LA_R dd = fabs(w[m]) + fabs(w[m + 1]);
+                if (fabs(e[m]) <= LA_EPS * dd || fabs(e[m]) <= LA_EPS * tnorm || fabs(e[m]) < LA_TINY)
+                    break;
+            }
+            if (m == l)
+                break;
+            if (iter++ >= sweeps) {
+                failed = true;
+                break;
+            }
+            LA_R g = (w[l + 1] - w[l]) / (2 * e[l]);
+            LA_R r = hypot(g, (LA_R)1);
+            g = w[m] - w[l] + e[l] / (g + copysign(r, g));
+            LA_R s = 1, c = 1, pp = 0;
+            long i;
+            bool underflow = false;
+            for (i = m - 1; i >= l; i--) {
+                LA_R f = s * e[i], b = c * e[i];
+                r = hypot(f, g);
+                e[i + 1] = r;
+                if (r == 0) { /* recover from underflow */
+                    w[i + 1] -= pp;
+                    e[m] = 0;
+                    underflow = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = w[i + 1] - pp;
+                r = (w[i] - g) * s + 2 * c * b;
+                pp = s * r;
+                w[i + 1] = g + pp;
+                g = c * r - b;
+                if (want_v) {
+                    __global LA_T *r0 = v + i * n, *r1 = v + (i + 1) * n;
+                    for (long k = 0; k < n; k++) {
+                        LA_R f1 = r1[k];
+                        r1[k] = s * r0[k] + c * f1;
+                        r0[k] = c * r0[k] - s * f1;
+                    }
+                }
+            }
+            if (underflow)
+                continue;
+            w[l] -= pp;
+            e[l] = g;
+            e[m] = 0;
+        } while (m != l);
+        if (failed)
+            break;
+    }
+    status[z] = failed;
+    /* ascending, the rows of Qᵀ with their values, then Qᵀ to Q */
+    for (long i = 0; i < n - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < n; j++)
+            if (w[j] < w[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = w[i];
+        w[i] = w[best];
+        w[best] = tmp;
+        for (long r = 0; want_v && r < n; r++) {
+            LA_T x = v[i * n + r];
+            v[i * n + r] = v[best * n + r];
+            v[best * n + r] = x;
+        }
+    }
+    for (long i = 0; want_v && i < n; i++)
+        for (long j = 0; j < i; j++) {
+            LA_T x = v[i * n + j];
+            v[i * n + j] = v[j * n + i];
+            v[j * n + i] = x;
+        }
+}
+#endif
+
+#if USMARR_WANT(svd)
+/* The singular values of A (m x n; mt = max, nt = min) into s, descending, and when want_uv
+ * U and Vᴴ.  The work is on B = A (m >= n) or B = Aᴴ (m < n), mt x nt: B = Q [R; 0],
+ * R V = G by one-sided Jacobi (G's columns orthogonal), so B = (Q [G Σ⁻¹; 0]) Σ Vᴴ.
+ * a: the stack's (m, n) matrices, read only; ws: per matrix mt*nt (B, then the reflectors
+ * and R) + nt (tau) + 2*nt*nt (G and V, column-major) + mt*uc (U of B, row-major, with
+ * want_uv) + max(nt, uc) (work); uc: the
+ * columns of B's U (nt, or mt for full_matrices).  u: B's U (m >= n) or V (m < n); vh: the
+ * other one's conjugate transpose. */
+__kernel USMARR_ONE_PER_LANE void usmarr_svd_jacobi(__global const LA_T *a, __global LA_T *ws, __global LA_R *s,
+                                                    __global LA_T *u, __global LA_T *vh, __global int *status, long m,
+                                                    long n, long uc, int want_uv, int sweeps, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    bool tall = m >= n;
+    long mt = tall ? m : n, nt = tall ? n : m;
+    long usize = tall ? mt * uc : nt * nt, vhsize = tall ? nt * nt : uc * mt;
+    a += z * m * n;
+    ws += z * (mt * nt + nt + 2 * nt * nt + (want_uv ? mt * uc : 0) + max(nt, uc));
+    __global LA_T *b = ws, *tau = b + mt * nt, *g = tau + nt, *v = g + nt * nt, *ub = v + nt * nt;
+    __global LA_T *work = ub + (want_uv ? mt * uc : 0);
+    s += z * nt;
+    u += want_uv ? z * usize : 0;
+    vh += want_uv ? z * vhsize : 0;
+    if (!la_finite(a, m, n, n)) {
+        for (long i = 0; i < nt; i++)
+            s[i] = LA_NAN;
+        for (long i = 0; want_uv && i < usize; i++)
+            u[i] = LA_FROM(LA_NAN);
+        for (long i = 0; want_uv && i < vhsize; i++)
+            vh[i] = LA_FROM(LA_NAN);
+        status[z] = 0;
+        return;
+    }
+    for (long i = 0; i < mt; i++)
+        for (long j = 0; j < nt; j++)
+            b[i * nt + j] = tall ? a[i * n + j] : LA_CONJ(a[j * n + i]);
+    la_householder(b, mt, nt, nt, tau, work);
+    for (long c = 0; c < nt; c++)
+        for (long i = 0; i < nt; i++) {
+            g[c * nt + i] = i <= c ? b[i * nt + c] : LA_FROM(0);
+            v[c * nt + i] = LA_FROM(i == c ? 1 : 0);
+        }
+    LA_R tol = LA_EPS * sqrt((LA_R)max(nt, 1L));
+    /* columns below eps |R|_F are round-off: not rotated (Jacobi would chase the rounding
+     * of their dot products forever), and their U columns are completed as zero ones */
+    LA_R noise = LA_EPS * la_norm(g, nt * nt, 1);
+    bool rotated = true;
+    for (int sweep = 0; sweep < sweeps && rotated; sweep++) {
+        rotated = false;
+        for (long p = 0; p < nt - 1; p++)
+            for (long q = p + 1; q < nt; q++) {
+                __global LA_T *gp = g + p * nt, *gq = g + q * nt;
+                LA_R alpha = 0, beta = 0;
+                LA_T gamma = LA_FROM(0);
+                for (long i = 0; i < nt; i++) {
+                    alpha += LA_ABS2(gp[i]);
+                    beta += LA_ABS2(gq[i]);
+                    gamma += LA_CMUL(gp[i], gq[i]);
+                }
+                LA_R c, sn;
+                LA_T e;
+                if (sqrt(alpha) <= noise || sqrt(beta) <= noise)
+                    continue;
+                /* the computed gamma carries rounding of sqrt(nt) eps |g_p| |g_q| (LAPACK's
+                 * gesvj takes the same tolerance) */
+                if (!la_rotation(alpha, beta, gamma, tol, 0, &c, &sn, &e))
+                    continue;
+                rotated = true;
+                la_rotate(gp, gq, nt, 1, c, sn, e);
+                if (want_uv)
+                    la_rotate(v + p * nt, v + q * nt, nt, 1, c, sn, e);
+            }
+    }
+    status[z] = rotated;
+    for (long c = 0; c < nt; c++)
+        s[c] = la_norm(g + c * nt, nt, 1);
+    /* descending, the columns of G and V with their values */
+    for (long i = 0; i < nt - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < nt; j++)
+            if (s[j] > s[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = s[i];
+        s[i] = s[best];
+        s[best] = tmp;
+        for (long r = 0; want_uv && r < nt; r++) {
+            LA_T x = g[i * nt + r];
+            g[i * nt + r] = g[best * nt + r];
+            g[best * nt + r] = x;
+            x = v[i * nt + r];
+            v[i * nt + r] = v[best * nt + r];
+            v[best * nt + r] = x;
+        }
+    }
+    if (!want_uv)
+        return;
+    /* G Σ⁻¹; a zero column (or one of round-off, or of subnormal values, whose direction
+     * has lost its precision) becomes the unit vector least in the span of the others, orthogonalised
+     * against them (twice) */
+    for (long c = 0; c < nt; c++) {
+        __global LA_T *gc = g + c * nt;
+        if (s[c] >= LA_TINY / LA_EPS && s[c] > noise) {
+            for (long i = 0; i < nt; i++)
+                gc[i] = gc[i] / s[c];
+            continue;
+        }
+        long best = 0;
+        LA_R best_norm = -1;
+        for (long k = 0; k <= nt; k++) {
+            long unit = k < nt ? k : best; /* the last pass redoes the best */
+            for (long i = 0; i < nt; i++)
+                gc[i] = LA_FROM(i == unit ? 1 : 0);
+            for (int pass = 0; pass < 2; pass++)
+                for (long j = 0; j < c; j++) {
+                    __global LA_T *gj = g + j * nt;
+                    LA_T d = LA_FROM(0);
+                    for (long i = 0; i < nt; i++)
+                        d += LA_CMUL(gj[i], gc[i]);
+                    for (long i = 0; i < nt; i++)
+                        gc[i] -= LA_MUL(gj[i], d);
+                }
+            LA_R norm = la_norm(gc, nt, 1);
+            if (k < nt && norm > best_norm) {
+                best_norm = norm;
+                best = k;
+            } else if (k == nt) {
+                for (long i = 0; i < nt; i++)
+                    gc[i] = gc[i] / norm;
+            }
+        }
+    }
+    for (long i = 0; i < mt; i++)
+        for (long c = 0; c < uc; c++)
+            ub[i * uc + c] = i < nt && c < nt ? g[c * nt + i] : LA_FROM(i == c ? 1 : 0);
+    la_apply_q(b, mt, nt, tau, nt, ub, uc, uc, work);
+    if (tall) {
+        for (long i = 0; i < usize; i++)
+            u[i] = ub[i];
+        for (long i = 0; i < nt; i++)
+            for (long j = 0; j < nt; j++)
+                vh[i * nt + j] = LA_CONJ(v[i * nt + j]);
+    } else {
+        for (long i = 0; i < nt; i++)
+            for (long j = 0; j < nt; j++)
+                u[i * nt + j] = v[j * nt + i];
+        for (long i = 0; i < uc; i++)
+            for (long j = 0; j < mt; j++)
+                vh[i * mt + j] = LA_CONJ(ub[j * uc + i]);
+    }
+}
+#endif
