@@ -230,6 +230,9 @@
 #undef EW_ISNAN
 #undef EW_ISINF
 #undef EW_ISFINITE
+#undef EW_VISNAN
+#undef EW_VISINF
+#undef EW_VISFINITE
 #undef EW_TRUTH
 #undef EW_ADD
 #undef EW_DIV

@@ -154,37 +154,126 @@
 #define R_MEAN_OF(s) ((s) / (R_MEAN_CT)count)
 #endif
 
-/* sum: float32/float64 inner contiguous loops run 16 lanes of partial sums (also more
- * accurate than one running sum) */
-#if R_KEEP(sum)
-kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
-{
-    R_HEAD
-    R_SUM_CT acc = 0;
-#if R_FLT && USMARR_VECTOR_OK(D1) && (!defined(R_FUSED) || defined(R_VELEM))
-    if (R_VEC_OK) {
-        USMARR_VCOMPUTE(D1) vacc = 0;
-        long r0 = r0_, r1s = r1_;
-        for (long j = js; j < je; r0++, r1s = 0) {
-            global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1s;
-            long run = min(rs.s1 - r1s, je - j), n16 = run / 16;
-            for (long v = 0; v < n16; v++)
-                vacc += R_VLOAD16(p, v, r0, r1s + v * 16);
-            for (long r1 = n16 * 16; r1 < run; r1++)
-                acc += R_TAIL(p, r1, r0, r1s + r1);
-            j += run;
-        }
-        acc += ((vacc.lo.lo.lo.x + vacc.lo.lo.lo.y) + (vacc.lo.lo.hi.x + vacc.lo.lo.hi.y)) +
-               ((vacc.lo.hi.lo.x + vacc.lo.hi.lo.y) + (vacc.lo.hi.hi.x + vacc.lo.hi.hi.y)) +
-               ((vacc.hi.lo.lo.x + vacc.hi.lo.lo.y) + (vacc.hi.lo.hi.x + vacc.hi.lo.hi.y)) +
-               ((vacc.hi.hi.lo.x + vacc.hi.hi.lo.y) + (vacc.hi.hi.hi.x + vacc.hi.hi.hi.y));
-        USMARR_STOREP(R_SUMTAG, out, ob, acc);
-        return;
+/* 16-lane vectors over an inner contiguous reduced axis (R_VEC_OK): four accumulators
+ * a0..a3 (VDECL(a) declares one) take each run of the part's range along reduced dim 1
+ * 64 elements at a time, the 16 at flat index jj going to one (VSTEP(a, x, jj): four
+ * chains of dependent steps, not one), what is left of 64 to a0, the tail one element at
+ * a time (v at j: STEP, as the loops); VJOIN(a) then folds each accumulator's lanes into
+ * the scalar one, a0 first.  An element's lane and accumulator follow from its place in
+ * the run alone, whatever the device's own vector width, so results never depend on it.
+ * R_VX is the 16-vector of the compute type (bool: its uchar bytes, as stored). */
+#define R_IS_BOOL_B 1
+#define R_IS_BOOL_I 0
+#define R_IS_BOOL_H 0
+#define R_IS_BOOL_F 0
+#define R_IS_BOOL_C 0
+#define R_BOOL_(k) R_BOOL__(k)
+#define R_BOOL__(k) R_IS_BOOL_##k
+#define R_BOOL R_BOOL_(R_K)
+#if R_BOOL && !defined(R_FUSED)
+#define R_VROWS_OK 1
+#define R_VX uchar16
+#undef R_VLOAD16
+#define R_VLOAD16(p, v, r0, r1) vload16((v), (p))
+#elif USMARR_VECTOR_OK(D1) && (!defined(R_FUSED) || defined(R_VELEM))
+#define R_VROWS_OK 1
+#define R_VX USMARR_VCOMPUTE(D1)
+#else
+#define R_VROWS_OK 0
+#endif
+#define R_VROWS(VDECL, VSTEP, STEP, VJOIN)                                                            \
+    {                                                                                                 \
+        VDECL(a0);                                                                                    \
+        VDECL(a1);                                                                                    \
+        VDECL(a2);                                                                                    \
+        VDECL(a3);                                                                                    \
+        long r0 = r0_, r1s = r1_;                                                                     \
+        for (long j = js; j < je; r0++, r1s = 0) {                                                    \
+            global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0 + r1s;                          \
+            long run = min(rs.s1 - r1s, je - j), n16 = run / 16, g = 0;                               \
+            for (; g + 4 <= n16; g += 4, j += 64) {                                                   \
+                R_VX x0 = R_VLOAD16(p, g, r0, r1s + g * 16);                                          \
+                R_VX x1 = R_VLOAD16(p, g + 1, r0, r1s + g * 16 + 16);                                 \
+                R_VX x2 = R_VLOAD16(p, g + 2, r0, r1s + g * 16 + 32);                                 \
+                R_VX x3 = R_VLOAD16(p, g + 3, r0, r1s + g * 16 + 48);                                 \
+                VSTEP(a0, x0, j);                                                                     \
+                VSTEP(a1, x1, j + 16);                                                                \
+                VSTEP(a2, x2, j + 32);                                                                \
+                VSTEP(a3, x3, j + 48);                                                                \
+            }                                                                                         \
+            for (; g < n16; g++, j += 16) {                                                           \
+                R_VX x0 = R_VLOAD16(p, g, r0, r1s + g * 16);                                          \
+                VSTEP(a0, x0, j);                                                                     \
+            }                                                                                         \
+            for (long r1 = n16 * 16; r1 < run; r1++, j++) {                                           \
+                R_CT v = R_TAIL(p, r1, r0, r1s + r1);                                                 \
+                STEP;                                                                                 \
+            }                                                                                         \
+        }                                                                                             \
+        VJOIN(a0);                                                                                    \
+        VJOIN(a1);                                                                                    \
+        VJOIN(a2);                                                                                    \
+        VJOIN(a3);                                                                                    \
+    }
+/* A reduction kernel over rows: DECL declares acc (and what else STORE reads), then the
+ * 16-lane path where VOK holds (VDECL, VSTEP, VJOIN, as R_VROWS), else the loops' STEP. */
+#if R_VROWS_OK
+#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP, VJOIN, STORE)                       \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
+    {                                                                                                 \
+        R_HEAD                                                                                        \
+        DECL;                                                                                         \
+        if (VOK)                                                                                      \
+            R_VROWS(VDECL, VSTEP, STEP, VJOIN)                                                        \
+        else                                                                                          \
+            R_LOOP(STEP)                                                                              \
+        STORE;                                                                                        \
+    }
+#else
+#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP, VJOIN, STORE)                       \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
+    {                                                                                                 \
+        R_HEAD                                                                                        \
+        DECL;                                                                                         \
+        R_LOOP(STEP)                                                                                  \
+        STORE;                                                                                        \
     }
 #endif
-    R_LOOP(acc += USMARR_CONVERT(D1, R_SUMTAG, v))
-    USMARR_STOREP(R_SUMTAG, out, ob, acc);
-}
+/* the 16 lanes of a vector one by one (l, in lane order) */
+#define R_EACH_LANE(T, vec, l, BODY)                                                                  \
+    {                                                                                                 \
+        T lanes_[16];                                                                                 \
+        vstore16((vec), 0, lanes_);                                                                   \
+        for (int i_ = 0; i_ < 16; i_++) {                                                             \
+            T l = lanes_[i_];                                                                         \
+            BODY;                                                                                     \
+        }                                                                                             \
+    }
+/* 16 partial sums, added pairwise (as the tree of an 8-wide then a 2-wide fold) */
+#define R_LANE_SUM(a)                                                                                 \
+    (((a.lo.lo.lo.x + a.lo.lo.lo.y) + (a.lo.lo.hi.x + a.lo.lo.hi.y)) +                                \
+     ((a.lo.hi.lo.x + a.lo.hi.lo.y) + (a.lo.hi.hi.x + a.lo.hi.hi.y)) +                                \
+     ((a.hi.lo.lo.x + a.hi.lo.lo.y) + (a.hi.lo.hi.x + a.hi.lo.hi.y)) +                                \
+     ((a.hi.hi.lo.x + a.hi.hi.lo.y) + (a.hi.hi.hi.x + a.hi.hi.hi.y)))
+
+/* sum and mean of floats: 16 lanes of partial sums (also more accurate than one running
+ * sum); the mean divides the sum once */
+#define R_VSUM_DECL(a) R_VX a = 0
+#define R_VSUM_STEP(a, x, jj) a += x
+#define R_VSUM_JOIN(a) acc += R_LANE_SUM(a)
+#if R_KEEP(sum) && R_FLT
+R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VSUM_DECL,
+             R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(sum) && !R_CPLX
+/* integers and bool: 16 lanes of int64/uint64 sums (exact, whatever the order) */
+#define R_WSUM_VT USMARR_CAT(R_SUM_CT, 16)
+#define R_WSUM_VDECL(a) R_WSUM_VT a = 0
+#define R_WSUM_VSTEP(a, x, jj) a += USMARR_CAT(convert_, R_WSUM_VT)(x)
+R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_WSUM_VDECL,
+             R_WSUM_VSTEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(sum)
+R_FOLD_KERNEL(sum, R_SUMTAG, R_SUM_CT, 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v),
+              USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #endif
 
 #define R_COLS 128 /* outputs a work-item in the column kernels (below) */
@@ -194,12 +283,22 @@ kernel void usmarr_reduce_sum(R_PARAMS(R_SUMTAG))
  * where a part of v is infinite (0 * inf) or zero (the sign of 0 - 0) */
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = j == js ? v : R_CMUL(acc, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
+#elif R_KEEP(prod) && R_FLT
+/* floats: 64 partial products in lanes, multiplied together in a fixed order */
+#define R_VPROD_DECL(a) R_VX a = 1
+#define R_VPROD_STEP(a, x, jj) a *= x
+#define R_VPROD_JOIN(a) R_EACH_LANE(R_CT, a, v, acc *= v)
+R_ROW_KERNEL(prod, R_SUMTAG, R_SUM_CT acc = 1, acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VPROD_DECL,
+             R_VPROD_STEP, R_VPROD_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(prod)
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #endif
 
-#if R_KEEP(mean)
+#if R_KEEP(mean) && R_FLT
+R_ROW_KERNEL(mean, R_MEANTAG, R_MEAN_CT acc = 0, acc += USMARR_CONVERT(D1, R_MEANTAG, v), R_VEC_OK, R_VSUM_DECL,
+             R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
+#elif R_KEEP(mean)
 R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(D1, R_MEANTAG, v),
               USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
 #endif
@@ -211,42 +310,99 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 /* b takes a's place: a is not NaN, and b is NaN or ranks before a */
 #define R_WINS(BEFORE, b, a) (!R_NAN(a) && (R_NAN(b) || BEFORE(b, a)))
 #define R_EXTREME_STEP(BEFORE) if (R_WINS(BEFORE, v, acc)) acc = v
-#define R_ARG_EXTREME_KERNEL(NAME, BEFORE)                                                            \
-    kernel void usmarr_reduce_##NAME(R_PARAMS(i64))                                                   \
-    {                                                                                                 \
-        R_HEAD                                                                                        \
-        R_CT best = R_ELEM(first, r0_, r1_);                                                          \
-        long at = js;                                                                                 \
-        R_LOOP(if (R_WINS(BEFORE, v, best)) { best = v; at = j; })                                     \
-        out[ob] = at;                                                                                 \
-    }
-/* (min and max go straight to R_FOLD_KERNEL: PoCL defines them as macros, which a second
- * macro level would expand) */
-#if R_KEEP(min)
-R_FOLD_KERNEL(min, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_LT), USMARR_STOREP(D1, out, ob, acc))
-#endif
-#if R_KEEP(max)
-R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMARR_STOREP(D1, out, ob, acc))
-#endif
-/* sum, prod, mean, min and max over an outer axis under contiguous kept outputs (the
- * host's choice): a work-item owns R_COLS neighbouring outputs in eight 16-vectors and
- * walks the reduced dims, so each row is read in 512-byte pieces (few page changes per
- * byte) and each byte once; min and max keep the loops' NaN rule lane by lane. */
+/* the same lane by lane (R_VX masks; b and a 16-vectors) */
 #if R_FLT
 #define R_VWINS(BEFORE, b, a) (!isnan(a) & (isnan(b) | BEFORE(b, a)))
 #else
 #define R_VWINS(BEFORE, b, a) BEFORE(b, a)
 #endif
-/* The column kernel of one accumulator a column: acc = INIT(first) (16 lanes: VINIT), STEP
- * (VSTEP) for every element v (the first included: INIT is STEP's identity or the first
- * element), then FIN(acc) stored. */
-#define R_COLS_ONE(acc, VSTEP, p, k)                                                                  \
+/* b at flat index ib ranks before a at ia: the first NaN, else the extreme, ties to the
+ * smaller index (the tree rows do not see their elements in order) */
+#define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
+    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
+/* argmin/argmax in rows: each lane keeps its best value and its offset from js (int: the
+ * host's parts and rows stay under 2^31 elements here; strictly better values only, so
+ * the lane's first), then the lanes join by R_ARG_BETTER */
+#define R_IOTA16 ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0; R_NAN_VDECL(a)
+#define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
     {                                                                                                 \
-        USMARR_VCOMPUTE(D1) v = USMARR_VLOADP(D1, p, k);                                              \
-        VSTEP;                                                                                        \
+        int16 w_ = convert_int16(BEFORE(x, a##v));                                                    \
+        a##i = select(a##i, (int16)((int)((jj) - js)) + R_IOTA16, w_);                                \
+        a##v = select(a##v, x, BEFORE(x, a##v));                                                      \
+        R_NOTE_NAN(a, x);                                                                             \
     }
-#define R_COLS_KERNEL(NAME, VINIT, VSTEP, INIT, STEP, FIN)                                            \
-    kernel void usmarr_reduce_##NAME(R_PARAMS(D1))                                                    \
+#define R_ARGMIN_VSTEP(a, x, jj) R_ARG_VSTEP(R_LT, a, x, jj)
+#define R_ARGMAX_VSTEP(a, x, jj) R_ARG_VSTEP(R_GT, a, x, jj)
+#define R_ARG_VJOIN(BEFORE, a)                                                                        \
+    {                                                                                                 \
+        R_CT bv_[16];                                                                                 \
+        int bi_[16];                                                                                  \
+        vstore16(a##v, 0, bv_);                                                                       \
+        vstore16(a##i, 0, bi_);                                                                       \
+        for (int i_ = 0; i_ < 16; i_++)                                                               \
+            if (R_ARG_BETTER(BEFORE, bv_[i_], js + bi_[i_], acc, at)) {                               \
+                acc = bv_[i_];                                                                        \
+                at = js + bi_[i_];                                                                    \
+            }                                                                                         \
+        R_JOIN_NAN(a);                                                                                \
+    }
+#define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
+#define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP, VJOIN)                                              \
+    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0,           \
+                 if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK && je - js < INT_MAX,      \
+                 R_ARG_VDECL, VSTEP, VJOIN, R_FIRST_NAN(at = j); out[ob] = at)
+/* min and max in lanes: the plain comparison (a select the compilers make one min or max
+ * instruction of) and NaN noted on the side (nan_); the tail keeps the loops' rule.  Where
+ * a NaN was noted, R_FIRST_NAN makes the part's first NaN the result (a scan by the
+ * loops, only then), so the result is the loops' own. */
+#if R_FLT
+#define R_VMASK_f16 int16
+#define R_VMASK_f32 int16
+#define R_VMASK_f64 long16
+#define R_NAN_VDECL(a) USMARR_CAT(R_VMASK_, D1) a##n = 0
+#define R_NOTE_NAN(a, x) a##n |= (x) != (x)
+#define R_JOIN_NAN(a) nan_ |= any(a##n)
+#else
+#define R_NAN_VDECL(a)
+#define R_NOTE_NAN(a, x)
+#define R_JOIN_NAN(a)
+#endif
+#define R_FIRST_NAN(AT)                                                                               \
+    if (nan_)                                                                                         \
+        R_LOOP(if (R_NAN(v)) {                                                                        \
+            acc = v;                                                                                  \
+            AT;                                                                                       \
+            j = je;                                                                                   \
+            break;                                                                                    \
+        })
+#define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc); R_NAN_VDECL(a)
+#define R_MIN_VSTEP(a, x, jj) a = select(a, x, (x) < a); R_NOTE_NAN(a, x)
+#define R_MAX_VSTEP(a, x, jj) a = select(a, x, (x) > a); R_NOTE_NAN(a, x)
+#define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v < acc) acc = v) R_JOIN_NAN(a)
+#define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v > acc) acc = v) R_JOIN_NAN(a)
+/* (min and max go straight to R_ROW_KERNEL: PoCL defines them as macros, which a second
+ * macro level would expand) */
+#if R_KEEP(min)
+R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_LT), R_VEC_OK,
+             R_EXTREME_VDECL, R_MIN_VSTEP, R_MIN_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
+#endif
+#if R_KEEP(max)
+R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_GT), R_VEC_OK,
+             R_EXTREME_VDECL, R_MAX_VSTEP, R_MAX_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
+#endif
+/* Reductions over an outer axis under contiguous kept outputs (the host's choice): a
+ * work-item owns R_COLS neighbouring outputs in eight 16-vectors and walks the reduced
+ * dims, so each row is read in 512-byte pieces (few page changes per byte) and each byte
+ * once.  Each column has its own accumulator, lane by lane as the loops': acc = VINIT(p,
+ * k) (the k-th vector of the first row p: an identity or those elements), then
+ * VSTEP(acc, x) for x = VLOAD(p, k) of every row (the first included), then VSTORE(q, k,
+ * acc) to the k-th vector of the outputs q.  The last columns of a row that has fewer
+ * than R_COLS left go one at a time: ACC_T acc = INIT(i) (i: the column's first
+ * element), STEP for every element v, then FIN(acc) stored. */
+#define R_COLS_KERNEL(NAME, OUTTAG, VACC_T, VINIT, VLOAD, VSTEP, VSTORE, ACC_T, INIT, STEP, FIN)       \
+    kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
     {                                                                                                 \
         long k1 = get_global_id(0) * R_COLS, k0 = get_global_id(1);                                   \
         if (k1 >= ks.s1 || k0 >= ks.s0)                                                               \
@@ -254,34 +410,38 @@ R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMA
         long ib = k0 * ki.s0 + k1, ob = k0 * ko.s0 + k1;                                              \
         if (k1 + R_COLS <= ks.s1) {                                                                   \
             global const USMARR_STORAGE(D1) *p = in + ib;                                             \
-            USMARR_VCOMPUTE(D1) a0 = VINIT(p, 0), a1 = VINIT(p, 1), a2 = VINIT(p, 2), a3 = VINIT(p, 3); \
-            USMARR_VCOMPUTE(D1) a4 = VINIT(p, 4), a5 = VINIT(p, 5), a6 = VINIT(p, 6), a7 = VINIT(p, 7); \
+            VACC_T a0 = VINIT(p, 0), a1 = VINIT(p, 1), a2 = VINIT(p, 2), a3 = VINIT(p, 3);            \
+            VACC_T a4 = VINIT(p, 4), a5 = VINIT(p, 5), a6 = VINIT(p, 6), a7 = VINIT(p, 7);            \
             for (long r0 = 0; r0 < rs.s0; r0++)                                                       \
                 for (long r1 = 0; r1 < rs.s1; r1++) {                                                 \
                     p = in + ib + r0 * ri.s0 + r1 * ri.s1;                                            \
-                    R_COLS_ONE(a0, VSTEP(a0), p, 0) R_COLS_ONE(a1, VSTEP(a1), p, 1)                   \
-                    R_COLS_ONE(a2, VSTEP(a2), p, 2) R_COLS_ONE(a3, VSTEP(a3), p, 3)                   \
-                    R_COLS_ONE(a4, VSTEP(a4), p, 4) R_COLS_ONE(a5, VSTEP(a5), p, 5)                   \
-                    R_COLS_ONE(a6, VSTEP(a6), p, 6) R_COLS_ONE(a7, VSTEP(a7), p, 7)                   \
+                    VSTEP(a0, VLOAD(p, 0));                                                           \
+                    VSTEP(a1, VLOAD(p, 1));                                                           \
+                    VSTEP(a2, VLOAD(p, 2));                                                           \
+                    VSTEP(a3, VLOAD(p, 3));                                                           \
+                    VSTEP(a4, VLOAD(p, 4));                                                           \
+                    VSTEP(a5, VLOAD(p, 5));                                                           \
+                    VSTEP(a6, VLOAD(p, 6));                                                           \
+                    VSTEP(a7, VLOAD(p, 7));                                                           \
                 }                                                                                     \
-            global USMARR_STORAGE(D1) *q = out + ob;                                                  \
-            USMARR_VSTOREP(D1, q, 0, FIN(a0));                                                        \
-            USMARR_VSTOREP(D1, q, 1, FIN(a1));                                                        \
-            USMARR_VSTOREP(D1, q, 2, FIN(a2));                                                        \
-            USMARR_VSTOREP(D1, q, 3, FIN(a3));                                                        \
-            USMARR_VSTOREP(D1, q, 4, FIN(a4));                                                        \
-            USMARR_VSTOREP(D1, q, 5, FIN(a5));                                                        \
-            USMARR_VSTOREP(D1, q, 6, FIN(a6));                                                        \
-            USMARR_VSTOREP(D1, q, 7, FIN(a7));                                                        \
+            global USMARR_STORAGE(OUTTAG) *q = out + ob;                                              \
+            VSTORE(q, 0, a0);                                                                         \
+            VSTORE(q, 1, a1);                                                                         \
+            VSTORE(q, 2, a2);                                                                         \
+            VSTORE(q, 3, a3);                                                                         \
+            VSTORE(q, 4, a4);                                                                         \
+            VSTORE(q, 5, a5);                                                                         \
+            VSTORE(q, 6, a6);                                                                         \
+            VSTORE(q, 7, a7);                                                                         \
         } else {                                                                                      \
             for (long k = 0; k < ks.s1 - k1; k++) {                                                   \
-                R_CT acc = INIT(ib + k);                                                              \
+                ACC_T acc = INIT(ib + k);                                                             \
                 for (long r0 = 0; r0 < rs.s0; r0++)                                                   \
                     for (long r1 = 0; r1 < rs.s1; r1++) {                                             \
                         R_CT v = R_LOAD(ib + k + r0 * ri.s0 + r1 * ri.s1);                            \
                         STEP;                                                                         \
                     }                                                                                 \
-                USMARR_STOREP(D1, out, ob + k, FIN(acc));                                             \
+                USMARR_STOREP(OUTTAG, out, ob + k, FIN(acc));                                         \
             }                                                                                         \
         }                                                                                             \
     }
@@ -290,44 +450,201 @@ R_FOLD_KERNEL(max, D1, R_CT, R_ELEM(first, r0_, r1_), R_EXTREME_STEP(R_GT), USMA
 #define R_COLS_ZEROS(p, k) ((USMARR_VCOMPUTE(D1))0)
 #define R_COLS_AS_IS(acc) (acc)
 #define R_COLS_MEAN(acc) ((acc) / (R_CT)count)
-#define R_COLS_MIN(acc) acc = select(acc, v, R_VWINS(R_LT, v, acc))
-#define R_COLS_MAX(acc) acc = select(acc, v, R_VWINS(R_GT, v, acc))
-#define R_COLS_PROD(acc) acc *= v
-#define R_COLS_SUM(acc) acc += v
+#define R_COLS_VMEAN(q, k, acc) USMARR_VSTOREP(D1, q, k, R_COLS_MEAN(acc))
+#define R_COLS_VSAME(q, k, acc) USMARR_VSTOREP(D1, q, k, acc)
+#define R_COLS_MIN(acc, x) acc = select(acc, x, R_VWINS(R_LT, x, acc))
+#define R_COLS_MAX(acc, x) acc = select(acc, x, R_VWINS(R_GT, x, acc))
+#define R_COLS_PROD(acc, x) acc *= x
+#define R_COLS_SUM(acc, x) acc += x
 #define R_COLS_ONE_S(i) ((R_CT)1)
 #define R_COLS_ZERO_S(i) ((R_CT)0)
 #if R_KEEP(min_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
-R_COLS_KERNEL(min_cols, R_COLS_FIRST, R_COLS_MIN, R_LOAD, R_EXTREME_STEP(R_LT), R_COLS_AS_IS)
+R_COLS_KERNEL(min_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_FIRST, R_COLS_FIRST, R_COLS_MIN, R_COLS_VSAME, R_CT,
+              R_LOAD, R_EXTREME_STEP(R_LT), R_COLS_AS_IS)
 #endif
 #if R_KEEP(max_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
-R_COLS_KERNEL(max_cols, R_COLS_FIRST, R_COLS_MAX, R_LOAD, R_EXTREME_STEP(R_GT), R_COLS_AS_IS)
+R_COLS_KERNEL(max_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_FIRST, R_COLS_FIRST, R_COLS_MAX, R_COLS_VSAME, R_CT,
+              R_LOAD, R_EXTREME_STEP(R_GT), R_COLS_AS_IS)
 #endif
 /* sum, prod and mean of floats (not float16: the host never picks them for it): the
  * loops' order and rounding (1 x v is v; the mean divides the sum once) */
 #if R_KEEP(sum_cols) && R_FLT && USMARR_VECTOR_OK(D1)
-R_COLS_KERNEL(sum_cols, R_COLS_ZEROS, R_COLS_SUM, R_COLS_ZERO_S, acc += v, R_COLS_AS_IS)
+R_COLS_KERNEL(sum_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ZEROS, R_COLS_FIRST, R_COLS_SUM, R_COLS_VSAME, R_CT,
+              R_COLS_ZERO_S, acc += v, R_COLS_AS_IS)
 #endif
 #if R_KEEP(prod_cols) && R_FLT && USMARR_VECTOR_OK(D1)
-R_COLS_KERNEL(prod_cols, R_COLS_ONES, R_COLS_PROD, R_COLS_ONE_S, acc *= v, R_COLS_AS_IS)
+R_COLS_KERNEL(prod_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ONES, R_COLS_FIRST, R_COLS_PROD, R_COLS_VSAME, R_CT,
+              R_COLS_ONE_S, acc *= v, R_COLS_AS_IS)
 #endif
 #if R_KEEP(mean_cols) && R_FLT && USMARR_VECTOR_OK(D1)
-R_COLS_KERNEL(mean_cols, R_COLS_ZEROS, R_COLS_SUM, R_COLS_ZERO_S, acc += v, R_COLS_MEAN)
+R_COLS_KERNEL(mean_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ZEROS, R_COLS_FIRST, R_COLS_SUM, R_COLS_VMEAN, R_CT,
+              R_COLS_ZERO_S, acc += v, R_COLS_MEAN)
+#endif
+/* sums of integers in their int64/uint64 accumulators (exact: the order does not matter) */
+#define R_COLS_VSUM_T USMARR_VCOMPUTE(R_SUMTAG)
+#define R_COLS_WIDE(p, k) USMARR_VCONVERT(D1, R_SUMTAG, USMARR_VLOADP(D1, p, k))
+#define R_COLS_WZEROS(p, k) ((R_COLS_VSUM_T)0)
+#define R_COLS_WSTORE(q, k, acc) USMARR_VSTOREP(R_SUMTAG, q, k, acc)
+#define R_COLS_WZERO_S(i) ((R_SUM_CT)0)
+#if R_KEEP(sum_cols) && !R_FLT && !R_CPLX && !R_BOOL && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(sum_cols, R_SUMTAG, R_COLS_VSUM_T, R_COLS_WZEROS, R_COLS_WIDE, R_COLS_SUM, R_COLS_WSTORE, R_SUM_CT,
+              R_COLS_WZERO_S, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_COLS_AS_IS)
+#endif
+/* all, any and count_nonzero as truth masks (char lanes, -1 true; the counts in int lanes:
+ * the host keeps the rows under 2^31), bool read as its bytes */
+#if R_BOOL
+#define R_COLS_TRUTH(p, k) (vload16((k), (p)) != (uchar16)0)
+#else
+#define R_COLS_TRUTH(p, k) convert_char16(USMARR_VLOADP(D1, p, k) != (USMARR_VCOMPUTE(D1))0)
+#endif
+#define R_COLS_COUNT(p, k) convert_int16(R_COLS_TRUTH(p, k))
+#define R_COLS_NONE(p, k) ((char16)0)
+#define R_COLS_EVERY(p, k) ((char16)-1)
+#define R_COLS_NOCOUNT(p, k) ((int16)0)
+#define R_COLS_AND(acc, x) acc &= x
+#define R_COLS_OR(acc, x) acc |= x
+#define R_COLS_UNCOUNT(acc, x) acc -= x
+#define R_COLS_BSTORE(q, k, acc) vstore16(as_uchar16(acc) & (uchar16)1, (k), (q))
+#define R_COLS_LSTORE(q, k, acc) vstore16(convert_long16(acc), (k), (q))
+#define R_COLS_TRUE_S(i) ((uchar)1)
+#define R_COLS_FALSE_S(i) ((uchar)0)
+#define R_COLS_NONE_S(i) 0L
+#define R_COLS_TRUTH_OK (!R_CPLX && (R_BOOL || USMARR_VECTOR_OK(D1)))
+#if R_KEEP(all_cols) && R_COLS_TRUTH_OK
+R_COLS_KERNEL(all_cols, b, char16, R_COLS_EVERY, R_COLS_TRUTH, R_COLS_AND, R_COLS_BSTORE, uchar, R_COLS_TRUE_S,
+              acc &= (uchar)R_TRUTH(v), R_COLS_AS_IS)
+#endif
+#if R_KEEP(any_cols) && R_COLS_TRUTH_OK
+R_COLS_KERNEL(any_cols, b, char16, R_COLS_NONE, R_COLS_TRUTH, R_COLS_OR, R_COLS_BSTORE, uchar, R_COLS_FALSE_S,
+              acc |= (uchar)R_TRUTH(v), R_COLS_AS_IS)
+#endif
+#if R_KEEP(count_nonzero_cols) && R_COLS_TRUTH_OK
+R_COLS_KERNEL(count_nonzero_cols, i64, int16, R_COLS_NOCOUNT, R_COLS_COUNT, R_COLS_UNCOUNT, R_COLS_LSTORE, long,
+              R_COLS_NONE_S, acc += R_TRUTH(v) ? 1 : 0, R_COLS_AS_IS)
+#endif
+/* argmin/argmax: each column's best value and its flat reduced index (int lanes: the host
+ * keeps the reduced range under 2^31 here), strictly better values only (the first), NaN
+ * winning and staying, as the loops */
+#if (R_KEEP(argmin_cols) || R_KEEP(argmax_cols)) && !R_CPLX && USMARR_VECTOR_OK(D1)
+typedef struct {
+    USMARR_VCOMPUTE(D1) v;
+    int16 i;
+} r_argcols_t;
+typedef struct {
+    R_CT v;
+    long i;
+} r_argcol_t;
+static inline r_argcols_t r_argcols(USMARR_VCOMPUTE(D1) v)
+{
+    r_argcols_t a;
+    a.v = v;
+    a.i = 0;
+    return a;
+}
+static inline r_argcol_t r_argcol(R_CT v)
+{
+    r_argcol_t a;
+    a.v = v;
+    a.i = 0;
+    return a;
+}
+#define R_ARGCOLS_INIT(p, k) r_argcols(USMARR_VLOADP(D1, p, k))
+#define R_ARGCOLS_STEP(BEFORE, acc, x)                                                                \
+    {                                                                                                 \
+        USMARR_VCOMPUTE(D1) x_ = x;                                                                   \
+        int16 w_ = convert_int16(R_VWINS(BEFORE, x_, acc.v));                                         \
+        acc.i = select(acc.i, (int16)((int)(r0 * rs.s1 + r1)), w_);                                   \
+        acc.v = select(acc.v, x_, R_VWINS(BEFORE, x_, acc.v));                                        \
+    }
+#define R_ARGMINCOLS_STEP(acc, x) R_ARGCOLS_STEP(R_LT, acc, x)
+#define R_ARGMAXCOLS_STEP(acc, x) R_ARGCOLS_STEP(R_GT, acc, x)
+#define R_ARGCOLS_STORE(q, k, acc) vstore16(convert_long16((acc).i), (k), (q))
+#define R_ARGCOL_INIT(i) r_argcol(R_LOAD(i))
+#define R_ARGCOL_STEP(BEFORE)                                                                         \
+    if (R_WINS(BEFORE, v, acc.v)) {                                                                   \
+        acc.v = v;                                                                                    \
+        acc.i = r0 * rs.s1 + r1;                                                                      \
+    }
+#define R_ARGCOL_FIN(acc) ((acc).i)
+#endif
+#if R_KEEP(argmin_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(argmin_cols, i64, r_argcols_t, R_ARGCOLS_INIT, R_COLS_FIRST, R_ARGMINCOLS_STEP, R_ARGCOLS_STORE,
+              r_argcol_t, R_ARGCOL_INIT, R_ARGCOL_STEP(R_LT), R_ARGCOL_FIN)
+#endif
+#if R_KEEP(argmax_cols) && !R_CPLX && USMARR_VECTOR_OK(D1)
+R_COLS_KERNEL(argmax_cols, i64, r_argcols_t, R_ARGCOLS_INIT, R_COLS_FIRST, R_ARGMAXCOLS_STEP, R_ARGCOLS_STORE,
+              r_argcol_t, R_ARGCOL_INIT, R_ARGCOL_STEP(R_GT), R_ARGCOL_FIN)
+#endif
+/* argmin/argmax of parts (the host's split of few outputs over many elements): `parts`
+ * holds each part's flat index (kept outputs x `chunk` parts, C order); the elements there
+ * decide in part order, strictly better ones only (the first extreme, the first NaN) */
+#define R_ARG_JOIN_KERNEL(NAME, BEFORE)                                                               \
+    kernel void usmarr_reduce_##NAME##_join(R_PARAMS(i64), global const long *parts)                  \
+    {                                                                                                 \
+        long k1 = get_global_id(0), k0 = get_global_id(1);                                            \
+        if (k1 >= ks.s1 || k0 >= ks.s0)                                                               \
+            return;                                                                                   \
+        long ib = k0 * ki.s0 + k1 * ki.s1;                                                            \
+        global const long *pp = parts + (k0 * ks.s1 + k1) * chunk;                                    \
+        R_CT acc = 0;                                                                                 \
+        long at = -1;                                                                                 \
+        for (long q = 0; q < chunk; q++) {                                                            \
+            long j = pp[q], r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                      \
+            R_CT v = R_ELEM(ib + r0 * ri.s0 + r1 * ri.s1, r0, r1);                                    \
+            if (at < 0 || R_WINS(BEFORE, v, acc)) {                                                   \
+                acc = v;                                                                              \
+                at = j;                                                                               \
+            }                                                                                         \
+        }                                                                                             \
+        out[k0 * ko.s0 + k1 * ko.s1] = at;                                                            \
+    }
+#if R_KEEP(argmin_join)
+R_ARG_JOIN_KERNEL(argmin, R_LT)
+#endif
+#if R_KEEP(argmax_join)
+R_ARG_JOIN_KERNEL(argmax, R_GT)
 #endif
 #if R_KEEP(argmin)
-R_ARG_EXTREME_KERNEL(argmin, R_LT)
+R_ARG_EXTREME_KERNEL(argmin, R_LT, R_ARGMIN_VSTEP, R_ARGMIN_VJOIN)
 #endif
 #if R_KEEP(argmax)
-R_ARG_EXTREME_KERNEL(argmax, R_GT)
+R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 #endif
 
+/* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
+ * any stop at the first group that decides them */
+#define R_VTRUE(x) convert_int16((x) != (R_VX)0)
+#define R_ALL_VDECL(a) int16 a = -1
+#define R_ALL_VSTEP(a, x, jj)                                                                         \
+    a &= R_VTRUE(x);                                                                                  \
+    if (!all(a)) {                                                                                    \
+        j = je;                                                                                       \
+        break;                                                                                        \
+    }
+#define R_ALL_VJOIN(a) acc &= (uchar)(all(a) != 0)
+#define R_ANY_VDECL(a) int16 a = 0
+#define R_ANY_VSTEP(a, x, jj)                                                                         \
+    a |= R_VTRUE(x);                                                                                  \
+    if (any(a)) {                                                                                     \
+        j = je;                                                                                       \
+        break;                                                                                        \
+    }
+#define R_ANY_VJOIN(a) acc |= (uchar)(any(a) != 0)
+#define R_COUNT_VDECL(a) int16 a = 0
+#define R_COUNT_VSTEP(a, x, jj) a -= R_VTRUE(x)
+#define R_COUNT_VJOIN(a) acc += R_LANE_SUM(convert_long16(a))
 #if R_KEEP(all)
-R_FOLD_KERNEL(all, b, uchar, 1, acc &= (uchar)R_TRUTH(v), out[ob] = acc)
+R_ROW_KERNEL(all, b, uchar acc = 1, acc &= (uchar)R_TRUTH(v), R_VEC_OK, R_ALL_VDECL, R_ALL_VSTEP, R_ALL_VJOIN,
+             out[ob] = acc)
 #endif
 #if R_KEEP(any)
-R_FOLD_KERNEL(any, b, uchar, 0, acc |= (uchar)R_TRUTH(v), out[ob] = acc)
+R_ROW_KERNEL(any, b, uchar acc = 0, acc |= (uchar)R_TRUTH(v), R_VEC_OK, R_ANY_VDECL, R_ANY_VSTEP, R_ANY_VJOIN,
+             out[ob] = acc)
 #endif
 #if R_KEEP(count_nonzero)
-R_FOLD_KERNEL(count_nonzero, i64, long, 0, acc += R_TRUTH(v) ? 1 : 0, out[ob] = acc)
+/* (a lane counts in 32 bits: at most 2^37 elements a work-item) */
+R_ROW_KERNEL(count_nonzero, i64, long acc = 0, acc += R_TRUTH(v) ? 1 : 0, R_VEC_OK && je - js < (1L << 37),
+             R_COUNT_VDECL, R_COUNT_VSTEP, R_COUNT_VJOIN, out[ob] = acc)
 #endif
 
 /* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:
@@ -410,7 +727,32 @@ static inline R_F_PAIR r_hypot_join(R_F_PAIR a, R_F_PAIR b)
 
 static inline R_F_CT r_hypot_value(R_F_PAIR a) { return a.x * sqrt(a.y); }
 
-#if R_KEEP(logsumexp)
+#if R_KEEP(logsumexp) && R_FLT && R_VROWS_OK
+/* rows of floats in two passes instead (the row is in cache for the second): the maximum
+ * m (NaN wins), then, m finite, m + log(s) for s the sum of exp(x - m) in 16 lanes, s >= 1;
+ * an infinite or NaN m is the result as it is (every element -inf, an inf, a NaN) */
+#define R_LSE_VSTEP(a, x, jj) a += exp(x - (R_VX)(m))
+kernel void usmarr_reduce_logsumexp(R_PARAMS(R_FLTTAG))
+{
+    R_HEAD
+    if (R_VEC_OK) {
+        R_CT acc = R_ELEM(first, r0_, r1_);
+        int nan_ = 0;
+        R_VROWS(R_EXTREME_VDECL, R_MAX_VSTEP, R_EXTREME_STEP(R_GT), R_MAX_VJOIN)
+        R_CT m = nan_ ? (R_CT)NAN : acc;
+        if (isfinite(m)) {
+            acc = 0;
+            R_VROWS(R_VSUM_DECL, R_LSE_VSTEP, acc += exp(v - m), R_VSUM_JOIN)
+            m += log(acc);
+        }
+        USMARR_STOREP(R_FLTTAG, out, ob, m);
+        return;
+    }
+    R_F_PAIR acc = R_LSE_INIT;
+    R_LOOP(acc = r_lse_step(acc, R_TO_F(v)))
+    USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc));
+}
+#elif R_KEEP(logsumexp)
 R_FOLD_KERNEL(logsumexp, R_FLTTAG, R_F_PAIR, R_LSE_INIT, acc = r_lse_step(acc, R_TO_F(v)),
               USMARR_STOREP(R_FLTTAG, out, ob, r_lse_value(acc)))
 #endif
@@ -580,8 +922,6 @@ R_TREE_KERNEL(reduce_hypot, R_FLTTAG, R_F_PAIR, R_HYPOT_INIT, R_HYPOT_ONE, R_HYP
 /* argmin/argmax in one part (the host never splits them): (value, flat index) pairs, -1
  * for none.  Rows interleave, so ties go to the smaller index explicitly; the first NaN
  * wins, as in usmarr_reduce_argmin/argmax. */
-#define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
-    (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
 typedef struct {
     R_CT v;
     long at; /* -1: none */

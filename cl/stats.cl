@@ -35,7 +35,26 @@ __kernel void usmarr_ssd(__global ST_RT *out, __global const ST_T *x, __global c
     x += i * ks;
     ST_CT m = mean[i], first = nred ? x[0] : m;
     ST_RT acc = 0, spread = 0;
-    for (long r = 0; r < nred; r++) {
+    long r = 0;
+#ifdef ST_VECTOR
+    if (rs == 1 && nred >= 64) { /* a contiguous row: 16 lanes, whatever the device's width */
+        USMARR_CAT(ST_CT, 16) vm = m, vf = first, va = 0, vs = 0;
+        for (; r + 16 <= nred; r += 16) {
+            USMARR_CAT(ST_CT, 16) v = vload16(0, x + r), d = v - vm;
+            va += d * d;
+            vs += fabs(v - vf);
+        }
+        acc = ((va.lo.lo.lo.x + va.lo.lo.lo.y) + (va.lo.lo.hi.x + va.lo.lo.hi.y)) +
+              ((va.lo.hi.lo.x + va.lo.hi.lo.y) + (va.lo.hi.hi.x + va.lo.hi.hi.y)) +
+              ((va.hi.lo.lo.x + va.hi.lo.lo.y) + (va.hi.lo.hi.x + va.hi.lo.hi.y)) +
+              ((va.hi.hi.lo.x + va.hi.hi.lo.y) + (va.hi.hi.hi.x + va.hi.hi.hi.y));
+        spread = ((vs.lo.lo.lo.x + vs.lo.lo.lo.y) + (vs.lo.lo.hi.x + vs.lo.lo.hi.y)) +
+                 ((vs.lo.hi.lo.x + vs.lo.hi.lo.y) + (vs.lo.hi.hi.x + vs.lo.hi.hi.y)) +
+                 ((vs.hi.lo.lo.x + vs.hi.lo.lo.y) + (vs.hi.lo.hi.x + vs.hi.lo.hi.y)) +
+                 ((vs.hi.hi.lo.x + vs.hi.hi.lo.y) + (vs.hi.hi.hi.x + vs.hi.hi.hi.y));
+    }
+#endif
+    for (; r < nred; r++) {
         ST_CT v = x[r * rs], d = v - m, e = v - first;
         acc += ST_SQ(d);
         spread += ST_ABS1(e);

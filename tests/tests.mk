@@ -46,6 +46,7 @@ tests_runner_SOURCES = \
 	tests/ops/test_accuracy.c \
 	tests/ops/test_lanes.c \
 	tests/ops/test_reduce.c \
+	tests/ops/test_reduce_paths.c \
 	tests/ops/test_sort.c \
 	tests/ops/test_sort_rows.c \
 	tests/ops/test_search.c \

@@ -185,6 +185,7 @@ struct launch {
     size_t per_item; /* outputs per work-item along kept dim 1 (128 for the columns kernel) */
     bool serial;     /* one work-item per work-group: no cross-work-item vectorisation */
     size_t tree_x, tree_y; /* the gpu shape's tree kernels: outputs side by side x rows per group (0: not) */
+    const void *parts_of;                     /* argmin/argmax joins: each part's flat index */
     const struct usmarr__reduce_fused *fused; /* the element loader's program and operands, or NULL */
     cl_long4 st[USMARR__MAX_OPERANDS];        /* each fused operand's kept s0, s1 and reduced s0, s1 strides */
 };
@@ -226,7 +227,7 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
         global[0] = (global[0] + 63) / 64 * 64;
     }
     /* the reduction's arguments, then a fused loader's: each operand and its strides, its scalars */
-    struct usmarr__karg args[10 + 2 * USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS] = {
+    struct usmarr__karg args[11 + 2 * USMARR__MAX_OPERANDS + USMARR__MAX_SCALARS] = {
         USMARR__ARG_PTR(l->out), USMARR__ARG_PTR(l->in), USMARR__ARG(l->ks),    USMARR__ARG(l->ko),
         USMARR__ARG(l->ki),      USMARR__ARG(l->rs),     USMARR__ARG(l->ri),    USMARR__ARG(l->chunk),
         USMARR__ARG(l->po),      USMARR__ARG(l->count)};
@@ -237,6 +238,8 @@ static int launch(usmarr_context_t *ctx, const struct launch *l)
     }
     for (int j = 0; f && j < f->nscalars; j++)
         args[nargs++] = USMARR__ARG_BYTES(f->scalars[j].bytes, f->scalars[j].size);
+    if (l->parts_of)
+        args[nargs++] = USMARR__ARG_PTR(l->parts_of);
     return usmarr__kernel_launch(ctx, k, nargs, args, 3, global, local);
 }
 
@@ -281,7 +284,15 @@ static int reduce_in_parts(usmarr_context_t *ctx, const struct reduction *r, int
     p1.chunk = chunk;
     p1.parts = (size_t)parts;
     rc = launch(ctx, &p1);
-    if (!rc) {
+    if (!rc && r->rule == R_INDEX) { /* the element at each part's index decides (tree: never split) */
+        char join[32];
+        snprintf(join, sizeof join, "%s_join", r->name);
+        struct launch p2 = *l;
+        p2.kernel = join;
+        p2.parts_of = usmarr_array_data(partial);
+        p2.chunk = parts;
+        rc = launch(ctx, &p2);
+    } else if (!rc) {
         struct launch p2 = *l;
         p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
         p2.in_dtype = part_dtype;
@@ -326,23 +337,29 @@ static int tree_reduce(usmarr_context_t *ctx, const struct reduction *r, int ri_
     return reduce_in_parts(ctx, r, ri_, &l, nkept, parts, chunk, part_dtype, true);
 }
 
-/* The source reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
-/* The column kernel of reduction ri_ over dtype d (cl/reduce.cl), or NULL: min and max of
- * every dtype with 16-vectors, sum, prod and mean of float32 and float64. */
+/* The column kernel of reduction ri_ over dtype d (cl/reduce.cl), or NULL: min, max,
+ * argmin and argmax of every dtype with 16-vectors, sum of those but float16, prod and
+ * mean of float32 and float64, all, any and count_nonzero of those and bool. */
 static const char *column_kernel(int ri_, usmarr_dtype_t d)
 {
-    if (!usmarr__dtype_vector_ok(d) || d == USMARR_FLOAT16)
-        return NULL;
-    bool flt = usmarr_dtype_kind(d) == USMARR_KIND_FLOAT;
-    return ri_ == RED_min    ? "min_cols"
-           : ri_ == RED_max  ? "max_cols"
-           : !flt            ? NULL
-           : ri_ == RED_sum  ? "sum_cols"
-           : ri_ == RED_prod ? "prod_cols"
-           : ri_ == RED_mean ? "mean_cols"
-                             : NULL;
+    usmarr_kind_t k = usmarr_dtype_kind(d);
+    bool vec = usmarr__dtype_vector_ok(d), flt = k == USMARR_KIND_FLOAT && d != USMARR_FLOAT16;
+    switch (ri_) {
+    case RED_min: return vec ? "min_cols" : NULL;
+    case RED_max: return vec ? "max_cols" : NULL;
+    case RED_sum: return vec && d != USMARR_FLOAT16 ? "sum_cols" : NULL;
+    case RED_prod: return flt ? "prod_cols" : NULL;
+    case RED_mean: return flt ? "mean_cols" : NULL;
+    case RED_argmin: return vec ? "argmin_cols" : NULL;
+    case RED_argmax: return vec ? "argmax_cols" : NULL;
+    case RED_all: return vec || d == USMARR_BOOL ? "all_cols" : NULL;
+    case RED_any: return vec || d == USMARR_BOOL ? "any_cols" : NULL;
+    case RED_count_nonzero: return vec || d == USMARR_BOOL ? "count_nonzero_cols" : NULL;
+    default: return NULL;
+    }
 }
 
+/* The source reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
 static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct source *src,
                        const bool *reduced, usmarr_array_t *target)
 {
@@ -433,7 +450,8 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         rc = tree_reduce(ctx, r, ri_, &l, nkept, nred, part_dtype);
         goto done;
     }
-    if (r->split && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16) {
+    bool arg_parts = r->rule == R_INDEX && !src->fused; /* argmin/argmax: indices, then a join */
+    if ((r->split || arg_parts) && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16) {
         int64_t parts = 256 / nkept;
         int64_t chunk = (nred + parts - 1) / parts;
         chunk = (chunk + 4095) / 4096 * 4096;
@@ -445,7 +463,7 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
      * 16-vectors (cl/reduce.cl, the column kernels) */
     const char *cols = column_kernel(ri_, src->dtype);
     if (cols && !src->fused && l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 &&
-        nred > 1) {
+        nred > 1 && ((ri_ != RED_count_nonzero && reductions[ri_].rule != R_INDEX) || nred < INT32_MAX)) {
         l.kernel = cols;
         l.per_item = 128;
         l.serial = true;
@@ -647,6 +665,8 @@ static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int
         l.chunk = n;
         l.count = init;
         l.parts = 1;
+        l.serial = true; /* a line a work-group: a runtime that packs neighbouring work-items
+                          * into lanes (Intel's) would read 16 lines in strided lanes */
         if ((rc = launch(ctx, &l)))
             goto done;
     }

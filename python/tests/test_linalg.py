@@ -157,6 +157,31 @@ def test_var_and_std_against_numpy(dtype, axis, correction, fp64):
         check(usmarr.std(a, axis=axis, correction=correction, keepdims=keepdims), np.asarray(expected_std))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_var_and_std_of_long_rows_in_lanes_against_numpy(dtype, fp64):
+    """Rows long enough for the 16-lane loop (and a tail): NaN and inf rows, a row of equal
+    elements (exactly 0), all elements at once, and a reversed view (the loop over strides)."""
+    skip_without_fp64([dtype] if dtype == "float64" else [], fp64)
+    rng = np.random.default_rng(14)
+    data = (rng.standard_normal((7, 1003)) * 3 + 1).astype(dtype)
+    data[1, 500] = np.nan
+    data[2, 17] = np.inf
+    data[3] = 0.1
+    data[4] = 0.1
+    data[4, 300] = 0.2  # one element apart, in the lanes: not 0
+    for view in (data, data[:, ::-1]):
+        for axis in (1, None):
+            with np.errstate(all="ignore"):
+                want_var, want_std = np.var(view, axis=axis, ddof=1), np.std(view, axis=axis, ddof=1)
+            got = usmarr.var(usmarr.asarray(view), axis=axis, correction=1).to_numpy()
+            tol = 1e-5 if dtype == "float32" else 1e-12  # (NumPy's equal row: a rounding's tiny variance)
+            np.testing.assert_allclose(got, want_var, rtol=tol, atol=tol, equal_nan=True)
+            got = usmarr.std(usmarr.asarray(view), axis=axis, correction=1).to_numpy()
+            np.testing.assert_allclose(got, want_std, rtol=tol, atol=tol ** 0.5, equal_nan=True)
+            if axis == 1:
+                assert got[3] == 0 and got[4] > 0  # equal elements: exactly 0, though their mean rounds
+
+
 def test_var_of_a_strided_view_into_out_and_degenerate_counts():
     base = host((16, 9), "float32", 13)
     a = usmarr.asarray(base)[::-3, 1::2]

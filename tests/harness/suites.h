@@ -17,6 +17,7 @@
     X(accuracy)        \
     X(lanes)           \
     X(reduce)          \
+    X(reduce_paths)    \
     X(sort)            \
     X(sort_rows)       \
     X(search)          \
