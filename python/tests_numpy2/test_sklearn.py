@@ -116,6 +116,15 @@ def test_linear_discriminant_analysis():
     assert_close(on_usmarr(ours.transform, X_new), ref.transform(X_new), columns_up_to_sign=True)
 
 
+@pytest.mark.xfail(raises=TypeError, strict=True,
+                   reason="scikit-learn 1.9.1 supports the array API in LDA's 'svd' solver only: 'lsqr' and "
+                          "'eigen' call np.atleast_2d on the class covariances, and usmarr arrays refuse ufuncs")
+@pytest.mark.parametrize("solver", ["lsqr", "eigen"])
+def test_linear_discriminant_analysis_other_solvers(solver):
+    ours, ref = fit_both(lambda: LinearDiscriminantAnalysis(solver=solver), X, y_class)
+    assert_close(on_usmarr(ours.predict_proba, X_new), ref.predict_proba(X_new))
+
+
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_ridge(fit_intercept):
     ours, ref = fit_both(lambda: Ridge(alpha=0.7, solver="svd", fit_intercept=fit_intercept), X, y)
