@@ -218,3 +218,24 @@ def test_metric(name):
     with config_context(array_api_dispatch=True):
         got = function(*(usmarr.asarray(a) for a in args), **kwargs)
     assert float(got) == pytest.approx(float(function(*args, **kwargs)), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("make", [StandardScaler, MinMaxScaler, MaxAbsScaler], ids=lambda m: m.__name__)
+def test_scaler_ignores_nan(make):
+    # the scalers treat NaN as missing: statistics over the rest, NaN kept in the output
+    data = X.copy()
+    data[[1, 5, 9], [0, 2, 2]] = np.nan
+    ours, ref = fit_both(make, data)
+    assert_close(on_usmarr(ours.transform, data), ref.transform(data))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_input_is_refused_as_with_numpy(bad):
+    data = X.copy()
+    data[3, 1] = bad
+    with pytest.raises(ValueError, match="infinity|NaN") as expected:
+        PCA(n_components=2).fit(data)
+    with config_context(array_api_dispatch=True), pytest.raises(ValueError) as got:
+        PCA(n_components=2).fit(usmarr.asarray(data))
+    # the same message, up to the dtype's name at its end ("for dtype('float64')", "for usmarr.float64")
+    assert str(got.value).rsplit(" for ", 1)[0] == str(expected.value).rsplit(" for ", 1)[0]
