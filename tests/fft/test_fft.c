@@ -24,45 +24,7 @@ static void load_cases(void)
 {
     if (cases)
         return;
-    const char *dir = getenv("USMARR_TEST_BUILDDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/fft_cases.txt", dir && *dir ? dir : "tests");
-    cases = case_file_load_from(path, "fcase", MAX_CASES, &ncases);
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_DTYPE_COUNT;
-}
-
-/* Splits `line` (modified) at ";" into at most `max` trimmed fields. */
-static int fields(char *line, char **f, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(line, ";\n", &save); t && n < max; t = strtok_r(NULL, ";\n", &save)) {
-        while (*t == ' ')
-            t++;
-        for (size_t len = strlen(t); len > 0 && t[len - 1] == ' '; len--)
-            t[len - 1] = '\0';
-        f[n++] = t;
-    }
-    return n;
-}
-
-static int parse_ints(const char *s, int64_t *v, int max)
-{
-    int n = 0;
-    char *end;
-    for (long long x = strtoll(s, &end, 10); end != s && n < max; x = strtoll(s, &end, 10)) {
-        v[n++] = x;
-        s = end;
-    }
-    return n;
+    cases = case_file_load_built("fft_cases.txt", "fcase", MAX_CASES, &ncases);
 }
 
 static bool is_complex(usmarr_dtype_t dt) { return usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX; }
@@ -91,10 +53,10 @@ static int64_t product(int n, const int64_t *shape)
 static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
 {
     char *line = strdup(line_in + 2), *f[4];
-    ck_assert_int_eq(fields(line, f, 4), 4);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    ck_assert_int_eq(case_fields(line, f, 4), 4);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = parse_ints(f[1], shape, USMARR_MAX_NDIM);
+    int nd = case_ints(f[1], shape, USMARR_MAX_NDIM);
     bool cplx = is_complex(dt);
     double *v = parse_values(f[3], product(nd, shape) * (cplx ? 2 : 1));
     usmarr_array_t *host = NULL, *a = NULL, *b = NULL;
@@ -120,13 +82,13 @@ static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
 static void check_result(const usmarr_array_t *r, const char *line_in, const char *name)
 {
     char *line = strdup(line_in + 7), *f[4];
-    int nf = fields(line, f, 4);
+    int nf = case_fields(line, f, 4);
     ck_assert_int_ge(nf, 3);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     ck_assert_msg(usmarr_array_dtype(r) == dt, "%s: dtype %s, NumPy %s", name, usmarr_dtype_name(usmarr_array_dtype(r)),
                   f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = parse_ints(f[1], shape, USMARR_MAX_NDIM);
+    int nd = case_ints(f[1], shape, USMARR_MAX_NDIM);
     ck_assert_int_eq(usmarr_array_ndim(r), nd);
     for (int i = 0; i < nd; i++)
         ck_assert_int_eq(usmarr_array_shape(r)[i], shape[i]);
@@ -199,7 +161,7 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
         double d;
         char dts[16];
         ck_assert_int_eq(sscanf(rest, "%lld %lf %15s", &n, &d, dts), 3);
-        usmarr_dtype_t dt = dtype_named(dts);
+        usmarr_dtype_t dt = case_dtype_named(dts);
         if (test_dtype_skipped(ctx, dt))
             return;
         ck_assert_ok((fn[0] == 'f' ? usmarr_fftfreq : usmarr_rfftfreq)(ctx, n, d, dt, USMARR_USM_DEVICE, &r));
@@ -214,7 +176,7 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
     }
     if (!strcmp(fn, "fftshift") || !strcmp(fn, "ifftshift")) {
         int64_t v[USMARR_MAX_NDIM];
-        int na = parse_ints(rest, v, USMARR_MAX_NDIM), axes[USMARR_MAX_NDIM];
+        int na = case_ints(rest, v, USMARR_MAX_NDIM), axes[USMARR_MAX_NDIM];
         for (int i = 0; i < na; i++)
             axes[i] = (int)v[i];
         ck_assert_ok((fn[0] == 'f' ? usmarr_fftshift : usmarr_ifftshift)(x, na ? na : -1, na ? axes : NULL, NULL, &r));
@@ -231,10 +193,10 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
             ck_assert_ok(FUNCTIONS[k].one(x, strcmp(nbuf, "-") ? &n : NULL, axis, norm_named(normbuf), NULL, &r));
         } else {
             char *line = strdup(rest), *f[3];
-            ck_assert_int_eq(fields(line, f, 3), 3);
+            ck_assert_int_eq(case_fields(line, f, 3), 3);
             int64_t av[USMARR_MAX_NDIM], s[USMARR_MAX_NDIM];
-            int na = strcmp(f[1], "-") ? parse_ints(f[1], av, USMARR_MAX_NDIM) : 0;
-            int ns = strcmp(f[2], "-") ? parse_ints(f[2], s, USMARR_MAX_NDIM) : 0, axes[USMARR_MAX_NDIM];
+            int na = strcmp(f[1], "-") ? case_ints(f[1], av, USMARR_MAX_NDIM) : 0;
+            int ns = strcmp(f[2], "-") ? case_ints(f[2], s, USMARR_MAX_NDIM) : 0, axes[USMARR_MAX_NDIM];
             for (int i = 0; i < na; i++)
                 axes[i] = (int)av[i];
             int naxes = na ? na : ns ? ns : -1;

@@ -1,5 +1,6 @@
 #include "case_file.h"
 
+#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,4 +43,46 @@ struct case_entry *case_file_load_from(const char *path, const char *keyword, in
     free(line);
     fclose(f);
     return cases;
+}
+
+struct case_entry *case_file_load_built(const char *file, const char *keyword, int max, int *count)
+{
+    const char *dir = getenv("USMARR_TEST_BUILDDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "tests", file);
+    return case_file_load_from(path, keyword, max, count);
+}
+
+usmarr_dtype_t case_dtype_named(const char *name)
+{
+    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
+        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
+            return (usmarr_dtype_t)d;
+    ck_abort_msg("unknown dtype %s", name);
+    return USMARR_DTYPE_COUNT;
+}
+
+int case_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, ";\n", &save); t && n < max; t = strtok_r(NULL, ";\n", &save)) {
+        while (*t == ' ')
+            t++;
+        for (size_t len = strlen(t); len > 0 && t[len - 1] == ' '; len--)
+            t[len - 1] = '\0';
+        f[n++] = t;
+    }
+    return n;
+}
+
+int case_ints(const char *s, int64_t *v, int max)
+{
+    int n = 0;
+    char *end;
+    for (long long x = strtoll(s, &end, 10); end != s && n < max; x = strtoll(s, &end, 10)) {
+        v[n++] = x;
+        s = end;
+    }
+    return n;
 }

@@ -4,6 +4,8 @@
 #ifndef USMARR_TESTS_CASE_FILE_H
 #define USMARR_TESTS_CASE_FILE_H
 
+#include <usmarr.h>
+
 #define CASE_MAX_LINES 16
 
 struct case_entry {
@@ -21,5 +23,14 @@ const char *case_file_path(void);
 struct case_entry *case_file_load(const char *keyword, int max, int *count);
 /* The same from another case file in this format (tests/storage_cases.txt). */
 struct case_entry *case_file_load_from(const char *path, const char *keyword, int max, int *count);
+/* The same from `file` in the build's tests directory (USMARR_TEST_BUILDDIR, else tests). */
+struct case_entry *case_file_load_built(const char *file, const char *keyword, int max, int *count);
+
+/* The dtype whose usmarr_dtype_name() is `name`; an unknown name fails the test. */
+usmarr_dtype_t case_dtype_named(const char *name);
+/* Splits `line` (modified) at ";" into at most `max` fields, spaces trimmed. */
+int case_fields(char *line, char **f, int max);
+/* Reads at most `max` whitespace-separated integers of `s` into `v`; returns how many. */
+int case_ints(const char *s, int64_t *v, int max);
 
 #endif

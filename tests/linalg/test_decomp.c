@@ -27,19 +27,7 @@ static void load_cases(void)
 {
     if (cases)
         return;
-    const char *dir = getenv("USMARR_TEST_BUILDDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/decomp_cases.txt", dir && *dir ? dir : "tests");
-    cases = case_file_load_from(path, "dcase", MAX_CASES, &ncases);
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_DTYPE_COUNT;
+    cases = case_file_load_built("decomp_cases.txt", "dcase", MAX_CASES, &ncases);
 }
 
 static bool is_complex(usmarr_dtype_t dt)
@@ -94,7 +82,7 @@ static void parse_case(const struct case_entry *e, struct dcase *c)
     while (*dt == ' ')
         dt++;
     dt[strcspn(dt, " ")] = '\0';
-    c->dt = dtype_named(dt);
+    c->dt = case_dtype_named(dt);
     int64_t ns;
     double *sh = numbers(shape, &ns);
     c->nd = (int)ns;

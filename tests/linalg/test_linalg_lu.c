@@ -21,45 +21,7 @@ static void load_cases(void)
 {
     if (cases)
         return;
-    const char *dir = getenv("USMARR_TEST_BUILDDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/linalg_lu_cases.txt", dir && *dir ? dir : "tests");
-    cases = case_file_load_from(path, "lucase", MAX_CASES, &ncases);
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_DTYPE_COUNT;
-}
-
-/* Splits `line` (modified) at ";" into at most `max` trimmed fields. */
-static int fields(char *line, char **f, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(line, ";\n", &save); t && n < max; t = strtok_r(NULL, ";\n", &save)) {
-        while (*t == ' ')
-            t++;
-        for (size_t len = strlen(t); len > 0 && t[len - 1] == ' '; len--)
-            t[len - 1] = '\0';
-        f[n++] = t;
-    }
-    return n;
-}
-
-static int parse_shape(const char *s, int64_t *shape)
-{
-    int n = 0;
-    char *end;
-    for (long long v = strtoll(s, &end, 10); end != s; v = strtoll(s, &end, 10)) {
-        shape[n++] = v;
-        s = end;
-    }
-    return n;
+    cases = case_file_load_built("linalg_lu_cases.txt", "lucase", MAX_CASES, &ncases);
 }
 
 static bool is_complex(usmarr_dtype_t dt)
@@ -93,11 +55,11 @@ static double *parse_values(const char *s, int64_t count, bool cplx)
 static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
 {
     char *line = strdup(line_in + 2), *f[6];
-    int nf = fields(line, f, 6);
+    int nf = case_fields(line, f, 6);
     ck_assert_int_ge(nf, 5);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = parse_shape(f[1], shape);
+    int nd = case_ints(f[1], shape, USMARR_MAX_NDIM);
     bool cplx = is_complex(dt);
     double *v = parse_values(nf > 5 ? f[5] : "", product(nd, shape), cplx);
     usmarr_array_t *host = NULL, *a = NULL, *b = NULL;
@@ -112,7 +74,7 @@ static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
         a = b;
     }
     if (strcmp(f[3], "-")) {
-        nd = parse_shape(f[3], shape);
+        nd = case_ints(f[3], shape, USMARR_MAX_NDIM);
         ck_assert_ok(usmarr_array_broadcast_to(a, nd, shape, &b));
         usmarr_array_release(a);
         a = b;
@@ -137,13 +99,13 @@ static double tolerance(usmarr_dtype_t dt)
 static void check_result(const usmarr_array_t *r, const char *line_in, const char *name)
 {
     char *line = strdup(line_in + 7), *f[3];
-    int nf = fields(line, f, 3);
+    int nf = case_fields(line, f, 3);
     ck_assert_int_ge(nf, 1);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     ck_assert_msg(usmarr_array_dtype(r) == dt, "%s: dtype %s, NumPy %s", name, usmarr_dtype_name(usmarr_array_dtype(r)),
                   f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = nf >= 2 ? parse_shape(f[1], shape) : 0;
+    int nd = nf >= 2 ? case_ints(f[1], shape, USMARR_MAX_NDIM) : 0;
     ck_assert_msg(usmarr_array_ndim(r) == nd, "%s: %d dims, NumPy %d", name, usmarr_array_ndim(r), nd);
     for (int i = 0; i < nd; i++)
         ck_assert_int_eq(usmarr_array_shape(r)[i], shape[i]);
@@ -194,7 +156,7 @@ static int call_op(const char *op, usmarr_array_t *x1, usmarr_array_t *x2, usmar
         char dtname[32] = "-";
         long long offset = 0;
         sscanf(args, "%lld %31s", &offset, dtname);
-        return usmarr_linalg_trace(x1, offset, strcmp(dtname, "-") ? (int)dtype_named(dtname) : -1, NULL, &r[0]);
+        return usmarr_linalg_trace(x1, offset, strcmp(dtname, "-") ? (int)case_dtype_named(dtname) : -1, NULL, &r[0]);
     }
     if (!strcmp(word, "outer"))
         return usmarr_linalg_outer(x1, x2, NULL, &r[0]);

@@ -20,45 +20,7 @@ static void load_cases(void)
 {
     if (cases)
         return;
-    const char *dir = getenv("USMARR_TEST_BUILDDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/linalg_cases.txt", dir && *dir ? dir : "tests");
-    cases = case_file_load_from(path, "lcase", MAX_CASES, &ncases);
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_DTYPE_COUNT;
-}
-
-/* Splits `line` (modified) at " ; " into at most `max` fields. */
-static int fields(char *line, char **f, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(line, ";\n", &save); t && n < max; t = strtok_r(NULL, ";\n", &save)) {
-        while (*t == ' ')
-            t++;
-        for (size_t len = strlen(t); len > 0 && t[len - 1] == ' '; len--)
-            t[len - 1] = '\0';
-        f[n++] = t;
-    }
-    return n;
-}
-
-static int parse_shape(const char *s, int64_t *shape)
-{
-    int n = 0;
-    char *end;
-    for (long long v = strtoll(s, &end, 10); end != s; v = strtoll(s, &end, 10)) {
-        shape[n++] = v;
-        s = end;
-    }
-    return n;
+    cases = case_file_load_built("linalg_cases.txt", "lcase", MAX_CASES, &ncases);
 }
 
 static bool is_complex(usmarr_dtype_t dt)
@@ -92,10 +54,10 @@ static int64_t product(int n, const int64_t *shape)
 static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
 {
     char *line = strdup(line_in + 2), *f[6];
-    ck_assert_int_eq(fields(line, f, 6), 6);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    ck_assert_int_eq(case_fields(line, f, 6), 6);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = parse_shape(f[1], shape);
+    int nd = case_ints(f[1], shape, USMARR_MAX_NDIM);
     bool cplx = is_complex(dt);
     double *v = parse_values(f[5], product(nd, shape), cplx);
     usmarr_array_t *host = NULL, *a = NULL, *b = NULL;
@@ -110,7 +72,7 @@ static usmarr_array_t *operand(usmarr_context_t *ctx, const char *line_in)
         a = b;
     }
     if (strcmp(f[3], "-")) {
-        nd = parse_shape(f[3], shape);
+        nd = case_ints(f[3], shape, USMARR_MAX_NDIM);
         ck_assert_ok(usmarr_array_broadcast_to(a, nd, shape, &b));
         usmarr_array_release(a);
         a = b;
@@ -141,13 +103,13 @@ static void check_result(usmarr_context_t *ctx, const usmarr_array_t *r, const c
 {
     (void)ctx;
     char *line = strdup(line_in + 7), *f[3];
-    int nf = fields(line, f, 3);
+    int nf = case_fields(line, f, 3);
     ck_assert_int_ge(nf, 1);
-    usmarr_dtype_t dt = dtype_named(f[0]);
+    usmarr_dtype_t dt = case_dtype_named(f[0]);
     ck_assert_msg(usmarr_array_dtype(r) == dt, "%s: dtype %s, NumPy %s", name, usmarr_dtype_name(usmarr_array_dtype(r)),
                   f[0]);
     int64_t shape[USMARR_MAX_NDIM];
-    int nd = nf >= 2 ? parse_shape(f[1], shape) : 0;
+    int nd = nf >= 2 ? case_ints(f[1], shape, USMARR_MAX_NDIM) : 0;
     ck_assert_int_eq(usmarr_array_ndim(r), nd);
     for (int i = 0; i < nd; i++)
         ck_assert_int_eq(usmarr_array_shape(r)[i], shape[i]);
@@ -180,7 +142,7 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
         char *end;
         double correction = strtod(op + 4, &end);
         int64_t v[2 + USMARR_MAX_NDIM] = {0};
-        int nv = parse_shape(end, v), axes[USMARR_MAX_NDIM];
+        int nv = case_ints(end, v, (int)(sizeof v / sizeof *v)), axes[USMARR_MAX_NDIM];
         ck_assert_int_ge(nv, 2);
         for (int i = 0; i < v[1]; i++)
             axes[i] = (int)v[2 + i];
@@ -193,7 +155,7 @@ static void run_case(usmarr_context_t *ctx, const struct case_entry *e)
         ck_assert_ok(usmarr_vecdot(x1, x2, atoi(op + 7), NULL, &r));
     } else {
         int64_t v[2 + 2 * USMARR_MAX_NDIM] = {0};
-        int nv = parse_shape(op + 10, v), n = (int)v[0], a1[USMARR_MAX_NDIM], a2[USMARR_MAX_NDIM];
+        int nv = case_ints(op + 10, v, (int)(sizeof v / sizeof *v)), n = (int)v[0], a1[USMARR_MAX_NDIM], a2[USMARR_MAX_NDIM];
         ck_assert_int_eq(nv, v[1] ? 2 + 2 * n : 2);
         for (int i = 0; v[1] && i < n; i++) {
             a1[i] = (int)v[2 + i];
