@@ -265,6 +265,34 @@ inline void la_rotate(__global LA_T *restrict x, __global LA_T *restrict y, long
 }
 
 #if USMARR_WANT(eigh)
+/* The eigenvalues w ascending, the rows of v (eigenvectors as rows: Vᵀ) with them
+ * (selection sort: n swaps at most), then Vᵀ to V. */
+inline void la_sort_eigen(__global LA_R *w, __global LA_T *v, long n, int want_v)
+{
+    for (long i = 0; i < n - 1; i++) {
+        long best = i;
+        for (long j = i + 1; j < n; j++)
+            if (w[j] < w[best])
+                best = j;
+        if (best == i)
+            continue;
+        LA_R tmp = w[i];
+        w[i] = w[best];
+        w[best] = tmp;
+        for (long r = 0; want_v && r < n; r++) {
+            LA_T x = v[i * n + r];
+            v[i * n + r] = v[best * n + r];
+            v[best * n + r] = x;
+        }
+    }
+    for (long i = 0; want_v && i < n; i++)
+        for (long j = 0; j < i; j++) {
+            LA_T x = v[i * n + j];
+            v[i * n + j] = v[j * n + i];
+            v[j * n + i] = x;
+        }
+}
+
 /* a: the stack's (n, n) Hermitian matrices (the lower triangle is read), destroyed;
  * w: n eigenvalues per matrix, ascending; v: (n, n) eigenvectors (columns) per matrix, or
  * unused when want_v is 0; status: one word per matrix. */
@@ -332,29 +360,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
     status[z] = rotated;
     for (long i = 0; i < n; i++)
         w[i] = LA_RE(a[i * n + i]);
-    /* ascending, eigenvectors with their values (selection sort: n swaps at most) */
-    for (long i = 0; i < n - 1; i++) {
-        long best = i;
-        for (long j = i + 1; j < n; j++)
-            if (w[j] < w[best])
-                best = j;
-        if (best == i)
-            continue;
-        LA_R tmp = w[i];
-        w[i] = w[best];
-        w[best] = tmp;
-        for (long r = 0; want_v && r < n; r++) {
-            LA_T x = v[i * n + r];
-            v[i * n + r] = v[best * n + r];
-            v[best * n + r] = x;
-        }
-    }
-    for (long i = 0; want_v && i < n; i++) /* Vᵀ to V */
-        for (long j = 0; j < i; j++) {
-            LA_T x = v[i * n + j];
-            v[i * n + j] = v[j * n + i];
-            v[j * n + i] = x;
-        }
+    la_sort_eigen(w, v, n, want_v);
 }
 #endif
 
@@ -527,29 +533,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_tridiagonal(__global LA_T *a, __gl
             break;
     }
     status[z] = failed;
-    /* ascending, the rows of Qᵀ with their values, then Qᵀ to Q */
-    for (long i = 0; i < n - 1; i++) {
-        long best = i;
-        for (long j = i + 1; j < n; j++)
-            if (w[j] < w[best])
-                best = j;
-        if (best == i)
-            continue;
-        LA_R tmp = w[i];
-        w[i] = w[best];
-        w[best] = tmp;
-        for (long r = 0; want_v && r < n; r++) {
-            LA_T x = v[i * n + r];
-            v[i * n + r] = v[best * n + r];
-            v[best * n + r] = x;
-        }
-    }
-    for (long i = 0; want_v && i < n; i++)
-        for (long j = 0; j < i; j++) {
-            LA_T x = v[i * n + j];
-            v[i * n + j] = v[j * n + i];
-            v[j * n + i] = x;
-        }
+    la_sort_eigen(w, v, n, want_v);
 }
 #endif
 
