@@ -86,3 +86,31 @@ int case_ints(const char *s, int64_t *v, int max)
     }
     return n;
 }
+
+int64_t case_values(char *line, const char *tag, void *dst, size_t size)
+{
+    size_t tl = strlen(tag);
+    ck_assert_msg(!strncmp(line, tag, tl) && (line[tl] == ' ' || line[tl] == '\n'), "expected a \"%s\" line", tag);
+    char *p = line + tl, *end;
+    int64_t n = 0;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p || *p == '\n')
+            break;
+        if (size == 0) {
+            ((int64_t *)dst)[n++] = strtoll(p, &end, 10);
+        } else {
+            size_t len = strspn(p, "0123456789abcdef");
+            char high[17] = "0";
+            if (len > 16) {
+                memcpy(high, p, len - 16);
+                high[len - 16] = 0;
+            }
+            uint64_t v[2] = {strtoull(p + (len > 16 ? len - 16 : 0), &end, 16), strtoull(high, NULL, 16)};
+            memcpy((char *)dst + (size_t)n++ * size, v, size); /* little-endian */
+        }
+        p = end;
+    }
+    return n;
+}

@@ -32,5 +32,9 @@ usmarr_dtype_t case_dtype_named(const char *name);
 int case_fields(char *line, char **f, int max);
 /* Reads at most `max` whitespace-separated integers of `s` into `v`; returns how many. */
 int case_ints(const char *s, int64_t *v, int max);
+/* The elements of a "<tag> v v v" line into `dst`: elements of `size` bytes given as the
+ * hexadecimal integer of their bytes (little-endian, 16-byte ones included), or decimal
+ * int64 when size is 0; returns the count.  A line of another tag fails the test. */
+int64_t case_values(char *line, const char *tag, void *dst, size_t size);
 
 #endif

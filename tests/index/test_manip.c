@@ -21,15 +21,6 @@ static void load_cases(void)
         cases = case_file_load("mcase", MAX_CASES, &ncases);
 }
 
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_DTYPE_COUNT;
-}
-
 static void to_dtype(usmarr_dtype_t dt, double v, void *dst)
 {
     switch (dt) {
@@ -74,7 +65,7 @@ static usmarr_array_t *make_input(usmarr_context_t *ctx, char *line)
     int used;
     ck_assert_int_eq(sscanf(p, "%31s %n", name, &used), 1);
     p += used;
-    usmarr_dtype_t dt = dtype_named(name);
+    usmarr_dtype_t dt = case_dtype_named(name);
     int nd = (int)strtol(p, &p, 10);
     int64_t shape[USMARR_MAX_NDIM];
     for (int k = 0; k < nd; k++)
@@ -230,7 +221,7 @@ static void check_result(const char *cname, const usmarr_array_t *r, char *line)
     int used;
     ck_assert_int_eq(sscanf(p, "%31s %n", name, &used), 1);
     p += used;
-    usmarr_dtype_t dt = dtype_named(name);
+    usmarr_dtype_t dt = case_dtype_named(name);
     ck_assert_msg(usmarr_array_dtype(r) == dt, "%s: dtype %s, NumPy %s", cname, usmarr_dtype_name(usmarr_array_dtype(r)),
                   name);
     int nd = (int)strtol(p, &p, 10);

@@ -7,6 +7,8 @@
  * zero-size inputs, several work-groups. */
 #include "../harness/common.h"
 
+#include "../harness/case_file.h"
+
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,46 +209,6 @@ static char *next_line(FILE *f, char **line, size_t *cap)
     return *line;
 }
 
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < (int)USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_BOOL;
-}
-
-/* The elements of a "<tag> v v v" line into `dst` (elements of `size` bytes given as the
- * hexadecimal integer of their bytes, 16-byte ones included; size 0: decimal int64);
- * returns the count. */
-static int64_t parse_values(char *line, const char *tag, void *dst, size_t size)
-{
-    size_t tl = strlen(tag);
-    ck_assert_msg(!strncmp(line, tag, tl) && (line[tl] == ' ' || line[tl] == '\n'), "expected a \"%s\" line", tag);
-    char *p = line + tl, *end;
-    int64_t n = 0;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        if (!*p || *p == '\n')
-            break;
-        if (size == 0) {
-            ((int64_t *)dst)[n++] = strtoll(p, &end, 10);
-        } else {
-            size_t len = strspn(p, "0123456789abcdef");
-            char high[17] = "0";
-            if (len > 16) {
-                memcpy(high, p, len - 16);
-                high[len - 16] = 0;
-            }
-            uint64_t v[2] = {strtoull(p + (len > 16 ? len - 16 : 0), &end, 16), strtoull(high, NULL, 16)};
-            memcpy((char *)dst + (size_t)n++ * size, v, size); /* little-endian */
-        }
-        p = end;
-    }
-    return n;
-}
-
 /* Reads "NDIM S0 S1 ..." at *p into shape; returns the element count. */
 static int64_t parse_shape(char **p, int *ndim, int64_t *shape)
 {
@@ -326,13 +288,13 @@ START_TEST(test_utilities_tril_triu_match_numpy_for_every_dtype_layout_and_k)
         int64_t n = parse_shape(&p, &ndim, shape);
         int64_t k = strtoll(p, &p, 10);
         bool lower = strtol(p, &p, 10) != 0;
-        usmarr_dtype_t d = dtype_named(dname);
+        usmarr_dtype_t d = case_dtype_named(dname);
         if (!fp64 && (d == USMARR_FLOAT64 || d == USMARR_COMPLEX128))
             continue;
         size_t isz = usmarr_dtype_size(d);
         unsigned char *in = malloc((size_t)n * isz), *want = malloc((size_t)n * isz);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "exp", want, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "in", in, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "exp", want, isz), n);
         int (*fn)(const usmarr_array_t *, int64_t, usmarr_array_t *, usmarr_array_t **) =
             lower ? usmarr_tril : usmarr_triu;
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
@@ -487,7 +449,7 @@ START_TEST(test_utilities_isclose_allclose_match_numpy)
         int64_t bn = parse_shape(&p, &nb, bshape);
         double rtol = strtod(p, &p), atol = strtod(p, &p);
         bool equal_nan = strtol(p, &p, 10) != 0;
-        usmarr_dtype_t da = dtype_named(aname), db = dtype_named(bname);
+        usmarr_dtype_t da = case_dtype_named(aname), db = case_dtype_named(bname);
         /* every case with a float64 computation needs fp64 (bool and integers compute in it) */
         usmarr_dtype_t loop = USMARR_FLOAT64;
         if (usmarr_result_type((usmarr_dtype_t[]){da, usmarr_dtype_kind(db) == USMARR_KIND_FLOAT ||
@@ -505,10 +467,10 @@ START_TEST(test_utilities_isclose_allclose_match_numpy)
             rn *= ea == 1 ? eb : ea;
         }
         int64_t *want = malloc((size_t)rn * 8 + 8), all;
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "a", ah, asz), an);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "b", bh, bsz), bn);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "exp", want, 0), rn);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "all", &all, 0), 1);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "a", ah, asz), an);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "b", bh, bsz), bn);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "exp", want, 0), rn);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "all", &all, 0), 1);
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             char what[200];
             snprintf(what, sizeof what, "isclose %s (%s layout)", name, layout_names[lay]);

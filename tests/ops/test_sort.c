@@ -5,6 +5,8 @@
  * strides, zero-size and 0-d inputs; and the failure paths. */
 #include "../harness/common.h"
 
+#include "../harness/case_file.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -12,49 +14,6 @@ static const char *cases_path(void)
 {
     const char *p = getenv("USMARR_SORT_CASES");
     return p && *p ? p : "tests/sort_cases.txt";
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < (int)USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_BOOL;
-}
-
-/* The values of a "<tag> v v v" line into `dst` (elements of `size` bytes, or int64 when
- * size is 0; a 16-byte element is one hexadecimal number of up to 32 digits); returns the
- * count. */
-static int64_t parse_values(char *line, const char *tag, void *dst, size_t size)
-{
-    size_t tl = strlen(tag);
-    ck_assert_msg(!strncmp(line, tag, tl) && line[tl] == ' ', "expected a \"%s\" line", tag);
-    char *p = line + tl, *end;
-    int64_t n = 0;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        if (!*p || *p == '\n')
-            break;
-        if (size == 0) {
-            ((int64_t *)dst)[n++] = strtoll(p, &end, 10);
-        } else if (size == 16) {
-            size_t len = strspn(p, "0123456789abcdef");
-            char high[17] = "0";
-            if (len > 16) {
-                memcpy(high, p, len - 16);
-                high[len - 16] = 0;
-            }
-            uint64_t v[2] = {strtoull(p + (len > 16 ? len - 16 : 0), &end, 16), strtoull(high, NULL, 16)};
-            memcpy((char *)dst + (size_t)n++ * size, v, size); /* little-endian */
-        } else {
-            uint64_t v = strtoull(p, &end, 16);
-            memcpy((char *)dst + (size_t)n++ * size, &v, size); /* little-endian */
-        }
-        p = end;
-    }
-    return n;
 }
 
 /* Equal as NumPy values: NaN == NaN, -0.0 == 0.0 (sort rebuilds elements from keys). */
@@ -171,16 +130,16 @@ START_TEST(test_sort_and_argsort_match_numpy_for_every_dtype_length_axis_and_lay
             shape[i] = strtoll(p, &p, 10);
         axis = (int)strtol(p, &p, 10);
         desc = (int)strtol(p, &p, 10);
-        usmarr_dtype_t d = dtype_named(dname);
+        usmarr_dtype_t d = case_dtype_named(dname);
         if (test_dtype_skipped(ctx, d))
             continue;
         int64_t n = shape[0] * shape[1] * shape[2];
         size_t isz = usmarr_dtype_size(d);
         unsigned char *in = malloc((size_t)n * isz), *val = malloc((size_t)n * isz);
         int64_t *arg = malloc((size_t)n * 8);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "val", val, isz), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "arg", arg, 0), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "in", in, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "val", val, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "arg", arg, 0), n);
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             char what[160];
             snprintf(what, sizeof what, "%s (%s layout, axis %d, %s)", name, layout_names[lay], axis,
@@ -226,17 +185,17 @@ START_TEST(test_searchsorted_matches_numpy_with_and_without_sorter)
         int side, use_sorter;
         long long n, m;
         ck_assert_int_eq(sscanf(line, "search %95s %15s %lld %lld %d %d", name, dname, &n, &m, &side, &use_sorter), 6);
-        usmarr_dtype_t d = dtype_named(dname);
+        usmarr_dtype_t d = case_dtype_named(dname);
         if (test_dtype_skipped(ctx, d))
             continue;
         size_t isz = usmarr_dtype_size(d);
         unsigned char *a = malloc((size_t)n * isz), *v = malloc((size_t)m * isz);
         int64_t *sorter = malloc((size_t)n * 8), *exp = malloc((size_t)m * 8);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "a", a, isz), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "v", v, isz), m);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "a", a, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "v", v, isz), m);
         if (use_sorter)
-            ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "sorter", sorter, 0), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "exp", exp, 0), m);
+            ck_assert_int_eq(case_values(next_line(f, &line, &cap), "sorter", sorter, 0), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "exp", exp, 0), m);
         int64_t an = n, vm = m;
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             usmarr_array_t *aa = make(ctx, d, 1, &an, a, n, (enum layout)lay);
@@ -438,18 +397,18 @@ START_TEST(test_unique_functions_match_numpy_with_nans_distinct)
         char *p = line + used;
         for (int i = 0; i < ndim; i++)
             shape[i] = strtoll(p, &p, 10);
-        usmarr_dtype_t d = dtype_named(dname);
+        usmarr_dtype_t d = case_dtype_named(dname);
         if (test_dtype_skipped(ctx, d))
             continue;
         int64_t n = shape[0] * shape[1] * shape[2];
         size_t isz = usmarr_dtype_size(d);
         unsigned char *in = malloc((size_t)n * isz), *vals = malloc((size_t)n * isz);
         int64_t *idx = malloc((size_t)n * 8), *inv = malloc((size_t)n * 8), *cnt = malloc((size_t)n * 8);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
-        int64_t nu = parse_values(next_line(f, &line, &cap), "values", vals, isz);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "indices", idx, 0), nu);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "inverse", inv, 0), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "counts", cnt, 0), nu);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "in", in, isz), n);
+        int64_t nu = case_values(next_line(f, &line, &cap), "values", vals, isz);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "indices", idx, 0), nu);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "inverse", inv, 0), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "counts", cnt, 0), nu);
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             char what[160];
             snprintf(what, sizeof what, "unique %s (%s layout)", name, layout_names[lay]);
@@ -510,14 +469,14 @@ START_TEST(test_isin_matches_numpy)
         long long n, m;
         int invert;
         ck_assert_int_eq(sscanf(line, "isin %95s %15s %lld %15s %lld %d", name, xname, &n, tname, &m, &invert), 6);
-        usmarr_dtype_t xd = dtype_named(xname), td = dtype_named(tname);
+        usmarr_dtype_t xd = case_dtype_named(xname), td = case_dtype_named(tname);
         if (test_dtype_skipped(ctx, xd) || test_dtype_skipped(ctx, td))
             continue;
         unsigned char *xh = malloc((size_t)n * 16), *th = malloc((size_t)m * 16);
         int64_t *exp = malloc((size_t)n * 8);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "x", xh, usmarr_dtype_size(xd)), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "t", th, usmarr_dtype_size(td)), m);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "exp", exp, 0), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "x", xh, usmarr_dtype_size(xd)), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "t", th, usmarr_dtype_size(td)), m);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "exp", exp, 0), n);
         int64_t xn = n, tm = m;
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             usmarr_array_t *x = make(ctx, xd, 1, &xn, xh, n, (enum layout)lay);
@@ -656,7 +615,7 @@ START_TEST(test_top_k_matches_numpy_and_rejects_bad_k)
         int axis = (int)strtol(p, &p, 10);
         int64_t k = strtoll(p, &p, 10);
         int largest = (int)strtol(p, &p, 10);
-        usmarr_dtype_t d = dtype_named(dname);
+        usmarr_dtype_t d = case_dtype_named(dname);
         if (test_dtype_skipped(ctx, d))
             continue;
         memcpy(kshape, shape, sizeof kshape);
@@ -665,9 +624,9 @@ START_TEST(test_top_k_matches_numpy_and_rejects_bad_k)
         size_t isz = usmarr_dtype_size(d);
         unsigned char *in = malloc((size_t)n * isz), *val = malloc((size_t)nk * isz + 1);
         int64_t *idx = malloc((size_t)nk * 8 + 8);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "in", in, isz), n);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "val", val, isz), nk);
-        ck_assert_int_eq(parse_values(next_line(f, &line, &cap), "idx", idx, 0), nk);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "in", in, isz), n);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "val", val, isz), nk);
+        ck_assert_int_eq(case_values(next_line(f, &line, &cap), "idx", idx, 0), nk);
         for (int lay = 0; lay < LAYOUT_COUNT; lay++) {
             char what[160];
             snprintf(what, sizeof what, "top_k %s (%s layout)", name, layout_names[lay]);

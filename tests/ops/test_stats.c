@@ -6,6 +6,8 @@
  * overflow; and the failure paths. */
 #include "../harness/common.h"
 
+#include "../harness/case_file.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -13,15 +15,6 @@ static const char *cases_path(void)
 {
     const char *p = getenv("USMARR_STATS_CASES");
     return p && *p ? p : "tests/stats_cases.txt";
-}
-
-static usmarr_dtype_t dtype_named(const char *name)
-{
-    for (int d = 0; d < (int)USMARR_DTYPE_COUNT; d++)
-        if (!strcmp(usmarr_dtype_name((usmarr_dtype_t)d), name))
-            return (usmarr_dtype_t)d;
-    ck_abort_msg("unknown dtype %s", name);
-    return USMARR_BOOL;
 }
 
 /* An array on the host: dtype, shape and C-ordered elements. */
@@ -55,7 +48,7 @@ static void parse_array(const char *line, const char *tag, struct host *h)
     char dname[16];
     int used;
     ck_assert_int_eq(sscanf(line + tl, " %15s %d%n", dname, &h->ndim, &used), 2);
-    h->d = dtype_named(dname);
+    h->d = case_dtype_named(dname);
     char *p = (char *)line + tl + used;
     h->n = 1;
     for (int i = 0; i < h->ndim; i++)
@@ -234,7 +227,7 @@ static char *parse_head(const struct block *b, const char *keyword, bool with_op
         ck_assert_int_eq(sscanf(p0, " %95s %15s %15s %d%n", name, op, dname, &h->ndim, &used), 4);
     else
         ck_assert_int_eq(sscanf(p0, " %95s %15s %d%n", name, dname, &h->ndim, &used), 3);
-    h->d = dtype_named(dname);
+    h->d = case_dtype_named(dname);
     char *p = (char *)p0 + used;
     h->n = 1;
     for (int i = 0; i < h->ndim; i++)
