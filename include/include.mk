@@ -14,6 +14,7 @@ usmarrinclude_HEADERS = \
 	include/usmarr/linalg.h \
 	include/usmarr/ops.h \
 	include/usmarr/pod.h \
+	include/usmarr/queue.h \
 	include/usmarr/reduce.h \
 	include/usmarr/sort.h \
 	include/usmarr/stats.h \

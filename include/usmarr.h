@@ -298,7 +298,8 @@ USMARR_API cl_context usmarr_context_cl_context(const usmarr_context_t *context)
  *  @param context the context
  *  @return its device, NULL for a NULL context */
 USMARR_API cl_device_id usmarr_context_device(const usmarr_context_t *context);
-/** @brief The in-order queue (borrowed).
+/** @brief The context's own in-order queue (borrowed): the one operations use unless the
+ *  calling thread set a current queue of this context (usmarr_queue_set_current()).
  *  @param context the context
  *  @return its queue, NULL for a NULL context */
 USMARR_API cl_command_queue usmarr_context_queue(const usmarr_context_t *context);
@@ -306,7 +307,8 @@ USMARR_API cl_command_queue usmarr_context_queue(const usmarr_context_t *context
  *  @param context the context
  *  @return the description, NULL for a NULL context */
 USMARR_API const usmarr_device_info_t *usmarr_context_info(const usmarr_context_t *context);
-/** @brief Waits for all work enqueued on the context's queue.
+/** @brief Waits for all work enqueued on the context's own queue and on the calling
+ *  thread's current queue when it belongs to the context (usmarr/queue.h).
  *  @param context the context
  *  @return 0, or the OpenCL error of clFinish
  *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL */
@@ -459,6 +461,7 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_fill(usmarr_memory_t *memory, size
 #include "usmarr/dtype.h"
 #include "usmarr/array.h"
 #include "usmarr/pod.h"
+#include "usmarr/queue.h"
 /* engine */
 #include "usmarr/cache.h"
 #include "usmarr/copy.h"

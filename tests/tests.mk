@@ -23,6 +23,7 @@ tests_runner_SOURCES = \
 	tests/core/test_array.c \
 	tests/core/test_create.c \
 	tests/core/test_threads.c \
+	tests/core/test_queue.c \
 	tests/engine/test_simplify.c \
 	tests/engine/test_copy.c \
 	tests/engine/test_copy_plan.c \

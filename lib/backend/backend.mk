@@ -4,4 +4,5 @@ lib_libusmarr_la_SOURCES += \
 	lib/backend/backend_internal.h \
 	lib/backend/usm.c \
 	lib/backend/svm.c \
-	lib/backend/pool.c
+	lib/backend/pool.c \
+	lib/backend/order.c

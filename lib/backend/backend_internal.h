@@ -59,11 +59,21 @@ USMARR_INTERNAL void usmarr__svm_api_load(struct usmarr__usm_api *api);
 USMARR_INTERNAL int usmarr__svm_register(cl_context cl, cl_command_queue queue);
 USMARR_INTERNAL void usmarr__svm_unregister(cl_context cl, cl_command_queue queue);
 
-/* Released device blocks kept for reuse (pool.c); guarded by `lock`. */
+/* Released device blocks kept for reuse (pool.c); guarded by `lock`.  A block remembers
+ * the queue that last used it (retained; NULL: the context's own queue), and releases
+ * that wait for a marker (`deferred`, order.c) sit here too, under the same lock. */
 #define USMARR__POOL_BLOCKS 64
 struct usmarr__pool_block {
     void *pointer;
     size_t size;
+    cl_command_queue queue;
+};
+/* A release that waits for the work before `event` (order.c): `release(pointer, data)`. */
+struct usmarr__deferred {
+    cl_event event;
+    void (*release)(void *pointer, void *data);
+    void *pointer;
+    void *data;
 };
 struct usmarr__pool {
     mtx_t lock;
@@ -71,7 +81,42 @@ struct usmarr__pool {
     size_t bytes;
     int count;
     struct usmarr__pool_block blocks[USMARR__POOL_BLOCKS]; /* oldest first */
+    struct usmarr__deferred *deferred;
+    size_t ndeferred, deferred_capacity;
+    atomic_size_t pending; /* ndeferred, read without the lock */
 };
+
+/* ---- queues (order.c) ----------------------------------------------------------- */
+/* A queue of a context (include/usmarr/queue.h).  The context's own queue is a member of
+ * the context (`own`), whose references count on the context's. */
+struct usmarr_queue {
+    atomic_int refcount;
+    usmarr_context_t *context; /* retained, except by the context's own queue */
+    cl_command_queue cl;       /* retained */
+    bool own;
+};
+
+/* The calling thread's current queue (retained by the thread), or NULL. */
+USMARR_INTERNAL extern _Thread_local usmarr_queue_t *usmarr__current_queue;
+
+/* A marker on `queue`, flushed so that other queues may wait on it; takes the queue
+ * lock (never call it with the lock held). */
+USMARR_INTERNAL int usmarr__queue_marker_cl(usmarr_context_t *ctx, cl_command_queue queue, cl_event *event);
+/* Makes `waiter` wait for the work enqueued so far on `producer` (nothing when they are
+ * the same queue).  Called with the queue lock held. */
+USMARR_INTERNAL int usmarr__queue_order_locked(cl_command_queue producer, cl_command_queue waiter);
+
+/* Calls release(pointer, data) once the work enqueued so far on `queue` (NULL: the
+ * context's own) has completed, without waiting now: a marker is recorded and polled by
+ * later calls (usmarr__deferred_poll) and waited for by usmarr__deferred_flush.  When no
+ * marker can be recorded the queue is finished and the release runs now. */
+USMARR_INTERNAL void usmarr__defer_release(usmarr_context_t *ctx, cl_command_queue queue,
+                                           void (*release)(void *pointer, void *data), void *pointer, void *data);
+/* Runs the deferred releases whose markers have completed (cheap when there are none). */
+USMARR_INTERNAL void usmarr__deferred_poll(usmarr_context_t *ctx);
+/* Waits for every deferred release's marker and runs them all (finish, context release,
+ * an allocation that failed). */
+USMARR_INTERNAL void usmarr__deferred_flush(usmarr_context_t *ctx);
 
 
 /* ---- the block pool (pool.c) ---------------------------------------------------- */
@@ -79,8 +124,13 @@ struct usmarr__pool {
 USMARR_INTERNAL int usmarr__pool_init(usmarr_context_t *ctx);
 /* A pooled block of exactly `size` bytes aligned to `alignment` (0 = any), or NULL. */
 USMARR_INTERNAL void *usmarr__pool_take(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment);
-/* Keeps a released ordinary block for reuse; false when it is not pooled (free it). */
-USMARR_INTERNAL bool usmarr__pool_give(usmarr_context_t *ctx, usmarr_usm_kind_t kind, void *pointer, size_t size);
+/* Keeps a released ordinary block for reuse; false when it is not pooled (free it).
+ * `queue` is the queue that last used it (NULL: the context's own): a later take on
+ * another queue makes that one wait for it first. */
+USMARR_INTERNAL bool usmarr__pool_give(usmarr_context_t *ctx, usmarr_usm_kind_t kind, void *pointer, size_t size,
+                                       cl_command_queue queue);
+/* Frees a block of ctx (`data`) once released by usmarr__defer_release. */
+USMARR_INTERNAL void usmarr__usm_free_deferred(void *pointer, void *data);
 /* Frees every pooled block; true when there was one. */
 USMARR_INTERNAL bool usmarr__pool_drain(usmarr_context_t *ctx);
 /* Drains the pool and destroys its lock (context release). */
@@ -159,6 +209,7 @@ struct usmarr_context {
     cl_context cl;
     cl_device_id device;
     cl_command_queue queue;
+    usmarr_queue_t own; /* the queue object of `queue` (order.c) */
     mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
     struct usmarr__usm_api usm;
     usmarr_device_info_t info;
@@ -182,5 +233,14 @@ struct usmarr_context {
      * finishes the queue first (usmarr__usm_free).  Under queue_lock. */
     bool indirect_launched;
 };
+
+/* The cl_command_queue that the calling thread's operations on `ctx` use: its current
+ * queue when that belongs to ctx, else the context's own.  One thread-local load and a
+ * compare: the default path stays as fast as it was. */
+static inline cl_command_queue usmarr__queue_of(const usmarr_context_t *ctx)
+{
+    const usmarr_queue_t *q = usmarr__current_queue;
+    return q && q->context == ctx ? q->cl : ctx->queue;
+}
 
 #endif

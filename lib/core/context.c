@@ -79,6 +79,7 @@ static int context_build(cl_platform_id platform, cl_context cl, cl_device_id de
     ctx->cl = cl;
     ctx->device = device;
     ctx->queue = queue;
+    ctx->own = (usmarr_queue_t){.context = ctx, .cl = queue, .own = true};
     if (context_created)
         context_created(ctx);
     *out = ctx;
@@ -196,6 +197,10 @@ int usmarr_context_finish(usmarr_context_t *context)
     usmarr__clear_error();
     if (!context)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "context is NULL");
+    cl_command_queue current = usmarr__queue_of(context);
     cl_int err = clFinish(context->queue);
+    if (err == CL_SUCCESS && current != context->queue)
+        err = clFinish(current);
+    usmarr__deferred_poll(context);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clFinish");
 }

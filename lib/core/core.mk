@@ -3,6 +3,7 @@ lib_libusmarr_la_SOURCES += \
 	lib/core/core_internal.h \
 	lib/core/device.c \
 	lib/core/context.c \
+	lib/core/queue.c \
 	lib/core/dtype.c \
 	lib/core/dtype_info.c \
 	lib/core/promote.c \

@@ -35,7 +35,17 @@ struct usmarr_memory {
     size_t pod_capacity;
     size_t pod_alignment;
     size_t pod_last_begin;
+    /* The queue that last wrote the block: the one it was allocated on, or the last
+     * usmarr_array_record_queue() (retained; NULL: the context's own queue).  Its reuse
+     * and its release wait for that queue's work, without waiting on the host. */
+    _Atomic(usmarr_queue_t *) queue;
 };
+
+/* ---- queues (queue.c) ----------------------------------------------------------- */
+/* Adds a reference to a queue (not NULL; the own queue's go to its context). */
+USMARR_INTERNAL void usmarr__queue_ref(usmarr_queue_t *queue);
+/* Drops one: the last reference of a created or adopted queue frees it. */
+USMARR_INTERNAL void usmarr__queue_unref(usmarr_queue_t *queue);
 
 /* 0 when the context's device offers USM of `kind`, else USMARR_ERROR_UNSUPPORTED with a
  * detail naming the kind, the device and its capability query. */

@@ -91,7 +91,7 @@ static int device_copy_locked(usmarr_context_t *ctx, void *dst, const void *src,
 {
     if (size == 0)
         return 0;
-    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, size, 0, NULL, NULL);
+    cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, dst, src, size, 0, NULL, NULL);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
 }
 

@@ -32,6 +32,11 @@ int usmarr__memory_new(usmarr_context_t *context, usmarr_usm_kind_t kind, usmarr
     usmarr__ref_init(&m->refcount);
     m->context = usmarr_context_retain(context);
     m->kind = kind;
+    usmarr_queue_t *q = usmarr__current_queue;
+    if (q && q->context == context) { /* written first on the thread's current queue */
+        usmarr__queue_ref(q);
+        atomic_init(&m->queue, q);
+    }
     *out = m;
     return 0;
 }
@@ -85,13 +90,21 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
     if ((rc = usmarr__memory_new(context, kind, &m)) != 0)
         return rc;
     m->size = size;
+    usmarr__deferred_poll(context);
     if (size > 0) {
         m->pointer = usmarr__pool_take(context, kind, size, alignment);
         bool fresh = !m->pointer;
         rc = m->pointer ? 0 : usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
-        if (rc == USMARR_ERROR_ALLOCATION && usmarr__pool_drain(context)) /* pooled blocks hold the memory */
-            rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        if (rc == USMARR_ERROR_ALLOCATION) { /* pooled blocks and deferred frees hold the memory */
+            bool pending = atomic_load(&context->pool.pending) > 0;
+            usmarr__deferred_flush(context);
+            if (usmarr__pool_drain(context) || pending)
+                rc = usmarr__usm_alloc(context, kind, size, alignment, &m->pointer);
+        }
         if (rc) {
+            usmarr_queue_t *q = atomic_load(&m->queue);
+            if (q)
+                usmarr__queue_unref(q);
             usmarr_context_release(context);
             free(m);
             return rc;
@@ -130,22 +143,51 @@ int usmarr_memory_wrap(usmarr_context_t *context, void *pointer, size_t size, us
 
 usmarr_memory_t *usmarr_memory_retain(usmarr_memory_t *memory) { return USMARR__RETAIN(memory); }
 
+/* A foreign block's release, run once the work that reads it has completed. */
+struct foreign_release {
+    usmarr_context_t *context;
+    usmarr_release_fn release;
+    void *user_data;
+};
+
+static void foreign_release_run(void *pointer, void *data)
+{
+    struct foreign_release *f = data;
+    if (f->release)
+        f->release(pointer, f->user_data);
+    atomic_fetch_add(&f->context->usm_frees, 1); /* the owner may have freed it */
+    free(f);
+}
+
 void usmarr_memory_release(usmarr_memory_t *memory)
 {
     if (!USMARR__RELEASE_LAST(memory))
         return;
+    usmarr_context_t *ctx = memory->context;
+    usmarr_queue_t *q = atomic_load(&memory->queue);
+    cl_command_queue last = q ? q->cl : NULL;
     if (memory->foreign) {
-        /* The owner frees; make sure our queued work is done with it first. */
-        clFinish(memory->context->queue);
-        if (memory->release)
-            memory->release(memory->pointer, memory->user_data);
-        atomic_fetch_add(&memory->context->usm_frees, 1); /* the owner may have freed it */
+        /* The owner frees: after our queued work is done with it, without waiting now. */
+        struct foreign_release *f = malloc(sizeof *f);
+        if (f) {
+            *f = (struct foreign_release){ctx, memory->release, memory->user_data};
+            usmarr__defer_release(ctx, last, foreign_release_run, memory->pointer, f);
+        } else {
+            clFinish(last ? last : ctx->queue);
+            if (memory->release)
+                memory->release(memory->pointer, memory->user_data);
+            atomic_fetch_add(&ctx->usm_frees, 1);
+        }
     } else if (memory->pointer &&
-               !usmarr__pool_give(memory->context, memory->kind, memory->pointer,
-                                  memory->pod_state != USMARR_POD_NONE ? memory->pod_capacity : memory->size)) {
-        usmarr__usm_free(memory->context, memory->pointer); /* a pod's allocation is its capacity */
+               !usmarr__pool_give(ctx, memory->kind, memory->pointer,
+                                  memory->pod_state != USMARR_POD_NONE ? memory->pod_capacity : memory->size, last)) {
+        /* a pod's allocation is its capacity; freed once the work that used it is done */
+        usmarr__defer_release(ctx, last, usmarr__usm_free_deferred, memory->pointer, ctx);
     }
-    usmarr_context_release(memory->context);
+    if (q)
+        usmarr__queue_unref(q);
+    usmarr__deferred_poll(ctx);
+    usmarr_context_release(ctx);
     free(memory);
 }
 
@@ -174,7 +216,7 @@ static int blocking_copy(usmarr_context_t *ctx, void *dst, const void *src, size
     if (size == 0)
         return 0;
     mtx_lock(&ctx->queue_lock);
-    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, size, 0, NULL, NULL);
+    cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, dst, src, size, 0, NULL, NULL);
     mtx_unlock(&ctx->queue_lock);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
 }
@@ -237,10 +279,8 @@ int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *patte
         return rc;
     usmarr_context_t *ctx = memory->context;
     mtx_lock(&ctx->queue_lock);
-    cl_int err = ctx->usm.memfill(ctx->queue, (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
+    cl_int err = ctx->usm.memfill(usmarr__queue_of(ctx), (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
                                   NULL);
-    if (err == CL_SUCCESS)
-        err = clFinish(ctx->queue);
-    mtx_unlock(&ctx->queue_lock);
+    mtx_unlock(&ctx->queue_lock); /* the pattern is copied at enqueue: nothing to wait for */
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemFillINTEL");
 }

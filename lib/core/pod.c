@@ -41,15 +41,17 @@ static int move_to(usmarr_memory_t *m, size_t capacity, size_t alignment, size_t
     }
     if (keep > 0) {
         mtx_lock(&ctx->queue_lock);
-        cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, fresh, m->pointer, keep, 0, NULL, NULL);
+        /* device to device: the old block is reused or freed after this copy, in queue order */
+        cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_FALSE, fresh, m->pointer, keep, 0, NULL, NULL);
         mtx_unlock(&ctx->queue_lock);
         if (err != CL_SUCCESS) {
             usmarr__usm_free(ctx, fresh);
             return usmarr__cl_fail(err, "clEnqueueMemcpyINTEL (moving a pod block)");
         }
     }
-    if (m->pointer && !usmarr__pool_give(ctx, m->kind, m->pointer, m->pod_capacity))
-        usmarr__usm_free(ctx, m->pointer);
+    cl_command_queue queue = usmarr__queue_of(ctx);
+    if (m->pointer && !usmarr__pool_give(ctx, m->kind, m->pointer, m->pod_capacity, queue))
+        usmarr__defer_release(ctx, queue, usmarr__usm_free_deferred, m->pointer, ctx);
     m->pointer = fresh;
     m->pod_capacity = capacity;
     m->pod_alignment = alignment;

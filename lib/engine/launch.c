@@ -102,7 +102,7 @@ static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
     int rc = check_group(ctx, k, work_dim, local);
     if (rc)
         return rc;
-    cl_int err = clEnqueueNDRangeKernel(ctx->queue, k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
+    cl_int err = clEnqueueNDRangeKernel(usmarr__queue_of(ctx), k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t g[3] = {0, 0, 0}, l[3] = {0, 0, 0};
         for (cl_uint d = 0; d < work_dim && d < 3; d++) {

@@ -628,7 +628,7 @@ static int map_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, int nops, con
             for (int i = -1; i < nops; i++)
                 memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it->shape : it->strides[i],
                        sizeof(int64_t) * (size_t)nd);
-            cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, meta, host, bytes, 0, NULL, NULL);
+            cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, meta, host, bytes, 0, NULL, NULL);
             if (err != CL_SUCCESS)
                 rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
         }
@@ -637,7 +637,7 @@ static int map_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, int nops, con
     if (!rc)
         rc = usmarr__kernel_launch_locked(ctx, k, c->nargs, c->args, c->work_dim, c->global, c->local);
     if (!rc && c->meta_arg >= 0) {
-        cl_int err = clFinish(ctx->queue);
+        cl_int err = clFinish(usmarr__queue_of(ctx));
         if (err != CL_SUCCESS)
             rc = usmarr__cl_fail(err, "clFinish");
     }

@@ -275,13 +275,15 @@ static int program_from_binary(usmarr_context_t *ctx, struct program *p, const s
 }
 
 /* Stores the binary of a program compiled from source, when it is built or after its first
- * launch (`launched`: the launch is finished first), and releases its compile lock. */
+ * launch (`launched`: the launch is finished first on the context's own queue; on another
+ * queue, which the application may hold behind its events, the binary is taken as built),
+ * and releases its compile lock. */
 void usmarr__program_store(usmarr_context_t *ctx, struct program *p, bool launched)
 {
     /* Taking the binary can cost a compile (PoCL as Debian ships it compiles every kernel
      * of the program once more; doc/engine.md): only when it is going to be stored. */
     size_t size = 0;
-    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && (!launched || clFinish(ctx->queue) == CL_SUCCESS) &&
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && (!launched || usmarr__queue_of(ctx) != ctx->queue || clFinish(ctx->queue) == CL_SUCCESS) &&
         clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
         unsigned char *binary = malloc(size);
         unsigned char *bins[1] = {binary};

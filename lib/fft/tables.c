@@ -74,7 +74,7 @@ int usmarr__fft_upload(usmarr_context_t *ctx, const void *host, size_t bytes, vo
     if (rc || !bytes)
         return rc;
     usmarr__queue_lock(ctx);
-    cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, *device, host, bytes, 0, NULL, NULL);
+    cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, *device, host, bytes, 0, NULL, NULL);
     usmarr__queue_unlock(ctx);
     if (err != CL_SUCCESS) {
         usmarr__usm_free(ctx, *device);

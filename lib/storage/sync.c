@@ -112,7 +112,7 @@ static int transfer(usmarr_storage_t *s, enum direction dir, bool force)
             void *dst = dir == TO_DEVICE ? st->device_begin : st->host_begin;
             const void *src = dir == TO_DEVICE ? st->host_begin : st->device_begin;
             mtx_lock(&ctx->queue_lock);
-            cl_int err = ctx->usm.memcpy(ctx->queue, CL_TRUE, dst, src, st->span_bytes, 0, NULL, NULL);
+            cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, dst, src, st->span_bytes, 0, NULL, NULL);
             mtx_unlock(&ctx->queue_lock);
             if (err != CL_SUCCESS)
                 rc = usmarr__cl_fail(err, dir == TO_DEVICE ? "host_to_device: clEnqueueMemcpyINTEL"

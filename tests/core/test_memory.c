@@ -160,6 +160,7 @@ START_TEST(test_memory_wrap_validates_foreign_pointers)
     ck_assert_ok(usmarr_memory_copy_to_host(owner, 1024, &out, 4));
     ck_assert_int_eq(out, 99);
     usmarr_memory_release(wrapped);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the release ran after the fill, at the latest now */
     ck_assert_int_eq(rec.calls, 1);
     ck_assert_ptr_eq(rec.pointer, base + 1024);
     usmarr_memory_release(owner);
@@ -219,6 +220,7 @@ START_TEST(test_memory_released_device_blocks_are_pooled)
     ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 2 << 20, 0, &big));
     void *pbig = usmarr_memory_pointer(big);
     usmarr_memory_release(big);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* freed after its queue's work, at the latest now */
     ck_assert(!driver_knows(ctx, pbig));
     /* Filling the pool pushes the oldest block out: 300 KiB blocks, three fit. */
     usmarr_memory_t *m[4];
@@ -229,6 +231,7 @@ START_TEST(test_memory_released_device_blocks_are_pooled)
     }
     for (int i = 0; i < 4; i++)
         usmarr_memory_release(m[i]);
+    ck_assert_ok(usmarr_context_finish(ctx));
     ck_assert(!driver_knows(ctx, pm[0]));
     ck_assert(driver_knows(ctx, pm[3]));
     usmarr_memory_release(b);
@@ -240,6 +243,7 @@ START_TEST(test_memory_released_device_blocks_are_pooled)
     ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 4096, 0, &a));
     pa = usmarr_memory_pointer(a);
     usmarr_memory_release(a);
+    ck_assert_ok(usmarr_context_finish(ctx));
     ck_assert(!driver_knows(ctx, pa));
     usmarr_context_release(ctx);
     if (restore)

@@ -40,4 +40,5 @@
     X(fft)             \
     X(tiles)           \
     X(utilities)       \
-    X(threads)
+    X(threads)         \
+    X(queue)
