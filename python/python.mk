@@ -4,7 +4,7 @@
 # The module is replaced by a rename, never rewritten in place: a running Python that has it
 # mapped would die of SIGBUS.  PYTHON_SOURCES is also python/setup.py's list (pip install
 # ./python), which python/install-check.sh builds and imports.
-PYTHON_SOURCES = python/src/module.h python/src/errors.c python/src/array_wrap.c python/src/device.c \
+PYTHON_SOURCES = python/src/module.h python/src/errors.c python/src/array_wrap.c python/src/device.c python/src/queue.c \
 	python/src/dlpack.c python/src/convert.c python/src/dtype.c python/src/expr.c python/src/ops.c \
 	python/src/reduce.c python/src/copy.c python/src/creation.c python/src/view.c python/src/array_index.c \
 	python/src/linalg.c python/src/linalg_decomp.c python/src/fft.c python/src/stats.c python/src/sort.c python/src/storage.c python/src/interop.c \
@@ -14,7 +14,7 @@ PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/u
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_fft.py python/tests/test_stats.py \
 	python/tests/test_utilities.py python/tests/test_expr.py python/tests/test_signatures.py \
-	python/tests/test_linalg_lu.py python/tests/test_linalg_decomp.py python/tests_numpy2/test_sklearn.py
+	python/tests/test_linalg_lu.py python/tests/test_linalg_decomp.py python/tests/test_async.py python/tests_numpy2/test_sklearn.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
 	python/run-tests.sh python/run-sklearn-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/sweep.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
 TESTS += python/run-tests.sh python/run-sklearn-tests.sh python/install-check.sh

@@ -13,7 +13,7 @@ PyMODINIT_FUNC PyInit__usmarr(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (errors_init(m) < 0 || dtype_init(m) < 0 || device_init(m) < 0 || array_init_type(m) < 0 ||
+    if (errors_init(m) < 0 || dtype_init(m) < 0 || device_init(m) < 0 || queue_init(m) < 0 || array_init_type(m) < 0 ||
         PyModule_AddFunctions(m, reduce_methods) < 0 || PyModule_AddFunctions(m, copy_methods) < 0 ||
         PyModule_AddFunctions(m, interop_methods) < 0 || PyModule_AddFunctions(m, view_methods) < 0 ||
         PyModule_AddFunctions(m, creation_methods) < 0 || PyModule_AddFunctions(m, bench_methods) < 0 ||

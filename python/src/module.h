@@ -5,6 +5,7 @@
  * errors.c    the exceptions (UsmarrError and its subclasses), py_error, strerror
  * array_wrap.c Array_Type and array_wrap: the Array objects every source returns
  * device.c    usmarr.Device (one library context each), get_device, devices, adopt_device
+ * queue.c     queue.h: usmarr.Queue (`with queue:`, markers, waits) and usmarr.Event
  * dlpack.c    __dlpack__, __dlpack_device__ and a producer's capsule to an array
  * convert.c   argument conversion: Python objects to arrays and back (scalars, sequences,
  *             buffers, interfaces, DLPack), USM kinds, orders, shapes, axes, out=
@@ -48,6 +49,18 @@ typedef struct {
     PyObject *selector; /* str, the device's own filter selector */
 } DeviceObject;
 
+/* A queue: one reference to a library queue. */
+typedef struct {
+    PyObject_HEAD
+    usmarr_queue_t *queue;
+} QueueObject;
+
+/* An event: one reference to a cl_event. */
+typedef struct {
+    PyObject_HEAD
+    cl_event event;
+} EventObject;
+
 /* A dtype: one of the 14 element types. */
 typedef struct {
     PyObject_HEAD
@@ -57,6 +70,8 @@ typedef struct {
 extern PyTypeObject *Array_Type;
 extern PyTypeObject *Device_Type;
 extern PyTypeObject *DType_Type;
+extern PyTypeObject *Queue_Type;
+extern PyTypeObject *Event_Type;
 
 /* errors.c */
 int errors_init(PyObject *module);                 /* UsmarrError and its subclasses, strerror */
@@ -78,6 +93,11 @@ static inline usmarr_array_t *array_of(PyObject *o) { return ((ArrayObject *)o)-
 int device_init(PyObject *module);                 /* usmarr.Device, get_device, devices, adopt_device */
 DeviceObject *device_of_context(usmarr_context_t *context); /* borrowed; NULL with exception */
 DeviceObject *device_from_object(PyObject *obj);   /* None -> default; borrowed */
+
+/* queue.c */
+int queue_init(PyObject *module);                  /* usmarr.Queue, usmarr.Event */
+PyObject *queue_wrap(usmarr_queue_t *queue);       /* takes the reference */
+PyObject *event_wrap(cl_event event);              /* takes the reference */
 
 /* dlpack.c */
 PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
