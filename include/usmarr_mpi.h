@@ -232,8 +232,8 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_grid_storage(const usmarr_mpi_grid_t 
 USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count,
                                                            usmarr_storage_t *const *storages, unsigned flags,
                                                            usmarr_mpi_exchange_t **exchange);
-/** @brief Starts an exchange: waits for the context's queued work, packs every outgoing
- *  halo region on the device and posts the non-blocking receives and sends.  Returns
+/** @brief Starts an exchange on the calling thread's current queue of the storages'
+ *  context: usmarr_mpi_exchange_start_on() with that queue and no events.  Returns
  *  without waiting for the neighbours: compute on the inner domain meanwhile (it must not
  *  write the halo regions nor the border layers being sent).
  *  Every rank of the grid calls it (neighbours wait for each other's messages).
@@ -245,9 +245,10 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *gr
  *  @retval USMARR_ERROR_MPI an MPI call failed
  *  Other errors as usmarr_array_copy_into(). */
 USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *exchange);
-/** @brief Completes a started exchange: waits for the messages, unpacks them into the
- *  halos on the device and waits for the context's queue, so that the halos can be read
- *  from any side when it returns.
+/** @brief Completes a started exchange on the calling thread's current queue:
+ *  usmarr_mpi_exchange_wait_on() with that queue, then waits on the host for the unpack
+ *  alone (not for the queue's other work), so that the halos can be read from any side
+ *  when it returns.
  *  @param exchange the plan
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT NULL
@@ -255,6 +256,39 @@ USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t 
  *  @retval USMARR_ERROR_MPI an MPI call failed
  *  Other errors as usmarr_array_copy_into(). */
 USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *exchange);
+/** @brief Starts an exchange scheduled on a queue, as GHEX's `schedule_exchange`: the
+ *  packing runs on the plan's own queue after @p events (with none: after the work
+ *  enqueued on @p queue so far), the host waits for the packing alone (a marker after it),
+ *  posts the receives and sends and returns.  @p queue is never waited for as a whole, so
+ *  work enqueued on it before (a stencil over the inner domain) keeps running while the
+ *  messages travel.  The copies towards this rank (a periodic axis the rank has alone)
+ *  are enqueued on the plan's queue too.
+ *  @param exchange the plan
+ *  @param queue a queue of the storages' context
+ *  @param nevents how many events the packing waits for (0: @p queue's work so far)
+ *  @param events the events that complete the writes of the border layers (borrowed)
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL @p exchange or @p queue, NULL @p events
+ *          with @p nevents > 0
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH @p queue belongs to another context
+ *  Other errors as usmarr_mpi_exchange_start() and usmarr_queue_wait(). */
+USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_start_on(usmarr_mpi_exchange_t *exchange, usmarr_queue_t *queue,
+                                                             size_t nevents, const cl_event *events);
+/** @brief Completes an exchange on a queue, as GHEX's `schedule_wait`: waits on the host
+ *  for the messages, enqueues the unpacking on the plan's queue and makes @p queue wait
+ *  for it (usmarr_queue_wait()), then returns without waiting for the device: the work
+ *  enqueued on @p queue from now on sees the halos.
+ *  @param exchange the plan
+ *  @param queue a queue of the storages' context
+ *  @param[out] event NULL, or receives the unpack's marker (release it with
+ *         clReleaseEvent()): other queues may wait for it
+ *  @return 0 on success
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT a NULL @p exchange or @p queue
+ *  @retval USMARR_ERROR_CONTEXT_MISMATCH @p queue belongs to another context
+ *  @retval USMARR_ERROR_BAD_STATE the plan is not started
+ *  Other errors as usmarr_mpi_exchange_wait(). */
+USMARR_API USMARR_NODISCARD int usmarr_mpi_exchange_wait_on(usmarr_mpi_exchange_t *exchange, usmarr_queue_t *queue,
+                                                            cl_event *event);
 /** @brief Frees a plan (waiting first for a started exchange's messages).
  *  @param exchange a plan, or NULL (no-op) */
 USMARR_API void usmarr_mpi_exchange_release(usmarr_mpi_exchange_t *exchange);

@@ -2,8 +2,13 @@
  * staging buffers; start packs and posts, wait receives and unpacks.  Packing and
  * unpacking are one copy plan each (usmarr_copy_plan_create): one kernel for all the
  * boxes of all the storages, whatever their number.  A direction whose neighbour is this
- * rank (a periodic axis it has alone) sends no message: a third copy plan, run by start
- * after the sends are posted, copies its border layers straight into the opposite halo. */
+ * rank (a periodic axis it has alone) sends no message: the unpacking plan also copies its
+ * border layers straight into the opposite halo (one launch less than a plan of its own).
+ *
+ * Ordering, as GHEX schedules an exchange on the user's stream: the pack runs on the
+ * caller's queue (after its earlier work), or on the plan's own queue after the caller's
+ * events; the host waits for the pack alone; the unpack runs on the plan's queue and the
+ * caller's queue waits for it. */
 #include "mpi_internal.h"
 
 #include <limits.h>
@@ -54,8 +59,8 @@ struct usmarr_mpi_exchange {
     struct direction directions[MAX_DIRECTIONS];
     struct piece *pieces; /* [direction * count + storage] */
     usmarr_memory_t *send_memory, *recv_memory;
-    usmarr_copy_plan_t *pack, *unpack; /* region -> staging, staging -> region */
-    usmarr_copy_plan_t *wrap;          /* region -> region, towards this rank */
+    usmarr_copy_plan_t *pack, *unpack; /* region -> staging; staging -> region and region -> region */
+    usmarr_queue_t *queue;             /* the plan's own: packs, copies to this rank, unpacks */
     size_t send_size, recv_size;
     void *send_bounce, *recv_bounce; /* host copies when staging is device USM */
     MPI_Request requests[2 * MAX_DIRECTIONS];
@@ -285,7 +290,7 @@ static void free_plan(usmarr_mpi_exchange_t *x)
     free(x->pieces);
     usmarr_copy_plan_release(x->pack);
     usmarr_copy_plan_release(x->unpack);
-    usmarr_copy_plan_release(x->wrap);
+    usmarr_queue_release(x->queue);
     usmarr_memory_release(x->send_memory);
     usmarr_memory_release(x->recv_memory);
     free(x->send_bounce);
@@ -347,38 +352,37 @@ static int plan_copies(usmarr_mpi_exchange_t *x)
     if (current)
         return 0;
     usmarr_copy_plan_release(x->pack);
-    usmarr_copy_plan_release(x->unpack);
-    usmarr_copy_plan_release(x->wrap);
-    x->pack = x->unpack = x->wrap = NULL;
+    x->pack = x->unpack = NULL;
     int n = x->ndirections * x->count, nstaged = 0, nwrap = 0;
-    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(6 * n + 1));
+    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(4 * n + 1));
     if (!arrays)
         return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "copy lists of %d pieces", n);
-    /* packing: border layers into the staging; unpacking: staging into halos; wrapping,
-     * towards this rank: border layers straight into the halo on the other side (what the
-     * opposite direction receives) */
-    usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **region_out = arrays + 2 * n,
-                   **stage_in = arrays + 3 * n, **wrap_out = arrays + 4 * n, **wrap_in = arrays + 5 * n;
+    /* packing: border layers into the staging; unpacking: staging into halos, then, towards
+     * this rank, border layers straight into the halo on the other side (what the opposite
+     * direction receives), from the end of the unpacking lists */
+    usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **unpack_out = arrays + 2 * n,
+                   **unpack_in = arrays + 3 * n;
     for (int i = 0; i < n; i++) {
         const struct piece *p = &x->pieces[i];
         int d = i / x->count, s = i % x->count, side = x->snapshots[s].side;
         if (local(x, d)) {
-            wrap_out[nwrap] = x->pieces[opposite(x, d) * x->count + s].recv_region[side];
-            wrap_in[nwrap++] = p->send_region[side];
+            nwrap++;
+            unpack_out[n - nwrap] = x->pieces[opposite(x, d) * x->count + s].recv_region[side];
+            unpack_in[n - nwrap] = p->send_region[side];
             continue;
         }
         stage_out[nstaged] = p->send_stage;
         region_in[nstaged] = p->send_region[side];
-        region_out[nstaged] = p->recv_region[side];
-        stage_in[nstaged++] = p->recv_stage;
+        unpack_out[nstaged] = p->recv_region[side];
+        unpack_in[nstaged++] = p->recv_stage;
     }
+    memmove(unpack_out + nstaged, unpack_out + n - nwrap, sizeof *arrays * (size_t)nwrap);
+    memmove(unpack_in + nstaged, unpack_in + n - nwrap, sizeof *arrays * (size_t)nwrap);
     int rc = usmarr_copy_plan_create(x->context, nstaged, stage_out, (const usmarr_array_t *const *)region_in,
                                      &x->pack);
     if (!rc)
-        rc = usmarr_copy_plan_create(x->context, nstaged, region_out, (const usmarr_array_t *const *)stage_in,
-                                     &x->unpack);
-    if (!rc)
-        rc = usmarr_copy_plan_create(x->context, nwrap, wrap_out, (const usmarr_array_t *const *)wrap_in, &x->wrap);
+        rc = usmarr_copy_plan_create(x->context, nstaged + nwrap, unpack_out,
+                                     (const usmarr_array_t *const *)unpack_in, &x->unpack);
     free(arrays);
     for (int s = 0; !rc && s < x->count; s++)
         x->snapshots[s].planned_side = x->snapshots[s].side;
@@ -424,6 +428,8 @@ int usmarr_mpi_exchange_create(usmarr_mpi_grid_t *grid, int count, usmarr_storag
         rc = plan_directions(x, flags);
     if (!rc)
         rc = allocate_staging(x);
+    if (!rc)
+        rc = usmarr_queue_create(context, 0, &x->queue);
     /* The copy plans for the sides the storages are on now (nothing is marked written);
      * start makes them again only if a side has changed by then. */
     if (!rc)
@@ -448,14 +454,83 @@ static void cancel_posted(usmarr_mpi_exchange_t *x)
     x->nrequests = 0;
 }
 
-int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
+/* Makes `queue` this thread's current one, so that the copies and transfers of the library
+ * run on it; returns the queue to restore (retained), through `previous`. */
+static int enter_queue(usmarr_queue_t *queue, usmarr_queue_t **previous)
+{
+    *previous = usmarr_queue_retain(usmarr_queue_get_current());
+    int rc = usmarr_queue_set_current(queue);
+    if (rc) {
+        usmarr_queue_release(*previous);
+        *previous = NULL;
+    }
+    return rc;
+}
+
+/* The current queue as it was before enter_queue; rc passes through. */
+static int leave_queue(usmarr_queue_t *previous, int rc)
+{
+    int restored = usmarr_queue_set_current(previous);
+    usmarr_queue_release(previous);
+    return rc ? rc : restored;
+}
+
+/* Checks a queue and event list of start_on and wait_on. */
+static int check_queue(const usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, size_t nevents, const cl_event *events)
+{
+    if (!queue)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "queue is NULL");
+    if (usmarr_queue_context(queue) != x->context)
+        return usmarr_error_set(USMARR_ERROR_CONTEXT_MISMATCH, "queue belongs to another context than the storages");
+    if (nevents && !events)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "events is NULL with nevents=%zu", nevents);
+    return 0;
+}
+
+/* Waits on the host for the work enqueued on `queue` so far (a marker after it): the
+ * pack, after the work it waits for, and nothing enqueued later. */
+static int wait_queue(usmarr_queue_t *queue)
+{
+    cl_event marker;
+    int rc = usmarr_queue_marker(queue, &marker);
+    if (rc)
+        return rc;
+    cl_int err = clWaitForEvents(1, &marker);
+    clReleaseEvent(marker);
+    return err ? usmarr_error_set(err, "clWaitForEvents: the exchange's copies failed") : 0;
+}
+
+/* Packs into the staging and waits for the pack alone: on `queue` after its earlier work
+ * without events, else on the plan's queue after the events (the caller's queue runs on). */
+static int pack(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, size_t nevents, const cl_event *events)
+{
+    usmarr_queue_t *on = nevents ? x->queue : queue, *previous;
+    int rc = nevents ? usmarr_queue_wait(x->queue, nevents, events) : 0;
+    if (rc || (rc = enter_queue(on, &previous)))
+        return rc;
+    rc = usmarr_copy_plan_run(x->pack);
+    /* MPI reads the staging from the host: the packing kernel must be done.  A transfer
+     * to host memory returns when it is. */
+    if (!rc && x->send_bounce)
+        rc = usmarr_memory_copy_to_host(x->send_memory, 0, x->send_bounce, x->send_size);
+    else if (!rc)
+        rc = wait_queue(on);
+    /* Without events the pack waited for the caller's earlier work: the unpack, on the
+     * plan's queue, needs no order against it. */
+    return leave_queue(previous, rc);
+}
+
+int usmarr_mpi_exchange_start_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, size_t nevents,
+                                 const cl_event *events)
 {
     usmarr_error_set(0, NULL);
     if (!x)
         return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
     if (x->started)
         return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is already started: wait for it first");
-    int rc = open_sides(x, true), err = MPI_SUCCESS;
+    int rc = check_queue(x, queue, nevents, events), err = MPI_SUCCESS;
+    if (!rc)
+        rc = open_sides(x, true);
     if (!rc)
         rc = plan_copies(x);
     MPI_Comm comm = x->grid->private;
@@ -470,21 +545,13 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
                             dir->recv_tag, comm, &x->requests[x->nrequests++]);
     }
     if (!rc && err == MPI_SUCCESS)
-        rc = usmarr_copy_plan_run(x->pack);
-    /* MPI reads the staging from the host: the packing kernel must be done. */
-    if (!rc && err == MPI_SUCCESS)
-        rc = usmarr_context_finish(x->context);
-    if (!rc && err == MPI_SUCCESS && x->send_bounce)
-        rc = usmarr_memory_copy_to_host(x->send_memory, 0, x->send_bounce, x->send_size);
+        rc = pack(x, queue, nevents, events);
     for (int d = 0; !rc && err == MPI_SUCCESS && d < x->ndirections; d++) {
         const struct direction *dir = &x->directions[d];
         if (dir->send_bytes)
             err = MPI_Isend(send_base + dir->send_offset, (int)dir->send_bytes, MPI_BYTE, dir->neighbor,
                             dir->send_tag, comm, &x->requests[x->nrequests++]);
     }
-    /* The copies towards this rank run while the messages travel; wait waits for them. */
-    if (!rc && err == MPI_SUCCESS)
-        rc = usmarr_copy_plan_run(x->wrap);
     if (err != MPI_SUCCESS)
         rc = usmarr__mpi_fail(err, "posting the halo messages");
     if (rc) {
@@ -495,11 +562,16 @@ int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
     return 0;
 }
 
-int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
+int usmarr_mpi_exchange_wait_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, cl_event *event)
 {
     usmarr_error_set(0, NULL);
+    if (event)
+        *event = NULL;
     if (!x)
         return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    int rc = check_queue(x, queue, 0, NULL);
+    if (rc)
+        return rc;
     if (!x->started)
         return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is not started");
     int err = MPI_Waitall(x->nrequests, x->requests, MPI_STATUSES_IGNORE);
@@ -507,14 +579,47 @@ int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
     x->started = false;
     if (err != MPI_SUCCESS)
         return usmarr__mpi_fail(err, "waiting for the halo messages (MPI_Waitall)");
-    int rc = 0;
+    usmarr_queue_t *previous;
+    if ((rc = enter_queue(x->queue, &previous)))
+        return rc;
     if (x->recv_bounce)
         rc = usmarr_memory_copy_from_host(x->recv_memory, 0, x->recv_bounce, x->recv_size);
     if (!rc)
         rc = usmarr_copy_plan_run(x->unpack);
+    rc = leave_queue(previous, rc);
+    cl_event marker = NULL;
     if (!rc)
-        rc = usmarr_context_finish(x->context);
+        rc = usmarr_queue_marker(x->queue, &marker);
+    if (!rc)
+        rc = usmarr_queue_wait(queue, 1, &marker);
+    if (!rc && event)
+        *event = marker;
+    else if (marker)
+        clReleaseEvent(marker);
     return rc;
+}
+
+int usmarr_mpi_exchange_start(usmarr_mpi_exchange_t *x)
+{
+    usmarr_error_set(0, NULL);
+    if (!x)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    return usmarr_mpi_exchange_start_on(x, usmarr_queue_current(x->context), 0, NULL);
+}
+
+int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
+{
+    usmarr_error_set(0, NULL);
+    if (!x)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    cl_event unpacked;
+    int rc = usmarr_mpi_exchange_wait_on(x, usmarr_queue_current(x->context), &unpacked);
+    if (rc)
+        return rc;
+    /* The halos readable from any side: the unpack done, not the caller's other work. */
+    cl_int err = clWaitForEvents(1, &unpacked);
+    clReleaseEvent(unpacked);
+    return err ? usmarr_error_set(err, "clWaitForEvents: the unpacking failed") : 0;
 }
 
 void usmarr_mpi_exchange_release(usmarr_mpi_exchange_t *x)

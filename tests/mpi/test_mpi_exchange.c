@@ -23,7 +23,10 @@ struct field_spec {
     bool plant_on_host;          /* a managed pair: plant through the host side (host dirty) */
 };
 
-enum exchange_mode { BLOCKING_PLAN, NONBLOCKING_PLAN, ONE_SHOT };
+/* SCHEDULED_QUEUE: start_on and wait_on a queue of the test's own, without events (the pack
+ * waits for the queue's earlier work); SCHEDULED_EVENTS: on a queue held by an unsignalled
+ * user event, the pack waiting for a marker of the queue that planted the fields. */
+enum exchange_mode { BLOCKING_PLAN, NONBLOCKING_PLAN, ONE_SHOT, SCHEDULED_QUEUE, SCHEDULED_EVENTS };
 
 static usmarr_mpi_grid_options_t grid_options(int64_t ni, int64_t nj, int64_t nk, int64_t halo, bool pi, bool pj,
                                               bool pk)
@@ -135,6 +138,49 @@ static bool storage_offered(usmarr_context_t *ctx, const struct field_spec *f)
     return true;
 }
 
+static cl_int event_status(cl_event event)
+{
+    cl_int status = CL_QUEUED;
+    ck_assert_int_eq(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+                     CL_SUCCESS);
+    return status;
+}
+
+/* An exchange scheduled on a queue of the test's own (usmarr_mpi_exchange_start_on and
+ * wait_on).  With events, that queue is held by a user event throughout: start_on and
+ * wait_on return all the same (the host waits for the pack alone, never for the queue),
+ * work the queue enqueues after wait_on waits for the unpack, and the gate's release lets
+ * it run. */
+static void scheduled_exchange(MPI_Comm comm, usmarr_context_t *ctx, usmarr_mpi_exchange_t *x, bool events)
+{
+    usmarr_queue_t *queue = NULL;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &queue));
+    cl_event gate = NULL, planted = NULL, unpacked = NULL, after = NULL;
+    if (events) {
+        cl_int err;
+        gate = clCreateUserEvent(usmarr_context_cl_context(ctx), &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        ck_assert_ok(usmarr_queue_wait(queue, 1, &gate));
+        ck_assert_ok(usmarr_queue_marker(usmarr_queue_current(ctx), &planted));
+    }
+    ck_assert_ok_all(comm, usmarr_mpi_exchange_start_on(x, queue, events ? 1 : 0, events ? &planted : NULL));
+    ck_assert_ok_all(comm, usmarr_mpi_exchange_wait_on(x, queue, &unpacked));
+    ck_assert_ok(usmarr_queue_marker(queue, &after));
+    if (events) {
+        ck_assert_msg(event_status(after) != CL_COMPLETE, "the held queue ran past its user event");
+        ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    }
+    ck_assert_int_eq(clWaitForEvents(1, &after), CL_SUCCESS);
+    ck_assert_int_eq(event_status(unpacked), CL_COMPLETE);
+    clReleaseEvent(after);
+    clReleaseEvent(unpacked);
+    if (events) {
+        clReleaseEvent(planted);
+        clReleaseEvent(gate);
+    }
+    usmarr_queue_release(queue);
+}
+
 /* Plants, exchanges, and checks every cell of every field on every rank of comm (the
  * fields the device can make). */
 static void check_planted_exchange(MPI_Comm comm, const usmarr_mpi_grid_options_t *go, int nfields,
@@ -168,6 +214,9 @@ static void check_planted_exchange(MPI_Comm comm, const usmarr_mpi_grid_options_
     usmarr_mpi_exchange_t *x = NULL;
     if (mode == ONE_SHOT) {
         ck_assert_ok_all(comm, usmarr_mpi_halo_exchange(grid, nfields, storages, flags));
+    } else if (mode == SCHEDULED_QUEUE || mode == SCHEDULED_EVENTS) {
+        ck_assert_ok_all(comm, usmarr_mpi_exchange_create(grid, nfields, storages, flags, &x));
+        scheduled_exchange(comm, ctx, x, mode == SCHEDULED_EVENTS);
     } else {
         ck_assert_ok_all(comm, usmarr_mpi_exchange_create(grid, nfields, storages, flags, &x));
         ck_assert_ok_all(comm, usmarr_mpi_exchange_start(x));
@@ -250,6 +299,17 @@ START_TEST(test_mpi_exchange_corners_open_axes_halo_two)
     usmarr_mpi_grid_options_t go = grid_options(10, 9, 8, 2, false, false, false);
     struct field_spec f = {.dtype = USMARR_INT32};
     check_planted_exchange(MPI_COMM_WORLD, &go, 1, &f, USMARR_MPI_CORNERS, BLOCKING_PLAN);
+}
+END_TEST
+
+/* Scheduled on a queue, with and without events: the same halos as the blocking plan,
+ * open and periodic axes, corners, two dtypes. */
+START_TEST(test_mpi_exchange_scheduled_on_a_queue_fills_the_same_halos)
+{
+    usmarr_mpi_grid_options_t go = grid_options(10, 9, 8, 2, true, false, true);
+    struct field_spec f[2] = {{.dtype = USMARR_FLOAT64}, {.dtype = USMARR_INT16}};
+    check_planted_exchange(MPI_COMM_WORLD, &go, 2, f, USMARR_MPI_CORNERS,
+                           _i ? SCHEDULED_EVENTS : SCHEDULED_QUEUE);
 }
 END_TEST
 
@@ -501,6 +561,32 @@ START_TEST(test_mpi_exchange_start_and_wait_check_their_state)
     ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_wait(x));
     ck_assert_fails_with(usmarr_mpi_exchange_start(NULL), USMARR_ERROR_INVALID_ARGUMENT, "exchange");
     ck_assert_fails_with(usmarr_mpi_exchange_wait(NULL), USMARR_ERROR_INVALID_ARGUMENT, "exchange");
+    /* The scheduled calls check their queue and events before anything moves. */
+    usmarr_queue_t *queue = usmarr_queue_current(ctx), *foreign = NULL;
+    usmarr_context_t *ctx2 = test_context();
+    ck_assert_ok(usmarr_queue_create(ctx2, 0, &foreign));
+    cl_event unpacked = (cl_event)1;
+    ck_assert_fails_with(usmarr_mpi_exchange_start_on(NULL, queue, 0, NULL), USMARR_ERROR_INVALID_ARGUMENT,
+                         "exchange");
+    ck_assert_fails_with(usmarr_mpi_exchange_start_on(x, NULL, 0, NULL), USMARR_ERROR_INVALID_ARGUMENT, "queue");
+    ck_assert_fails_with(usmarr_mpi_exchange_start_on(x, queue, 2, NULL), USMARR_ERROR_INVALID_ARGUMENT,
+                         "nevents=2");
+    ck_assert_fails_with(usmarr_mpi_exchange_start_on(x, foreign, 0, NULL), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "another context");
+    ck_assert_fails_with(usmarr_mpi_exchange_wait_on(x, queue, &unpacked), USMARR_ERROR_BAD_STATE, "not started");
+    ck_assert_ptr_null(unpacked);
+    ck_assert_fails_with(usmarr_mpi_exchange_wait_on(NULL, queue, NULL), USMARR_ERROR_INVALID_ARGUMENT,
+                         "exchange");
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_start_on(x, queue, 0, NULL));
+    ck_assert_fails_with(usmarr_mpi_exchange_start_on(x, queue, 0, NULL), USMARR_ERROR_BAD_STATE,
+                         "already started");
+    ck_assert_fails_with(usmarr_mpi_exchange_wait_on(x, NULL, NULL), USMARR_ERROR_INVALID_ARGUMENT, "queue");
+    ck_assert_fails_with(usmarr_mpi_exchange_wait_on(x, foreign, NULL), USMARR_ERROR_CONTEXT_MISMATCH,
+                         "another context");
+    ck_assert_ok_all(MPI_COMM_WORLD, usmarr_mpi_exchange_wait_on(x, queue, NULL));
+    ck_assert_ok(usmarr_queue_finish(queue));
+    usmarr_queue_release(foreign);
+    usmarr_context_release(ctx2);
     /* A halo changed under the plan is caught before anything is sent. */
     int64_t halo[3][2] = {{1, 1}, {1, 1}, {0, 1}};
     ck_assert_ok(usmarr_storage_set_halo(s, 3, halo));
@@ -574,6 +660,7 @@ Suite *suite_mpi_exchange(void)
     TCase *tc = tcase_create("exchange");
     tcase_add_test(tc, test_mpi_exchange_faces_periodic_everywhere);
     tcase_add_test(tc, test_mpi_exchange_corners_open_axes_halo_two);
+    tcase_add_loop_test(tc, test_mpi_exchange_scheduled_on_a_queue_fills_the_same_halos, 0, 2);
     tcase_add_test(tc, test_mpi_exchange_several_dtypes_and_asymmetric_halos_at_once);
     tcase_add_test(tc, test_mpi_exchange_axes_orders_layouts_and_alignment);
     tcase_add_test(tc, test_mpi_exchange_every_storage_kind_keeps_its_sync_state);
