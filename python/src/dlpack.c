@@ -1,7 +1,10 @@
 /* DLPack: __dlpack__ and __dlpack_device__ of usmarr.Array, and a producer's capsule to an
  * array (from_dlpack is in convert.c), as thin calls of the library's export and import
- * (include/usmarr/dlpack.h, doc/interop.md). */
+ * (include/usmarr/dlpack.h, doc/interop.md); __dlpack__'s stream orders the array's
+ * writes for the consumer (doc/python.md, "Queues and events"). */
 #include "module.h"
+
+#include <string.h>
 
 static const char versioned_name[] = "dltensor_versioned";
 static const char legacy_name[] = "dltensor";
@@ -38,6 +41,95 @@ static int copy_mode(PyObject *copy, usmarr_dlpack_copy_t *mode)
     return 0;
 }
 
+/* Waits on the host for the work that wrote the array: the thread's current queue is
+ * ordered after the queue that last wrote its block, and a marker of it waited for. */
+static int wait_for_writes(usmarr_array_t *array)
+{
+    usmarr_queue_t *queue = usmarr_queue_current(usmarr_array_context(array));
+    cl_event marker = NULL;
+    int rc = usmarr_array_record_queue(array, queue);
+    if (!rc)
+        rc = usmarr_queue_marker(queue, &marker);
+    cl_int err = CL_SUCCESS;
+    if (!rc) {
+        Py_BEGIN_ALLOW_THREADS
+        err = clWaitForEvents(1, &marker);
+        Py_END_ALLOW_THREADS
+        clReleaseEvent(marker);
+    }
+    if (!rc && err != CL_SUCCESS)
+        rc = usmarr_error_set(err, "clWaitForEvents: the work that wrote the array failed");
+    return rc ? py_fail(rc) : 0;
+}
+
+/* Whether `stream` is a dpctl.SyclQueue (told by its type, dpctl being optional). */
+static int is_sycl_queue(PyObject *stream)
+{
+    PyObject *type = (PyObject *)Py_TYPE(stream);
+    PyObject *name = PyObject_GetAttrString(type, "__name__"), *module = PyObject_GetAttrString(type, "__module__");
+    const char *where = module && PyUnicode_Check(module) ? PyUnicode_AsUTF8AndSize(module, NULL) : NULL;
+    int yes = name && PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "SyclQueue") == 0 && where &&
+              strncmp(where, "dpctl", 5) == 0 && (where[5] == '\0' || where[5] == '.');
+    Py_XDECREF(name);
+    Py_XDECREF(module);
+    PyErr_Clear();
+    return yes;
+}
+
+/* Orders the array's writes for the consumer `stream` names, as DLPack asks of a producer
+ * on this device type: None, the consumer's queue unknown: the writes are complete on
+ * return; -1: nothing; a usmarr.Queue: that queue waits for them (nothing waits on the
+ * host); an OpenCL dpctl.SyclQueue: complete on return (dpctl gives no native queue to
+ * order on the device).  0 or -1 with an exception. */
+static int order_for_stream(usmarr_array_t *array, PyObject *stream)
+{
+    if (stream == Py_None)
+        return wait_for_writes(array);
+    if (PyLong_Check(stream) && !PyBool_Check(stream)) {
+        int overflow;
+        long value = PyLong_AsLongAndOverflow(stream, &overflow);
+        if (value == -1 && !overflow && !PyErr_Occurred())
+            return 0;
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "usmarr: __dlpack__(stream=%R): an integer stream must be -1 (no "
+                                           "synchronisation); pass a usmarr.Queue to order a queue after the "
+                                           "array's writes, or None to wait for them",
+                         stream);
+        return -1;
+    }
+    if (Py_IS_TYPE(stream, Queue_Type)) {
+        usmarr_queue_t *queue = ((QueueObject *)stream)->queue;
+        if (usmarr_queue_context(queue) != usmarr_array_context(array)) {
+            PyErr_Format(PyExc_ValueError, "usmarr: __dlpack__(stream=%R): the queue belongs to another device than "
+                                           "the array (%s)",
+                         stream, usmarr_context_info(usmarr_array_context(array))->selector);
+            return -1;
+        }
+        int rc = usmarr_array_record_queue(array, queue);
+        return rc ? py_fail(rc) : 0;
+    }
+    if (is_sycl_queue(stream)) {
+        PyObject *backend = PyObject_GetAttrString(stream, "backend");
+        PyObject *name = backend ? PyObject_GetAttrString(backend, "name") : NULL;
+        int opencl = name && PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "opencl") == 0;
+        Py_XDECREF(backend);
+        if (!opencl) {
+            if (name || !PyErr_Occurred())
+                PyErr_Format(PyExc_BufferError, "usmarr: __dlpack__(stream=%R): a dpctl.SyclQueue of backend %R: "
+                                                "only an OpenCL queue shares the array's device",
+                             stream, name ? name : Py_None);
+            Py_XDECREF(name);
+            return -1;
+        }
+        Py_DECREF(name);
+        return wait_for_writes(array);
+    }
+    PyErr_Format(PyExc_TypeError, "usmarr: __dlpack__(stream=%R): stream must be None, -1, a usmarr.Queue or an "
+                                  "OpenCL dpctl.SyclQueue",
+                 stream);
+    return -1;
+}
+
 PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"stream", "max_version", "dl_device", "copy", NULL};
@@ -62,6 +154,8 @@ PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs)
         if (major == -1 && PyErr_Occurred())
             return NULL;
     }
+    if (order_for_stream(array_of(self), stream) < 0)
+        return NULL;
     int rc;
     /* A consumer that names no version (or only 0.x) gets the legacy struct. */
     if (major >= 1) {
@@ -147,8 +241,25 @@ static int import_capsule(PyObject *obj, PyObject *capsule, DeviceObject *device
     return rc;
 }
 
+/* A dpctl array's producer queue (its sycl_queue) waited for: dpctl's __dlpack__ orders
+ * nothing for stream=None, and takes no queue of ours.  0, or -1 with an exception. */
+static int wait_for_producer(PyObject *obj)
+{
+    PyObject *queue = PyObject_GetAttrString(obj, "sycl_queue");
+    if (!queue) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *done = is_sycl_queue(queue) ? PyObject_CallMethod(queue, "wait", NULL) : Py_NewRef(Py_None);
+    Py_DECREF(queue);
+    Py_XDECREF(done);
+    return done ? 0 : -1;
+}
+
 usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind)
 {
+    if (wait_for_producer(obj) < 0)
+        return NULL;
     usmarr_dlpack_copy_t mode = copy < 0 ? USMARR_DLPACK_COPY_IF_NEEDED
                                 : copy ? USMARR_DLPACK_COPY_ALWAYS
                                        : USMARR_DLPACK_COPY_NEVER;

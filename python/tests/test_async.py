@@ -204,3 +204,131 @@ def test_event_refuses_bad_uses(device):
         gate.set()
     with pytest.raises(TypeError, match="device"):
         usmarr.Event.user(device=1.5)
+
+
+# ---- __dlpack__(stream=...) and from_dlpack -----------------------------------------------
+def _written_on_held_queue(device):
+    """An array written on a queue held by an unsignalled user event: (array, queue, gate,
+    the NumPy oracle of its values)."""
+    host = np.array([1.5, -0.0, np.inf, -np.inf, np.nan, 1e-40, -7.0], dtype=np.float32)
+    a = usmarr.asarray(host, device=device)
+    device.finish()
+    q, gate = _held_queue(device)
+    with q:
+        b = a * 2
+    return b, q, gate, host * np.float32(2)
+
+
+def _check_values(device, b, want):
+    got = b.to_numpy()
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_dlpack_stream_none_waits_for_the_writes(device):
+    b, q, gate, want = _written_on_held_queue(device)
+    written = q.marker()
+    timer = threading.Timer(0.2, gate.set)
+    timer.start()
+    capsule = b.__dlpack__(stream=None)  # returns once the gate is set and the writes are done
+    assert written.done
+    timer.join()
+    assert capsule is not None
+    _check_values(device, b, want)
+
+
+def test_dlpack_stream_minus_one_orders_nothing(device):
+    b, q, gate, want = _written_on_held_queue(device)
+    written = q.marker()
+    b.__dlpack__(stream=-1)  # would never return if it waited for the held queue
+    assert not written.done
+    gate.set()
+    q.synchronize()
+    _check_values(device, b, want)
+
+
+def test_dlpack_stream_queue_makes_that_queue_wait(device):
+    b, q, gate, want = _written_on_held_queue(device)
+    consumer = usmarr.Queue(device)
+    b.__dlpack__(stream=consumer)
+    after = consumer.marker()
+    assert not after.done  # the consumer's queue waits for the held writes
+    gate.set()
+    after.wait()
+    with consumer:
+        got = b.to_numpy()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("stream, error, match", [
+    (0, ValueError, "must be -1"), (1, ValueError, "must be -1"), (2, ValueError, "must be -1"),
+    (2**80, ValueError, "must be -1"), ("queue", TypeError, "usmarr.Queue"), (1.5, TypeError, "usmarr.Queue"),
+    (True, TypeError, "usmarr.Queue"), (object(), TypeError, "usmarr.Queue")])
+def test_dlpack_stream_refuses_bad_values(device, stream, error, match):
+    a = usmarr.ones(4, device=device)
+    with pytest.raises(error, match=match):
+        a.__dlpack__(stream=stream)
+
+
+def test_dlpack_stream_queue_of_another_device_is_refused(device):
+    others = [d for d in usmarr.devices() if d != device]
+    if not others:
+        pytest.skip("one USM device only: no queue of another device")
+    a = usmarr.ones(4, device=device)
+    with pytest.raises(ValueError, match="another device"):
+        a.__dlpack__(stream=usmarr.Queue(others[0]))
+
+
+def _stand_in_sycl_queue(backend):
+    """A stand-in with dpctl.SyclQueue's type name, module and backend, counting its waits."""
+    cls = type("SyclQueue", (), {"__module__": "dpctl._sycl_queue"})
+    q = cls()
+    q.backend = type("backend_type", (), {"name": backend})()
+    q.waits = 0
+
+    def wait():
+        q.waits += 1
+    q.wait = wait
+    return q
+
+
+def test_dlpack_stream_sycl_queue_of_opencl_waits_and_others_are_refused(device):
+    b, q, gate, want = _written_on_held_queue(device)
+    written = q.marker()
+    timer = threading.Timer(0.2, gate.set)
+    timer.start()
+    b.__dlpack__(stream=_stand_in_sycl_queue("opencl"))
+    assert written.done
+    timer.join()
+    with pytest.raises(BufferError, match="only an OpenCL queue"):
+        b.__dlpack__(stream=_stand_in_sycl_queue("level_zero"))
+
+
+def test_from_dlpack_waits_for_a_dpctl_producer_queue(device):
+    host = np.array([3.0, -0.0, np.nan, -np.inf], dtype=np.float32)
+    a = usmarr.asarray(host, device=device)
+
+    class Producer:  # a dpctl array's protocol: __dlpack__, __dlpack_device__ and sycl_queue
+        sycl_queue = _stand_in_sycl_queue("opencl")
+
+        def __dlpack__(self, **kwargs):
+            assert self.sycl_queue.waits == 1  # the producer's queue was waited for first
+            return a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return a.__dlpack_device__()
+
+    p = Producer()
+    got = usmarr.from_dlpack(p, device=device)
+    assert p.sycl_queue.waits == 1
+    np.testing.assert_array_equal(got.to_numpy(), host)
+    np.testing.assert_array_equal(np.signbit(got.to_numpy()), np.signbit(host))
+
+
+def test_dlpack_stream_with_real_dpctl(device):
+    dpctl = pytest.importorskip("dpctl", reason="dpctl is not installed: the stand-in tests above cover the calls")
+    queues = [dpctl.SyclQueue(d) for d in dpctl.get_devices() if d.backend.name == "opencl"]
+    if not queues:
+        pytest.skip("dpctl sees no OpenCL device")
+    a = usmarr.ones(8, device=device)
+    a.__dlpack__(stream=queues[0])  # an OpenCL queue: the writes are complete on return
