@@ -430,7 +430,8 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_copy_from_host(usmarr_memory_t *me
  *  @retval USMARR_ERROR_OUT_OF_BOUNDS the range passes the block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset,
                                                            void *destination, size_t size);
-/** @brief Copies between two blocks of one context; blocking.
+/** @brief Copies between two blocks of one context: enqueued without waiting between two
+ *  device blocks, blocking when the host can read either (host or shared USM).
  *  @param destination the destination block
  *  @param destination_offset byte offset in @p destination
  *  @param source the source block
@@ -442,7 +443,8 @@ USMARR_API USMARR_NODISCARD int usmarr_memory_copy_to_host(usmarr_memory_t *memo
  *  @retval USMARR_ERROR_OUT_OF_BOUNDS a range passes its block's end */
 USMARR_API USMARR_NODISCARD int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset,
                                                    usmarr_memory_t *source, size_t source_offset, size_t size);
-/** @brief Fills @p size bytes at byte @p offset with a repeated pattern; blocking.
+/** @brief Fills @p size bytes at byte @p offset with a repeated pattern: enqueued without
+ *  waiting on a device block, blocking on host or shared USM (which the host may read).
  *  @param memory the block
  *  @param offset byte offset, a multiple of @p pattern_size
  *  @param pattern the pattern's bytes

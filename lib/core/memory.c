@@ -211,12 +211,14 @@ static int check_range(const usmarr_memory_t *m, const char *name, size_t offset
     return 0;
 }
 
-static int blocking_copy(usmarr_context_t *ctx, void *dst, const void *src, size_t size)
+/* A copy on the calling thread's queue; `blocking` when the host reads or writes one side
+ * (its buffer is the caller's again when the call returns). */
+static int queued_copy(usmarr_context_t *ctx, void *dst, const void *src, size_t size, bool blocking)
 {
     if (size == 0)
         return 0;
     mtx_lock(&ctx->queue_lock);
-    cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, dst, src, size, 0, NULL, NULL);
+    cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), blocking ? CL_TRUE : CL_FALSE, dst, src, size, 0, NULL, NULL);
     mtx_unlock(&ctx->queue_lock);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemcpyINTEL");
 }
@@ -227,7 +229,7 @@ int usmarr_memory_copy_from_host(usmarr_memory_t *memory, size_t offset, const v
     if (!memory || (!source && size))
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "source");
     int rc = check_range(memory, "destination", offset, size);
-    return rc ? rc : blocking_copy(memory->context, (char *)memory->pointer + offset, source, size);
+    return rc ? rc : queued_copy(memory->context, (char *)memory->pointer + offset, source, size, true);
 }
 
 int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset, void *destination, size_t size)
@@ -236,7 +238,7 @@ int usmarr_memory_copy_to_host(usmarr_memory_t *memory, size_t offset, void *des
     if (!memory || (!destination && size))
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !memory ? "memory" : "destination");
     int rc = check_range(memory, "source", offset, size);
-    return rc ? rc : blocking_copy(memory->context, destination, (char *)memory->pointer + offset, size);
+    return rc ? rc : queued_copy(memory->context, destination, (char *)memory->pointer + offset, size, true);
 }
 
 int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, usmarr_memory_t *source,
@@ -258,8 +260,10 @@ int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, 
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT,
                             "source [%zu, +%zu) and destination [%zu, +%zu) overlap in one block", source_offset, size,
                             destination_offset, size);
-    return blocking_copy(destination->context, (char *)destination->pointer + destination_offset,
-                         (char *)source->pointer + source_offset, size);
+    /* Between device blocks nothing on the host can see the copy: it is only enqueued. */
+    bool device = destination->kind == USMARR_USM_DEVICE && source->kind == USMARR_USM_DEVICE;
+    return queued_copy(destination->context, (char *)destination->pointer + destination_offset,
+                       (char *)source->pointer + source_offset, size, !device);
 }
 
 int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *pattern, size_t pattern_size, size_t size)
@@ -281,6 +285,9 @@ int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *patte
     mtx_lock(&ctx->queue_lock);
     cl_int err = ctx->usm.memfill(usmarr__queue_of(ctx), (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
                                   NULL);
-    mtx_unlock(&ctx->queue_lock); /* the pattern is copied at enqueue: nothing to wait for */
+    /* The pattern is copied at enqueue; only a block the host can read is waited for. */
+    if (err == CL_SUCCESS && memory->kind != USMARR_USM_DEVICE)
+        err = clFinish(usmarr__queue_of(ctx));
+    mtx_unlock(&ctx->queue_lock);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueMemFillINTEL");
 }

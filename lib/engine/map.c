@@ -295,32 +295,10 @@ static void wg16x16(size_t *local)
 
 static size_t round_up(int64_t n, size_t m) { return ((size_t)n + m - 1) / m * m; }
 
-/* The 17+-dim class's metadata block: device USM (devices may offer no host USM), grown
- * as needed, reused; written by a blocking USM copy under the queue lock, which the
- * in-order queue orders after every earlier launch that read it. */
-static int scratch_reserve(usmarr_context_t *ctx, size_t bytes, void **out)
+static void free_host(void *pointer, void *data)
 {
-    mtx_lock(&ctx->kernels_lock);
-    struct usmarr__kernel_cache *c = ctx->kernels;
-    int rc = 0;
-    if (c->scratch_size < bytes) {
-        cl_int err = CL_SUCCESS;
-        void *p = ctx->usm.device_alloc(ctx->cl, ctx->device, NULL, bytes, 64, &err);
-        if (!p || err != CL_SUCCESS) {
-            rc = usmarr__fail(USMARR_ERROR_ALLOCATION, "device USM of %zu bytes for map metadata: %s", bytes,
-                              usmarr_error_name(err));
-        } else {
-            if (c->scratch) { /* the caller holds the queue lock: frees are serialised with enqueues */
-                ctx->usm.blocking_free(ctx->cl, c->scratch);
-                atomic_fetch_add(&ctx->usm_frees, 1);
-            }
-            c->scratch = p;
-            c->scratch_size = bytes;
-        }
-    }
-    *out = c->scratch;
-    mtx_unlock(&ctx->kernels_lock);
-    return rc;
+    (void)data;
+    free(pointer);
 }
 
 static bool fast_signature(const struct usmarr__map *m, enum map_class cls, const unsigned masks[3], struct fast_entry *e,
@@ -469,6 +447,8 @@ struct map_call {
     cl_long16 vectors[1 + USMARR__MAX_OPERANDS]; /* shape, then each operand's strides */
     int nargs;
     int meta_arg; /* the 17+-dim class's metadata block, filled at launch; -1 none */
+    cl_long n;    /* arguments passed by address live here, not on map_bind's stack */
+    cl_int nd;
 };
 
 /* The class's work-groups and global range (the reqd_work_group_size of its kernel). */
@@ -564,12 +544,14 @@ static void map_bind(const struct usmarr__kernel_shape *shp, enum map_class cls,
         void *ptr = (char *)m->operands[i].data + it->offsets[i] * (int64_t)usmarr__dtype_bytes(m->operands[i].dtype);
         args[nargs++] = shp->ptrval ? USMARR__ARG_ADDRESS(ptr) : USMARR__ARG_PTR(ptr);
     }
-    cl_long n = it->ndim == 0 ? 1 : it->shape[0];
-    cl_int nd = it->ndim;
+    cl_long *n = &c->n;
+    cl_int *nd = &c->nd, ndim = it->ndim;
+    *n = it->ndim == 0 ? 1 : it->shape[0];
+    *nd = ndim;
     int width = 0; /* elements of each shape/stride vector; 0: none by value */
     switch (cls) {
     case CLASS_CONTIG:
-        args[nargs++] = USMARR__ARG(n);
+        args[nargs++] = USMARR__ARG(*n);
         break;
     case CLASS_S1:
         width = 1;
@@ -595,13 +577,13 @@ static void map_bind(const struct usmarr__kernel_shape *shp, enum map_class cls,
     case CLASS_S8:
     case CLASS_S16:
     case CLASS_SBIG:
-        args[nargs++] = USMARR__ARG(nd);
+        args[nargs++] = USMARR__ARG(*nd);
         width = cls == CLASS_S8 ? 8 : cls == CLASS_S16 ? 16 : 0;
         break;
     }
     for (int i = -1; width && i < nops; i++) {
         for (int d = 0; d < width; d++)
-            vectors[i + 1].s[d] = d >= nd ? (i < 0) : i < 0 ? it->shape[d] : it->strides[i][d];
+            vectors[i + 1].s[d] = d >= ndim ? (i < 0) : i < 0 ? it->shape[d] : it->strides[i][d];
         args[nargs++] = USMARR__ARG_BYTES(&vectors[i + 1], sizeof(cl_long) * (size_t)width);
     }
     c->meta_arg = cls == CLASS_SBIG ? nargs++ : -1;
@@ -610,38 +592,42 @@ static void map_bind(const struct usmarr__kernel_shape *shp, enum map_class cls,
     c->nargs = nargs;
 }
 
-/* Enqueues the kernel under the queue lock; the 17+-dim class first writes its metadata
- * block (shape, then strides) to the context's scratch and finishes before the lock is let go. */
+/* Enqueues the kernel under the queue lock.  The 17+-dim class first copies its metadata
+ * (shape, then strides) into a block of its own without waiting: the host copy is freed
+ * and the block released once the launch has run (doc/async.md). */
 static int map_enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, int nops, const struct usmarr__iter *it,
                        struct map_call *c)
 {
     int rc = 0, nd = it->ndim;
-    usmarr__queue_lock(ctx);
+    int64_t *host = NULL;
+    usmarr_memory_t *block = NULL;
+    cl_command_queue queue = usmarr__queue_of(ctx);
+    size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
     if (c->meta_arg >= 0) {
-        /* Reserved and filled under the queue lock: another thread may grow (free) the
-         * block otherwise; the launch finishes before the lock is let go. */
-        void *meta = NULL;
-        size_t bytes = sizeof(int64_t) * (size_t)nd * (size_t)(nops + 1);
-        rc = scratch_reserve(ctx, bytes, &meta);
-        if (!rc) {
-            int64_t host[USMARR_MAX_NDIM * (USMARR__MAX_OPERANDS + 1)];
-            for (int i = -1; i < nops; i++)
-                memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it->shape : it->strides[i],
-                       sizeof(int64_t) * (size_t)nd);
-            cl_int err = ctx->usm.memcpy(usmarr__queue_of(ctx), CL_TRUE, meta, host, bytes, 0, NULL, NULL);
-            if (err != CL_SUCCESS)
-                rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
+        if (!(host = malloc(bytes)))
+            return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "map metadata of %zu bytes", bytes);
+        if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, bytes, 64, &block))) {
+            free(host);
+            return rc;
         }
-        c->args[c->meta_arg] = USMARR__ARG_PTR(meta);
+        for (int i = -1; i < nops; i++)
+            memcpy(host + (size_t)nd * (size_t)(i + 1), i < 0 ? it->shape : it->strides[i],
+                   sizeof(int64_t) * (size_t)nd);
+        c->args[c->meta_arg] = USMARR__ARG_PTR(usmarr_memory_pointer(block));
+    }
+    usmarr__queue_lock(ctx);
+    if (host) {
+        cl_int err = ctx->usm.memcpy(queue, CL_FALSE, usmarr_memory_pointer(block), host, bytes, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            rc = usmarr__cl_fail(err, "clEnqueueMemcpyINTEL of map metadata");
     }
     if (!rc)
         rc = usmarr__kernel_launch_locked(ctx, k, c->nargs, c->args, c->work_dim, c->global, c->local);
-    if (!rc && c->meta_arg >= 0) {
-        cl_int err = clFinish(usmarr__queue_of(ctx));
-        if (err != CL_SUCCESS)
-            rc = usmarr__cl_fail(err, "clFinish");
-    }
     usmarr__queue_unlock(ctx);
+    if (host) {
+        usmarr__defer_release(ctx, queue, free_host, host, NULL);
+        usmarr_memory_release(block);
+    }
     return rc;
 }
 

@@ -159,8 +159,6 @@ static void kernel_cache_destroy(struct usmarr__kernel_cache *cache)
             program_free(p);
         }
     }
-    if (cache->scratch)
-        cache->blocking_free(cache->cl, cache->scratch);
     if (cache->standin)
         cache->blocking_free(cache->cl, cache->standin);
     cnd_destroy(&cache->built);

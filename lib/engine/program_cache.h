@@ -72,10 +72,8 @@ struct usmarr__kernel_cache {
     struct program *buckets[CACHE_BUCKETS];
     struct usmarr__engine_stats stats; /* under kernels_lock, but for `launches`: */
     atomic_ullong launches;
-    void *scratch; /* device USM for the 17+-dim map class */
     void *standin; /* a small device block passed for NULL pointer arguments (program.c) */
-    size_t scratch_size;
-    cl_context cl; /* to free the scratch and standin blocks */
+    cl_context cl; /* to free the standin block */
     usmarr__free_fn blocking_free;
     struct fast_entry fast[FAST_SLOTS];
 };

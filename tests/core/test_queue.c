@@ -3,6 +3,9 @@
 #include "../harness/common.h"
 
 #include <CL/cl_ext.h>
+#include <stdatomic.h>
+#include <threads.h>
+#include <time.h>
 
 static cl_int event_status(cl_event e)
 {
@@ -171,6 +174,178 @@ START_TEST(test_queue_failures_name_the_argument)
 }
 END_TEST
 
+/* ---- no hidden waits ------------------------------------------------------------ */
+
+/* Sets the gate after `seconds` unless told to stop: a call that waits for the device
+ * behind the gate returns only then, and the test sees the gate set after it. */
+struct watchdog {
+    cl_event gate;
+    atomic_bool stop;
+    int seconds;
+};
+
+static int watchdog_run(void *arg)
+{
+    struct watchdog *w = arg;
+    for (int i = 0; i < w->seconds * 20 && !atomic_load(&w->stop); i++)
+        thrd_sleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+    if (!atomic_load(&w->stop))
+        clSetUserEventStatus(w->gate, CL_COMPLETE);
+    return 0;
+}
+
+enum { HELD_ROWS = 8, HELD_COLS = 16, HELD_ROUNDS = 10, HELD_STEPS = 13 };
+
+/* Each call must return with the gate still unset (the watchdog sets it after 20 s). */
+#define HELD(call, what)                                                                           \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        ck_assert_msg(rc_ == 0, "round %d, %s: %s: %s", k, what, usmarr_error_name(rc_),         \
+                      usmarr_last_error_detail());                                                 \
+        ck_assert_msg(event_status(w.gate) != CL_COMPLETE, "round %d: %s waited for the device", k, \
+                      what);                                                                       \
+        calls++;                                                                                   \
+    } while (0)
+
+static void read_f32(usmarr_array_t *a, float *out) { ck_assert_ok(usmarr_array_copy_to_host(a, out, NULL)); }
+
+/* 130 operations on a queue held by an unsignalled user event: elementwise functions,
+ * views, reductions, copies of strided views, casts, fills, copies into, matmul and
+ * scans.  Every call returns while the event is unset; then the event is set and every
+ * value is checked against host loops. */
+START_TEST(test_queue_operations_return_while_the_queue_is_held)
+{
+    usmarr_context_t *ctx = test_context();
+    float hx[HELD_ROWS * HELD_COLS], hm[64];
+    for (int i = 0; i < HELD_ROWS * HELD_COLS; i++)
+        hx[i] = (float)(i % 17 - 8) + 0.25f * (float)(i % 5);
+    for (int i = 0; i < 64; i++)
+        hm[i] = (float)(i % 7 - 3);
+    int64_t shape[2] = {HELD_ROWS, HELD_COLS}, mshape[2] = {8, 8};
+    usmarr_array_t *x, *m, *r[HELD_ROUNDS][HELD_STEPS] = {{NULL}};
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_FLOAT32, hx, NULL, USMARR_USM_DEVICE, &x));
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, mshape, USMARR_FLOAT32, hm, NULL, USMARR_USM_DEVICE, &m));
+    usmarr_queue_t *q;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &q));
+    cl_int err;
+    struct watchdog w = {.gate = clCreateUserEvent(usmarr_context_cl_context(ctx), &err), .seconds = 20};
+    ck_assert_int_eq(err, CL_SUCCESS);
+    atomic_init(&w.stop, false);
+    thrd_t dog;
+    ck_assert_int_eq(thrd_create(&dog, watchdog_run, &w), thrd_success);
+    ck_assert_ok(usmarr_queue_wait(q, 1, &w.gate));
+    ck_assert_ok(usmarr_queue_set_current(q));
+    int calls = 0, axis1 = 1, axis0 = 0;
+    for (int k = 0; k < HELD_ROUNDS; k++) {
+        usmarr_array_t **o = r[k];
+        usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(k)}};
+        HELD(usmarr_elementwise("add", args, 2, NULL, &o[0]), "add");
+        HELD(usmarr_array_index_text(x, ":, ::-1", &o[1]), "view");
+        HELD(usmarr_multiply(o[0], o[1], NULL, &o[2]), "multiply");
+        HELD(usmarr_sum(o[2], 1, &axis1, false, NULL, &o[3]), "sum");
+        HELD(usmarr_max(o[0], 1, &axis0, false, NULL, &o[4]), "max");
+        HELD(usmarr_array_astype(o[2], USMARR_INT32, USMARR_ORDER_C, NULL, &o[5]), "astype");
+        HELD(usmarr_array_index_text(o[0], "::2, 1::3", &o[6]), "view");
+        HELD(usmarr_array_copy(o[6], USMARR_ORDER_C, NULL, &o[7]), "copy");
+        HELD(usmarr_array_full(ctx, 2, shape, usmarr_scalar_float(k + 0.5), USMARR_FLOAT32, USMARR_ORDER_C,
+                               USMARR_USM_DEVICE, &o[8]),
+             "full");
+        HELD(usmarr_array_copy_into(o[8], o[1]), "copy_into");
+        args[0].array = m;
+        HELD(usmarr_elementwise("add", args, 2, NULL, &o[9]), "add");
+        HELD(usmarr_matmul(m, o[9], NULL, &o[10]), "matmul");
+        HELD(usmarr_cumulative_sum(o[0], &axis1, NULL, &o[11]), "cumulative_sum");
+        HELD(usmarr_array_fill(o[7], usmarr_scalar_float(-k)), "fill");
+        o[12] = NULL;
+        if (k % 2) { /* released while their kernels wait: the pool keeps them in queue order */
+            usmarr_array_release(o[2]);
+            o[2] = NULL;
+        }
+    }
+    ck_assert_int_ge(calls, 100);
+    cl_event after;
+    ck_assert_ok(usmarr_queue_marker(q, &after));
+    ck_assert_int_ne(event_status(after), CL_COMPLETE); /* the work really waits for the gate */
+    atomic_store(&w.stop, true);
+    thrd_join(dog, NULL);
+    ck_assert_int_eq(clSetUserEventStatus(w.gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(q));
+    ck_assert_int_eq(event_status(after), CL_COMPLETE);
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+
+    float got[HELD_ROWS * HELD_COLS];
+    int32_t goti[HELD_ROWS * HELD_COLS];
+    for (int k = 0; k < HELD_ROUNDS; k++) {
+        usmarr_array_t **o = r[k];
+        float add[HELD_ROWS][HELD_COLS], prod[HELD_ROWS][HELD_COLS];
+        for (int i = 0; i < HELD_ROWS; i++)
+            for (int j = 0; j < HELD_COLS; j++) {
+                add[i][j] = hx[i * HELD_COLS + j] + (float)k;
+                prod[i][j] = add[i][j] * hx[i * HELD_COLS + HELD_COLS - 1 - j];
+            }
+        read_f32(o[0], got);
+        for (int i = 0; i < HELD_ROWS * HELD_COLS; i++)
+            ck_assert_float_eq(got[i], add[i / HELD_COLS][i % HELD_COLS]);
+        if (o[2]) {
+            read_f32(o[2], got);
+            for (int i = 0; i < HELD_ROWS * HELD_COLS; i++)
+                ck_assert_float_eq(got[i], prod[i / HELD_COLS][i % HELD_COLS]);
+        }
+        read_f32(o[3], got);
+        for (int i = 0; i < HELD_ROWS; i++) {
+            float sum = 0;
+            for (int j = 0; j < HELD_COLS; j++)
+                sum += prod[i][j]; /* quarters times quarters: exact in float32 */
+            ck_assert_float_eq(got[i], sum);
+        }
+        read_f32(o[4], got);
+        for (int j = 0; j < HELD_COLS; j++) {
+            float best = add[0][j];
+            for (int i = 1; i < HELD_ROWS; i++)
+                best = add[i][j] > best ? add[i][j] : best;
+            ck_assert_float_eq(got[j], best);
+        }
+        ck_assert_ok(usmarr_array_copy_to_host(o[5], goti, NULL));
+        for (int i = 0; i < HELD_ROWS * HELD_COLS; i++)
+            ck_assert_int_eq(goti[i], (int32_t)prod[i / HELD_COLS][i % HELD_COLS]);
+        read_f32(o[7], got); /* the copy, then filled with -k */
+        for (int i = 0; i < 4 * 5; i++)
+            ck_assert_float_eq(got[i], (float)-k);
+        read_f32(o[6], got); /* the view of o[0] is untouched by the fill of its copy */
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 5; j++)
+                ck_assert_float_eq(got[i * 5 + j], add[2 * i][1 + 3 * j]);
+        read_f32(o[8], got); /* full(k + 0.5), then x[:, ::-1] copied into it */
+        for (int i = 0; i < HELD_ROWS * HELD_COLS; i++)
+            ck_assert_float_eq(got[i], hx[i / HELD_COLS * HELD_COLS + HELD_COLS - 1 - i % HELD_COLS]);
+        read_f32(o[10], got);
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) {
+                float dot = 0;
+                for (int t = 0; t < 8; t++)
+                    dot += hm[i * 8 + t] * (hm[t * 8 + j] + (float)k);
+                ck_assert_float_eq(got[i * 8 + j], dot);
+            }
+        read_f32(o[11], got);
+        for (int i = 0; i < HELD_ROWS; i++) {
+            float run = 0;
+            for (int j = 0; j < HELD_COLS; j++) {
+                run += add[i][j];
+                ck_assert_float_eq(got[i * HELD_COLS + j], run);
+            }
+        }
+        for (int s = 0; s < HELD_STEPS; s++)
+            usmarr_array_release(o[s]);
+    }
+    clReleaseEvent(after);
+    clReleaseEvent(w.gate);
+    usmarr_queue_release(q);
+    usmarr_array_release(m);
+    usmarr_array_release(x);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_queue(void)
 {
     Suite *s = suite_create("queue");
@@ -179,6 +354,10 @@ Suite *suite_queue(void)
     tcase_add_test(tc, test_queue_current_is_per_thread_and_held);
     tcase_add_test(tc, test_queue_wait_on_user_event_holds_only_that_queue);
     tcase_add_test(tc, test_queue_failures_name_the_argument);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("held");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_queue_operations_return_while_the_queue_is_held);
     suite_add_tcase(s, tc);
     return s;
 }
