@@ -2,8 +2,9 @@
  * staging buffers; start packs and posts, wait receives and unpacks.  Packing and
  * unpacking are one copy plan each (usmarr_copy_plan_create): one kernel for all the
  * boxes of all the storages, whatever their number.  A direction whose neighbour is this
- * rank (a periodic axis it has alone) sends no message: the unpacking plan also copies its
- * border layers straight into the opposite halo (one launch less than a plan of its own).
+ * rank (a periodic axis it has alone) sends no message: a third copy plan, run on the
+ * plan's queue after the sends are posted, copies its border layers straight into the
+ * opposite halo while the messages travel.
  *
  * Ordering, as GHEX schedules an exchange on the user's stream: the pack runs on the
  * caller's queue (after its earlier work), or on the plan's own queue after the caller's
@@ -59,7 +60,8 @@ struct usmarr_mpi_exchange {
     struct direction directions[MAX_DIRECTIONS];
     struct piece *pieces; /* [direction * count + storage] */
     usmarr_memory_t *send_memory, *recv_memory;
-    usmarr_copy_plan_t *pack, *unpack; /* region -> staging; staging -> region and region -> region */
+    usmarr_copy_plan_t *pack, *unpack; /* region -> staging, staging -> region */
+    usmarr_copy_plan_t *wrap;          /* region -> region, towards this rank */
     usmarr_queue_t *queue;             /* the plan's own: packs, copies to this rank, unpacks */
     size_t send_size, recv_size;
     void *send_bounce, *recv_bounce; /* host copies when staging is device USM */
@@ -290,6 +292,7 @@ static void free_plan(usmarr_mpi_exchange_t *x)
     free(x->pieces);
     usmarr_copy_plan_release(x->pack);
     usmarr_copy_plan_release(x->unpack);
+    usmarr_copy_plan_release(x->wrap);
     usmarr_queue_release(x->queue);
     usmarr_memory_release(x->send_memory);
     usmarr_memory_release(x->recv_memory);
@@ -352,37 +355,38 @@ static int plan_copies(usmarr_mpi_exchange_t *x)
     if (current)
         return 0;
     usmarr_copy_plan_release(x->pack);
-    x->pack = x->unpack = NULL;
+    usmarr_copy_plan_release(x->unpack);
+    usmarr_copy_plan_release(x->wrap);
+    x->pack = x->unpack = x->wrap = NULL;
     int n = x->ndirections * x->count, nstaged = 0, nwrap = 0;
-    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(4 * n + 1));
+    usmarr_array_t **arrays = malloc(sizeof *arrays * (size_t)(6 * n + 1));
     if (!arrays)
         return usmarr_error_set(USMARR_ERROR_OUT_OF_HOST_MEMORY, "copy lists of %d pieces", n);
-    /* packing: border layers into the staging; unpacking: staging into halos, then, towards
-     * this rank, border layers straight into the halo on the other side (what the opposite
-     * direction receives), from the end of the unpacking lists */
-    usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **unpack_out = arrays + 2 * n,
-                   **unpack_in = arrays + 3 * n;
+    /* packing: border layers into the staging; unpacking: staging into halos; wrapping,
+     * towards this rank: border layers straight into the halo on the other side (what the
+     * opposite direction receives) */
+    usmarr_array_t **stage_out = arrays, **region_in = arrays + n, **region_out = arrays + 2 * n,
+                   **stage_in = arrays + 3 * n, **wrap_out = arrays + 4 * n, **wrap_in = arrays + 5 * n;
     for (int i = 0; i < n; i++) {
         const struct piece *p = &x->pieces[i];
         int d = i / x->count, s = i % x->count, side = x->snapshots[s].side;
         if (local(x, d)) {
-            nwrap++;
-            unpack_out[n - nwrap] = x->pieces[opposite(x, d) * x->count + s].recv_region[side];
-            unpack_in[n - nwrap] = p->send_region[side];
+            wrap_out[nwrap] = x->pieces[opposite(x, d) * x->count + s].recv_region[side];
+            wrap_in[nwrap++] = p->send_region[side];
             continue;
         }
         stage_out[nstaged] = p->send_stage;
         region_in[nstaged] = p->send_region[side];
-        unpack_out[nstaged] = p->recv_region[side];
-        unpack_in[nstaged++] = p->recv_stage;
+        region_out[nstaged] = p->recv_region[side];
+        stage_in[nstaged++] = p->recv_stage;
     }
-    memmove(unpack_out + nstaged, unpack_out + n - nwrap, sizeof *arrays * (size_t)nwrap);
-    memmove(unpack_in + nstaged, unpack_in + n - nwrap, sizeof *arrays * (size_t)nwrap);
     int rc = usmarr_copy_plan_create(x->context, nstaged, stage_out, (const usmarr_array_t *const *)region_in,
                                      &x->pack);
     if (!rc)
-        rc = usmarr_copy_plan_create(x->context, nstaged + nwrap, unpack_out,
-                                     (const usmarr_array_t *const *)unpack_in, &x->unpack);
+        rc = usmarr_copy_plan_create(x->context, nstaged, region_out, (const usmarr_array_t *const *)stage_in,
+                                     &x->unpack);
+    if (!rc)
+        rc = usmarr_copy_plan_create(x->context, nwrap, wrap_out, (const usmarr_array_t *const *)wrap_in, &x->wrap);
     free(arrays);
     for (int s = 0; !rc && s < x->count; s++)
         x->snapshots[s].planned_side = x->snapshots[s].side;
@@ -552,6 +556,11 @@ int usmarr_mpi_exchange_start_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue
             err = MPI_Isend(send_base + dir->send_offset, (int)dir->send_bytes, MPI_BYTE, dir->neighbor,
                             dir->send_tag, comm, &x->requests[x->nrequests++]);
     }
+    /* The copies towards this rank run on the plan's queue while the messages travel; the
+     * unpacking follows them there. */
+    usmarr_queue_t *previous;
+    if (!rc && err == MPI_SUCCESS && !(rc = enter_queue(x->queue, &previous)))
+        rc = leave_queue(previous, usmarr_copy_plan_run(x->wrap));
     if (err != MPI_SUCCESS)
         rc = usmarr__mpi_fail(err, "posting the halo messages");
     if (rc) {
@@ -562,16 +571,11 @@ int usmarr_mpi_exchange_start_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue
     return 0;
 }
 
-int usmarr_mpi_exchange_wait_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, cl_event *event)
+/* Waits for the messages and unpacks them on the plan's queue; `unpacked` receives a
+ * marker after the unpacking.  `queue`, when not NULL, is made to wait for it. */
+static int receive(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, cl_event *unpacked)
 {
-    usmarr_error_set(0, NULL);
-    if (event)
-        *event = NULL;
-    if (!x)
-        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
-    int rc = check_queue(x, queue, 0, NULL);
-    if (rc)
-        return rc;
+    *unpacked = NULL;
     if (!x->started)
         return usmarr_error_set(USMARR_ERROR_BAD_STATE, "the exchange is not started");
     int err = MPI_Waitall(x->nrequests, x->requests, MPI_STATUSES_IGNORE);
@@ -580,22 +584,40 @@ int usmarr_mpi_exchange_wait_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue,
     if (err != MPI_SUCCESS)
         return usmarr__mpi_fail(err, "waiting for the halo messages (MPI_Waitall)");
     usmarr_queue_t *previous;
-    if ((rc = enter_queue(x->queue, &previous)))
+    int rc = enter_queue(x->queue, &previous);
+    if (rc)
         return rc;
     if (x->recv_bounce)
         rc = usmarr_memory_copy_from_host(x->recv_memory, 0, x->recv_bounce, x->recv_size);
     if (!rc)
         rc = usmarr_copy_plan_run(x->unpack);
     rc = leave_queue(previous, rc);
-    cl_event marker = NULL;
     if (!rc)
-        rc = usmarr_queue_marker(x->queue, &marker);
+        rc = usmarr_queue_marker(x->queue, unpacked);
+    if (!rc && queue)
+        rc = usmarr_queue_wait(queue, 1, unpacked);
+    if (rc && *unpacked) {
+        clReleaseEvent(*unpacked);
+        *unpacked = NULL;
+    }
+    return rc;
+}
+
+int usmarr_mpi_exchange_wait_on(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, cl_event *event)
+{
+    usmarr_error_set(0, NULL);
+    if (event)
+        *event = NULL;
+    if (!x)
+        return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    cl_event unpacked;
+    int rc = check_queue(x, queue, 0, NULL);
     if (!rc)
-        rc = usmarr_queue_wait(queue, 1, &marker);
+        rc = receive(x, queue, &unpacked);
     if (!rc && event)
-        *event = marker;
-    else if (marker)
-        clReleaseEvent(marker);
+        *event = unpacked;
+    else if (!rc)
+        clReleaseEvent(unpacked);
     return rc;
 }
 
@@ -612,11 +634,12 @@ int usmarr_mpi_exchange_wait(usmarr_mpi_exchange_t *x)
     usmarr_error_set(0, NULL);
     if (!x)
         return usmarr_error_set(USMARR_ERROR_INVALID_ARGUMENT, "exchange is NULL");
+    /* The halos readable from any side: the unpack done on return, so no queue needs to
+     * wait for it, and the caller's other work is not waited for. */
     cl_event unpacked;
-    int rc = usmarr_mpi_exchange_wait_on(x, usmarr_queue_current(x->context), &unpacked);
+    int rc = receive(x, NULL, &unpacked);
     if (rc)
         return rc;
-    /* The halos readable from any side: the unpack done, not the caller's other work. */
     cl_int err = clWaitForEvents(1, &unpacked);
     clReleaseEvent(unpacked);
     return err ? usmarr_error_set(err, "clWaitForEvents: the unpacking failed") : 0;
