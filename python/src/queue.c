@@ -14,6 +14,16 @@ PyTypeObject *Event_Type;
 static _Thread_local usmarr_queue_t *saved_queues[MAX_WITH_DEPTH];
 static _Thread_local int with_depth;
 
+/* The Device of a classmethod's only argument, device=None (format: "|O:name"). */
+static DeviceObject *device_argument(PyObject *args, PyObject *kwargs, const char *format)
+{
+    static char *keywords[] = {"device", NULL};
+    PyObject *device_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, keywords, &device_obj))
+        return NULL;
+    return device_from_object(device_obj);
+}
+
 /* ---- usmarr.Event ------------------------------------------------------------------- */
 
 /* Takes the reference to `event`. */
@@ -157,11 +167,7 @@ static PyObject *event_set(PyObject *self, PyObject *unused)
 /* Event.user(device=None): a user event of the device's OpenCL context, set by set(). */
 static PyObject *event_user(PyObject *cls, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"device", NULL};
-    PyObject *device_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:user", keywords, &device_obj))
-        return NULL;
-    DeviceObject *device = device_from_object(device_obj);
+    DeviceObject *device = device_argument(args, kwargs, "|O:user");
     if (!device)
         return NULL;
     cl_int err;
@@ -360,11 +366,7 @@ static PyObject *queue_get(PyObject *self, void *what)
 /* Queue.current(device=None): the queue the calling thread's operations on the device use. */
 static PyObject *queue_current(PyObject *cls, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"device", NULL};
-    PyObject *device_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:current", keywords, &device_obj))
-        return NULL;
-    DeviceObject *device = device_from_object(device_obj);
+    DeviceObject *device = device_argument(args, kwargs, "|O:current");
     if (!device)
         return NULL;
     return queue_wrap(usmarr_queue_retain(usmarr_queue_current(device->context)));
