@@ -346,6 +346,162 @@ START_TEST(test_queue_operations_return_while_the_queue_is_held)
 }
 END_TEST
 
+/* ---- order across queues --------------------------------------------------------- */
+
+/* A gate on queue a: a user event that a's work waits for. */
+static cl_event hold(usmarr_context_t *ctx, usmarr_queue_t *a)
+{
+    cl_int err;
+    cl_event gate = clCreateUserEvent(usmarr_context_cl_context(ctx), &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_wait(a, 1, &gate));
+    return gate;
+}
+
+static usmarr_array_t *ramp(usmarr_context_t *ctx, int n)
+{
+    float h[256];
+    for (int i = 0; i < n; i++)
+        h[i] = (float)i - 100.0f;
+    int64_t shape[1] = {n};
+    usmarr_array_t *x;
+    ck_assert_ok(usmarr_array_from_host(ctx, 1, shape, USMARR_FLOAT32, h, NULL, USMARR_USM_DEVICE, &x));
+    return x;
+}
+
+/* y written on a (held), recorded for b, read on b: b's work waits for a's. */
+START_TEST(test_queue_record_orders_a_block_written_on_another_queue)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_array_t *x = ramp(ctx, 256), *y, *z;
+    usmarr_queue_t *a, *b;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &a));
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &b));
+    cl_event gate = hold(ctx, a);
+    ck_assert_ok(usmarr_queue_set_current(a));
+    usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(1)}};
+    ck_assert_ok(usmarr_elementwise("add", args, 2, NULL, &y));
+    ck_assert_ok(usmarr_queue_set_current(b));
+    ck_assert_ok(usmarr_array_record_queue(y, b));
+    args[0].array = y;
+    args[1].scalar = usmarr_scalar_int(2);
+    ck_assert_ok(usmarr_elementwise("multiply", args, 2, NULL, &z));
+    cl_event mb;
+    ck_assert_ok(usmarr_queue_marker(b, &mb));
+    thrd_sleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    ck_assert_int_ne(event_status(mb), CL_COMPLETE); /* b waits for a's add */
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(b));
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+    float got[256];
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int i = 0; i < 256; i++)
+        ck_assert_float_eq(got[i], ((float)i - 100.0f + 1.0f) * 2.0f);
+    clReleaseEvent(mb);
+    clReleaseEvent(gate);
+    usmarr_array_release(z);
+    usmarr_array_release(y);
+    usmarr_array_release(x);
+    usmarr_queue_release(a);
+    usmarr_queue_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+/* A block released on a (its add still held) and taken from the pool on b: b's fill runs
+ * after a's add, so the block ends filled, not added. */
+START_TEST(test_queue_pool_block_reused_on_another_queue_waits_for_its_last)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_array_t *x = ramp(ctx, 256), *t, *u;
+    usmarr_queue_t *a, *b;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &a));
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &b));
+    cl_event gate = hold(ctx, a);
+    ck_assert_ok(usmarr_queue_set_current(a));
+    usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(1)}};
+    ck_assert_ok(usmarr_elementwise("add", args, 2, NULL, &t));
+    void *pt = usmarr_array_data(t);
+    usmarr_array_release(t);
+    ck_assert_ok(usmarr_queue_set_current(b));
+    int64_t shape[1] = {256};
+    ck_assert_ok(usmarr_array_empty(ctx, 1, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &u));
+    ck_assert_ptr_eq(usmarr_array_data(u), pt); /* the pooled block */
+    ck_assert_ok(usmarr_array_fill(u, usmarr_scalar_float(5)));
+    thrd_sleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(b));
+    ck_assert_ok(usmarr_queue_finish(a));
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+    float got[256];
+    ck_assert_ok(usmarr_array_copy_to_host(u, got, NULL));
+    for (int i = 0; i < 256; i++)
+        ck_assert_float_eq(got[i], 5.0f);
+    clReleaseEvent(gate);
+    usmarr_array_release(u);
+    usmarr_array_release(x);
+    usmarr_queue_release(a);
+    usmarr_queue_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+static void count_release(void *pointer, void *data)
+{
+    (void)pointer;
+    atomic_fetch_add((atomic_int *)data, 1);
+}
+
+/* A foreign block released while a held queue's work reads it: its owner's release runs
+ * only after that work, at the latest at the queue's finish. */
+START_TEST(test_queue_foreign_block_released_after_the_work_that_reads_it)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_memory_t *owner, *wrapped;
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 1024, 0, &owner));
+    atomic_int calls;
+    atomic_init(&calls, 0);
+    usmarr_queue_t *a;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &a));
+    ck_assert_ok(usmarr_queue_set_current(a));
+    cl_event gate = hold(ctx, a);
+    ck_assert_ok(usmarr_memory_wrap(ctx, usmarr_memory_pointer(owner), 1024, count_release, &calls, &wrapped));
+    int64_t shape[1] = {256};
+    usmarr_array_t *view, *sum;
+    usmarr_array_options_t opt = USMARR_ARRAY_OPTIONS_INIT;
+    opt.context = ctx;
+    opt.ndim = 1;
+    opt.shape = shape;
+    opt.dtype = USMARR_FLOAT32;
+    opt.buffer = USMARR_BUFFER_MEMORY;
+    opt.memory = wrapped;
+    ck_assert_ok(usmarr_array_create(&opt, &view));
+    ck_assert_ok(usmarr_array_fill(view, usmarr_scalar_float(0.5)));
+    ck_assert_ok(usmarr_sum(view, 0, NULL, false, NULL, &sum));
+    usmarr_array_release(view);
+    usmarr_memory_release(wrapped);
+    thrd_sleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    usmarr_memory_t *other;
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, 64, 0, &other)); /* polls */
+    usmarr_memory_release(other);
+    int seen = atomic_load(&calls);
+    ck_assert_int_eq(seen, 0);
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(a));
+    seen = atomic_load(&calls);
+    ck_assert_int_eq(seen, 1);
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+    float total = 0;
+    ck_assert_ok(usmarr_array_copy_to_host(sum, &total, NULL));
+    ck_assert_float_eq(total, 128.0f);
+    clReleaseEvent(gate);
+    usmarr_array_release(sum);
+    usmarr_memory_release(owner);
+    usmarr_queue_release(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_queue(void)
 {
     Suite *s = suite_create("queue");
@@ -358,6 +514,11 @@ Suite *suite_queue(void)
     tc = tcase_create("held");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_queue_operations_return_while_the_queue_is_held);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("order");
+    tcase_add_test(tc, test_queue_record_orders_a_block_written_on_another_queue);
+    tcase_add_test(tc, test_queue_pool_block_reused_on_another_queue_waits_for_its_last);
+    tcase_add_test(tc, test_queue_foreign_block_released_after_the_work_that_reads_it);
     suite_add_tcase(s, tc);
     return s;
 }
