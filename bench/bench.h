@@ -26,7 +26,7 @@
 #include <usmarr.h>
 
 #define BENCH_FILES(X)                                                                                       \
-    X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup) X(roofline)
+    X(copy) X(ops) X(expr) X(index) X(storage) X(memory) X(linalg) X(fft) X(sort) X(startup) X(roofline) X(queue)
 
 enum bench_bar { BENCH_AT_LEAST, BENCH_AT_MOST };
 

@@ -3,7 +3,7 @@
 noinst_LTLIBRARIES += bench/libusmarr-bench.la
 bench_libusmarr_bench_la_SOURCES = bench/bench.h bench/bench.c bench/plot.c bench/bench_copy.c bench/bench_ops.c bench/bench_expr.c \
 	bench/bench_index.c bench/bench_storage.c bench/bench_memory.c bench/bench_linalg.c bench/bench_fft.c bench/bench_sort.c \
-	bench/bench_startup.c bench/bench_roofline.c bench/roofline.c
+	bench/bench_startup.c bench/bench_roofline.c bench/roofline.c bench/bench_queue.c
 bench_libusmarr_bench_la_CPPFLAGS = $(AM_CPPFLAGS) -DUSMARR_BENCH_SCRIPTS_DIR='"$(benchscriptsdir)"' \
 	-DUSMARR_BENCH_SOURCE_DIR='"$(abs_top_srcdir)/bench"'
 # The NumPy references, installed for `usmarr bench`.

@@ -66,7 +66,7 @@ USMARR_API void usmarr_queue_release(usmarr_queue_t *queue);
 
 /** @brief Makes @p queue the calling thread's current queue: the operations of this thread
  *  on the queue's context enqueue on it.  The thread holds a reference to it until another
- *  queue (or NULL) is set.
+ *  queue (or NULL) is set, or until the thread ends.
  *  @param queue a queue, or NULL: every context's own queue again
  *  @return 0 */
 USMARR_API USMARR_NODISCARD int usmarr_queue_set_current(usmarr_queue_t *queue);

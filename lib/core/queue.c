@@ -102,13 +102,30 @@ void usmarr_queue_release(usmarr_queue_t *queue)
         usmarr__queue_unref(queue);
 }
 
+/* A thread that ends with a current queue drops its reference through this key's
+ * destructor; the thread-local pointer stays the fast path's. */
+static tss_t current_key;
+static bool current_key_made;
+static once_flag current_key_once = ONCE_FLAG_INIT;
+
+static void current_at_exit(void *queue)
+{
+    usmarr__current_queue = NULL;
+    usmarr__queue_unref(queue);
+}
+
+static void current_key_make(void) { current_key_made = tss_create(&current_key, current_at_exit) == thrd_success; }
+
 int usmarr_queue_set_current(usmarr_queue_t *queue)
 {
     usmarr__clear_error();
+    call_once(&current_key_once, current_key_make);
     usmarr_queue_t *old = usmarr__current_queue;
     if (queue)
         usmarr__queue_ref(queue);
     usmarr__current_queue = queue;
+    if (current_key_made)
+        tss_set(current_key, queue);
     if (old)
         usmarr__queue_unref(old);
     return 0;

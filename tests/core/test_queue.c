@@ -86,6 +86,36 @@ START_TEST(test_queue_current_is_per_thread_and_held)
 }
 END_TEST
 
+static int set_and_exit(void *queue)
+{
+    return usmarr_queue_set_current(queue);
+}
+
+/* A thread that ends with a current queue gives its reference back: the adopted
+ * cl_command_queue returns to the application's one reference. */
+START_TEST(test_queue_current_released_when_the_thread_ends)
+{
+    usmarr_context_t *ctx = test_context();
+    cl_int err;
+    cl_command_queue app = clCreateCommandQueueWithProperties(usmarr_context_cl_context(ctx),
+                                                              usmarr_context_device(ctx), NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    usmarr_queue_t *q;
+    ck_assert_ok(usmarr_queue_adopt(ctx, app, &q));
+    thrd_t th;
+    int rc = -1;
+    ck_assert_int_eq(thrd_create(&th, set_and_exit, q), thrd_success);
+    ck_assert_int_eq(thrd_join(th, &rc), thrd_success);
+    ck_assert_int_eq(rc, 0);
+    usmarr_queue_release(q);
+    cl_uint refs = 0;
+    ck_assert_int_eq(clGetCommandQueueInfo(app, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL), CL_SUCCESS);
+    ck_assert_uint_eq(refs, 1);
+    ck_assert_int_eq(clReleaseCommandQueue(app), CL_SUCCESS);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* A queue held by a user event: its marker stays unsignalled until the event is set,
  * another queue runs meanwhile, and finish returns once it is set. */
 START_TEST(test_queue_wait_on_user_event_holds_only_that_queue)
@@ -508,6 +538,7 @@ Suite *suite_queue(void)
     TCase *tc = tcase_create("objects");
     tcase_add_test(tc, test_queue_create_adopt_release_and_accessors);
     tcase_add_test(tc, test_queue_current_is_per_thread_and_held);
+    tcase_add_test(tc, test_queue_current_released_when_the_thread_ends);
     tcase_add_test(tc, test_queue_wait_on_user_event_holds_only_that_queue);
     tcase_add_test(tc, test_queue_failures_name_the_argument);
     suite_add_tcase(s, tc);

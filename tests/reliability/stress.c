@@ -1,7 +1,9 @@
 /* Thread stress: 8 threads share one fresh context and, at the same moment, make its
  * first elementwise calls; then each loops over creation, views, elementwise functions
  * (cached and new kernels), reductions, host copies and storages, and releases arrays
- * that another thread created.  Results are checked against host arithmetic.  Built
+ * that another thread created.  The odd threads work on queues of their own (the even
+ * ones on the context's): each sums the array the previous thread left, after recording
+ * it for its queue, so arrays and the block pool are shared across queues.  Results are checked against host arithmetic.  Built
  * with ThreadSanitizer by `make check` (tests/reliability/tsan-check.sh) and runnable on its own:
  * `stress [SELECTOR]`.  Exit 0 when every thread checked out. */
 #include <stdatomic.h>
@@ -15,7 +17,7 @@ enum { THREADS = 8, N = 1024, ROUNDS = 6 };
 
 static usmarr_context_t *ctx;
 static atomic_int arrived, failures;
-/* One hand-off slot per thread: thread t leaves an array for thread t+1 to release. */
+/* One hand-off slot per thread: thread t leaves an array for thread t+1 to use and release. */
 static _Atomic(usmarr_array_t *) slots[THREADS];
 
 static void fail(int thread, const char *what, int rc)
@@ -52,6 +54,12 @@ static int worker(void *arg)
     for (int i = 0; i < N; i++)
         host[i] = (float)(i % 97 + t);
     int64_t shape[1] = {N};
+    usmarr_queue_t *queue = NULL;
+    int qrc = t % 2 ? usmarr_queue_create(ctx, 0, &queue) : 0;
+    if (!qrc && queue)
+        qrc = usmarr_queue_set_current(queue);
+    if (qrc)
+        fail(t, "queue", qrc);
     atomic_fetch_add(&arrived, 1);
     while (atomic_load(&arrived) < THREADS)
         thrd_yield();
@@ -91,9 +99,22 @@ static int worker(void *arg)
         } else if (rc) {
             fail(t, "sum", rc);
         }
-        /* Leave x for the next thread; release what the previous thread left. */
-        usmarr_array_t *mine = usmarr_array_retain(x);
-        usmarr_array_t *theirs = atomic_exchange(&slots[(t + 1) % THREADS], mine);
+        /* Leave x for the next thread (releasing what it did not take); take and release
+         * what the previous thread left. */
+        usmarr_array_t *mine = usmarr_array_retain(x), *total = NULL;
+        usmarr_array_release(atomic_exchange(&slots[(t + 1) % THREADS], mine));
+        usmarr_array_t *theirs = atomic_exchange(&slots[t], NULL);
+        if (theirs) { /* written on the previous thread's queue, read on this one's */
+            int prev = (t + THREADS - 1) % THREADS;
+            float sum = 0, expect = 0;
+            for (int i = 0; i < N; i++)
+                expect += (float)(i % 97 + prev);
+            if ((rc = usmarr_array_record_queue(theirs, usmarr_queue_current(ctx))) ||
+                (rc = usmarr_sum(theirs, 0, NULL, false, NULL, &total)) ||
+                (rc = usmarr_array_copy_to_host(total, &sum, NULL)) || sum != expect)
+                fail(t, "sum of the previous thread's array", rc);
+        }
+        usmarr_array_release(total);
         usmarr_array_release(theirs);
         usmarr_storage_options_t o = USMARR_STORAGE_OPTIONS_INIT;
         o.context = ctx;
@@ -127,6 +148,11 @@ static int worker(void *arg)
         usmarr_array_release(y);
         usmarr_array_release(view);
         usmarr_array_release(x);
+    }
+    if (queue) {
+        if (usmarr_queue_set_current(NULL))
+            fail(t, "queue_set_current", -1);
+        usmarr_queue_release(queue);
     }
     return 0;
 }
