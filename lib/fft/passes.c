@@ -102,26 +102,37 @@ int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
     return fit < lim ? fit : lim;
 }
 
-/* The whole transform of each signal in local memory (usmarr_fft_local); `post` the
- * four-step table with its row stride (FFT_POST_TWIDDLE) or the chirp's transform
- * (FFT_MUL_CONJ_OUT), `chirp` Bluestein's chirp (FFT_CHIRP_IN, FFT_CHIRP_OUT); NULL when
- * unused. */
+/* The short transforms' extra tables (cl/fft.cl): a four-step's roots (FFT_POST_TWIDDLE)
+ * or Bluestein's chirp and its transform (FFT_BLUESTEIN); NULL when unused. */
+struct extra {
+    const void *hi, *lo;
+    int shift;
+};
+
+/* The kernel `name`, the plan's twiddles and its passes as the short kernels take them */
+static int short_setup(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const char *name, usmarr__kernel_t **k,
+                       void **tw, cl_int8 *radix, cl_int8 *twoff)
+{
+    int rc = usmarr__fft_kernel(ctx, p->dbl, name, k);
+    if (!rc)
+        rc = usmarr__fft_plan_twiddles(ctx, p, tw);
+    for (int i = 0; i < 8; i++) {
+        radix->s[i] = i < p->npasses ? p->radix[i] : 1;
+        twoff->s[i] = i < p->npasses ? (cl_int)p->twoff[i] : 0;
+    }
+    return rc;
+}
+
+/* The whole transform of each signal in local memory (usmarr_fft_local) */
 static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
-                     const struct usmarr__fft_io *out, unsigned flags, double scale, const void *post,
-                     int64_t post_stride, const void *chirp)
+                     const struct usmarr__fft_io *out, unsigned flags, double scale, const struct extra *x)
 {
     usmarr__kernel_t *k;
     void *tw;
-    int rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_local", &k);
-    if (!rc)
-        rc = usmarr__fft_plan_twiddles(ctx, p, &tw);
+    cl_int8 radix, twoff;
+    int rc = short_setup(ctx, p, "usmarr_fft_local", &k, &tw, &radix, &twoff);
     if (rc)
         return rc;
-    cl_int8 radix = {{1, 1, 1, 1, 1, 1, 1, 1}}, twoff = {{0}};
-    for (int i = 0; i < p->npasses; i++) {
-        radix.s[i] = p->radix[i];
-        twoff.s[i] = (cl_int)p->twoff[i];
-    }
     /* Several signals a group where they lie closer than their elements (columns: each read
      * and write then walks the signals fastest), and where they are short (so that the 64
      * work-items have work in every pass). */
@@ -133,8 +144,8 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         signals *= 2;
     if (signals > 1)
         flags |= (in_close ? USMARR__FFT_LOAD_SIGNALS_FAST : 0u) | (out_close ? USMARR__FFT_STORE_SIGNALS_FAST : 0u);
-    cl_long n = p->n, ps = post_stride, nb = nbatch;
-    cl_int np = p->npasses, f = (cl_int)flags, C = (cl_int)signals;
+    cl_long n = p->n, nb = nbatch;
+    cl_int np = p->npasses, f = (cl_int)flags, C = (cl_int)signals, shift = x->shift;
     cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
     float s32 = (float)scale;
     size_t esize = p->dbl ? 16 : 8;
@@ -149,9 +160,9 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
                                   USMARR__ARG(a_out),
                                   USMARR__ARG(f),
                                   USMARR__ARG(s32),
-                                  USMARR__ARG_PTR(post ? post : tw),
-                                  USMARR__ARG(ps),
-                                  USMARR__ARG_PTR(chirp ? chirp : tw),
+                                  USMARR__ARG_PTR(x->hi ? x->hi : tw),
+                                  USMARR__ARG_PTR(x->lo ? x->lo : tw),
+                                  USMARR__ARG(shift),
                                   USMARR__ARG(C),
                                   USMARR__ARG(nb),
                                   USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
@@ -160,6 +171,74 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         args[10] = (struct usmarr__karg)USMARR__ARG(scale);
     size_t global[2] = {LOCAL_GROUP, (size_t)((nbatch + signals - 1) / signals)}, local[2] = {LOCAL_GROUP, 1};
     return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 2, global, local);
+}
+
+#define LANES 8 /* cl/fft.cl's FFT_LANES */
+
+/* Whole transforms of LANES signals a work-item as vectors (usmarr_fft_lanes): the plan's
+ * passes over signals of `len` elements (Bluestein: p is the padded length's plan).  A
+ * few work-items a compute unit each loop over blocks of signals, with two rows of p->n
+ * vectors of scratch each. */
+static int run_lanes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t len, int64_t nbatch,
+                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
+                     const struct extra *x)
+{
+    usmarr__kernel_t *k;
+    void *tw;
+    cl_int8 radix, twoff;
+    usmarr_array_t *scratch = NULL;
+    int64_t blocks = (nbatch + LANES - 1) / LANES, items = 4 * (int64_t)(ctx->profile.compute_units + 1);
+    if (items > blocks)
+        items = blocks;
+    int rc = short_setup(ctx, p, "usmarr_fft_lanes", &k, &tw, &radix, &twoff);
+    if (!rc)
+        rc = usmarr__fft_temporary(ctx, p->dbl, 2 * LANES * p->n, items, &scratch);
+    if (rc)
+        return rc;
+    void *sp = usmarr_array_data(scratch);
+    cl_long n = p->n, l = len, nb = nbatch;
+    cl_int np = p->npasses, f = (cl_int)flags, shift = x->shift;
+    cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
+    float s32 = (float)scale;
+    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
+                                  USMARR__ARG_PTR(out->data),
+                                  USMARR__ARG_PTR(tw),
+                                  USMARR__ARG_PTR(sp),
+                                  USMARR__ARG(n),
+                                  USMARR__ARG(l),
+                                  USMARR__ARG(np),
+                                  USMARR__ARG(radix),
+                                  USMARR__ARG(twoff),
+                                  USMARR__ARG(a_in),
+                                  USMARR__ARG(a_out),
+                                  USMARR__ARG(f),
+                                  USMARR__ARG(s32),
+                                  USMARR__ARG_PTR(x->hi ? x->hi : tw),
+                                  USMARR__ARG_PTR(x->lo ? x->lo : tw),
+                                  USMARR__ARG(shift),
+                                  USMARR__ARG(nb)};
+    if (p->dbl)
+        args[12] = (struct usmarr__karg)USMARR__ARG(scale);
+    size_t global = (size_t)items, local = 1;
+    rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
+    usmarr_array_release(scratch);
+    return rc;
+}
+
+/* Whether batches of the plan's transforms run as lanes: on CPUs (on GPUs one work-item a
+ * block of signals leaves the device idle), for two blocks of signals or more */
+static bool lanes_fit(const usmarr_context_t *ctx, const struct usmarr__fft_plan *p, int64_t nbatch)
+{
+    return (ctx->profile.type & CL_DEVICE_TYPE_CPU) && nbatch >= 2 * LANES && local_fits(ctx, p);
+}
+
+/* A plan that fits one work-group's local memory, as lanes or in local memory */
+static int run_short(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned flags, double scale, const struct extra *x)
+{
+    if (lanes_fit(ctx, p, nbatch))
+        return run_lanes(ctx, p, p->n, nbatch, in, out, flags, scale, x);
+    return run_local(ctx, p, nbatch, in, out, flags, scale, x);
 }
 
 /* n = n1 n2: the n2 columns (stride n2) transformed in local memory and multiplied by
@@ -190,9 +269,10 @@ static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     struct usmarr__fft_io b_in = {usmarr_array_data(t), 1, n2, n1, n, n, 0, 0};
     struct usmarr__fft_io b_out = {
         out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0, pout ? (out->pair ? out->pair : so) : 0};
-    rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first | USMARR__FFT_POST_TWIDDLE, 1.0, p->post, n2, NULL);
+    const struct extra roots = {p->roots_hi, p->roots_lo, p->roots_shift}, none = {NULL, NULL, 0};
+    rc = run_short(ctx, p->cols, nbatch * n2, &a_in, &a_out, first | USMARR__FFT_POST_TWIDDLE, 1.0, &roots);
     if (!rc)
-        rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0, NULL);
+        rc = run_short(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, &none);
     usmarr_array_release(t);
     return rc;
 }
@@ -206,10 +286,17 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
     /* the inverse is conj(F(conj(x))) */
     unsigned first = load ^ (inverse ? USMARR__FFT_CONJ_LOAD : 0u),
              last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
+    if (p->sub && lanes_fit(ctx, p->sub, nbatch)) {
+        const struct extra chirp = {p->chirp, p->chirp_fft, 0};
+        return run_lanes(ctx, p->sub, p->n, nbatch, in, out, first | last | USMARR__FFT_BLUESTEIN,
+                         scale / (double)p->m, &chirp);
+    }
     if (p->sub)
         return bluestein(ctx, p, nbatch, in, out, first, last, scale);
-    if (local_fits(ctx, p))
-        return run_local(ctx, p, nbatch, in, out, first | last, scale, NULL, 0, NULL);
+    if (local_fits(ctx, p)) {
+        const struct extra none = {NULL, NULL, 0};
+        return run_short(ctx, p, nbatch, in, out, first | last, scale, &none);
+    }
     if (four_step_fits(p, nbatch, in, out, load))
         return four_step(ctx, p, nbatch, in, out, first, last, scale);
     int P = p->npasses;
