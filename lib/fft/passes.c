@@ -33,10 +33,16 @@ cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
     return a;
 }
 
+/* Rounded up to a size class (eight a power of two) so that the pool of released blocks
+ * serves the next length too: a fresh block costs its first touches, more than a whole
+ * transform's plan. */
 int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch, usmarr_array_t **t)
 {
-    int64_t shape[2] = {nbatch, n};
-    return usmarr_array_empty(ctx, 2, shape, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, USMARR_ORDER_C,
+    int64_t count = n * nbatch, step = 512;
+    while (step * 16 <= count)
+        step *= 2;
+    count = (count + step - 1) / step * step;
+    return usmarr_array_empty(ctx, 1, &count, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, USMARR_ORDER_C,
                               USMARR_USM_DEVICE, t);
 }
 
