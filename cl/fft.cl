@@ -114,6 +114,8 @@ static inline void fft_store(global FR *p, long base, long8 a, int flags, long i
 static inline FV fft_mi_v(FV a) { return (FV)(a.hi, -a.lo); }
 static inline FV fft_conj_v(FV a) { return (FV)(a.lo, -a.hi); }
 static inline FV fft_mul_v(FV a, FT w) { return (FV)(a.lo * w.x - a.hi * w.y, a.lo * w.y + a.hi * w.x); }
+/* lane by lane */
+static inline FV fft_mul_lanes(FV a, FV w) { return (FV)(a.lo * w.lo - a.hi * w.hi, a.lo * w.hi + a.hi * w.lo); }
 
 #define FFT_SQRT1_2 ((FR)0.70710678118654752440084436210485)
 /* cos and sin of 2 pi j / p for the radices 3, 5 and 7 */
@@ -514,14 +516,27 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
             ob[l] = fft_base(out, b);
             pj[l] = b - b / in.s2 * in.s2;
         }
+        /* complex signals one after another: one vector load or store an element */
+        bool in_next = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && ib[FFT_LANES - 1] - ib[0] == FFT_LANES - 1 &&
+                       in.s1 == 1;
+        bool out_next = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) &&
+                        ob[FFT_LANES - 1] - ob[0] == FFT_LANES - 1 && out.s1 == 1;
         for (int i = 0; i < nn; i++) {
-            FR t[2 * FFT_LANES];
-            for (int l = 0; l < FFT_LANES; l++) {
-                FT x = l < live && i < ln ? fft_load(src, ib[l], in, flags, i) : (FT)(0);
-                t[l] = x.x;
-                t[FFT_LANES + l] = x.y;
+            FV v = (FV)(0);
+            if (in_next && i < ln && i < in.s4) {
+                FV u = vload16(0, src + 2 * (ib[0] + i * in.s0));
+                v = (FV)(u.even, u.odd);
+                if (flags & FFT_CONJ_LOAD)
+                    v = fft_conj_v(v);
+            } else if (i < ln) {
+                FR t[2 * FFT_LANES];
+                for (int l = 0; l < FFT_LANES; l++) {
+                    FT x = l < live ? fft_load(src, ib[l], in, flags, i) : (FT)(0);
+                    t[l] = x.x;
+                    t[FFT_LANES + l] = x.y;
+                }
+                v = vload16(0, t);
             }
-            FV v = vload16(0, t);
             row0[i] = blue && i < ln ? fft_mul_v(v, hi[i]) : v;
         }
         global FV *a = fft_lanes_passes(row0, row1, nn, npasses, rs, os, table);
@@ -533,13 +548,29 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
         for (int i = 0; i < ln; i++) {
             FV v = blue ? fft_mul_v(fft_conj_v(a[i]), hi[i]) : a[i];
             FR t[2 * FFT_LANES];
-            vstore16(v, 0, t);
-            for (int l = 0; l < live; l++) {
-                FT x = (FT)(t[l], t[FFT_LANES + l]);
-                if (flags & FFT_POST_TWIDDLE)
-                    x = fft_mul(x, fft_post_twiddle(hi, lo, shift, i * pj[l]));
-                fft_store(dst, ob[l], out, flags, i, x, scale);
+            if (flags & FFT_POST_TWIDDLE) {
+                for (int l = 0; l < FFT_LANES; l++) {
+                    FT w = fft_post_twiddle(hi, lo, shift, i * pj[l]);
+                    t[l] = w.x;
+                    t[FFT_LANES + l] = w.y;
+                }
+                v = fft_mul_lanes(v, vload16(0, t));
             }
+            if (out_next && i < out.s4) { /* fft_store's steps on the vector */
+                v *= scale;
+                if (out.s5 && (i == 0 || 2 * i == out.s5))
+                    v.hi = 0;
+                if (flags & FFT_CONJ_STORE)
+                    v = fft_conj_v(v);
+                FV u;
+                u.even = v.lo;
+                u.odd = v.hi;
+                vstore16(u, 0, dst + 2 * (ob[0] + i * out.s0));
+                continue;
+            }
+            vstore16(v, 0, t);
+            for (int l = 0; l < live; l++)
+                fft_store(dst, ob[l], out, flags, i, (FT)(t[l], t[FFT_LANES + l]), scale);
         }
     }
 }
