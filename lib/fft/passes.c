@@ -33,17 +33,33 @@ cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
     return a;
 }
 
-/* Rounded up to a size class (eight a power of two) so that the pool of released blocks
- * serves the next length too: a fresh block costs its first touches, more than a whole
- * transform's plan. */
-int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch, usmarr_array_t **t)
+/* Device arrays in size classes (eight an octave) so that the pool of released blocks,
+ * which hands out blocks of one size, serves the next length too: a fresh block costs its
+ * first touches, more than a whole transform's plan. */
+int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                      usmarr_array_t **out)
 {
-    int64_t count = n * nbatch, step = 512;
+    int64_t count = 1, step = 512;
+    for (int d = 0; d < ndim; d++)
+        count *= shape[d];
     while (step * 16 <= count)
         step *= 2;
     count = (count + step - 1) / step * step;
-    return usmarr_array_empty(ctx, 1, &count, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, USMARR_ORDER_C,
-                              USMARR_USM_DEVICE, t);
+    usmarr_memory_t *m = NULL;
+    int rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)count * usmarr_dtype_size(dtype), 0, &m);
+    if (rc)
+        return rc;
+    rc = usmarr__array_new(m, dtype, ndim, shape, NULL, 0, USMARR_FLAG_WRITABLE, out);
+    if (!rc)
+        usmarr__advise_huge_pages(ctx, m->pointer, m->size);
+    usmarr_memory_release(m);
+    return rc;
+}
+
+int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch, usmarr_array_t **t)
+{
+    int64_t shape[2] = {nbatch, n};
+    return usmarr__fft_empty(ctx, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, 2, shape, t);
 }
 
 static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
