@@ -497,6 +497,34 @@ static global FV *fft_lanes_passes(global FV *a, global FV *c, int n, int npasse
     return a;
 }
 
+/* Output i of the lanes in row a: Bluestein's last step, or a four-step's twiddles */
+static inline FV fft_lanes_result(global const FV *a, int i, int flags, global const FT *hi, global const FT *lo,
+                                  int shift, const long *pj)
+{
+    if (flags & FFT_BLUESTEIN)
+        return fft_mul_v(fft_conj_v(a[i]), hi[i]);
+    FV v = a[i];
+    if (flags & FFT_POST_TWIDDLE) {
+        FR t[2 * FFT_LANES];
+        for (int l = 0; l < FFT_LANES; l++) {
+            FT w = fft_post_twiddle(hi, lo, shift, i * pj[l]);
+            t[l] = w.x;
+            t[FFT_LANES + l] = w.y;
+        }
+        v = fft_mul_lanes(v, vload16(0, t));
+    }
+    return v;
+}
+
+/* fft_store's steps on element i of the lanes, for a complex store */
+static inline FV fft_lanes_stored(FV v, long8 out, int flags, long i, FR scale)
+{
+    v *= scale;
+    if (out.s5 && (i == 0 || 2 * i == out.s5))
+        v.hi = 0;
+    return flags & FFT_CONJ_STORE ? fft_conj_v(v) : v;
+}
+
 kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const FT *table, global FV *scratch, long n,
                              long len, int npasses, int8 radix, int8 twoff, long8 in, long8 out, int flags, FR scale,
                              global const FT *hi, global const FT *lo, int shift, long nbatch)
@@ -517,11 +545,32 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
             pj[l] = b - b / in.s2 * in.s2;
         }
         /* complex signals one after another: one vector load or store an element */
+        /* complex signals one after another (one vector load or store an element), or each
+         * contiguous (eight elements of each, transposed in registers) */
         bool in_next = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && ib[FFT_LANES - 1] - ib[0] == FFT_LANES - 1 &&
                        in.s1 == 1;
         bool out_next = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) &&
                         ob[FFT_LANES - 1] - ob[0] == FFT_LANES - 1 && out.s1 == 1;
-        for (int i = 0; i < nn; i++) {
+        bool in_rows = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && in.s0 == 1 && !in_next;
+        bool out_rows = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) && out.s0 == 1 && !out_next;
+        int i = 0;
+        for (int end = in_rows ? (int)min((long)ln, in.s4) & -FFT_LANES : 0; i < end; i += FFT_LANES) {
+            FR blk[2 * FFT_LANES * FFT_LANES];
+            for (int l = 0; l < FFT_LANES; l++)
+                vstore16(vload16(0, src + 2 * (ib[l] + i)), l, blk);
+            for (int j = 0; j < FFT_LANES; j++) {
+                FR t[2 * FFT_LANES];
+                for (int l = 0; l < FFT_LANES; l++) {
+                    t[l] = blk[2 * (FFT_LANES * l + j)];
+                    t[FFT_LANES + l] = blk[2 * (FFT_LANES * l + j) + 1];
+                }
+                FV v = vload16(0, t);
+                if (flags & FFT_CONJ_LOAD)
+                    v = fft_conj_v(v);
+                row0[i + j] = blue ? fft_mul_v(v, hi[i + j]) : v;
+            }
+        }
+        for (; i < nn; i++) {
             FV v = (FV)(0);
             if (in_next && i < ln && i < in.s4) {
                 FV u = vload16(0, src + 2 * (ib[0] + i * in.s0));
@@ -541,33 +590,33 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
         }
         global FV *a = fft_lanes_passes(row0, row1, nn, npasses, rs, os, table);
         if (blue) {
-            for (int i = 0; i < nn; i++)
+            for (i = 0; i < nn; i++)
                 a[i] = fft_conj_v(fft_mul_v(a[i], lo[i]));
             a = fft_lanes_passes(a, a == row0 ? row1 : row0, nn, npasses, rs, os, table);
         }
-        for (int i = 0; i < ln; i++) {
-            FV v = blue ? fft_mul_v(fft_conj_v(a[i]), hi[i]) : a[i];
-            FR t[2 * FFT_LANES];
-            if (flags & FFT_POST_TWIDDLE) {
+        i = 0;
+        for (int end = out_rows ? (int)min((long)ln, out.s4) & -FFT_LANES : 0; i < end; i += FFT_LANES) {
+            FR blk[2 * FFT_LANES * FFT_LANES];
+            for (int j = 0; j < FFT_LANES; j++) {
+                FR t[2 * FFT_LANES];
+                vstore16(fft_lanes_stored(fft_lanes_result(a, i + j, flags, hi, lo, shift, pj), out, flags, i + j, scale),
+                         0, t);
                 for (int l = 0; l < FFT_LANES; l++) {
-                    FT w = fft_post_twiddle(hi, lo, shift, i * pj[l]);
-                    t[l] = w.x;
-                    t[FFT_LANES + l] = w.y;
+                    blk[2 * (FFT_LANES * l + j)] = t[l];
+                    blk[2 * (FFT_LANES * l + j) + 1] = t[FFT_LANES + l];
                 }
-                v = fft_mul_lanes(v, vload16(0, t));
             }
-            if (out_next && i < out.s4) { /* fft_store's steps on the vector */
-                v *= scale;
-                if (out.s5 && (i == 0 || 2 * i == out.s5))
-                    v.hi = 0;
-                if (flags & FFT_CONJ_STORE)
-                    v = fft_conj_v(v);
-                FV u;
-                u.even = v.lo;
-                u.odd = v.hi;
-                vstore16(u, 0, dst + 2 * (ob[0] + i * out.s0));
+            for (int l = 0; l < FFT_LANES; l++)
+                vstore16(vload16(l, blk), 0, dst + 2 * (ob[l] + i));
+        }
+        for (; i < ln; i++) {
+            FV v = fft_lanes_result(a, i, flags, hi, lo, shift, pj);
+            if (out_next && i < out.s4) {
+                FV u = fft_lanes_stored(v, out, flags, i, scale);
+                vstore16(u.s08192a3b4c5d6e7f, 0, dst + 2 * (ob[0] + i * out.s0));
                 continue;
             }
+            FR t[2 * FFT_LANES];
             vstore16(v, 0, t);
             for (int l = 0; l < live; l++)
                 fft_store(dst, ob[l], out, flags, i, (FT)(t[l], t[FFT_LANES + l]), scale);
