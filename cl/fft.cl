@@ -545,10 +545,13 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
             pj[l] = b - b / in.s2 * in.s2;
         }
         /* complex signals one after another: one vector load or store an element */
-        /* complex signals one after another (one vector load or store an element), or each
-         * contiguous (eight elements of each, transposed in registers) */
-        bool in_next = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && ib[FFT_LANES - 1] - ib[0] == FFT_LANES - 1 &&
-                       in.s1 == 1;
+        /* complex signals (or pairs of reals) one after another: one vector load or store an
+         * element; or each signal contiguous: eight elements of each, transposed in registers */
+        int mode = flags & 3;
+        bool in_next = live == FFT_LANES &&
+                       ((mode == FFT_LOAD_COMPLEX && ib[FFT_LANES - 1] - ib[0] == FFT_LANES - 1 && in.s1 == 1) ||
+                        (mode == FFT_LOAD_PAIRS && (in.s6 ? in.s6 : in.s0) == 1 &&
+                         ib[FFT_LANES - 1] - ib[0] == 2 * FFT_LANES - 2 && in.s1 == 2));
         bool out_next = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) &&
                         ob[FFT_LANES - 1] - ob[0] == FFT_LANES - 1 && out.s1 == 1;
         bool in_rows = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && in.s0 == 1 && !in_next;
@@ -572,8 +575,8 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
         }
         for (; i < nn; i++) {
             FV v = (FV)(0);
-            if (in_next && i < ln && i < in.s4) {
-                FV u = vload16(0, src + 2 * (ib[0] + i * in.s0));
+            if (in_next && i < ln && (mode == FFT_LOAD_COMPLEX ? i : 2 * i + 1) < in.s4) {
+                FV u = vload16(0, src + (mode == FFT_LOAD_COMPLEX ? 2 * (ib[0] + i * in.s0) : ib[0] + 2 * i * in.s0));
                 v = (FV)(u.even, u.odd);
                 if (flags & FFT_CONJ_LOAD)
                     v = fft_conj_v(v);
