@@ -345,7 +345,7 @@ static inline FT fft_post_twiddle(global const FT *hi, global const FT *lo, int 
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
 usmarr_fft_local(global const FR *src, global FR *dst, global const FT *table, long n, int npasses, int8 radix,
                  int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *hi, global const FT *lo,
-                 int shift, int C, long nbatch, local FT *a, local FT *c)
+                 int shift, long nbatch, int C, local FT *a, local FT *c)
 {
     int lid = (int)get_local_id(0), nn = (int)n;
     long b0 = (long)get_global_id(1) * C;
@@ -525,9 +525,9 @@ static inline FV fft_lanes_stored(FV v, long8 out, int flags, long i, FR scale)
     return flags & FFT_CONJ_STORE ? fft_conj_v(v) : v;
 }
 
-kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const FT *table, global FV *scratch, long n,
-                             long len, int npasses, int8 radix, int8 twoff, long8 in, long8 out, int flags, FR scale,
-                             global const FT *hi, global const FT *lo, int shift, long nbatch)
+kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const FT *table, long n, int npasses,
+                             int8 radix, int8 twoff, long8 in, long8 out, int flags, FR scale, global const FT *hi,
+                             global const FT *lo, int shift, long nbatch, long len, global FV *scratch)
 {
     int nn = (int)n, ln = (int)len;
     int rs[8] = {radix.s0, radix.s1, radix.s2, radix.s3, radix.s4, radix.s5, radix.s6, radix.s7};

@@ -131,30 +131,67 @@ struct extra {
     int shift;
 };
 
-/* The kernel `name`, the plan's twiddles and its passes as the short kernels take them */
-static int short_setup(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const char *name, usmarr__kernel_t **k,
-                       void **tw, cl_int8 *radix, cl_int8 *twoff)
+/* A launch of a short kernel (usmarr_fft_local, usmarr_fft_lanes): the kernel, the plan's
+ * twiddles and the arguments both take first, in their order; each appends its own. */
+struct short_launch {
+    usmarr__kernel_t *k;
+    void *tw;
+    cl_int8 radix, twoff;
+    cl_long n, nb;
+    cl_int np, f, shift;
+    cl_long8 a_in, a_out;
+    float s32;
+    double s64;
+    struct usmarr__karg args[20];
+    int nargs;
+};
+
+static int short_setup(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const char *name, int64_t nbatch,
+                       const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
+                       const struct extra *x, struct short_launch *s)
 {
-    int rc = usmarr__fft_kernel(ctx, p->dbl, name, k);
+    int rc = usmarr__fft_kernel(ctx, p->dbl, name, &s->k);
     if (!rc)
-        rc = usmarr__fft_plan_twiddles(ctx, p, tw);
+        rc = usmarr__fft_plan_twiddles(ctx, p, &s->tw);
+    if (rc)
+        return rc;
     for (int i = 0; i < 8; i++) {
-        radix->s[i] = i < p->npasses ? p->radix[i] : 1;
-        twoff->s[i] = i < p->npasses ? (cl_int)p->twoff[i] : 0;
+        s->radix.s[i] = i < p->npasses ? p->radix[i] : 1;
+        s->twoff.s[i] = i < p->npasses ? (cl_int)p->twoff[i] : 0;
     }
-    return rc;
+    s->n = p->n;
+    s->nb = nbatch;
+    s->np = p->npasses;
+    s->f = (cl_int)flags;
+    s->shift = x->shift;
+    s->a_in = usmarr__fft_io_arg(in);
+    s->a_out = usmarr__fft_io_arg(out);
+    s->s32 = (float)scale;
+    s->s64 = scale;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
+                                        USMARR__ARG_PTR(out->data),
+                                        USMARR__ARG_PTR(s->tw),
+                                        USMARR__ARG(s->n),
+                                        USMARR__ARG(s->np),
+                                        USMARR__ARG(s->radix),
+                                        USMARR__ARG(s->twoff),
+                                        USMARR__ARG(s->a_in),
+                                        USMARR__ARG(s->a_out),
+                                        USMARR__ARG(s->f),
+                                        p->dbl ? USMARR__ARG(s->s64) : USMARR__ARG(s->s32),
+                                        USMARR__ARG_PTR(x->hi ? x->hi : s->tw),
+                                        USMARR__ARG_PTR(x->lo ? x->lo : s->tw),
+                                        USMARR__ARG(s->shift),
+                                        USMARR__ARG(s->nb)};
+    s->nargs = (int)USMARR__NARGS(args);
+    memcpy(s->args, args, sizeof args);
+    return 0;
 }
 
 /* The whole transform of each signal in local memory (usmarr_fft_local) */
 static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
                      const struct usmarr__fft_io *out, unsigned flags, double scale, const struct extra *x)
 {
-    usmarr__kernel_t *k;
-    void *tw;
-    cl_int8 radix, twoff;
-    int rc = short_setup(ctx, p, "usmarr_fft_local", &k, &tw, &radix, &twoff);
-    if (rc)
-        return rc;
     /* Several signals a group where they lie closer than their elements (columns: each read
      * and write then walks the signals fastest), and where they are short (so that the 64
      * work-items have work in every pass). */
@@ -166,33 +203,17 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         signals *= 2;
     if (signals > 1)
         flags |= (in_close ? USMARR__FFT_LOAD_SIGNALS_FAST : 0u) | (out_close ? USMARR__FFT_STORE_SIGNALS_FAST : 0u);
-    cl_long n = p->n, nb = nbatch;
-    cl_int np = p->npasses, f = (cl_int)flags, C = (cl_int)signals, shift = x->shift;
-    cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
-    float s32 = (float)scale;
-    size_t esize = p->dbl ? 16 : 8;
-    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
-                                  USMARR__ARG_PTR(out->data),
-                                  USMARR__ARG_PTR(tw),
-                                  USMARR__ARG(n),
-                                  USMARR__ARG(np),
-                                  USMARR__ARG(radix),
-                                  USMARR__ARG(twoff),
-                                  USMARR__ARG(a_in),
-                                  USMARR__ARG(a_out),
-                                  USMARR__ARG(f),
-                                  USMARR__ARG(s32),
-                                  USMARR__ARG_PTR(x->hi ? x->hi : tw),
-                                  USMARR__ARG_PTR(x->lo ? x->lo : tw),
-                                  USMARR__ARG(shift),
-                                  USMARR__ARG(C),
-                                  USMARR__ARG(nb),
-                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
-                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals))};
-    if (p->dbl)
-        args[10] = (struct usmarr__karg)USMARR__ARG(scale);
+    struct short_launch s;
+    int rc = short_setup(ctx, p, "usmarr_fft_local", nbatch, in, out, flags, scale, x, &s);
+    if (rc)
+        return rc;
+    cl_int C = (cl_int)signals;
+    size_t bytes = (p->dbl ? 16 : 8) * (size_t)(p->n * signals);
+    s.args[s.nargs++] = USMARR__ARG(C);
+    s.args[s.nargs++] = USMARR__ARG_LOCAL(bytes);
+    s.args[s.nargs++] = USMARR__ARG_LOCAL(bytes);
     size_t global[2] = {LOCAL_GROUP, (size_t)((nbatch + signals - 1) / signals)}, local[2] = {LOCAL_GROUP, 1};
-    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 2, global, local);
+    return usmarr__kernel_launch(ctx, s.k, s.nargs, s.args, 2, global, local);
 }
 
 #define LANES 8 /* cl/fft.cl's FFT_LANES */
@@ -205,44 +226,22 @@ static int run_lanes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
                      const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
                      const struct extra *x)
 {
-    usmarr__kernel_t *k;
-    void *tw;
-    cl_int8 radix, twoff;
+    struct short_launch s;
     usmarr_array_t *scratch = NULL;
     int64_t blocks = (nbatch + LANES - 1) / LANES, items = 4 * (int64_t)(ctx->profile.compute_units + 1);
     if (items > blocks)
         items = blocks;
-    int rc = short_setup(ctx, p, "usmarr_fft_lanes", &k, &tw, &radix, &twoff);
+    int rc = short_setup(ctx, p, "usmarr_fft_lanes", nbatch, in, out, flags, scale, x, &s);
     if (!rc)
         rc = usmarr__fft_temporary(ctx, p->dbl, 2 * LANES * p->n, items, &scratch);
     if (rc)
         return rc;
     void *sp = usmarr_array_data(scratch);
-    cl_long n = p->n, l = len, nb = nbatch;
-    cl_int np = p->npasses, f = (cl_int)flags, shift = x->shift;
-    cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
-    float s32 = (float)scale;
-    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
-                                  USMARR__ARG_PTR(out->data),
-                                  USMARR__ARG_PTR(tw),
-                                  USMARR__ARG_PTR(sp),
-                                  USMARR__ARG(n),
-                                  USMARR__ARG(l),
-                                  USMARR__ARG(np),
-                                  USMARR__ARG(radix),
-                                  USMARR__ARG(twoff),
-                                  USMARR__ARG(a_in),
-                                  USMARR__ARG(a_out),
-                                  USMARR__ARG(f),
-                                  USMARR__ARG(s32),
-                                  USMARR__ARG_PTR(x->hi ? x->hi : tw),
-                                  USMARR__ARG_PTR(x->lo ? x->lo : tw),
-                                  USMARR__ARG(shift),
-                                  USMARR__ARG(nb)};
-    if (p->dbl)
-        args[12] = (struct usmarr__karg)USMARR__ARG(scale);
+    cl_long l = len;
+    s.args[s.nargs++] = USMARR__ARG(l);
+    s.args[s.nargs++] = USMARR__ARG_PTR(sp);
     size_t global = (size_t)items, local = 1;
-    rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
+    rc = usmarr__kernel_launch(ctx, s.k, s.nargs, s.args, 1, &global, &local);
     usmarr_array_release(scratch);
     return rc;
 }
