@@ -13,7 +13,7 @@
  *                     per signal: one read and one write
  *   usmarr_fft_lanes  whole transforms of FFT_LANES signals a work-item, as vectors whose
  *                     lanes are the signals (batches, columns, a four-step's steps, and
- *                     Bluestein's three steps fused)
+ *                     Bluestein's five steps fused)
  *   usmarr_fft_chirp_pre, _mul, _post   Bluestein's algorithm around a power-of-two transform
  *   usmarr_fft_r2c_post, c2r_pre, c2r_full   real transforms: a real signal of even length n
  *                     as a complex one of n/2 (even samples real, odd ones imaginary)
@@ -28,8 +28,9 @@
  * first (a.s0 when a.s6 is 0).  The first pass gathers along the stride: there is no
  * transposed copy.  Loads and
  * stores convert through FFT_LOAD_* and FFT_STORE_* modes in `flags` (uniform over a
- * launch).  Each work-item computes its outputs from its own
- * inputs only: nothing depends on the vector width or on other lanes. */
+ * launch).  Each work-item computes its outputs from its own inputs only, and the lanes
+ * kernel's vectors are lane-wise arithmetic on one signal a lane: nothing depends on the
+ * vector width or on other lanes. */
 #pragma OPENCL FP_CONTRACT OFF
 
 #define FT USMARR_COMPUTE(D0)

@@ -262,10 +262,10 @@ static int run_short(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     return run_local(ctx, p, nbatch, in, out, flags, scale, x);
 }
 
-/* n = n1 n2: the n2 columns (stride n2) transformed in local memory and multiplied by
- * post[k1 n2 + j2] into a temporary of rows, then the n1 rows transformed and written
- * transposed, X[k1 + n1 k2]: two passes over the data, each a gather of short signals.
- * Only for single-level batches, no padding or cropping. */
+/* n = n1 n2: the n2 columns (stride n2) transformed (run_short) and multiplied by
+ * w^(k1 j2) from the plan's two root tables into a temporary of rows, then the n1 rows
+ * transformed and written transposed, X[k1 + n1 k2]: two passes over the data, each a
+ * gather of short signals.  Only for single-level batches, no padding or cropping. */
 static bool four_step_fits(struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
                            const struct usmarr__fft_io *out, unsigned load)
 {

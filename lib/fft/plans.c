@@ -2,8 +2,8 @@
  * into Stockham passes, and Bluestein's chirp for lengths with a prime factor above
  * USMARR__FFT_MAX_RADIX or the four-step split of long ones, kept per context in a bounded
  * cache.  A new length costs no kernel build: a plan makes the tables its transform needs
- * first (the four-step table on the device, Bluestein's on the host, tables.c), the
- * passes' and the real transforms' on first use. */
+ * first (the four-step's two root tables of about sqrt(n) entries, Bluestein's chirp and
+ * its transform; tables.c), the passes' and the real transforms' on first use. */
 #include "fft_internal.h"
 
 #include <math.h>
