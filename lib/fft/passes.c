@@ -247,10 +247,12 @@ static int run_lanes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
 }
 
 /* Whether batches of the plan's transforms run as lanes: on CPUs (on GPUs one work-item a
- * block of signals leaves the device idle), for two blocks of signals or more */
+ * block of signals leaves the device idle; the gpu kernel shape, the GPU stand-in on a
+ * CPU, keeps their paths too), for two blocks of signals or more */
 static bool lanes_fit(const usmarr_context_t *ctx, const struct usmarr__fft_plan *p, int64_t nbatch)
 {
-    return (ctx->profile.type & CL_DEVICE_TYPE_CPU) && nbatch >= 2 * LANES && local_fits(ctx, p);
+    return (ctx->profile.type & CL_DEVICE_TYPE_CPU) && strcmp(ctx->shape.name, "gpu") != 0 && nbatch >= 2 * LANES &&
+           local_fits(ctx, p);
 }
 
 /* A plan that fits one work-group's local memory, as lanes or in local memory */
