@@ -111,11 +111,13 @@ USMARR_INTERNAL int usmarr__fft_launch(usmarr_context_t *ctx, usmarr__kernel_t *
                                        const struct usmarr__karg *args, int64_t total);
 /* The kernels' long8 addressing argument of `io` */
 USMARR_INTERNAL cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io);
-/* A C-ordered device array in a block rounded up to a size class (usmarr_memory_create of
- * such a size is served by the pool of released blocks more often than an exact one) */
+/* A C-ordered device array in a block rounded up to a size class, `classes` (a power of
+ * two) an octave (usmarr_memory_create of such a size is served by the pool of released
+ * blocks more often than an exact one) */
 USMARR_INTERNAL int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
-                                      usmarr_array_t **out);
-/* A C-ordered (nbatch, n) complex temporary of the precision (usmarr__fft_empty) */
+                                      int classes, usmarr_array_t **out);
+/* A C-ordered (nbatch, n) complex temporary of the precision (usmarr__fft_empty, a power
+ * of two) */
 USMARR_INTERNAL int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch,
                                           usmarr_array_t **t);
 

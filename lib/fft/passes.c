@@ -33,16 +33,17 @@ cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
     return a;
 }
 
-/* Device arrays in size classes (eight an octave) so that the pool of released blocks,
- * which hands out blocks of one size, serves the next length too: a fresh block costs its
- * first touches, more than a whole transform's plan. */
-int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+/* Device arrays in size classes (`classes` an octave: 8 for results, 1 for temporaries,
+ * which live for one call) so that the pool of released blocks, which hands out blocks of
+ * one size, serves the next length too: a fresh block costs its first touches, more than a
+ * whole transform's plan. */
+int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape, int classes,
                       usmarr_array_t **out)
 {
     int64_t count = 1, step = 512;
     for (int d = 0; d < ndim; d++)
         count *= shape[d];
-    while (step * 16 <= count)
+    while (step * 2 * classes <= count)
         step *= 2;
     count = (count + step - 1) / step * step;
     usmarr_memory_t *m = NULL;
@@ -59,7 +60,7 @@ int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, con
 int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch, usmarr_array_t **t)
 {
     int64_t shape[2] = {nbatch, n};
-    return usmarr__fft_empty(ctx, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, 2, shape, t);
+    return usmarr__fft_empty(ctx, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, 2, shape, 1, t);
 }
 
 static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
