@@ -123,7 +123,11 @@ static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes
     usmarr_dtype_t res = fn->kind == USMARR__FFT_C2R ? rdt : cdt;
     usmarr_array_t *target = NULL, *cur = NULL, *dest = NULL;
     const usmarr_array_t *in[1] = {x};
-    if ((rc = usmarr__result_begin(x, in, 1, res, nd, shape, out, result, &target)))
+    if (!out && usmarr_array_usm_kind(x) == USMARR_USM_DEVICE)
+        rc = usmarr__fft_empty(ctx, res, nd, shape, 8, &target);
+    else
+        rc = usmarr__result_begin(x, in, 1, res, nd, shape, out, result, &target);
+    if (rc)
         return rc;
     if (naxes == 0) { /* fftn over no axis: x as complex */
         rc = usmarr_array_copy_into(target, x);
@@ -144,7 +148,7 @@ static int transform(const struct fft_fn *fn, const usmarr_array_t *x, int naxes
         if (last && target->dtype == sdt)
             dest = usmarr_array_retain(target);
         else
-            rc = usmarr_array_empty(ctx, nd, cshape, sdt, USMARR_ORDER_C, USMARR_USM_DEVICE, &dest);
+            rc = usmarr__fft_empty(ctx, sdt, nd, cshape, 8, &dest);
         double scale = norm_scale(norm, fn->inverse != fn->swap_norm, len[i]);
         unsigned conj = 0;
         if (real_step || naxes == 1)

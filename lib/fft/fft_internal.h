@@ -34,15 +34,18 @@ struct usmarr__fft_plan {
     /* exp(-2 pi i k / 2n) for k in [0, n]: the real transforms of length 2n (first use) */
     void *real_twiddles;
     /* four-step (n above what one work-group transforms in local memory, n = n1 n2 with
-     * both within it): the plans of n1 (columns) and n2 (rows), and post[k1 n2 + j2] =
-     * exp(-2 pi i k1 j2 / n); NULL when n has no such split */
+     * both within it): the plans of n1 (columns) and n2 (rows), and the twiddles between
+     * the steps, w^t = roots_hi[t >> roots_shift] roots_lo[t mod 2^roots_shift] for t < n
+     * (w = exp(-2 pi i / n)): about 2 sqrt(n) entries; NULL when n has no such split */
     struct usmarr__fft_plan *cols, *rows;
-    void *post;
+    void *roots_hi, *roots_lo;
+    int roots_shift;
 };
 
 /* ---- tables (tables.c) ---------------------------------------------------------------- */
 
-/* exp(-2 pi i t / N) for t in [0, N) as hi[t / B] * lo[t % B] */
+/* exp(-2 pi i t / N) for t in [0, N) as hi[t / B] * lo[t % B], B the power of two at or
+ * above sqrt(N) */
 struct usmarr__fft_roots {
     int64_t N, B;
     double *lo, *hi; /* interleaved (cos, -sin) pairs */
@@ -90,9 +93,7 @@ struct usmarr__fft_io {
 #define USMARR__FFT_POST_TWIDDLE 128
 #define USMARR__FFT_LOAD_SIGNALS_FAST 256
 #define USMARR__FFT_STORE_SIGNALS_FAST 512
-#define USMARR__FFT_CHIRP_IN 1024
-#define USMARR__FFT_MUL_CONJ_OUT 2048
-#define USMARR__FFT_CHIRP_OUT 4096
+#define USMARR__FFT_BLUESTEIN 1024
 
 /* The complex transform of length plan->n over nbatch signals, from `in` to `out` (the
  * same memory only for a plan of two passes or more, or Bluestein's): forward, or the
@@ -110,7 +111,13 @@ USMARR_INTERNAL int usmarr__fft_launch(usmarr_context_t *ctx, usmarr__kernel_t *
                                        const struct usmarr__karg *args, int64_t total);
 /* The kernels' long8 addressing argument of `io` */
 USMARR_INTERNAL cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io);
-/* A C-ordered (nbatch, n) complex temporary of the precision */
+/* A C-ordered device array in a block rounded up to a size class, `classes` (a power of
+ * two) an octave (usmarr_memory_create of such a size is served by the pool of released
+ * blocks more often than an exact one) */
+USMARR_INTERNAL int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape,
+                                      int classes, usmarr_array_t **out);
+/* A C-ordered (nbatch, n) complex temporary of the precision (usmarr__fft_empty, a power
+ * of two) */
 USMARR_INTERNAL int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch,
                                           usmarr_array_t **t);
 

@@ -33,11 +33,34 @@ cl_long8 usmarr__fft_io_arg(const struct usmarr__fft_io *io)
     return a;
 }
 
+/* Device arrays in size classes (`classes` an octave: 8 for results, 1 for temporaries,
+ * which live for one call) so that the pool of released blocks, which hands out blocks of
+ * one size, serves the next length too: a fresh block costs its first touches, more than a
+ * whole transform's plan. */
+int usmarr__fft_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, const int64_t *shape, int classes,
+                      usmarr_array_t **out)
+{
+    int64_t count = 1, step = 512;
+    for (int d = 0; d < ndim; d++)
+        count *= shape[d];
+    while (step * 2 * classes <= count)
+        step *= 2;
+    count = (count + step - 1) / step * step;
+    usmarr_memory_t *m = NULL;
+    int rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, (size_t)count * usmarr_dtype_size(dtype), 0, &m);
+    if (rc)
+        return rc;
+    rc = usmarr__array_new(m, dtype, ndim, shape, NULL, 0, USMARR_FLAG_WRITABLE, out);
+    if (!rc)
+        usmarr__advise_huge_pages(ctx, m->pointer, m->size);
+    usmarr_memory_release(m);
+    return rc;
+}
+
 int usmarr__fft_temporary(usmarr_context_t *ctx, bool dbl, int64_t n, int64_t nbatch, usmarr_array_t **t)
 {
     int64_t shape[2] = {nbatch, n};
-    return usmarr_array_empty(ctx, 2, shape, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, USMARR_ORDER_C,
-                              USMARR_USM_DEVICE, t);
+    return usmarr__fft_empty(ctx, dbl ? USMARR_COMPLEX128 : USMARR_COMPLEX64, 2, shape, 1, t);
 }
 
 static int bluestein(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
@@ -102,26 +125,74 @@ int64_t usmarr__fft_local_max(const usmarr_context_t *ctx, bool dbl)
     return fit < lim ? fit : lim;
 }
 
-/* The whole transform of each signal in local memory (usmarr_fft_local); `post` the
- * four-step table with its row stride (FFT_POST_TWIDDLE) or the chirp's transform
- * (FFT_MUL_CONJ_OUT), `chirp` Bluestein's chirp (FFT_CHIRP_IN, FFT_CHIRP_OUT); NULL when
- * unused. */
-static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
-                     const struct usmarr__fft_io *out, unsigned flags, double scale, const void *post,
-                     int64_t post_stride, const void *chirp)
-{
+/* The short transforms' extra tables (cl/fft.cl): a four-step's roots (FFT_POST_TWIDDLE)
+ * or Bluestein's chirp and its transform (FFT_BLUESTEIN); NULL when unused. */
+struct extra {
+    const void *hi, *lo;
+    int shift;
+};
+
+/* A launch of a short kernel (usmarr_fft_local, usmarr_fft_lanes): the kernel, the plan's
+ * twiddles and the arguments both take first, in their order; each appends its own. */
+struct short_launch {
     usmarr__kernel_t *k;
     void *tw;
-    int rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_local", &k);
+    cl_int8 radix, twoff;
+    cl_long n, nb;
+    cl_int np, f, shift;
+    cl_long8 a_in, a_out;
+    float s32;
+    double s64;
+    struct usmarr__karg args[20];
+    int nargs;
+};
+
+static int short_setup(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const char *name, int64_t nbatch,
+                       const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
+                       const struct extra *x, struct short_launch *s)
+{
+    int rc = usmarr__fft_kernel(ctx, p->dbl, name, &s->k);
     if (!rc)
-        rc = usmarr__fft_plan_twiddles(ctx, p, &tw);
+        rc = usmarr__fft_plan_twiddles(ctx, p, &s->tw);
     if (rc)
         return rc;
-    cl_int8 radix = {{1, 1, 1, 1, 1, 1, 1, 1}}, twoff = {{0}};
-    for (int i = 0; i < p->npasses; i++) {
-        radix.s[i] = p->radix[i];
-        twoff.s[i] = (cl_int)p->twoff[i];
+    for (int i = 0; i < 8; i++) {
+        s->radix.s[i] = i < p->npasses ? p->radix[i] : 1;
+        s->twoff.s[i] = i < p->npasses ? (cl_int)p->twoff[i] : 0;
     }
+    s->n = p->n;
+    s->nb = nbatch;
+    s->np = p->npasses;
+    s->f = (cl_int)flags;
+    s->shift = x->shift;
+    s->a_in = usmarr__fft_io_arg(in);
+    s->a_out = usmarr__fft_io_arg(out);
+    s->s32 = (float)scale;
+    s->s64 = scale;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
+                                        USMARR__ARG_PTR(out->data),
+                                        USMARR__ARG_PTR(s->tw),
+                                        USMARR__ARG(s->n),
+                                        USMARR__ARG(s->np),
+                                        USMARR__ARG(s->radix),
+                                        USMARR__ARG(s->twoff),
+                                        USMARR__ARG(s->a_in),
+                                        USMARR__ARG(s->a_out),
+                                        USMARR__ARG(s->f),
+                                        p->dbl ? USMARR__ARG(s->s64) : USMARR__ARG(s->s32),
+                                        USMARR__ARG_PTR(x->hi ? x->hi : s->tw),
+                                        USMARR__ARG_PTR(x->lo ? x->lo : s->tw),
+                                        USMARR__ARG(s->shift),
+                                        USMARR__ARG(s->nb)};
+    s->nargs = (int)USMARR__NARGS(args);
+    memcpy(s->args, args, sizeof args);
+    return 0;
+}
+
+/* The whole transform of each signal in local memory (usmarr_fft_local) */
+static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned flags, double scale, const struct extra *x)
+{
     /* Several signals a group where they lie closer than their elements (columns: each read
      * and write then walks the signals fastest), and where they are short (so that the 64
      * work-items have work in every pass). */
@@ -133,39 +204,71 @@ static int run_local(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
         signals *= 2;
     if (signals > 1)
         flags |= (in_close ? USMARR__FFT_LOAD_SIGNALS_FAST : 0u) | (out_close ? USMARR__FFT_STORE_SIGNALS_FAST : 0u);
-    cl_long n = p->n, ps = post_stride, nb = nbatch;
-    cl_int np = p->npasses, f = (cl_int)flags, C = (cl_int)signals;
-    cl_long8 a_in = usmarr__fft_io_arg(in), a_out = usmarr__fft_io_arg(out);
-    float s32 = (float)scale;
-    size_t esize = p->dbl ? 16 : 8;
-    struct usmarr__karg args[] = {USMARR__ARG_PTR(in->data),
-                                  USMARR__ARG_PTR(out->data),
-                                  USMARR__ARG_PTR(tw),
-                                  USMARR__ARG(n),
-                                  USMARR__ARG(np),
-                                  USMARR__ARG(radix),
-                                  USMARR__ARG(twoff),
-                                  USMARR__ARG(a_in),
-                                  USMARR__ARG(a_out),
-                                  USMARR__ARG(f),
-                                  USMARR__ARG(s32),
-                                  USMARR__ARG_PTR(post ? post : tw),
-                                  USMARR__ARG(ps),
-                                  USMARR__ARG_PTR(chirp ? chirp : tw),
-                                  USMARR__ARG(C),
-                                  USMARR__ARG(nb),
-                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals)),
-                                  USMARR__ARG_LOCAL(esize * (size_t)(n * signals))};
-    if (p->dbl)
-        args[10] = (struct usmarr__karg)USMARR__ARG(scale);
+    struct short_launch s;
+    int rc = short_setup(ctx, p, "usmarr_fft_local", nbatch, in, out, flags, scale, x, &s);
+    if (rc)
+        return rc;
+    cl_int C = (cl_int)signals;
+    size_t bytes = (p->dbl ? 16 : 8) * (size_t)(p->n * signals);
+    s.args[s.nargs++] = USMARR__ARG(C);
+    s.args[s.nargs++] = USMARR__ARG_LOCAL(bytes);
+    s.args[s.nargs++] = USMARR__ARG_LOCAL(bytes);
     size_t global[2] = {LOCAL_GROUP, (size_t)((nbatch + signals - 1) / signals)}, local[2] = {LOCAL_GROUP, 1};
-    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 2, global, local);
+    return usmarr__kernel_launch(ctx, s.k, s.nargs, s.args, 2, global, local);
 }
 
-/* n = n1 n2: the n2 columns (stride n2) transformed in local memory and multiplied by
- * post[k1 n2 + j2] into a temporary of rows, then the n1 rows transformed and written
- * transposed, X[k1 + n1 k2]: two passes over the data, each a gather of short signals.
- * Only for single-level batches, no padding or cropping. */
+#define LANES 8 /* cl/fft.cl's FFT_LANES */
+
+/* Whole transforms of LANES signals a work-item as vectors (usmarr_fft_lanes): the plan's
+ * passes over signals of `len` elements (Bluestein: p is the padded length's plan).  A
+ * few work-items a compute unit each loop over blocks of signals, with two rows of p->n
+ * vectors of scratch each. */
+static int run_lanes(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t len, int64_t nbatch,
+                     const struct usmarr__fft_io *in, const struct usmarr__fft_io *out, unsigned flags, double scale,
+                     const struct extra *x)
+{
+    struct short_launch s;
+    usmarr_array_t *scratch = NULL;
+    int64_t blocks = (nbatch + LANES - 1) / LANES, items = 4 * (int64_t)(ctx->profile.compute_units + 1);
+    if (items > blocks)
+        items = blocks;
+    int rc = short_setup(ctx, p, "usmarr_fft_lanes", nbatch, in, out, flags, scale, x, &s);
+    if (!rc)
+        rc = usmarr__fft_temporary(ctx, p->dbl, 2 * LANES * p->n, items, &scratch);
+    if (rc)
+        return rc;
+    void *sp = usmarr_array_data(scratch);
+    cl_long l = len;
+    s.args[s.nargs++] = USMARR__ARG(l);
+    s.args[s.nargs++] = USMARR__ARG_PTR(sp);
+    size_t global = (size_t)items, local = 1;
+    rc = usmarr__kernel_launch(ctx, s.k, s.nargs, s.args, 1, &global, &local);
+    usmarr_array_release(scratch);
+    return rc;
+}
+
+/* Whether batches of the plan's transforms run as lanes: on CPUs (on GPUs one work-item a
+ * block of signals leaves the device idle; the gpu kernel shape, the GPU stand-in on a
+ * CPU, keeps their paths too), for two blocks of signals or more */
+static bool lanes_fit(const usmarr_context_t *ctx, const struct usmarr__fft_plan *p, int64_t nbatch)
+{
+    return (ctx->profile.type & CL_DEVICE_TYPE_CPU) && strcmp(ctx->shape.name, "gpu") != 0 && nbatch >= 2 * LANES &&
+           local_fits(ctx, p);
+}
+
+/* A plan that fits one work-group's local memory, as lanes or in local memory */
+static int run_short(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
+                     const struct usmarr__fft_io *out, unsigned flags, double scale, const struct extra *x)
+{
+    if (lanes_fit(ctx, p, nbatch))
+        return run_lanes(ctx, p, p->n, nbatch, in, out, flags, scale, x);
+    return run_local(ctx, p, nbatch, in, out, flags, scale, x);
+}
+
+/* n = n1 n2: the n2 columns (stride n2) transformed (run_short) and multiplied by
+ * w^(k1 j2) from the plan's two root tables into a temporary of rows, then the n1 rows
+ * transformed and written transposed, X[k1 + n1 k2]: two passes over the data, each a
+ * gather of short signals.  Only for single-level batches, no padding or cropping. */
 static bool four_step_fits(struct usmarr__fft_plan *p, int64_t nbatch, const struct usmarr__fft_io *in,
                            const struct usmarr__fft_io *out, unsigned load)
 {
@@ -190,9 +293,10 @@ static int four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64_t 
     struct usmarr__fft_io b_in = {usmarr_array_data(t), 1, n2, n1, n, n, 0, 0};
     struct usmarr__fft_io b_out = {
         out->data, n1 * so, pout ? 2 * so : so, n1, out->inner_stride, big, 0, pout ? (out->pair ? out->pair : so) : 0};
-    rc = run_local(ctx, p->cols, nbatch * n2, &a_in, &a_out, first | USMARR__FFT_POST_TWIDDLE, 1.0, p->post, n2, NULL);
+    const struct extra roots = {p->roots_hi, p->roots_lo, p->roots_shift}, none = {NULL, NULL, 0};
+    rc = run_short(ctx, p->cols, nbatch * n2, &a_in, &a_out, first | USMARR__FFT_POST_TWIDDLE, 1.0, &roots);
     if (!rc)
-        rc = run_local(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, NULL, 0, NULL);
+        rc = run_short(ctx, p->rows, nbatch * n1, &b_in, &b_out, last, scale, &none);
     usmarr_array_release(t);
     return rc;
 }
@@ -206,10 +310,17 @@ int usmarr__fft_complex(usmarr_context_t *ctx, struct usmarr__fft_plan *p, int64
     /* the inverse is conj(F(conj(x))) */
     unsigned first = load ^ (inverse ? USMARR__FFT_CONJ_LOAD : 0u),
              last = store ^ (inverse ? USMARR__FFT_CONJ_STORE : 0u);
+    if (p->sub && lanes_fit(ctx, p->sub, nbatch)) {
+        const struct extra chirp = {p->chirp, p->chirp_fft, 0};
+        return run_lanes(ctx, p->sub, p->n, nbatch, in, out, first | last | USMARR__FFT_BLUESTEIN,
+                         scale / (double)p->m, &chirp);
+    }
     if (p->sub)
         return bluestein(ctx, p, nbatch, in, out, first, last, scale);
-    if (local_fits(ctx, p))
-        return run_local(ctx, p, nbatch, in, out, first | last, scale, NULL, 0, NULL);
+    if (local_fits(ctx, p)) {
+        const struct extra none = {NULL, NULL, 0};
+        return run_short(ctx, p, nbatch, in, out, first | last, scale, &none);
+    }
     if (four_step_fits(p, nbatch, in, out, load))
         return four_step(ctx, p, nbatch, in, out, first, last, scale);
     int P = p->npasses;

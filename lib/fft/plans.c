@@ -2,8 +2,8 @@
  * into Stockham passes, and Bluestein's chirp for lengths with a prime factor above
  * USMARR__FFT_MAX_RADIX or the four-step split of long ones, kept per context in a bounded
  * cache.  A new length costs no kernel build: a plan makes the tables its transform needs
- * first (the four-step table on the device, Bluestein's on the host, tables.c), the
- * passes' and the real transforms' on first use. */
+ * first (the four-step's two root tables of about sqrt(n) entries, Bluestein's chirp and
+ * its transform; tables.c), the passes' and the real transforms' on first use. */
 #include "fft_internal.h"
 
 #include <math.h>
@@ -58,8 +58,8 @@ static void plan_free(usmarr_context_t *ctx, struct usmarr__fft_plan *p)
 {
     if (!p)
         return;
-    void *mem[5] = {p->twiddles, p->chirp, p->chirp_fft, p->real_twiddles, p->post};
-    for (int i = 0; i < 5; i++)
+    void *mem[6] = {p->twiddles, p->chirp, p->chirp_fft, p->real_twiddles, p->roots_hi, p->roots_lo};
+    for (int i = 0; i < 6; i++)
         if (mem[i])
             usmarr__usm_free(ctx, mem[i]);
     usmarr__fft_plan_release(ctx, p->sub);
@@ -121,8 +121,9 @@ done:
 }
 
 /* n = n1 n2 with both within one work-group's reach (n2, the rows, the divisor nearest
- * sqrt(n) from above): the two plans and the table between the steps.  A no-op when there
- * is no such split. */
+ * sqrt(n) from above): the two plans and w's two short tables for the twiddles between
+ * the steps (no table of length n: a new length costs O(sqrt(n)) on the host).  A no-op
+ * when there is no such split. */
 static int make_four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, const struct usmarr__fft_roots *w)
 {
     int64_t lim = usmarr__fft_local_max(ctx, p->dbl), n = p->n, n2 = 0;
@@ -131,36 +132,25 @@ static int make_four_step(usmarr_context_t *ctx, struct usmarr__fft_plan *p, con
             n2 = d;
     if (!n2)
         return 0;
-    int64_t n1 = n / n2;
-    int rc = usmarr__fft_plan_get(ctx, n1, p->dbl, &p->cols);
+    int rc = usmarr__fft_plan_get(ctx, n / n2, p->dbl, &p->cols);
     if (!rc)
         rc = usmarr__fft_plan_get(ctx, n2, p->dbl, &p->rows);
     if (rc)
         return rc;
-    /* the n entries on the device, from w's two short tables */
-    size_t esize = p->dbl ? 16 : 8, bytes = esize * (size_t)n;
-    int64_t nhi = n / w->B + 1;
-    void *host = malloc(esize * (size_t)(w->B + nhi)), *dev = NULL;
+    size_t esize = p->dbl ? 16 : 8;
+    int64_t nhi = (n - 1) / w->B + 1;
+    void *host = malloc(esize * (size_t)(w->B + nhi));
     if (!host)
-        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: four-step table of length %lld", (long long)n);
+        return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "fft: four-step tables of length %lld", (long long)n);
     for (int64_t i = 0; i < nhi; i++)
-        usmarr__fft_root_store(w, (i * w->B) % n, p->dbl, host, i);
+        usmarr__fft_root_store(w, i * w->B, p->dbl, host, i);
     for (int64_t i = 0; i < w->B; i++)
         usmarr__fft_root_store(w, i, p->dbl, host, nhi + i);
-    usmarr__kernel_t *k;
-    if (!(rc = usmarr__fft_upload(ctx, host, esize * (size_t)(w->B + nhi), &dev)) &&
-        !(rc = usmarr__usm_alloc(ctx, USMARR_USM_DEVICE, bytes, 0, &p->post)) &&
-        !(rc = usmarr__fft_kernel(ctx, p->dbl, "usmarr_fft_roots", &k))) {
-        void *lo = (char *)dev + esize * (size_t)nhi;
-        cl_long nn2 = n2, N = n, B = w->B, count = n;
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(p->post), USMARR__ARG_PTR(dev), USMARR__ARG_PTR(lo),
-                                            USMARR__ARG(nn2),         USMARR__ARG(N),       USMARR__ARG(B),
-                                            USMARR__ARG(count)};
-        rc = usmarr__fft_launch(ctx, k, USMARR__NARGS(args), args, n);
-    }
-    if (dev)
-        usmarr__usm_free(ctx, dev); /* a blocking free: after the launch that reads it */
-    p->bytes += bytes;
+    if (!(rc = usmarr__fft_upload(ctx, host, esize * (size_t)nhi, &p->roots_hi)))
+        rc = usmarr__fft_upload(ctx, (char *)host + esize * (size_t)nhi, esize * (size_t)w->B, &p->roots_lo);
+    while ((int64_t)1 << p->roots_shift < w->B)
+        p->roots_shift++;
+    p->bytes += esize * (size_t)(w->B + nhi);
     free(host);
     return rc;
 }

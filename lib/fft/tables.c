@@ -1,7 +1,8 @@
 /* The tables of the plans (doc/fft.md, "Plans and twiddles"): roots of unity in double
- * precision from two short tables of exact sines and cosines (w^t = w^(B hi) w^lo,
- * B ~ sqrt(N)), the Stockham passes' twiddles and the real transforms' table, made on a
- * plan's first use of them, and their copies to device memory. */
+ * precision from two short tables of exact sines and cosines (w^t = w^(B hi) w^lo, B the
+ * power of two at or above sqrt(N)), the Stockham passes' twiddles and the real
+ * transforms' table, made on a plan's first use of them, and their copies to device
+ * memory. */
 #include "fft_internal.h"
 
 #include <math.h>
@@ -24,9 +25,9 @@ static void sincos_turn(int64_t t, int64_t N, double *c, double *s)
 int usmarr__fft_roots_init(struct usmarr__fft_roots *r, int64_t N)
 {
     r->N = N;
-    r->B = (int64_t)ceil(sqrt((double)N));
-    if (r->B < 1)
-        r->B = 1;
+    r->B = 1;
+    while (r->B * r->B < N)
+        r->B *= 2;
     int64_t nhi = N / r->B + 1;
     r->lo = malloc(sizeof(double) * 2 * (size_t)r->B);
     r->hi = malloc(sizeof(double) * 2 * (size_t)nhi);

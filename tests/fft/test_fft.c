@@ -112,7 +112,10 @@ static void check_result(const usmarr_array_t *r, const char *line_in, const cha
         else if (tol == 0) /* in the result's precision */
             ck_assert_msg(single ? (float)got[i] == (float)want[i] : got[i] == want[i],
                           "%s: value %lld is %.17g, NumPy %.17g", name, (long long)i, got[i], want[i]);
+        else if (isnan(want[i])) /* a NaN input's outputs among finite ones (lanes) */
+            ck_assert_msg(isnan(got[i]), "%s: value %lld is %g, NumPy NaN", name, (long long)i, got[i]);
         else {
+            ck_assert_msg(!isnan(got[i]), "%s: value %lld is NaN, NumPy %.17g", name, (long long)i, want[i]);
             double e = fabs(got[i] - want[i]);
             if (!(e <= worst)) {
                 worst = e;

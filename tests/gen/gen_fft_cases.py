@@ -19,7 +19,8 @@ size, eps the result's): by Parseval, ||expected||_2 is the input's norm times t
 normalisation, so TOL is the error bound c log2(N) eps ||x||_2 of an FFT spread over the
 outputs, with c for the test to choose.  TOL 0 asks for the exact values (frequencies,
 shifts); TOL -1 (special values) for NaN and infinity where NumPy has them, the expected
-values being then NumPy's in the input's dtype."""
+values being then NumPy's in the input's dtype.  A positive TOL with NaN among the
+expected values asks for NaN exactly there and the finite ones within TOL."""
 import math
 import sys
 import warnings
@@ -219,6 +220,37 @@ one("rfft_nan", "rfft", "float64", (16,), data=d, special=True)
 d = values("complex128", (9,))
 d[2] = np.nan
 one("irfft_nan", "irfft", "complex128", (9,), n=16, data=d, special=True)
+
+# ---- lanes: a NaN in one signal of a batch changes that signal's outputs only ----------
+# Batches run as vectors of several signals (cl/fft.cl, usmarr_fft_lanes): a signal with a
+# NaN (both parts, so that every one of its outputs is NaN in any algorithm) beside finite
+# ones, whose outputs must stay finite and right.  TOL is from the finite outputs.
+def one_nan(name, fn, dt, shape, index, axis=-1, n=None):
+    d = values(dt, shape)
+    if np.dtype(dt).kind == "c":
+        d[index] = complex("nan+nanj")
+    else:  # two neighbours: a real transform of even length takes them as one complex value
+        d[index] = np.nan
+        d[tuple(i + (k == axis % d.ndim) for k, i in enumerate(index))] = np.nan
+    f = getattr(np.fft, fn)
+    got = f(d, n=n, axis=axis)
+    exact = f(wide(d), n=n, axis=axis)
+    finite = np.isfinite(exact)
+    # every output of the NaN signal NaN (but a real signal's zero and Nyquist frequencies'
+    # imaginary parts, 0 by definition), every other one finite
+    assert np.isnan(exact.real).sum() == (~finite).sum() == exact.shape[axis], name
+    size = n if n is not None else (2 * (d.shape[axis] - 1) if fn in ("irfft", "hfft") else d.shape[axis])
+    emit(name, "%s %s %d backward" % (fn, "-" if n is None else n, axis), dt, shape, "-", d, exact,
+         tolerance(got.dtype, exact[finite], size), got.dtype)
+
+
+one_nan("lanes_nan_cols_c64", "fft", "complex64", (256, 24), (77, 5), axis=0)
+one_nan("lanes_nan_rows_tail_c128", "fft", "complex128", (19, 96), (17, 40))
+one_nan("lanes_nan_bluestein_rows_c64", "fft", "complex64", (17, 257), (3, 200))
+one_nan("lanes_nan_bluestein_cols_c128", "ifft", "complex128", (101, 40), (50, 9), axis=0)
+one_nan("lanes_nan_four_step_rows_c64", "fft", "complex64", (3, 8192), (1, 5000))
+one_nan("lanes_nan_rfft_cols_f32", "rfft", "float32", (64, 30), (10, 7), axis=0)
+one_nan("lanes_nan_irfft_rows_c64", "irfft", "complex64", (20, 33), (12, 4), n=64)
 
 # ---- frequencies (exact) and shifts (exact) ---------------------------------------------
 for fn in ("fftfreq", "rfftfreq"):
