@@ -63,6 +63,19 @@ inline LA_T la_group_reduce(__local LA_T *red, LA_T x, bool largest)
     return red[0];
 }
 
+/* x · y over `len` elements: eight at a time, then the tail, in one fixed order. */
+inline LA_T la_dot(__global const LA_T *x, __global const LA_T *y, long len)
+{
+    LA_T8 acc = 0;
+    long k = 0;
+    for (; k + 8 <= len; k += 8)
+        acc += vload8(0, x + k) * vload8(0, y + k);
+    LA_T s = ((acc.s0 + acc.s1) + (acc.s2 + acc.s3)) + ((acc.s4 + acc.s5) + (acc.s6 + acc.s7));
+    for (; k < len; k++)
+        s += x[k] * y[k];
+    return s;
+}
+
 /* Columns [k0, k0 + kb) of the reduction of a (n x n; rows and columns from k0 hold the
  * matrix with the earlier panels' updates, symmetric).  For column j: row j from its
  * diagonal takes the panel's earlier updates; the reflector H_j = I - tau v vᵀ with
@@ -83,11 +96,21 @@ usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *
     for (long jj = 0; jj < kb; jj++) {
         long j = k0 + jj;
         __global LA_T *row = a + j * n, *v = r + j * n;
-        for (long i = j + lid; i < n; i += LA_GROUP) {
-            LA_T s = 0;
-            for (long q = 0; q < jj; q++)
-                s += r[(k0 + q) * n + i] * w[q * n + j] + w[q * n + i] * r[(k0 + q) * n + j];
-            row[i] -= s;
+        for (long i0 = j + 8 * lid; i0 < n; i0 += 8 * LA_GROUP) {
+            if (i0 + 8 <= n) {
+                LA_T8 s = 0;
+                for (long q = 0; q < jj; q++)
+                    s += vload8(0, r + (k0 + q) * n + i0) * w[q * n + j] +
+                         vload8(0, w + q * n + i0) * r[(k0 + q) * n + j];
+                vstore8(vload8(0, row + i0) - s, 0, row + i0);
+                continue;
+            }
+            for (long i = i0; i < n; i++) {
+                LA_T s = 0;
+                for (long q = 0; q < jj; q++)
+                    s += r[(k0 + q) * n + i] * w[q * n + j] + w[q * n + i] * r[(k0 + q) * n + j];
+                row[i] -= s;
+            }
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         LA_T big = 0, ss = 0;
@@ -120,41 +143,22 @@ usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *
         if (lid < 2 * jj) {
             long q = lid < jj ? lid : lid - jj;
             __global const LA_T *x = lid < jj ? w + q * n : r + (k0 + q) * n;
-            LA_T s = 0;
-            for (long i = j + 1; i < n; i++)
-                s += x[i] * v[i];
+            LA_T s = la_dot(x + j + 1, v + j + 1, n - j - 1);
             if (lid < jj)
                 cw[q] = s;
             else
                 cv[q] = s;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        /* eight columns a work-item (explicit vectors: the runtimes do not vectorise
-         * across work-items around the inner loop), a scalar tail */
+        /* p_i from row i (contiguous, read as vectors), A being symmetric */
         LA_T pv = 0;
-        for (long i0 = j + 1 + 8 * lid; i0 < n; i0 += 8 * LA_GROUP) {
-            if (i0 + 8 <= n) {
-                LA_T8 s = 0;
-                for (long q = j + 1; q < n; q++)
-                    s += vload8(0, a + q * n + i0) * v[q];
-                for (long q = 0; q < jj; q++)
-                    s -= vload8(0, r + (k0 + q) * n + i0) * cw[q] + vload8(0, w + q * n + i0) * cv[q];
-                s *= tau;
-                vstore8(s, 0, w + jj * n + i0);
-                LA_T8 p = s * vload8(0, v + i0);
-                pv += ((p.s0 + p.s1) + (p.s2 + p.s3)) + ((p.s4 + p.s5) + (p.s6 + p.s7));
-                continue;
-            }
-            for (long i = i0; i < n; i++) {
-                LA_T s = 0;
-                for (long q = j + 1; q < n; q++)
-                    s += a[q * n + i] * v[q];
-                for (long q = 0; q < jj; q++)
-                    s -= r[(k0 + q) * n + i] * cw[q] + w[q * n + i] * cv[q];
-                s *= tau;
-                w[jj * n + i] = s;
-                pv += s * v[i];
-            }
+        for (long i = j + 1 + lid; i < n; i += LA_GROUP) {
+            LA_T p = la_dot(a + i * n + j + 1, v + j + 1, n - j - 1);
+            for (long q = 0; q < jj; q++)
+                p -= r[(k0 + q) * n + i] * cw[q] + w[q * n + i] * cv[q];
+            p *= tau;
+            w[jj * n + i] = p;
+            pv += p * v[i];
         }
         pv = la_group_reduce(red, pv, false);
         LA_T shift = -tau * pv / 2;
