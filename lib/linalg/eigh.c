@@ -1,7 +1,7 @@
 /* eigh and eigvalsh: eigenvalues (ascending) and eigenvectors of stacks of Hermitian
  * matrices (doc/linalg.md): by cyclic Jacobi (cl/linalg_eig.cl, usmarr_eigh_jacobi); real
- * ones from order USMARR__EIGH_TRIDIAGONAL_MIN by tridiagonalisation and QL
- * (usmarr_eigh_tridiagonal); complex ones from order USMARR__EIGH_SVD_MIN by the SVD of the
+ * ones from order USMARR__EIGH_TRIDIAGONAL_MIN by the blocked tridiagonalisation and QL of
+ * eigh_blocked.c; complex ones from order USMARR__EIGH_SVD_MIN by the SVD of the
  * shifted matrix H + s I, s = ‖H‖_inf, which is positive semi-definite: its singular values
  * are the eigenvalues plus s and its right singular vectors the eigenvectors. */
 #include "linalg_internal.h"
@@ -126,12 +126,10 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
         return rc;
     usmarr_context_t *ctx = x->memory->context;
     int64_t n = st.rows, wdims[1] = {n}, vdims[2] = {n, n};
-    usmarr_array_t *wa = NULL, *va = NULL, *status = NULL, *ws = NULL;
-    int64_t wsdims[1] = {3 * n};
+    usmarr_array_t *wa = NULL, *va = NULL, *status = NULL;
     if ((rc = usmarr__decomp_array(ctx, &st, real, 1, wdims, &wa)) ||
         (v && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
-        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)) ||
-        (large && (rc = usmarr__decomp_array(ctx, &st, dt, 1, wsdims, &ws))))
+        (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
         goto done;
     if (st.work) {
         cl_long ln = n;
@@ -143,19 +141,8 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
                                             USMARR__ARG(ln),
                                             USMARR__ARG(want_v),
                                             USMARR__ARG(sweeps)};
-        if (large) { /* real: tridiagonal QL (usmarr_eigh_tridiagonal) */
-            const struct usmarr__karg targs[] = {USMARR__ARG_PTR(usmarr_array_data(st.work)),
-                                                 USMARR__ARG_PTR(usmarr_array_data(wa)),
-                                                 USMARR__ARG_PTR(va ? usmarr_array_data(va) : NULL),
-                                                 USMARR__ARG_PTR(usmarr_array_data(status)),
-                                                 USMARR__ARG_PTR(usmarr_array_data(ws)),
-                                                 USMARR__ARG(ln),
-                                                 USMARR__ARG(want_v),
-                                                 USMARR__ARG(sweeps)};
-            rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_tridiagonal", USMARR__NARGS(targs), targs);
-        } else {
-            rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
-        }
+        rc = large ? usmarr__eigh_tridiagonal(&st, wa, va, status)
+                   : usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
         if (!rc)
             rc = usmarr__linalg_status_check(fn, status, "did not converge within the iteration limit",
                                              st.nbatch_dims, st.batch_shape);
@@ -163,7 +150,6 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
 done:
     usmarr__linalg_stack_release(&st);
     usmarr_array_release(status);
-    usmarr_array_release(ws);
     if (rc) {
         usmarr_array_release(wa);
         usmarr_array_release(va);

@@ -14,4 +14,5 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/decomp.c \
 	lib/linalg/qr_blocked.c \
 	lib/linalg/eigh.c \
+	lib/linalg/eigh_blocked.c \
 	lib/linalg/svd.c

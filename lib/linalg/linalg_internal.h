@@ -167,14 +167,20 @@ USMARR_INTERNAL int usmarr__decomp_sweeps(void);
 /* s (and, when u is given, u and vh) of x's SVD into new arrays (`fn` names the caller). */
 USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u,
                                 usmarr_array_t **s, usmarr_array_t **vh);
-/* Real symmetric matrices of at least this order take eigh by tridiagonalisation and QL
- * (usmarr_eigh_tridiagonal); complex Hermitian ones of USMARR__EIGH_SVD_MIN or more
+/* Real symmetric matrices of at least this order take eigh by the blocked tridiagonal
+ * reduction and QL (usmarr__eigh_tridiagonal); complex Hermitian ones of USMARR__EIGH_SVD_MIN or more
  * through the SVD of a shifted, positive semi-definite copy (eigh.c); the others cyclic
  * Jacobi, whose column updates walk the whole matrix per rotation. */
 #ifndef USMARR__EIGH_TRIDIAGONAL_MIN
 #define USMARR__EIGH_TRIDIAGONAL_MIN 64
 #endif
 #define USMARR__EIGH_SVD_MIN 64
+/* eigh of the real symmetric matrices of `st` (their lower triangles; destroyed), one
+ * matrix at a time (eigh_blocked.c): eigenvalues ascending into w (the stack's batch dims,
+ * then n), eigenvectors into v's columns when v is given, status[index] = 1 where QL did
+ * not converge. */
+USMARR_INTERNAL int usmarr__eigh_tridiagonal(struct usmarr__linalg_stack *st, usmarr_array_t *w, usmarr_array_t *v,
+                                             usmarr_array_t *status);
 /* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
  * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */
 enum usmarr__norm_singular { USMARR__NORM_2, USMARR__NORM_MINUS_2, USMARR__NORM_NUCLEAR };

@@ -111,10 +111,21 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
         case("blocked_150x130", dt, random(dt, (150, 130)))
     if dt == "complex64":
         case("blocked_130x150", dt, random(dt, (130, 150)))
-    # eigh of order >= 64 (real: tridiagonal QL; complex: the SVD of the shifted matrix)
+    # eigh of order >= 64 (real: the blocked tridiagonal reduction; complex: the SVD of the
+    # shifted matrix)
     if dt in ("float32", "complex128"):
         h = random(dt, (2, 66, 66))
         case("eigh_large_2x66x66", dt, h, pinv=False)
+    # eigh's blocked reduction (panels of 32 columns, the last one partial): a random matrix
+    # and one with two eigenvalues of multiplicity 50 (orthogonal vectors within each)
+    u, _ = np.linalg.qr(random(dt, (100, 100)))
+    rep = (u * np.repeat([1.0, 2.0], 50)) @ u.conj().T
+    blocked = np.stack([random(dt, (100, 100)), rep])
+    case("eigh_blocked_2x100x100", dt, blocked, pinv=False)
+    # a NaN in one matrix's lower triangle changes that matrix's results only
+    if dt in ("float32", "float64"):
+        blocked[1, 70, 3] = np.nan
+        case("eigh_blocked_nan_2x100x100", dt, blocked, pinv=False)
     # zero-size
     for shape in [(0, 3, 3), (3, 0), (0, 4), (2, 0, 0), (2, 3, 0)]:
         case("empty_" + "x".join(map(str, shape)), dt, np.zeros(shape))
