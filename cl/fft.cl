@@ -545,7 +545,6 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
             ob[l] = fft_base(out, b);
             pj[l] = b - b / in.s2 * in.s2;
         }
-        /* complex signals one after another: one vector load or store an element */
         /* complex signals (or pairs of reals) one after another: one vector load or store an
          * element; or each signal contiguous: eight elements of each, transposed in registers */
         int mode = flags & 3;
@@ -555,18 +554,18 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
                          ib[FFT_LANES - 1] - ib[0] == 2 * FFT_LANES - 2 && in.s1 == 2));
         bool out_next = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) &&
                         ob[FFT_LANES - 1] - ob[0] == FFT_LANES - 1 && out.s1 == 1;
-        bool in_rows = live == FFT_LANES && (flags & 3) == FFT_LOAD_COMPLEX && in.s0 == 1 && !in_next;
+        bool in_rows = live == FFT_LANES && mode == FFT_LOAD_COMPLEX && in.s0 == 1 && !in_next;
         bool out_rows = live == FFT_LANES && !(flags & (FFT_STORE_REAL | FFT_STORE_PAIRS)) && out.s0 == 1 && !out_next;
         int i = 0;
         for (int end = in_rows ? (int)min((long)ln, in.s4) & -FFT_LANES : 0; i < end; i += FFT_LANES) {
-            FR blk[2 * FFT_LANES * FFT_LANES];
+            FR tile[2 * FFT_LANES * FFT_LANES];
             for (int l = 0; l < FFT_LANES; l++)
-                vstore16(vload16(0, src + 2 * (ib[l] + i)), l, blk);
+                vstore16(vload16(0, src + 2 * (ib[l] + i)), l, tile);
             for (int j = 0; j < FFT_LANES; j++) {
                 FR t[2 * FFT_LANES];
                 for (int l = 0; l < FFT_LANES; l++) {
-                    t[l] = blk[2 * (FFT_LANES * l + j)];
-                    t[FFT_LANES + l] = blk[2 * (FFT_LANES * l + j) + 1];
+                    t[l] = tile[2 * (FFT_LANES * l + j)];
+                    t[FFT_LANES + l] = tile[2 * (FFT_LANES * l + j) + 1];
                 }
                 FV v = vload16(0, t);
                 if (flags & FFT_CONJ_LOAD)
@@ -600,18 +599,18 @@ kernel void usmarr_fft_lanes(global const FR *src, global FR *dst, global const 
         }
         i = 0;
         for (int end = out_rows ? (int)min((long)ln, out.s4) & -FFT_LANES : 0; i < end; i += FFT_LANES) {
-            FR blk[2 * FFT_LANES * FFT_LANES];
+            FR tile[2 * FFT_LANES * FFT_LANES];
             for (int j = 0; j < FFT_LANES; j++) {
                 FR t[2 * FFT_LANES];
                 vstore16(fft_lanes_stored(fft_lanes_result(a, i + j, flags, hi, lo, shift, pj), out, flags, i + j, scale),
                          0, t);
                 for (int l = 0; l < FFT_LANES; l++) {
-                    blk[2 * (FFT_LANES * l + j)] = t[l];
-                    blk[2 * (FFT_LANES * l + j) + 1] = t[FFT_LANES + l];
+                    tile[2 * (FFT_LANES * l + j)] = t[l];
+                    tile[2 * (FFT_LANES * l + j) + 1] = t[FFT_LANES + l];
                 }
             }
             for (int l = 0; l < FFT_LANES; l++)
-                vstore16(vload16(l, blk), 0, dst + 2 * (ob[l] + i));
+                vstore16(vload16(l, tile), 0, dst + 2 * (ob[l] + i));
         }
         for (; i < ln; i++) {
             FV v = fft_lanes_result(a, i, flags, hi, lo, shift, pj);
