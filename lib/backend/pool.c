@@ -63,8 +63,6 @@ static void pool_drop(usmarr_context_t *ctx, int first, int count)
     pool->count -= count;
 }
 
-void usmarr__usm_free_deferred(void *pointer, void *data) { usmarr__usm_free(data, pointer); }
-
 void *usmarr__pool_take(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment)
 {
     struct usmarr__pool *pool = &ctx->pool;
