@@ -17,7 +17,8 @@ endif
 # side by side): the text parsers and what creating an array on a host context reaches.  A
 # target that comes to need another source fails to link, naming its symbol; add it here.
 FUZZ_LIB_FILES = lib/core/array.c lib/core/context.c lib/core/device.c lib/core/dtype.c lib/base/error.c \
-	lib/core/memory.c lib/core/promote.c lib/backend/pool.c lib/backend/svm.c lib/backend/usm.c \
+	lib/core/memory.c lib/core/promote.c lib/core/queue.c lib/backend/pool.c lib/backend/svm.c lib/backend/usm.c \
+	lib/backend/order.c \
 	lib/engine/cl_sources.c lib/engine/diskcache.c lib/engine/diskcache_entry.c lib/engine/map.c \
 	lib/engine/launch.c lib/engine/program.c lib/engine/kernel_shape.c lib/engine/simplify.c lib/index/parse.c \
 	lib/interop/interface.c lib/interop/json.c
