@@ -137,11 +137,12 @@ static int solve_tridiagonal(struct usmarr__linalg_stack *st, int64_t index, usm
     int64_t state[4] = {0, 0, 0, 0};
     /* each round ends an eigenvalue at least (cap >= n), so n + 1 rounds end it */
     for (int64_t round = 0; !rc && !state[3] && round <= n; round++) {
+        /* without vectors cap is 0 and the kernel reads no rotation (d stands in) */
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(s->d)),
                                             USMARR__ARG_PTR(usmarr_array_data(s->e)),
                                             USMARR__ARG_PTR(data_at(w, index * n)),
                                             USMARR__ARG_PTR(usmarr_array_data(s->perm)),
-                                            USMARR__ARG_PTR(usmarr_array_data(vectors ? s->rot : s->d)), /* unused without */
+                                            USMARR__ARG_PTR(usmarr_array_data(vectors ? s->rot : s->d)),
                                             USMARR__ARG(cap),
                                             USMARR__ARG_PTR(usmarr_array_data(s->state)),
                                             USMARR__ARG_PTR(usmarr_array_data(s->flag)),
