@@ -129,8 +129,6 @@ USMARR_INTERNAL void *usmarr__pool_take(usmarr_context_t *ctx, usmarr_usm_kind_t
  * another queue makes that one wait for it first. */
 USMARR_INTERNAL bool usmarr__pool_give(usmarr_context_t *ctx, usmarr_usm_kind_t kind, void *pointer, size_t size,
                                        cl_command_queue queue);
-/* Frees a block of ctx (`data`) once released by usmarr__defer_release. */
-USMARR_INTERNAL void usmarr__usm_free_deferred(void *pointer, void *data);
 /* Frees every pooled block; true when there was one. */
 USMARR_INTERNAL bool usmarr__pool_drain(usmarr_context_t *ctx);
 /* Drains the pool and destroys its lock (context release). */
@@ -147,6 +145,9 @@ USMARR_INTERNAL int usmarr__usm_alloc(usmarr_context_t *context, usmarr_usm_kind
  * PoCL 6.0 crashes when one thread frees while another enqueues on the same context.
  * Never call it with the queue lock held. */
 USMARR_INTERNAL void usmarr__usm_free(usmarr_context_t *context, void *pointer);
+/* The same as a usmarr__defer_release function (`data` the context): the work before the
+ * marker that released it is done, so no launch by address needs finishing first. */
+USMARR_INTERNAL void usmarr__usm_free_deferred(void *pointer, void *data);
 
 /* Checks that [pointer, pointer+size) is USM of `context` with clGetMemAllocInfoINTEL;
  * on success stores the allocation's kind. `what` names the argument in messages. */

@@ -49,6 +49,10 @@ static void pool_drop(usmarr_context_t *ctx, int first, int count)
 {
     struct usmarr__pool *pool = &ctx->pool;
     for (int i = first; i < first + count; i++) {
+        /* The driver's blocking free does not see launches that took the block's address
+         * by value (usmarr__usm_free covers the context's own queue): finish its queue. */
+        if (pool->blocks[i].queue)
+            clFinish(pool->blocks[i].queue);
         usmarr__usm_free(ctx, pool->blocks[i].pointer);
         if (pool->blocks[i].queue)
             clReleaseCommandQueue(pool->blocks[i].queue);
@@ -58,8 +62,6 @@ static void pool_drop(usmarr_context_t *ctx, int first, int count)
             (size_t)(pool->count - first - count) * sizeof pool->blocks[0]);
     pool->count -= count;
 }
-
-void usmarr__usm_free_deferred(void *pointer, void *data) { usmarr__usm_free(data, pointer); }
 
 void *usmarr__pool_take(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size, size_t alignment)
 {

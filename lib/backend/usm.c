@@ -100,10 +100,12 @@ int usmarr__usm_alloc(usmarr_context_t *ctx, usmarr_usm_kind_t kind, size_t size
     return 0;
 }
 
-void usmarr__usm_free(usmarr_context_t *context, void *pointer)
+/* `settled`: the work that used the block is known to be done (a deferred free runs after
+ * a marker of its queue), so launches that took its address by value need no finish. */
+static void usm_free(usmarr_context_t *context, void *pointer, bool settled)
 {
     mtx_lock(&context->queue_lock);
-    if (context->indirect_launched) { /* clMemBlockingFreeINTEL would not wait for those launches */
+    if (!settled && context->indirect_launched) { /* clMemBlockingFreeINTEL would not wait for those launches */
         clFinish(context->queue);
         context->indirect_launched = false;
     }
@@ -111,3 +113,7 @@ void usmarr__usm_free(usmarr_context_t *context, void *pointer)
     atomic_fetch_add(&context->usm_frees, 1);
     mtx_unlock(&context->queue_lock);
 }
+
+void usmarr__usm_free(usmarr_context_t *context, void *pointer) { usm_free(context, pointer, false); }
+
+void usmarr__usm_free_deferred(void *pointer, void *data) { usm_free(data, pointer, true); }

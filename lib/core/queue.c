@@ -105,7 +105,7 @@ void usmarr_queue_release(usmarr_queue_t *queue)
 /* A thread that ends with a current queue drops its reference through this key's
  * destructor; the thread-local pointer stays the fast path's. */
 static tss_t current_key;
-static bool current_key_made;
+static atomic_bool current_key_made; /* atomic: TSan does not see through C11 call_once */
 static once_flag current_key_once = ONCE_FLAG_INIT;
 
 static void current_at_exit(void *queue)

@@ -129,12 +129,24 @@ END_TEST
 
 /* ---- operand addresses by value ------------------------------------------------------- */
 
+/* Whether `p` is a live USM allocation of the context, asked of the driver. */
+static bool block_alive(usmarr_context_t *ctx, const void *p)
+{
+    typedef cl_int(CL_API_CALL * info_fn)(cl_context, const void *, cl_mem_info_intel, size_t, void *, size_t *);
+    cl_platform_id platform;
+    clGetDeviceInfo(usmarr_context_device(ctx), CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    info_fn info = (info_fn)clGetExtensionFunctionAddressForPlatform(platform, "clGetMemAllocInfoINTEL");
+    cl_unified_shared_memory_type_intel type = CL_MEM_TYPE_UNKNOWN_INTEL;
+    cl_int err = info(usmarr_context_cl_context(ctx), p, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL);
+    return err == CL_SUCCESS && type != CL_MEM_TYPE_UNKNOWN_INTEL;
+}
+
 /* With ptrval the maps pass their operands' addresses by value, so the driver's blocking
- * free no longer knows that queued work uses a block: releasing a block that queued maps
- * write must still wait for them.  A marker enqueued after the maps has completed once
- * the block is released (the pool off, so that the release frees it).  On the SVM
- * backend the field is refused (the maps keep their pointer arguments) and the same
- * holds through its own blocking free. */
+ * free no longer knows that queued work uses a block: a released block that queued maps
+ * write must stay allocated until they are done.  Released (the pool off, so that the
+ * release frees it) while a marker after the maps has not completed, it is still
+ * allocated; after a finish it is freed.  On the SVM backend the field is refused (the
+ * maps keep their pointer arguments) and its own blocking free waits. */
 START_TEST(test_shape_ptrval_maps_are_done_before_their_block_is_freed)
 {
     const char *pool = getenv("USMARR_POOL_BYTES");
@@ -162,13 +174,19 @@ START_TEST(test_shape_ptrval_maps_are_done_before_their_block_is_freed)
         ck_assert_ok(usmarr_exp(a, out, NULL));
     cl_event marker;
     ck_assert_int_eq(clEnqueueMarkerWithWaitList(usmarr_context_queue(ctx), 0, NULL, &marker), CL_SUCCESS);
-    usmarr_array_release(out);
+    void *p = usmarr_array_data(out);
+    usmarr_array_release(out); /* freed once the maps are done, without waiting now */
     cl_int status = CL_QUEUED;
     ck_assert_int_eq(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
                      CL_SUCCESS);
+    ck_assert_msg(status == CL_COMPLETE || svm || block_alive(ctx, p),
+                  "the block was freed while the maps writing it were still running (status %d)", (int)status);
+    ck_assert_ok(usmarr_context_finish(ctx));
+    ck_assert_int_eq(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+                     CL_SUCCESS);
+    ck_assert_int_eq(status, CL_COMPLETE);
+    ck_assert(svm || !block_alive(ctx, p)); /* and freed by the finish */
     clReleaseEvent(marker);
-    ck_assert_msg(status == CL_COMPLETE, "the maps writing the freed block were still running (status %d)",
-                  (int)status);
 
     usmarr_array_release(a);
     usmarr_context_release(ctx);

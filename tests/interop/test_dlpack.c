@@ -310,6 +310,7 @@ START_TEST(test_dlpack_round_trip_every_dtype_and_kind_zero_copy)
             ck_assert_mem_eq(got, one, item);
 
             usmarr_array_release(b);
+            ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
             ck_assert_int_eq(deleter_calls, 1);
             ck_assert_int_eq(usmarr_array_refcount(a), 1);
             usmarr_array_release(a);
@@ -340,6 +341,7 @@ START_TEST(test_dlpack_zero_d_and_zero_size_round_trip)
     back = f;
     ck_assert(back == v);
     usmarr_array_release(b);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
     ck_assert_int_eq(deleter_calls, 1);
     usmarr_array_release(a);
 
@@ -389,6 +391,7 @@ START_TEST(test_dlpack_read_only_is_flagged_and_honoured_on_import)
     ck_assert_uint_eq(usmarr_array_flags(b) & USMARR_FLAG_WRITABLE, 0);
     ck_assert_fails_with(usmarr_array_copy_from_host(b, expect, NULL), USMARR_ERROR_READ_ONLY, "read-only");
     usmarr_array_release(b);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
     ck_assert_int_eq(deleter_calls, 1);
 
     /* The legacy struct cannot say read-only: refused, or copied when allowed. */
@@ -405,6 +408,7 @@ START_TEST(test_dlpack_read_only_is_flagged_and_honoured_on_import)
     ck_assert_ok(usmarr_array_copy_to_host(b, got, NULL));
     ck_assert_mem_eq(got, expect, sizeof expect);
     usmarr_array_release(b);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
     ck_assert_int_eq(deleter_calls, 1);
     usmarr_array_release(a);
     usmarr_context_release(ctx);
@@ -498,6 +502,7 @@ START_TEST(test_dlpack_host_readable_usm_as_kdlcpu_zero_copy)
         ck_assert_ok(usmarr_array_from_dlpack(t, ctx, USMARR_DLPACK_COPY_NEVER, 0, &b));
         ck_assert_ptr_eq(usmarr_memory_pointer(usmarr_array_memory(b)), t->dl_tensor.data);
         usmarr_array_release(b);
+        ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
         ck_assert_int_eq(deleter_calls, 1);
         usmarr_array_release(a);
     }
@@ -776,6 +781,7 @@ START_TEST(test_dlpack_import_failures_name_the_problem_and_keep_the_tensor)
     /* Unchanged, it imports. */
     ck_assert_ok(usmarr_array_from_dlpack(t, ctx, USMARR_DLPACK_COPY_NEVER, 0, &b));
     usmarr_array_release(b);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the deleter runs once the work on it is done */
     ck_assert_int_eq(deleter_calls, 1);
     usmarr_array_release(a);
     usmarr_context_release(ctx);
