@@ -491,19 +491,6 @@ static int check_queue(const usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, si
     return 0;
 }
 
-/* Waits on the host for the work enqueued on `queue` so far (a marker after it): the
- * pack, after the work it waits for, and nothing enqueued later. */
-static int wait_queue(usmarr_queue_t *queue)
-{
-    cl_event marker;
-    int rc = usmarr_queue_marker(queue, &marker);
-    if (rc)
-        return rc;
-    cl_int err = clWaitForEvents(1, &marker);
-    clReleaseEvent(marker);
-    return err ? usmarr_error_set(err, "clWaitForEvents: the exchange's copies failed") : 0;
-}
-
 /* Packs into the staging and waits for the pack alone: on `queue` after its earlier work
  * without events, else on the plan's queue after the events (the caller's queue runs on). */
 static int pack(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, size_t nevents, const cl_event *events)
@@ -518,7 +505,7 @@ static int pack(usmarr_mpi_exchange_t *x, usmarr_queue_t *queue, size_t nevents,
     if (!rc && x->send_bounce)
         rc = usmarr_memory_copy_to_host(x->send_memory, 0, x->send_bounce, x->send_size);
     else if (!rc)
-        rc = wait_queue(on);
+        rc = usmarr__mpi_wait_queue(on);
     /* Without events the pack waited for the caller's earlier work: the unpack, on the
      * plan's queue, needs no order against it. */
     return leave_queue(previous, rc);

@@ -69,6 +69,10 @@ USMARR_MPI_INTERNAL void usmarr__mpi_field_close(struct usmarr__mpi_field *field
  * (MPI reads it directly), else shared, else device (then bounced through malloc). */
 USMARR_MPI_INTERNAL usmarr_usm_kind_t usmarr__mpi_staging_kind(usmarr_context_t *context);
 
+/* Waits on the host for the work enqueued on `queue` so far (a marker after it), before
+ * MPI reads staging from the host: nothing enqueued later, no other queue. */
+USMARR_MPI_INTERNAL int usmarr__mpi_wait_queue(usmarr_queue_t *queue);
+
 /* A contiguous 3-D array over `memory` at byte `byte_offset` (a multiple of the
  * itemsize), indexed in I, J, K order, whose elements are stored with axis order[0]
  * outermost and order[2] innermost (NULL: C order, K innermost). */

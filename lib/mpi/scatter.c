@@ -176,7 +176,7 @@ static int transfer(usmarr_mpi_grid_t *grid, int root, usmarr_array_t *global, u
     if (gather) {
         rc = usmarr_array_copy_into(stage, domain);
         if (!rc)
-            rc = usmarr_context_finish(context);
+            rc = usmarr__mpi_wait_queue(usmarr_queue_current(context));
         if (!rc)
             rc = staging_sync(&own, (size_t)mine * itemsize, true);
         if ((rc = usmarr__mpi_agree(comm, rc)))
@@ -201,7 +201,7 @@ static int transfer(usmarr_mpi_grid_t *grid, int root, usmarr_array_t *global, u
         if (is_root)
             rc = root_blocks(grid, global, local, dtype, all.memory, false, counts, counts + grid->size);
         if (!rc && is_root)
-            rc = usmarr_context_finish(context);
+            rc = usmarr__mpi_wait_queue(usmarr_queue_current(context));
         if (!rc && is_root)
             rc = staging_sync(&all, (size_t)elements * itemsize, true);
         /* The root's packing may fail: the others must not wait in MPI_Scatterv for it. */
@@ -216,8 +216,8 @@ static int transfer(usmarr_mpi_grid_t *grid, int root, usmarr_array_t *global, u
         if (!rc)
             rc = usmarr_array_copy_into(domain, stage);
     }
-    if (!rc)
-        rc = usmarr_context_finish(context);
+    /* The copies out of the staging are only enqueued: the staging's release waits for them
+     * (doc/async.md, "Lifetimes"), and whoever reads the result waits for its queue. */
     rc = usmarr__mpi_agree(comm, rc);
 done:
     if (element != MPI_DATATYPE_NULL)

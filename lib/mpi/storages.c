@@ -86,6 +86,17 @@ usmarr_usm_kind_t usmarr__mpi_staging_kind(usmarr_context_t *context)
     return USMARR_USM_DEVICE;
 }
 
+int usmarr__mpi_wait_queue(usmarr_queue_t *queue)
+{
+    cl_event marker;
+    int rc = usmarr_queue_marker(queue, &marker);
+    if (rc)
+        return rc;
+    cl_int err = clWaitForEvents(1, &marker);
+    clReleaseEvent(marker);
+    return err ? usmarr_error_set(err, "clWaitForEvents: the copies into the staging failed") : 0;
+}
+
 void usmarr__mpi_memory_order(const usmarr_storage_t *storage, int order[3])
 {
     const char *layout = usmarr_storage_layout(storage);
