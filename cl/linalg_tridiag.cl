@@ -1,13 +1,14 @@
-/* linalg_tridiag.cl: eigh of real symmetric matrices of large order (lib/linalg/eigh_blocked.c;
+/* linalg_tridiag.cl: eigh of Hermitian matrices of large order (lib/linalg/eigh_blocked.c;
  * doc/linalg.md, "QR, eigh and SVD").
  *
- * One program per dtype: -DD0=<tag> (f32, f64), -DLA_DOUBLE for f64, -DLA_GROUP (the
- * panel's work-group) and -DLA_NB (the panel's columns).  One matrix at a time, n x n,
- * row-major.  The reduction T = Qᵀ A Q runs in panels of LA_NB columns (LAPACK's sytrd and
- * latrd): the panel's reflectors by one work-group here, the trailing matrix's rank-2
- * LA_NB update A -= V Wᵀ + W Vᵀ by the library's matmul.  Then implicit QL on T records
- * its rotations, which one work-item a column applies to Z = I; the eigenvectors are
- * Q Zᵀ, Q's block reflectors applied by matmul.
+ * One program per dtype: -DD0=<tag> (f32, f64, c64, c128), -DLA_COMPLEX for the complex
+ * ones, -DLA_DOUBLE for f64 and c128, -DLA_GROUP (the panel's work-group) and -DLA_NB (the
+ * panel's columns).  One matrix at a time, n x n, row-major.  The reduction T = Qᴴ A Q
+ * (T real: larfg's beta is) runs in panels of LA_NB columns (LAPACK's hetrd and latrd):
+ * the panel's reflectors by one work-group here, the trailing matrix's rank-2 LA_NB update
+ * A -= V Wᴴ + W Vᴴ by the library's matmul.  Then implicit QL on T records its rotations,
+ * which work-items apply to a real Z = I; the eigenvectors are Q Zᵀ, Q's block reflectors
+ * applied by matmul.
  * Kernels:
  *   usmarr_tridiag_mirror  one work-item a row: the lower triangle copied into the upper;
  *                          flag[i] = 1 where row i holds a NaN or an infinity.
@@ -18,12 +19,33 @@
  * Every work-item's arithmetic is its own, in one order: no result depends on the vector
  * width or on a neighbouring lane; the panel's sums are trees of the fixed LA_GROUP. */
 #define LA_T USMARR_COMPUTE(D0)
+#ifdef LA_COMPLEX
+#define LA_R USMARR_REAL(D0)
+#define LA_MUL(a, b) ((LA_T)((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+#define LA_CONJ(z) ((LA_T)((z).x, -(z).y))
+#define LA_RE(z) ((z).x)
+#define LA_IM(z) ((z).y)
+#define LA_FROM(r) ((LA_T)((r), 0))
+#define LA_FINITE(z) (isfinite((z).x) && isfinite((z).y))
+#define LA_BIG(z) fmax(fabs((z).x), fabs((z).y))
+#else
+#define LA_R LA_T
+#define LA_MUL(a, b) ((a) * (b))
+#define LA_CONJ(z) (z)
+#define LA_RE(z) (z)
+#define LA_IM(z) ((LA_R)0)
+#define LA_FROM(r) ((LA_T)(r))
+#define LA_FINITE(z) isfinite(z)
+#define LA_BIG(z) fabs(z)
+#endif
 #if defined(LA_DOUBLE)
 #define LA_T8 double8
+#define LA_R8 double8
 #define LA_EPS DBL_EPSILON
 #define LA_TINY DBL_MIN
 #else
 #define LA_T8 float8
+#define LA_R8 float8
 #define LA_EPS FLT_EPSILON
 #define LA_TINY FLT_MIN
 #endif
@@ -33,23 +55,24 @@
 #error "the panel's work-group computes 2 LA_NB dot products at once"
 #endif
 
-/* a: n x n, its lower triangle read. */
+/* a: n x n, its lower triangle read (Hermitian: the diagonal's imaginary parts dropped). */
 __kernel void usmarr_tridiag_mirror(__global LA_T *a, long n, __global int *flag, long count)
 {
     long i = (long)get_global_id(0);
     if (i >= count)
         return;
-    bool bad = !isfinite(a[i * n + i]);
+    bool bad = !LA_FINITE(a[i * n + i]);
+    a[i * n + i] = LA_FROM(LA_RE(a[i * n + i]));
     for (long j = 0; j < i; j++) {
         LA_T x = a[i * n + j];
-        bad |= !isfinite(x);
-        a[j * n + i] = x;
+        bad |= !LA_FINITE(x);
+        a[j * n + i] = LA_CONJ(x);
     }
     flag[i] = bad;
 }
 
 /* The sum (or the largest) of x over the work-group, in every work-item. */
-inline LA_T la_group_reduce(__local LA_T *red, LA_T x, bool largest)
+inline LA_R la_group_reduce(__local LA_R *red, LA_R x, bool largest)
 {
     int lid = (int)get_local_id(0);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -63,9 +86,17 @@ inline LA_T la_group_reduce(__local LA_T *red, LA_T x, bool largest)
     return red[0];
 }
 
-/* x · y over `len` elements: eight at a time, then the tail, in one fixed order. */
-inline LA_T la_dot(__global const LA_T *x, __global const LA_T *y, long len)
+/* x · y (conj(x) · y when `conj`) over `len` elements in one fixed order: real ones eight
+ * at a time, then the tail. */
+inline LA_T la_dot(__global const LA_T *x, __global const LA_T *y, long len, bool conj)
 {
+#ifdef LA_COMPLEX
+    LA_T s = 0;
+    for (long k = 0; k < len; k++)
+        s += LA_MUL(conj ? LA_CONJ(x[k]) : x[k], y[k]);
+    return s;
+#else
+    (void)conj;
     LA_T8 acc = 0;
     long k = 0;
     for (; k + 8 <= len; k += 8)
@@ -74,22 +105,25 @@ inline LA_T la_dot(__global const LA_T *x, __global const LA_T *y, long len)
     for (; k < len; k++)
         s += x[k] * y[k];
     return s;
+#endif
 }
 
 /* Columns [k0, k0 + kb) of the reduction of a (n x n; rows and columns from k0 hold the
- * matrix with the earlier panels' updates, symmetric).  For column j: row j from its
- * diagonal takes the panel's earlier updates; the reflector H_j = I - tau v vᵀ with
- * H_j x = beta e1 for x = row j right of the diagonal (larfg, x scaled by a power of two
- * first) goes into r's row j (zeros from k0 to j, 1 at j + 1); then p = tau (A v - V (Wᵀ v)
- * - W (Vᵀ v)) and w = p - (tau / 2) (pᵀ v) v (latrd).  wt (3 LA_NB x n): rows [0, LA_NB) and
- * [2 LA_NB, 3 LA_NB) the panel's v, rows [LA_NB, 2 LA_NB) its w, so that the trailing update
- * is wt[LA_NB:]ᵀ wt[:2 LA_NB].  d[j], e[j]: T's diagonal and subdiagonal; t (LA_NB x LA_NB):
- * the triangle of the panel's block reflector H_k0 ... = I - V t Vᵀ (larft). */
+ * matrix with the earlier panels' updates, Hermitian).  For column j: row j from its
+ * diagonal takes the panel's earlier updates; the reflector H_j = I - tau v vᴴ with
+ * H_jᴴ x = beta e1, beta real, for x = A's column j below the diagonal (row j's conjugate;
+ * larfg, x scaled by a power of two first) goes into r's row j (zeros from k0 to j, 1 at
+ * j + 1); then p = tau (A v - V (Wᴴ v) - W (Vᴴ v)) and w = p - (tau / 2) (pᴴ v) v (latrd).
+ * wt (3 LA_NB x n): rows [0, LA_NB) and [2 LA_NB, 3 LA_NB) the panel's v, rows
+ * [LA_NB, 2 LA_NB) its w, so that the trailing update is wt[:2 LA_NB]ᵀ conj(wt[LA_NB:]).
+ * d[j], e[j]: T's diagonal and subdiagonal; t (LA_NB x LA_NB): the triangle of the panel's
+ * block reflector H_k0 ... = I - V t Vᴴ (larft). */
 __kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
 usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *r, __global LA_T *wt,
-                     __global LA_T *t, __global LA_T *d, __global LA_T *e, long count)
+                     __global LA_T *t, __global LA_R *d, __global LA_R *e, long count)
 {
-    __local LA_T red[LA_GROUP], cw[LA_NB], cv[LA_NB];
+    __local LA_R red[LA_GROUP];
+    __local LA_T cw[LA_NB], cv[LA_NB];
     int lid = (int)get_local_id(0);
     __global LA_T *w = wt + LA_NB * n;
     (void)count;
@@ -97,6 +131,7 @@ usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *
         long j = k0 + jj;
         __global LA_T *row = a + j * n, *v = r + j * n;
         for (long i0 = j + 8 * lid; i0 < n; i0 += 8 * LA_GROUP) {
+#ifndef LA_COMPLEX
             if (i0 + 8 <= n) {
                 LA_T8 s = 0;
                 for (long q = 0; q < jj; q++)
@@ -105,71 +140,84 @@ usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *
                 vstore8(vload8(0, row + i0) - s, 0, row + i0);
                 continue;
             }
-            for (long i = i0; i < n; i++) {
+#endif
+            for (long i = i0; i < n && i < i0 + 8; i++) {
                 LA_T s = 0;
                 for (long q = 0; q < jj; q++)
-                    s += r[(k0 + q) * n + i] * w[q * n + j] + w[q * n + i] * r[(k0 + q) * n + j];
+                    s += LA_MUL(r[(k0 + q) * n + j], LA_CONJ(w[q * n + i])) +
+                         LA_MUL(w[q * n + j], LA_CONJ(r[(k0 + q) * n + i]));
                 row[i] -= s;
             }
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        LA_T big = 0, ss = 0;
+        /* x = A's column j below the diagonal: row j's conjugate */
+        LA_R big = 0, ss = 0;
         for (long i = j + 1 + lid; i < n; i += LA_GROUP)
-            big = fmax(big, fabs(row[i]));
+            big = fmax(big, LA_BIG(row[i]));
         big = la_group_reduce(red, big, true);
         int ex;
         frexp(big, &ex);
-        LA_T sc = ldexp((LA_T)1, -ex);
-        for (long i = j + 2 + lid; i < n; i += LA_GROUP)
-            ss += (row[i] * sc) * (row[i] * sc);
+        LA_R sc = ldexp((LA_R)1, -ex);
+        for (long i = j + 2 + lid; i < n; i += LA_GROUP) {
+            LA_T x = row[i] * sc;
+            ss += LA_RE(LA_MUL(LA_CONJ(x), x));
+        }
         ss = la_group_reduce(red, ss, false);
-        LA_T tau = 0, beta = j + 1 < n ? row[j + 1] : 0, scale = 0;
-        if (big >= LA_TINY && ss > 0) {
-            LA_T alpha = row[j + 1] * sc, bs = -copysign(hypot(alpha, sqrt(ss)), alpha);
-            tau = (bs - alpha) / bs;
-            scale = sc / (alpha - bs);
+        LA_T tau = 0, scale = 0, alpha = j + 1 < n ? LA_CONJ(row[j + 1]) * sc : LA_FROM(0);
+        LA_R beta = j + 1 < n ? LA_RE(row[j + 1]) : 0;
+        if (big >= LA_TINY && (ss > 0 || LA_IM(alpha) != 0)) {
+            /* larfg (zlarfg): beta real, so that T is real */
+            LA_R ar = LA_RE(alpha), bs = -copysign(sqrt(LA_RE(LA_MUL(LA_CONJ(alpha), alpha)) + ss), ar);
+            LA_T den = alpha - LA_FROM(bs);
+            LA_R den2 = LA_RE(LA_MUL(LA_CONJ(den), den));
+            tau = (LA_FROM(bs) - alpha) / bs;
+            scale = LA_CONJ(den) * (sc / den2);
             beta = bs / sc;
         }
         for (long i = k0 + lid; i < n; i += LA_GROUP) {
-            LA_T x = i <= j ? 0 : i == j + 1 ? 1 : row[i] * scale;
+            LA_T x = i <= j ? LA_FROM(0) : i == j + 1 ? LA_FROM(1) : LA_MUL(LA_CONJ(row[i]), scale);
             v[i] = wt[jj * n + i] = wt[(2 * LA_NB + jj) * n + i] = x;
         }
         if (lid == 0) {
-            d[j] = row[j];
+            d[j] = LA_RE(row[j]);
             e[j] = beta;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        /* Wᵀ v and Vᵀ v of the panel's earlier columns: one dot product a work-item */
+        /* Wᴴ v and Vᴴ v of the panel's earlier columns: one dot product a work-item */
         if (lid < 2 * jj) {
             long q = lid < jj ? lid : lid - jj;
             __global const LA_T *x = lid < jj ? w + q * n : r + (k0 + q) * n;
-            LA_T s = la_dot(x + j + 1, v + j + 1, n - j - 1);
+            LA_T s = la_dot(x + j + 1, v + j + 1, n - j - 1, true);
             if (lid < jj)
                 cw[q] = s;
             else
                 cv[q] = s;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        /* p_i from row i (contiguous, read as vectors), A being symmetric */
+        /* p_i from row i (contiguous, read as vectors) */
         LA_T pv = 0;
         for (long i = j + 1 + lid; i < n; i += LA_GROUP) {
-            LA_T p = la_dot(a + i * n + j + 1, v + j + 1, n - j - 1);
+            LA_T p = la_dot(a + i * n + j + 1, v + j + 1, n - j - 1, false);
             for (long q = 0; q < jj; q++)
-                p -= r[(k0 + q) * n + i] * cw[q] + w[q * n + i] * cv[q];
-            p *= tau;
+                p -= LA_MUL(r[(k0 + q) * n + i], cw[q]) + LA_MUL(w[q * n + i], cv[q]);
+            p = LA_MUL(tau, p);
             w[jj * n + i] = p;
-            pv += p * v[i];
+            pv += LA_MUL(LA_CONJ(p), v[i]);
         }
+#ifdef LA_COMPLEX
+        pv = (LA_T)(la_group_reduce(red, pv.x, false), la_group_reduce(red, pv.y, false));
+#else
         pv = la_group_reduce(red, pv, false);
-        LA_T shift = -tau * pv / 2;
+#endif
+        LA_T shift = -LA_MUL(tau, pv) / 2;
         for (long i = k0 + lid; i < n; i += LA_GROUP)
-            w[jj * n + i] = i <= j ? 0 : w[jj * n + i] + shift * v[i];
-        /* t's column jj: -tau t[0, jj) (Vᵀ v), tau on the diagonal, zeros below */
+            w[jj * n + i] = i <= j ? LA_FROM(0) : w[jj * n + i] + LA_MUL(shift, v[i]);
+        /* t's column jj: -tau t[0, jj) (Vᴴ v), tau on the diagonal, zeros below */
         if (lid < LA_NB) {
             LA_T s = 0;
             for (long q = lid; q < jj; q++)
-                s += t[lid * LA_NB + q] * cv[q];
-            t[lid * LA_NB + jj] = lid < jj ? -tau * s : lid == jj ? tau : 0;
+                s += LA_MUL(t[lid * LA_NB + q], cv[q]);
+            t[lid * LA_NB + jj] = lid < jj ? -LA_MUL(tau, s) : lid == jj ? tau : LA_FROM(0);
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
@@ -184,8 +232,8 @@ usmarr_tridiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *
  * rotations recorded, done.  At the end w = d ascending, perm[k] the row of Z of w[k],
  * *status = 1 when an eigenvalue did not converge.  A NaN or infinity in the matrix
  * (flag): w NaN. */
-__kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_T *w, __global long *perm,
-                                __global LA_T *rot, long cap, __global long *state, __global const int *flag,
+__kernel void usmarr_tridiag_ql(__global LA_R *d, __global LA_R *e, __global LA_R *w, __global long *perm,
+                                __global LA_R *rot, long cap, __global long *state, __global const int *flag,
                                 __global int *status, long n, int sweeps, long count)
 {
     if (get_global_id(0) >= count)
@@ -194,7 +242,7 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
     bool failed = false, bad = false;
     for (long i = 0; i < n; i++)
         bad |= flag[i] != 0;
-    LA_T tnorm = 0;
+    LA_R tnorm = 0;
     for (long i = 0; i < n; i++)
         tnorm = fmax(tnorm, fabs(d[i]) + fabs(e[i]) + (i ? fabs(e[i - 1]) : 0));
     for (long l = bad ? n : state[0]; l < n; l++) {
@@ -218,13 +266,13 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
                 return;
             }
             iter++;
-            LA_T g = (d[l + 1] - d[l]) / (2 * e[l]);
-            LA_T rr = hypot(g, (LA_T)1);
+            LA_R g = (d[l + 1] - d[l]) / (2 * e[l]);
+            LA_R rr = hypot(g, (LA_R)1);
             g = d[m] - d[l] + e[l] / (g + copysign(rr, g));
-            LA_T s = 1, c = 1, pp = 0;
+            LA_R s = 1, c = 1, pp = 0;
             bool underflow = false;
             for (long i = m - 1; i >= l; i--) {
-                LA_T f = s * e[i], b = c * e[i];
+                LA_R f = s * e[i], b = c * e[i];
                 rr = hypot(f, g);
                 e[i + 1] = rr;
                 if (rr == 0) { /* recover from underflow */
@@ -241,7 +289,7 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
                 d[i + 1] = g + pp;
                 g = c * rr - b;
                 if (cap > 0) {
-                    rot[3 * nrot] = (LA_T)i;
+                    rot[3 * nrot] = (LA_R)i;
                     rot[3 * nrot + 1] = c;
                     rot[3 * nrot + 2] = s;
                     nrot++;
@@ -260,7 +308,7 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
     state[3] = 1;
     *status = failed;
     for (long i = 0; i < n; i++) {
-        w[i] = bad ? (LA_T)NAN : d[i];
+        w[i] = bad ? (LA_R)NAN : d[i];
         perm[i] = i;
     }
     for (long i = 0; !bad && i < n - 1; i++) { /* selection sort: the first of equal values */
@@ -268,7 +316,7 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
         for (long j = i + 1; j < n; j++)
             if (w[j] < w[best])
                 best = j;
-        LA_T x = w[i];
+        LA_R x = w[i];
         w[i] = w[best];
         w[best] = x;
         long p = perm[i];
@@ -284,27 +332,27 @@ __kernel void usmarr_tridiag_ql(__global LA_T *d, __global LA_T *e, __global LA_
  * work for the core, and row i + 1 stays in registers from the rotation before, which
  * turned it as its row i (QL's rotations walk down the rows). */
 #define LA_SLABS 4
-__kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_T *z, __global const LA_T *rot,
+__kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_R *z, __global const LA_R *rot,
                                                         __global const long *state, long n, int init, long count)
 {
     long g = (long)get_global_id(0);
     if (g >= count)
         return;
-    __global LA_T *slab = z + 8 * n * LA_SLABS * g;
+    __global LA_R *slab = z + 8 * n * LA_SLABS * g;
     for (long i = 0; init && i < n * LA_SLABS; i++)
         for (int c = 0; c < 8; c++)
             slab[8 * i + c] = i % n == 8 * (LA_SLABS * g + i / n) + c ? 1 : 0;
     long nrot = state[2], prev = -2;
-    LA_T8 y[LA_SLABS];
+    LA_R8 y[LA_SLABS];
     for (long k = 0; k < nrot; k++) {
         long i = (long)rot[3 * k];
-        LA_T c = rot[3 * k + 1], s = rot[3 * k + 2];
-        __global LA_T *r0 = slab + 8 * i;
+        LA_R c = rot[3 * k + 1], s = rot[3 * k + 2];
+        __global LA_R *r0 = slab + 8 * i;
 #pragma unroll
         for (int q = 0; q < LA_SLABS; q++) {
             if (i + 1 != prev)
                 y[q] = vload8(1, r0 + 8 * n * q);
-            LA_T8 x = vload8(0, r0 + 8 * n * q);
+            LA_R8 x = vload8(0, r0 + 8 * n * q);
             vstore8(s * x + c * y[q], 1, r0 + 8 * n * q);
             y[q] = c * x - s * y[q];
             vstore8(y[q], 0, r0 + 8 * n * q);
@@ -315,7 +363,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_T *z, __glob
 
 /* Row `row` of m (n x n): m[row][k] = Z[perm[k]][row] (Z in slabs, as above), or NaN for
  * a flagged matrix. */
-__kernel void usmarr_tridiag_gather(__global const LA_T *z, __global const long *perm, __global LA_T *m,
+__kernel void usmarr_tridiag_gather(__global const LA_R *z, __global const long *perm, __global LA_T *m,
                                     __global const int *flag, long n, long count)
 {
     long row = (long)get_global_id(0);
@@ -324,8 +372,8 @@ __kernel void usmarr_tridiag_gather(__global const LA_T *z, __global const long 
     bool bad = false;
     for (long i = 0; i < n; i++)
         bad |= flag[i] != 0;
-    __global const LA_T *slab = z + 8 * n * (row / 8) + row % 8;
+    __global const LA_R *slab = z + 8 * n * (row / 8) + row % 8;
     for (long k = 0; k < n; k++)
-        m[row * n + k] = bad ? (LA_T)NAN : slab[8 * perm[k]];
+        m[row * n + k] = LA_FROM(bad ? (LA_R)NAN : slab[8 * perm[k]]);
 }
 #endif

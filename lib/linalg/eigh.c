@@ -1,113 +1,10 @@
 /* eigh and eigvalsh: eigenvalues (ascending) and eigenvectors of stacks of Hermitian
- * matrices (doc/linalg.md): by cyclic Jacobi (cl/linalg_eig.cl, usmarr_eigh_jacobi); real
- * ones from order USMARR__EIGH_TRIDIAGONAL_MIN by the blocked tridiagonalisation and QL of
- * eigh_blocked.c; complex ones from order USMARR__EIGH_SVD_MIN by the SVD of the
- * shifted matrix H + s I, s = ‖H‖_inf, which is positive semi-definite: its singular values
- * are the eigenvalues plus s and its right singular vectors the eigenvectors. */
+ * matrices (doc/linalg.md): by cyclic Jacobi (cl/linalg_eig.cl, usmarr_eigh_jacobi), and
+ * from order USMARR__EIGH_TRIDIAGONAL_MIN by the blocked tridiagonal reduction and QL of
+ * eigh_blocked.c. */
 #include "linalg_internal.h"
 
 #include <string.h>
-
-/* The Hermitian matrices of x's lower triangles (the diagonal's imaginary parts dropped). */
-static int hermitian(const usmarr_array_t *x, usmarr_dtype_t dt, usmarr_array_t **h)
-{
-    usmarr_array_t *c = NULL, *lower = NULL, *strict = NULL, *t = NULL, *ht = NULL, *sum = NULL, *half = NULL;
-    int rc = usmarr_array_astype(x, dt, USMARR_ORDER_C, NULL, &c);
-    if (!rc && !(rc = usmarr_tril(c, 0, NULL, &lower)) && !(rc = usmarr_tril(c, -1, NULL, &strict)) &&
-        !(rc = usmarr_matrix_transpose(strict, &t))) {
-        if (usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX)
-            rc = usmarr_conj(t, NULL, &ht);
-        else
-            ht = usmarr_array_retain(t);
-    }
-    if (!rc)
-        rc = usmarr_add(lower, ht, NULL, &sum);
-    if (!rc && usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX) { /* (H + Hᴴ) / 2: the diagonal's real part */
-        usmarr_array_t *st = NULL, *sh = NULL, *two = NULL;
-        usmarr_dtype_t real = dt == USMARR_COMPLEX64 ? USMARR_FLOAT32 : USMARR_FLOAT64;
-        double v = 0.5;
-        float f = 0.5f;
-        if (!(rc = usmarr_matrix_transpose(sum, &st)) && !(rc = usmarr_conj(st, NULL, &sh)) &&
-            !(rc = usmarr_add(sum, sh, NULL, &half)) &&
-            !(rc = usmarr_array_from_host(x->memory->context, 0, NULL, real,
-                                          real == USMARR_FLOAT32 ? (const void *)&f : (const void *)&v, NULL,
-                                          USMARR_USM_DEVICE, &two)))
-            rc = usmarr_multiply(half, two, half, NULL);
-        usmarr_array_release(st);
-        usmarr_array_release(sh);
-        usmarr_array_release(two);
-        if (!rc) {
-            usmarr_array_release(sum);
-            sum = usmarr_array_retain(half);
-        }
-    }
-    if (!rc)
-        *h = usmarr_array_retain(sum);
-    usmarr_array_release(c);
-    usmarr_array_release(lower);
-    usmarr_array_release(strict);
-    usmarr_array_release(t);
-    usmarr_array_release(ht);
-    usmarr_array_release(sum);
-    usmarr_array_release(half);
-    return rc;
-}
-
-/* Large matrices: H + s I = U Σ Vᴴ with s = ‖H‖_inf >= every |eigenvalue|, so that the
- * shifted matrix is positive semi-definite; its eigenvalues are Σ (descending) and its
- * eigenvectors V.  Hence w = Σ - s reversed, and v = V's columns reversed. */
-static int eigh_by_svd(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, usmarr_array_t **w,
-                       usmarr_array_t **v)
-{
-    usmarr_array_t *h = NULL, *norm = NULL, *shift = NULL, *eye = NULL, *scaled = NULL, *b = NULL;
-    usmarr_array_t *u = NULL, *s = NULL, *vh = NULL, *sr = NULL, *wv = NULL, *vv = NULL, *vt = NULL;
-    int64_t n = x->shape[x->ndim - 1];
-    int axes[2] = {-2, -1};
-    int rc = hermitian(x, dt, &h);
-    if (!rc)
-        rc = usmarr_linalg_matrix_norm(h, USMARR_NORM_INF, true, NULL, &norm);
-    if (!rc)
-        rc = usmarr_array_eye(x->memory->context, n, n, 0, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &eye);
-    if (!rc)
-        rc = usmarr_multiply(eye, norm, NULL, &scaled);
-    if (!rc)
-        rc = usmarr_add(h, scaled, NULL, &b);
-    if (!rc)
-        rc = usmarr__svd(fn, b, false, v ? &u : NULL, &s, v ? &vh : NULL);
-    /* eigenvalues: Σ - s, ascending */
-    if (!rc)
-        rc = usmarr_array_squeeze(norm, 1, axes, &shift); /* (batch..., 1) */
-    if (!rc)
-        rc = usmarr_array_index_text(s, "..., ::-1", &sr);
-    if (!rc)
-        rc = usmarr_subtract(sr, shift, NULL, &wv);
-    if (!rc && v) { /* eigenvectors: the columns of V = Vhᴴ, in the same order */
-        usmarr_array_t *rows = NULL;
-        if (!(rc = usmarr_array_index_text(vh, "..., ::-1, :", &rows)) && !(rc = usmarr_matrix_transpose(rows, &vt)))
-            rc = usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX ? usmarr_conj(vt, NULL, &vv)
-                                                              : usmarr_array_copy(vt, USMARR_ORDER_C, NULL, &vv);
-        usmarr_array_release(rows);
-    }
-    if (!rc) {
-        *w = usmarr_array_retain(wv);
-        if (v)
-            *v = usmarr_array_retain(vv);
-    }
-    usmarr_array_release(h);
-    usmarr_array_release(norm);
-    usmarr_array_release(shift);
-    usmarr_array_release(eye);
-    usmarr_array_release(scaled);
-    usmarr_array_release(b);
-    usmarr_array_release(u);
-    usmarr_array_release(s);
-    usmarr_array_release(vh);
-    usmarr_array_release(sr);
-    usmarr_array_release(wv);
-    usmarr_array_release(vv);
-    usmarr_array_release(vt);
-    return rc;
-}
 
 /* The eigenvalues into a new array *w and, when v is given, the eigenvectors into *v. */
 static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usmarr_array_t **v)
@@ -116,10 +13,7 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
     int rc = usmarr__linalg_check(fn, x, "x", 2, true, &dt);
     if (rc)
         return rc;
-    bool complex = usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX;
-    if (complex && x->shape[x->ndim - 1] >= USMARR__EIGH_SVD_MIN && usmarr_array_size(x) > 0)
-        return eigh_by_svd(fn, x, dt, w, v);
-    bool large = !complex && x->shape[x->ndim - 1] >= USMARR__EIGH_TRIDIAGONAL_MIN;
+    bool large = x->shape[x->ndim - 1] >= USMARR__EIGH_TRIDIAGONAL_MIN;
     struct usmarr__linalg_stack st;
     usmarr_dtype_t real;
     if ((rc = usmarr__decomp_prepare(fn, x, true, &st, &dt, &real)))

@@ -1,12 +1,13 @@
-/* eigh of real symmetric matrices of large order (doc/linalg.md, "QR, eigh and SVD"), one
+/* eigh of Hermitian matrices of large order (doc/linalg.md, "QR, eigh and SVD"), one
  * matrix of the stack at a time, on cl/linalg_tridiag.cl:
- *   1. the reduction to tridiagonal form T = Qᵀ A Q in panels of NB columns: each panel's
- *      reflectors by one work-group (usmarr_tridiag_panel, LAPACK's latrd), the trailing
- *      matrix's rank-2 NB update A -= V Wᵀ + W Vᵀ by usmarr_matmul, on every compute unit;
+ *   1. the reduction to real tridiagonal form T = Qᴴ A Q in panels of NB columns: each
+ *      panel's reflectors by one work-group (usmarr_tridiag_panel, LAPACK's latrd), the
+ *      trailing matrix's rank-2 NB update A -= V Wᴴ + W Vᴴ by usmarr_matmul, on every
+ *      compute unit;
  *   2. implicit QL on T by one work-item, which records its rotations; one work-item a
  *      column applies them to Z = I (usmarr_tridiag_rotate), as many rounds as the record
  *      takes;
- *   3. the eigenvectors Q Zᵀ (sorted): Q's block reflectors I - V T Vᵀ applied from the last
+ *   3. the eigenvectors Q Zᵀ (sorted): Q's block reflectors I - V T Vᴴ applied from the last
  *      panel, three products each through usmarr_matmul.
  * The O(n³) parts are the trailing updates, the rotations (one work-item a column) and
  * the back-transformation; the panels' symmetric products run on one compute unit. */
@@ -34,6 +35,16 @@ static int subtract_product(usmarr_array_t *c, const usmarr_array_t *x, const us
     return rc;
 }
 
+/* a's complex conjugate (a itself, retained, when real). */
+static int conjugate(const usmarr_array_t *a, usmarr_array_t **c)
+{
+    if (usmarr_dtype_kind(a->dtype) != USMARR_KIND_COMPLEX) {
+        *c = usmarr_array_retain((usmarr_array_t *)a);
+        return 0;
+    }
+    return usmarr_conj(a, NULL, c);
+}
+
 /* The scratch of one matrix's reduction, reused for every matrix of the stack. */
 struct scratch {
     usmarr_array_t *r, *wt, *t, *d, *e, *flag, *perm, *state, *z, *rot;
@@ -52,6 +63,7 @@ static void scratch_release(struct scratch *s)
 
 static int scratch_new(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t n, bool vectors, struct scratch *s)
 {
+    usmarr_dtype_t real = dt == USMARR_COMPLEX64 ? USMARR_FLOAT32 : dt == USMARR_COMPLEX128 ? USMARR_FLOAT64 : dt;
     int64_t npanels = (n + NB - 1) / NB, nn[2] = {n, n}, wt[2] = {3 * NB, n}, t[3] = {npanels, NB, NB}, four = 4;
     s->cap = n * n < ((int64_t)1 << 21) ? n * n : (int64_t)1 << 21;
     s->cap = s->cap > n ? s->cap : n;
@@ -62,14 +74,14 @@ static int scratch_new(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t n, bool
     if ((rc = usmarr_array_empty(ctx, 2, nn, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->r)) ||
         (rc = usmarr_array_empty(ctx, 2, wt, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->wt)) ||
         (rc = usmarr_array_empty(ctx, 3, t, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->t)) ||
-        (rc = usmarr_array_empty(ctx, 1, &n, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->d)) ||
-        (rc = usmarr_array_empty(ctx, 1, &n, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->e)) ||
+        (rc = usmarr_array_empty(ctx, 1, &n, real, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->d)) ||
+        (rc = usmarr_array_empty(ctx, 1, &n, real, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->e)) ||
         (rc = usmarr_array_empty(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->flag)) ||
         (rc = usmarr_array_empty(ctx, 1, &n, USMARR_INT64, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->perm)) ||
         (rc = usmarr_array_empty(ctx, 1, &four, USMARR_INT64, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->state)))
         return rc;
-    if (vectors && ((rc = usmarr_array_empty(ctx, 1, &zsize, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->z)) ||
-                    (rc = usmarr_array_empty(ctx, 1, &rot, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->rot))))
+    if (vectors && ((rc = usmarr_array_empty(ctx, 1, &zsize, real, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->z)) ||
+                    (rc = usmarr_array_empty(ctx, 1, &rot, real, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->rot))))
         return rc;
     return 0;
 }
@@ -107,16 +119,17 @@ static int reduce(struct usmarr__linalg_stack *st, int64_t index, struct scratch
                                          USMARR__NARGS(args), args, GROUP);
         if (rc || rest <= 0)
             continue;
-        /* A22 -= [W; V]ᵀ [V; W] over the rows and columns after the panel */
-        usmarr_array_t *c = NULL, *wv = NULL, *x = NULL, *y = NULL;
+        /* A22 -= V Wᴴ + W Vᴴ = [V; W]ᵀ conj([W; V]) over the rows and columns after the panel */
+        usmarr_array_t *c = NULL, *vw = NULL, *x = NULL, *wv = NULL, *y = NULL;
         int64_t k1 = k0 + NB;
         if (!(rc = view2(st->work, base + k1 * n + k1, rest, rest, n, &c)) &&
-            !(rc = view2(s->wt, NB * n + k1, 2 * NB, rest, n, &wv)) && !(rc = usmarr_matrix_transpose(wv, &x)) &&
-            !(rc = view2(s->wt, k1, 2 * NB, rest, n, &y)))
+            !(rc = view2(s->wt, k1, 2 * NB, rest, n, &vw)) && !(rc = usmarr_matrix_transpose(vw, &x)) &&
+            !(rc = view2(s->wt, NB * n + k1, 2 * NB, rest, n, &wv)) && !(rc = conjugate(wv, &y)))
             rc = subtract_product(c, x, y);
         usmarr_array_release(c);
-        usmarr_array_release(wv);
+        usmarr_array_release(vw);
         usmarr_array_release(x);
+        usmarr_array_release(wv);
         usmarr_array_release(y);
     }
     return rc;
@@ -182,14 +195,15 @@ static int back_transform(struct usmarr__linalg_stack *st, int64_t index, usmarr
         int64_t kb = n - k0 < NB ? n - k0 : NB, rows = n - k0 - 1;
         if (rows <= 0)
             continue;
-        /* M[k0+1:] -= Y (T (Yᵀ M[k0+1:])), Yᵀ the panel's rows of r from column k0 + 1 */
-        usmarr_array_t *yt = NULL, *y = NULL, *t = NULL, *m = NULL, *p1 = NULL, *p2 = NULL;
+        /* M[k0+1:] -= Y (T (Yᴴ M[k0+1:])), Yᵀ the panel's rows of r from column k0 + 1 */
+        usmarr_array_t *yt = NULL, *yh = NULL, *y = NULL, *t = NULL, *m = NULL, *p1 = NULL, *p2 = NULL;
         if (!(rc = view2(s->r, k0 * n + k0 + 1, kb, rows, n, &yt)) && !(rc = usmarr_matrix_transpose(yt, &y)) &&
-            !(rc = view2(s->t, k0 / NB * NB * NB, kb, kb, NB, &t)) &&
-            !(rc = view2(v, base + (k0 + 1) * n, rows, n, n, &m)) && !(rc = usmarr_matmul(yt, m, NULL, &p1)) &&
+            !(rc = conjugate(yt, &yh)) && !(rc = view2(s->t, k0 / NB * NB * NB, kb, kb, NB, &t)) &&
+            !(rc = view2(v, base + (k0 + 1) * n, rows, n, n, &m)) && !(rc = usmarr_matmul(yh, m, NULL, &p1)) &&
             !(rc = usmarr_matmul(t, p1, NULL, &p2)))
             rc = subtract_product(m, y, p2);
         usmarr_array_release(yt);
+        usmarr_array_release(yh);
         usmarr_array_release(y);
         usmarr_array_release(t);
         usmarr_array_release(m);

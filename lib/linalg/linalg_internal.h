@@ -167,15 +167,13 @@ USMARR_INTERNAL int usmarr__decomp_sweeps(void);
 /* s (and, when u is given, u and vh) of x's SVD into new arrays (`fn` names the caller). */
 USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array_t **u,
                                 usmarr_array_t **s, usmarr_array_t **vh);
-/* Real symmetric matrices of at least this order take eigh by the blocked tridiagonal
- * reduction and QL (usmarr__eigh_tridiagonal); complex Hermitian ones of USMARR__EIGH_SVD_MIN or more
- * through the SVD of a shifted, positive semi-definite copy (eigh.c); the others cyclic
- * Jacobi, whose column updates walk the whole matrix per rotation. */
+/* Hermitian matrices of at least this order take eigh by the blocked tridiagonal
+ * reduction and QL (usmarr__eigh_tridiagonal); the others cyclic Jacobi, whose column
+ * updates walk the whole matrix per rotation. */
 #ifndef USMARR__EIGH_TRIDIAGONAL_MIN
 #define USMARR__EIGH_TRIDIAGONAL_MIN 64
 #endif
-#define USMARR__EIGH_SVD_MIN 64
-/* eigh of the real symmetric matrices of `st` (their lower triangles; destroyed), one
+/* eigh of the Hermitian matrices of `st` (their lower triangles; destroyed), one
  * matrix at a time (eigh_blocked.c): eigenvalues ascending into w (the stack's batch dims,
  * then n), eigenvectors into v's columns when v is given, status[index] = 1 where QL did
  * not converge. */

@@ -111,8 +111,7 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
         case("blocked_150x130", dt, random(dt, (150, 130)))
     if dt == "complex64":
         case("blocked_130x150", dt, random(dt, (130, 150)))
-    # eigh of order >= 64 (real: the blocked tridiagonal reduction; complex: the SVD of the
-    # shifted matrix)
+    # eigh of order >= 64: the blocked tridiagonal reduction, real and complex
     if dt in ("float32", "complex128"):
         h = random(dt, (2, 66, 66))
         case("eigh_large_2x66x66", dt, h, pinv=False)
