@@ -138,8 +138,28 @@
 #undef USMARR_VSD_
 /* +(v): the vector's type without the address space a variable's type carries */
 #define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(+(v)) *)((p) + (vi)*16))
+/* A family whose vector body stores in several places (the elementwise family: one store
+ * in each function's case) had those stores merged into one by PoCL's compiler, which
+ * dropped their non-temporal mark: the 16M add's work-group function stored with a plain
+ * vmovaps.  So in these variants the body's 16-vector stores only note the value, and
+ * one store per output follows the body. */
+#ifdef USMARR_MAP_VBODY
+#define USMARR_NT_NOTE(k) USMARR_VCOMPUTE(D##k) usmarr_ntv##k; bool usmarr_nts##k = false;
+#define USMARR_NT_FLUSH(k) if (usmarr_nts##k) USMARR_VSTOREP(D##k, p##k, vi, usmarr_ntv##k);
+#undef VSTORE
+#define VSTORE(k, v) (usmarr_ntv##k = (v), usmarr_nts##k = true)
+#define USMARR_VBODY_RUN                                                                                       \
+    {                                                                                                          \
+        USMARR_FOR_OPS(USMARR_NT_NOTE)                                                                         \
+        USMARR_MAP_VBODY;                                                                                      \
+        USMARR_FOR_OPS(USMARR_NT_FLUSH)                                                                        \
+    }
+#endif
 #else
 #define USMARR_NT_HINT
+#endif
+#ifndef USMARR_VBODY_RUN
+#define USMARR_VBODY_RUN USMARR_MAP_VBODY
 #endif
 
 /* ---- contiguous: USMARR_VPW runs of 16 elements per work-item (vload16 where the family
@@ -173,7 +193,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) USMARR_N
         long base = vi * 16;
         if (base + 16 <= n) {
 #ifdef USMARR_MAP_VBODY
-            USMARR_MAP_VBODY;
+            USMARR_VBODY_RUN;
 #else
             for (int j = 0; j < 16; j++) {
                 long e = base + j;
@@ -310,7 +330,7 @@ kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) USMARR_NT_
             bool usmarr_last = base + 16 == sh.s1;
 #ifdef USMARR_MAP_VBODY
             long vi = 0;
-            USMARR_MAP_VBODY;
+            USMARR_VBODY_RUN;
 #else
             for (long e = 0; e < 16; e++) {
                 USMARR_FOR_OPS(USMARR_X_SAME)
