@@ -126,6 +126,14 @@ double bench_roofline_seconds(const struct bench_roofline *rl, enum bench_stream
 /* The same for the faster raw OpenCL kernel; negative when neither ran. */
 double bench_roofline_kernel_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes);
 
+/* A raw kernel of each kind on arrays of its own, for timing passes between the library's:
+ * built plain or with non-temporal stores (*raw NULL, 0 returned, when the device does not
+ * build them); one pass is a launch and clFinish. */
+struct bench_raw;
+int bench_raw_open(const struct bench_env *env, bool nontemporal, struct bench_raw **raw);
+int bench_raw_pass(struct bench_raw *raw, enum bench_stream kind, double *seconds);
+void bench_raw_close(struct bench_raw *raw);
+
 /* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
 int bench_fail(int rc, const char *what);
 #define BENCH_OK(call)                                                                             \

@@ -165,14 +165,21 @@ static void release(struct operands *o)
 }
 
 /* The median and the fastest seconds of one call + finish, after a warm-up call (compile
- * or load, first touch).  The fastest is held against the roofline, itself the fastest pass,
+ * or load, first touch), and the fastest of the raw kernels of the case's kind (plain and
+ * non-temporal) launched between the library's passes, so that the load of other processes
+ * weighs on both alike.  The fastest is held against the roofline, itself the fastest pass,
  * so that the load of other processes weighs on neither side; the median against NumPy's. */
-static int time_stream(const struct bench_env *env, enum stream_id id, double *median, double *fastest)
+static int time_stream(const struct bench_env *env, enum stream_id id, double *median, double *fastest,
+                       double *raw_fastest)
 {
     struct operands o = {0};
+    struct bench_raw *raw[2] = {NULL, NULL};
     int rc = setup(env->ctx, id, &o);
+    for (int k = 0; k < 2 && !rc; k++)
+        rc = bench_raw_open(env, k == 1, &raw[k]);
     double t[64];
     int n = env->repeat > 64 ? 64 : env->repeat;
+    *raw_fastest = -1;
     for (int i = -1; i < n && !rc; i++) {
         double t0 = bench_now();
         rc = apply(id, &o);
@@ -180,8 +187,16 @@ static int time_stream(const struct bench_env *env, enum stream_id id, double *m
             rc = usmarr_context_finish(env->ctx);
         if (i >= 0)
             t[i] = bench_now() - t0;
+        for (int k = 0; k < 2 && !rc; k++) {
+            double r;
+            if (raw[k] && !(rc = bench_raw_pass(raw[k], streams[id].kind, &r)) && i >= 0 &&
+                (*raw_fastest < 0 || r < *raw_fastest))
+                *raw_fastest = r;
+        }
     }
     release(&o);
+    bench_raw_close(raw[0]);
+    bench_raw_close(raw[1]);
     if (rc)
         return bench_fail(rc, "the library call");
     *median = bench_median(t, n);
@@ -216,8 +231,9 @@ static int run_stream(const struct bench_env *env, struct bench_result *r, enum 
     BENCH_OK(bench_roofline_measure(env, &rl));
     if (!s->stmt)
         return run_kernel(rl, s, r);
-    double lib = 0, fastest = 0;
-    BENCH_OK(time_stream(env, id, &lib, &fastest));
+    double lib = 0, fastest = 0, raw = 0;
+    BENCH_OK(time_stream(env, id, &lib, &fastest, &raw));
+    raw *= s->bytes / (s->kind == BENCH_STREAM_COPY ? 8.0 : 12.0); /* the raw kernel's bytes: 8 or 12 an element */
     char setup_text[512];
     snprintf(setup_text, sizeof setup_text, "N = 16 << 20; %s", s->setup);
     double np = bench_numpy_stmt(env, setup_text, s->stmt);
@@ -230,9 +246,11 @@ static int run_stream(const struct bench_env *env, struct bench_result *r, enum 
     r->ratio = roof / fastest;
     snprintf(r->detail, sizeof r->detail,
              "library %.2f ms, NumPy %.2f ms (ratio %.2f, medians); fastest: library %.2f ms, roofline %.2f ms, "
-             "raw kernel %.2f ms (%g bytes an element, as the C loop's %s)",
+             "raw kernel %.2f ms (%g bytes an element, as the C loop's %s); raw kernel between the library's "
+             "passes %.2f ms (library / raw %.2f)",
              lib * 1e3, np * 1e3, np / lib, fastest * 1e3, roof * 1e3, kernel * 1e3, s->bytes,
-             s->kind == BENCH_STREAM_COPY ? "copy" : s->kind == BENCH_STREAM_ADD ? "add" : "triad");
+             s->kind == BENCH_STREAM_COPY ? "copy" : s->kind == BENCH_STREAM_ADD ? "add" : "triad", raw * 1e3,
+             raw > 0 ? fastest / raw : 0);
     return 0;
 }
 

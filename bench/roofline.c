@@ -210,15 +210,53 @@ static const char *const kernel_source =
 
 typedef cl_int(CL_API_CALL *set_pointer_fn)(cl_kernel kernel, cl_uint index, const void *pointer);
 
-/* The fastest of env->repeat launches + clFinish of each kernel of a program built with
- * `options`; all negative when the device does not build it (no non-temporal stores). */
-static int time_kernels(const struct bench_env *env, const char *options, usmarr_array_t *const arrays[3],
-                        double seconds[BENCH_STREAM_KINDS])
+/* bench.h: one raw kernel of each kind, built with `options`, on three N-element float32
+ * arrays of the library's. */
+struct bench_raw {
+    usmarr_context_t *ctx;
+    usmarr_array_t *arrays[3];
+    cl_program program;
+    cl_kernel kernels[BENCH_STREAM_KINDS];
+};
+
+void bench_raw_close(struct bench_raw *raw)
+{
+    if (!raw)
+        return;
+    for (int k = 0; k < BENCH_STREAM_KINDS; k++)
+        if (raw->kernels[k])
+            clReleaseKernel(raw->kernels[k]);
+    if (raw->program)
+        clReleaseProgram(raw->program);
+    for (int i = 0; i < 3; i++)
+        usmarr_array_release(raw->arrays[i]);
+    free(raw);
+}
+
+/* bench.h */
+int bench_raw_open(const struct bench_env *env, bool nontemporal, struct bench_raw **out)
 {
     static const char *const names[BENCH_STREAM_KINDS] = {"copy", "add", "triad"};
+    *out = NULL;
+    struct bench_raw *raw = calloc(1, sizeof *raw);
+    if (!raw)
+        return -1;
+    raw->ctx = env->ctx;
+    int64_t n = N;
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        rc = usmarr_array_empty(env->ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &raw->arrays[i]);
+        if (!rc)
+            rc = usmarr_array_fill(raw->arrays[i], usmarr_scalar_float(0.5 + i));
+    }
+    if (!rc)
+        rc = usmarr_context_finish(env->ctx);
+    if (rc) {
+        bench_raw_close(raw);
+        return bench_fail(rc, "the raw roofline kernels' arrays");
+    }
     cl_context clctx = usmarr_context_cl_context(env->ctx);
     cl_device_id dev = usmarr_context_device(env->ctx);
-    cl_command_queue q = usmarr_context_queue(env->ctx);
     const usmarr_device_info_t *info = usmarr_context_info(env->ctx);
     set_pointer_fn set_pointer = clSetKernelArgSVMPointer;
     if (info->backend == USMARR_BACKEND_USM) {
@@ -229,68 +267,76 @@ static int time_kernels(const struct bench_env *env, const char *options, usmarr
     }
     if (!set_pointer) {
         fprintf(stderr, "bench: the platform has no clSetKernelArgMemPointerINTEL\n");
+        bench_raw_close(raw);
         return -1;
     }
-    for (int k = 0; k < BENCH_STREAM_KINDS; k++)
-        seconds[k] = -1;
     cl_int err;
     const char *source = kernel_source;
-    cl_program prog = clCreateProgramWithSource(clctx, 1, &source, NULL, &err);
-    if (err)
+    raw->program = clCreateProgramWithSource(clctx, 1, &source, NULL, &err);
+    if (err) {
+        raw->program = NULL;
+        bench_raw_close(raw);
         return bench_fail(err, "clCreateProgramWithSource of the raw kernels");
-    if (clBuildProgram(prog, 1, &dev, options, NULL, NULL)) {
-        clReleaseProgram(prog);
+    }
+    if (clBuildProgram(raw->program, 1, &dev, nontemporal ? "-DNONTEMPORAL" : "", NULL, NULL)) {
+        bench_raw_close(raw); /* not built: no such kernels on this device */
         return 0;
     }
-    size_t global = N / 16;
     cl_float s = 3.0f;
     for (int k = 0; k < BENCH_STREAM_KINDS && !err; k++) {
-        cl_kernel kernel = clCreateKernel(prog, names[k], &err);
-        if (err)
-            break;
+        raw->kernels[k] = clCreateKernel(raw->program, names[k], &err);
         for (cl_uint i = 0; i < 3 && !err; i++)
-            err = set_pointer(kernel, i, usmarr_array_data(arrays[i]));
+            err = set_pointer(raw->kernels[k], i, usmarr_array_data(raw->arrays[i]));
         if (!err)
-            err = clSetKernelArg(kernel, 3, sizeof s, &s);
-        double fastest = 1e30;
-        for (int i = -1; i < env->repeat && !err; i++) {
-            double t0 = bench_now();
-            err = clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
-            if (!err)
-                err = clFinish(q);
-            double t = bench_now() - t0;
+            err = clSetKernelArg(raw->kernels[k], 3, sizeof s, &s);
+    }
+    if (err) {
+        bench_raw_close(raw);
+        return bench_fail(err, "a raw roofline kernel");
+    }
+    *out = raw;
+    return 0;
+}
+
+/* bench.h */
+int bench_raw_pass(struct bench_raw *raw, enum bench_stream kind, double *seconds)
+{
+    cl_command_queue q = usmarr_context_queue(raw->ctx);
+    size_t global = N / 16;
+    double t0 = bench_now();
+    cl_int err = clEnqueueNDRangeKernel(q, raw->kernels[kind], 1, NULL, &global, NULL, 0, NULL, NULL);
+    if (!err)
+        err = clFinish(q);
+    *seconds = bench_now() - t0;
+    return err ? bench_fail(err, "a raw roofline kernel") : 0;
+}
+
+/* The fastest of env->repeat launches + clFinish of each kernel, after one untimed; all
+ * negative when the device does not build them (no non-temporal stores). */
+static int time_kernels(const struct bench_env *env, bool nontemporal, double seconds[BENCH_STREAM_KINDS])
+{
+    for (int k = 0; k < BENCH_STREAM_KINDS; k++)
+        seconds[k] = -1;
+    struct bench_raw *raw;
+    int rc = bench_raw_open(env, nontemporal, &raw);
+    for (int k = 0; raw && k < BENCH_STREAM_KINDS && !rc; k++) {
+        double fastest = 1e30, t;
+        for (int i = -1; i < env->repeat && !rc; i++) {
+            rc = bench_raw_pass(raw, (enum bench_stream)k, &t);
             if (i >= 0 && t < fastest)
                 fastest = t;
         }
-        if (!err)
+        if (!rc)
             seconds[k] = fastest;
-        clReleaseKernel(kernel);
     }
-    clReleaseProgram(prog);
-    return err ? bench_fail(err, "a raw roofline kernel") : 0;
+    bench_raw_close(raw);
+    return rc;
 }
 
 static int measure_kernels(const struct bench_env *env, struct bench_roofline *rl)
 {
-    int64_t n = N;
-    usmarr_array_t *arrays[3] = {NULL, NULL, NULL};
-    int rc = 0;
-    for (int i = 0; i < 3 && !rc; i++) {
-        rc = usmarr_array_empty(env->ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &arrays[i]);
-        if (!rc)
-            rc = usmarr_array_fill(arrays[i], usmarr_scalar_float(0.5 + i));
-    }
-    if (!rc)
-        rc = usmarr_context_finish(env->ctx);
-    if (rc)
-        bench_fail(rc, "the raw roofline kernels' arrays");
-    if (!rc)
-        rc = time_kernels(env, "", arrays, rl->kernel_plain);
-    if (!rc)
-        rc = time_kernels(env, "-DNONTEMPORAL", arrays, rl->kernel_nontemporal);
-    for (int i = 0; i < 3; i++)
-        usmarr_array_release(arrays[i]);
-    return rc;
+    int rc = time_kernels(env, false, rl->kernel_plain);
+    return rc ? rc : time_kernels(env, true, rl->kernel_nontemporal);
 }
 
 /* The faster of two times, a negative one (not measured) losing. */

@@ -106,6 +106,24 @@
 #define USMARR_CLASS_t16 11
 #define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
 
+/* ---- 16-vector loads and stores as one access of the vector type (any element alignment):
+ *      in a program as large as the elementwise family's, PoCL left vload16/vstore16 as
+ *      eight 8-byte loads and three stores each (its builtins compose them from narrower
+ *      ones and nothing joined them again), so a 16M float32 add ran at 0.7 of the raw
+ *      float16 kernel. */
+#undef USMARR_VLD_
+#define USMARR_VLD_(p, vi)                                                                                     \
+    ({                                                                                                         \
+        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(1)));                             \
+        *((global const usmarr_vt_ *)(p) + (vi));                                                              \
+    })
+#undef USMARR_VSD_
+#define USMARR_VSD_(p, vi, v)                                                                                  \
+    ({                                                                                                         \
+        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(1)));                             \
+        *((global usmarr_vt_ *)(p) + (vi)) = (v);                                                              \
+    })
+
 /* ---- the non-temporal variants of the contig and s2v classes, for outputs larger than
  *      the caches (the engine launches them only when every output's 16-element vectors
  *      are aligned): stores bypass the caches, so a line is written without being read
@@ -120,13 +138,38 @@
 #undef USMARR_VSD_
 /* +(v): the vector's type without the address space a variable's type carries */
 #define USMARR_VSD_(p, vi, v) __builtin_nontemporal_store((v), (global __typeof__(+(v)) *)((p) + (vi)*16))
+/* A family whose vector body stores in several places (the elementwise family: one store
+ * in each function's case) had those stores merged into one by PoCL's compiler, which
+ * dropped their non-temporal mark: the 16M add's work-group function stored with a plain
+ * vmovaps.  So in these variants the body's 16-vector stores only note the value, and
+ * one store per output follows the body. */
+#ifdef USMARR_MAP_VBODY
+#define USMARR_NT_NOTE(k) USMARR_VCOMPUTE(D##k) usmarr_ntv##k; bool usmarr_nts##k = false;
+#define USMARR_NT_FLUSH(k) if (usmarr_nts##k) USMARR_VSTOREP(D##k, p##k, vi, usmarr_ntv##k);
+#undef VSTORE
+#define VSTORE(k, v) (usmarr_ntv##k = (v), usmarr_nts##k = true)
+#define USMARR_VBODY_RUN                                                                                       \
+    {                                                                                                          \
+        USMARR_FOR_OPS(USMARR_NT_NOTE)                                                                         \
+        USMARR_MAP_VBODY;                                                                                      \
+        USMARR_FOR_OPS(USMARR_NT_FLUSH)                                                                        \
+    }
+#endif
 #else
 #define USMARR_NT_HINT
 #endif
+#ifndef USMARR_VBODY_RUN
+#define USMARR_VBODY_RUN USMARR_MAP_VBODY
+#endif
 
-/* ---- contiguous: 16 elements per work-item (vload16 where the family has a vector body),
- *      or, with USMARR_CONTIG_ONE, one element per work-item for compilers that vectorise
- *      across work-items themselves (the engine chooses per device) ---------------------- */
+/* ---- contiguous: USMARR_VPW runs of 16 elements per work-item (vload16 where the family
+ *      has a vector body), or, with USMARR_CONTIG_ONE, one element per work-item for
+ *      compilers that vectorise across work-items themselves (the engine chooses per
+ *      device).  Several 16-vectors a work-item make fewer, longer work-items, which a
+ *      runtime that runs a work-group's items in a loop (PoCL) schedules for less. -------- */
+#ifndef USMARR_VPW
+#define USMARR_VPW 1
+#endif
 #if USMARR_IS_CLASS(contig)
 #ifndef USMARR_CONTIG_GROUP
 #define USMARR_CONTIG_GROUP 64
@@ -145,22 +188,25 @@ kernel __attribute__((reqd_work_group_size(USMARR_CONTIG_GROUP, 1, 1))) USMARR_N
         USMARR_MAP_BODY;
     }
 #else
-    long vi = get_global_id(0);
-    long base = vi * 16;
-    if (base + 16 <= n) {
+    long vi = get_global_id(0) * USMARR_VPW;
+    for (int usmarr_run = 0; usmarr_run < USMARR_VPW; usmarr_run++, vi++) {
+        long base = vi * 16;
+        if (base + 16 <= n) {
 #ifdef USMARR_MAP_VBODY
-        USMARR_MAP_VBODY;
+            USMARR_VBODY_RUN;
 #else
-        for (int j = 0; j < 16; j++) {
-            long e = base + j;
-            USMARR_FOR_OPS(USMARR_X_SAME)
-            USMARR_MAP_BODY;
-        }
+            for (int j = 0; j < 16; j++) {
+                long e = base + j;
+                USMARR_FOR_OPS(USMARR_X_SAME)
+                USMARR_MAP_BODY;
+            }
 #endif
-    } else {
-        for (long e = base; e < n; e++) {
-            USMARR_FOR_OPS(USMARR_X_SAME)
-            USMARR_MAP_BODY;
+        } else {
+            for (long e = base; e < n; e++) {
+                USMARR_FOR_OPS(USMARR_X_SAME)
+                USMARR_MAP_BODY;
+            }
+            break;
         }
     }
 #endif
@@ -230,12 +276,15 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
 #endif
 
 /* ---- 2-D rows of 16-vectors: every operand's inner stride is 1, or 0, 2 or 3 for an input
- *      (USMARR_ZERO's, USMARR_TWO's and USMARR_THREE's bits), so a work-item takes 16
- *      consecutive elements of a row: vload16/vstore16 where the family has a vector body,
- *      a zero-stride operand's one value broadcast, a stride-2 or 3 operand's elements
- *      picked from two or three overlapping loads that never pass its last element (for devices
- *      whose compilers do not vectorise across work-items; the engine chooses per device).
- *      A 1-D map runs as one row. */
+ *      (USMARR_ZERO's, USMARR_TWO's and USMARR_THREE's bits), so a work-item takes USMARR_VPW
+ *      runs of 16 consecutive elements of a row: vload16/vstore16 where the family has a
+ *      vector body, a zero-stride operand's one value broadcast, a stride-2 or 3 operand's
+ *      elements picked from two or three loads that never pass its last element (for
+ *      devices whose compilers do not vectorise across work-items; the engine chooses per
+ *      device).  A stride-2 operand's run reads its 32 elements' line-aligned span as two
+ *      16-vectors while another element of the row follows the run, and only the row's
+ *      last run steps back by one.  The row's address arithmetic is done once a work-item,
+ *      then each run moves the pointers on.  A 1-D map runs as one row. */
 #if USMARR_IS_CLASS(s2v)
 #ifndef USMARR_ROWV_GROUP
 #define USMARR_ROWV_GROUP 64
@@ -255,37 +304,48 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
     (USMARR_VCOMPUTE(d))(v0.s0, v0.s3, v0.s6, v0.s9, v0.sc, v0.sf, v1.s2, v1.s5, v1.s8, v1.sb, v1.se, v2.s3, v2.s6, \
                          v2.s9, v2.sc, v2.sf)
 #define USMARR_VLOAD3(d, p) USMARR_V3(d, USMARR_VLOADP(d, p, 0), USMARR_VLOADP(d, p + 16, 0), USMARR_VLOADP(d, p + 30, 0))
+/* elements 0, 2, ..., 30: the second half from elements 16..31 unless the run is the row's
+ * last (usmarr_last), where element 31 may lie past the operand's end */
+#define USMARR_VLOAD2(d, p)                                                                                    \
+    (USMARR_VCOMPUTE(d))(USMARR_VLOADP(d, p, 0).even,                                                          \
+                         usmarr_last ? USMARR_VLOADP(d, p + 15, 0).odd : USMARR_VLOADP(d, p + 16, 0).even)
 #undef VLOAD
 #define VLOAD(k)                                                                                               \
     (USMARR_V_STEP(k) == 0   ? (USMARR_VCOMPUTE(D##k))(USMARR_LOADP(D##k, p##k, 0))                            \
-     : USMARR_V_STEP(k) == 2 ? (USMARR_VCOMPUTE(D##k))(USMARR_VLOADP(D##k, p##k, 0).even,                      \
-                                                       USMARR_VLOADP(D##k, p##k + 15, 0).odd)                  \
+     : USMARR_V_STEP(k) == 2 ? USMARR_VLOAD2(D##k, p##k)                                                       \
      : USMARR_V_STEP(k) == 3 ? USMARR_VLOAD3(D##k, p##k)                                                       \
                              : USMARR_VLOADP(D##k, p##k, 0))
 #define USMARR_TV(k) , long t##k
 #define USMARR_ROW(k) p##k += i0 * t##k + USMARR_V_STEP(k) * base;
+#define USMARR_RUN(k) p##k += USMARR_V_STEP(k) * 16;
 kernel __attribute__((reqd_work_group_size(USMARR_ROWV_GROUP, 1, 1))) USMARR_NT_HINT void USMARR_KNAME(s2v)(USMARR_PTRS, long2 sh USMARR_FOR_OPS(USMARR_TV) USMARR_SCALARS)
 {
     USMARR_BIND_PTRS
-    long base = get_global_id(0) * 16, i0 = get_global_id(1);
+    long base = get_global_id(0) * (16 * USMARR_VPW), i0 = get_global_id(1);
     if (base >= sh.s1 || i0 >= sh.s0)
         return;
     USMARR_FOR_OPS(USMARR_ROW)
-    if (base + 16 <= sh.s1) {
+    for (int usmarr_run = 0; usmarr_run < USMARR_VPW; usmarr_run++) {
+        if (base + 16 <= sh.s1) {
+            bool usmarr_last = base + 16 == sh.s1;
 #ifdef USMARR_MAP_VBODY
-        long vi = 0;
-        USMARR_MAP_VBODY;
+            long vi = 0;
+            USMARR_VBODY_RUN;
 #else
-        for (long e = 0; e < 16; e++) {
-            USMARR_FOR_OPS(USMARR_X_SAME)
-            USMARR_MAP_BODY;
-        }
+            for (long e = 0; e < 16; e++) {
+                USMARR_FOR_OPS(USMARR_X_SAME)
+                USMARR_MAP_BODY;
+            }
 #endif
-    } else {
-        for (long e = 0; e < sh.s1 - base; e++) {
-            USMARR_FOR_OPS(USMARR_X_SAME)
-            USMARR_MAP_BODY;
+        } else {
+            for (long e = 0; e < sh.s1 - base; e++) {
+                USMARR_FOR_OPS(USMARR_X_SAME)
+                USMARR_MAP_BODY;
+            }
+            break;
         }
+        base += 16;
+        USMARR_FOR_OPS(USMARR_RUN)
     }
 }
 #endif

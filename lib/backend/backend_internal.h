@@ -199,6 +199,7 @@ struct usmarr__kernel_shape {
                               work-group size; 0: the class is not used */
     unsigned copyvec;      /* copies, casts and fills: contiguous and row maps as 16-vectors in groups of
                               this many (0: as the other maps) */
+    unsigned vecs;         /* contig (16-vector kernels) and s2v classes: runs of 16 elements a work-item */
     bool ptrval;           /* maps take their operands' addresses by value and reach USM indirectly
                               (cl/map.cl, USMARR_PTR_VALUE); never on the SVM backend */
     const char *origin;    /* "table", "tuned" (the disk cache's entry) or "forced" (USMARR_KERNEL_SHAPE) */

@@ -19,7 +19,7 @@
 #define MIN_ROUNDS 5
 #define MAX_CANDIDATES 6
 
-enum workload { W_CONTIG, W_LARGE, W_STRIDED, W_ROWS, W_SLICE, W_COPIES, W_TRANSPOSE, W_REDUCE, W_TINY };
+enum workload { W_CONTIG, W_LARGE, W_RUNS, W_STRIDED, W_ROWS, W_SLICE, W_COPIES, W_TRANSPOSE, W_REDUCE, W_TINY };
 
 struct question {
     const char *name;
@@ -36,6 +36,7 @@ static const struct question questions[] = {
      {"tblock=0 tile=0 s2=16", "tblock=0 tile=0 s2=32", "tblock=0 tile=1 s2=16", "tblock=1 tile=0 s2=16", NULL}},
     {"contiguous", W_CONTIG, {"contig=vec16/64", "contig=vec16/256", "contig=one/256", NULL}},
     {"non-temporal stores", W_LARGE, {"nt=0", "nt=8M", NULL}},
+    {"16-vectors a work-item", W_RUNS, {"vecs=1", "vecs=4", "vecs=16", NULL}},
     {"copies as 16-vectors", W_COPIES, {"copyvec=0", "copyvec=64", "copyvec=256", NULL}},
     {"unit and zero strides compiled in", W_STRIDED, {"masks=0", "masks=1", NULL}},
     {"row groups", W_ROWS, {"rowgroup=128x2", "rowgroup=256x1", "rowgroup=64x4", "rowgroup=512x1", NULL}},
@@ -146,6 +147,9 @@ static int run(struct arrays *x, enum workload w)
     case W_LARGE:
         rc = usmarr_add(x->a, x->b, x->c, NULL);
         return rc ? rc : usmarr_array_copy_into(x->c, x->a);
+    case W_RUNS: /* beyond the caches: contiguous, and a[::2] + b[::2] in rows of 16-vectors */
+        rc = usmarr_add(x->a, x->b, x->c, NULL);
+        return rc ? rc : usmarr_add(x->half_a, x->half_b, x->half_c, NULL);
     case W_STRIDED: /* a broadcast row (zero inner stride) and a[::2] + b[::2] (unit output) */
         rc = usmarr_add(x->sq, x->row, x->sq_out, NULL);
         return rc ? rc : usmarr_add(x->half_a, x->half_b, x->half_c, NULL);

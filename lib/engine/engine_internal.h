@@ -192,7 +192,7 @@ USMARR_INTERNAL const char *usmarr__map_class(usmarr_context_t *ctx, const struc
  * creation) takes the platform's table entry, then a shape forced by USMARR_KERNEL_SHAPE,
  * else the tuner's choice stored for the device in the disk cache.  As text (the forced
  * variable's syntax and the disk entry's payload):
- *      <name> contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 masks=1 tblock=1 tile=0
+ *      <name> contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 vecs=1 masks=1 tblock=1 tile=0
  *      s2=32 tree=0 ptrval=0
  * any part of it (a table name, then fields). */
 

@@ -3,7 +3,7 @@
  *
  * A shape is written as its base name and every field that the tuner may change:
  *
- *      pocl-cpu contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 masks=1 tblock=1 tile=0 s2=32
+ *      pocl-cpu contig=vec16/64 nt=8M rows=1 rowgroup=128x2 rowvec=64 copyvec=0 vecs=4 masks=1 tblock=1 tile=0 s2=32
  *      tree=0 ptrval=0
  *
  * (doc/engine.md, "Kernel shapes per device").  USMARR_KERNEL_SHAPE takes the same text,
@@ -34,9 +34,10 @@ static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kern
 
 /* ---- kernel shapes per device ------------------------------------------------------------
  * Measured on the two CPU drivers at hand (doc/engine.md, "Kernel shapes per device"):
- * - PoCL 6.0: 16 elements per work-item with vload16/vstore16 in groups of 64 is the
- *   fastest contiguous shape, and its 16x16 work-groups of the plain 2-D kernel beat the
- *   local-memory tile on transposes (~1.4-2x).
+ * - PoCL 6.0: 16-vector loads and stores in groups of 64 is the fastest contiguous shape,
+ *   four runs of 16 elements a work-item, and non-temporal stores beyond the caches (a
+ *   64 MiB copy 2.5 against 3.5 ms with plain stores on a 2-core EPYC); its 16x16
+ *   work-groups of the plain 2-D kernel beat the local-memory tile on transposes (~1.4-2x).
  * - Intel's CPU runtime vectorises across work-items itself: an explicit 16-vector per
  *   work-item stops that (and a run-time switch around vector bodies is not hoisted), so
  *   16M float32 add ran 57-110 ms in the PoCL shape and 8-10 ms with one element per
@@ -53,8 +54,9 @@ static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kern
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
 #define SHAPE_DEFAULTS .rows_x = 128, .rows_y = 2, .origin = "table"
-static const struct usmarr__kernel_shape shape_pocl = {
-    .name = "pocl-cpu", .contig_group = 64, .rows_max_stride = 1, .s2_edge = 16, SHAPE_DEFAULTS};
+static const struct usmarr__kernel_shape shape_pocl = {.name = "pocl-cpu", .contig_group = 64, .vecs = 4,
+                                                       .nt_bytes = (uint64_t)8 << 20, .rows_max_stride = 1,
+                                                       .s2_edge = 16, SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_intel_cpu = {.name = "intel-cpu", .contig_one = true, .contig_group = 256,
                                                             .nt_bytes = (uint64_t)8 << 20, .rows_max_stride = 8,
                                                             .stride_masks = true, .s2_edge = 32, .ptrval = true,
@@ -123,6 +125,8 @@ void usmarr__kernel_shape_default(const usmarr_context_t *ctx, struct usmarr__ke
 void usmarr__kernel_shape_fit(const usmarr_context_t *ctx, struct usmarr__kernel_shape *shape)
 {
     size_t max = ctx->profile.max_group;
+    if (shape->vecs < 1)
+        shape->vecs = 1;
     if (ctx->info.backend == USMARR_BACKEND_SVM) /* indirect access is USM's, not SVM's */
         shape->ptrval = false;
     if (shape->tree_group)
@@ -353,6 +357,13 @@ static bool parse_field(const char *key, size_t kn, const char *v, size_t vn, st
         *(is_value(key, kn, "rowvec") ? &s->rowvec : &s->copyvec) = (unsigned)g;
         return true;
     }
+    if (is_value(key, kn, "vecs")) {
+        uint64_t k;
+        if (!parse_size(v, vn, &k) || !pow2_in(k, 1, 16))
+            return false;
+        s->vecs = (unsigned)k;
+        return true;
+    }
     if (is_value(key, kn, "s2")) {
         uint64_t e;
         if (!parse_size(v, vn, &e) || !pow2_in(e, 4, 64))
@@ -427,11 +438,11 @@ int usmarr__kernel_shape_format(const struct usmarr__kernel_shape *s, char *buff
     else
         snprintf(tree, sizeof tree, "0");
     return snprintf(buffer, size,
-                    "%s contig=%s/%u nt=%s rows=%d rowgroup=%ux%u rowvec=%u copyvec=%u masks=%d tblock=%d tile=%d s2=%u "
-                    "tree=%s ptrval=%d",
+                    "%s contig=%s/%u nt=%s rows=%d rowgroup=%ux%u rowvec=%u copyvec=%u vecs=%u masks=%d tblock=%d "
+                    "tile=%d s2=%u tree=%s ptrval=%d",
                     s->name, s->contig_one ? "one" : "vec16", s->contig_group, nt, s->rows_max_stride, s->rows_x,
-                    s->rows_y, s->rowvec, s->copyvec, (int)s->stride_masks, (int)s->tblock, (int)s->tile, s->s2_edge,
-                    tree, (int)s->ptrval);
+                    s->rows_y, s->rowvec, s->copyvec, s->vecs ? s->vecs : 1, (int)s->stride_masks, (int)s->tblock,
+                    (int)s->tile, s->s2_edge, tree, (int)s->ptrval);
 }
 
 static struct usmarr__program_key shape_key(cl_platform_id platform, cl_device_id device)

@@ -391,6 +391,8 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     if (cls == CLASS_CONTIG && sh->contig_group != 64)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
                         sh->contig_group);
+    if ((cls == CLASS_S2V || (cls == CLASS_CONTIG && (nt || !sh->contig_one))) && sh->vecs > 1)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_VPW=%u", sh->vecs);
     if (cls == CLASS_S2 && sh->s2_edge != 16)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", sh->s2_edge);
     if (cls == CLASS_S2V && sh->rowvec != 64)
@@ -456,7 +458,7 @@ static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class 
                          const struct usmarr__iter *it, struct map_call *c)
 {
     size_t *global = c->global, *local = c->local;
-    cl_long n = it->ndim == 0 ? 1 : it->shape[0];
+    cl_long n = it->ndim == 0 ? 1 : it->shape[0], vecs = shp->vecs > 1 ? shp->vecs : 1;
     int nd = it->ndim;
     for (int d = 0; d < 3; d++)
         global[d] = local[d] = 1;
@@ -464,7 +466,7 @@ static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class 
     switch (cls) {
     case CLASS_CONTIG:
         local[0] = shp->contig_group; /* reqd_work_group_size of usmarr_map_contig */
-        global[0] = round_up(shp->contig_one && !nt ? n : (n + 15) / 16, local[0]);
+        global[0] = round_up(shp->contig_one && !nt ? n : (n + 16 * vecs - 1) / (16 * vecs), local[0]);
         break;
     case CLASS_S1:
         local[0] = 256;
@@ -500,7 +502,7 @@ static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class 
         cl_long rows = it->ndim == 2 ? it->shape[0] : 1, len = it->shape[it->ndim - 1];
         c->work_dim = 2;
         local[0] = shp->rowvec; /* reqd_work_group_size of usmarr_map_s2v */
-        global[0] = round_up((len + 15) / 16, local[0]);
+        global[0] = round_up((len + 16 * vecs - 1) / (16 * vecs), local[0]);
         global[1] = (size_t)rows;
         break;
     }

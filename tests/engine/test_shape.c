@@ -83,7 +83,7 @@ START_TEST(test_shape_text_names_every_field_and_forcing_it_gives_it_back)
     char text[512], fields[512], again[512];
     shape_of(ctx, text, sizeof text);
     ck_assert_msg(ends_with(text, " (table)"), "%s", text);
-    const char *keys[] = {" contig=", " nt=", " rows=", " rowgroup=", " rowvec=", " copyvec=", " masks=", " tblock=", " tile=", " s2=", " tree=", " ptrval="};
+    const char *keys[] = {" contig=", " vecs=", " nt=", " rows=", " rowgroup=", " rowvec=", " copyvec=", " masks=", " tblock=", " tile=", " s2=", " tree=", " ptrval="};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         ck_assert_msg(strstr(text, keys[i]), "%s lacks %s", text, keys[i]);
     usmarr_context_release(ctx);
@@ -116,7 +116,7 @@ START_TEST(test_shape_text_names_every_field_and_forcing_it_gives_it_back)
 
     /* Anything unreadable is ignored as a whole: the table's shape. */
     const char *bad[] = {"nonsense", "masks=2", "contig=vec8/64", "contig=one/100", "rowgroup=128x64",
-                         "s2=3",     "tree=256/256", "nt=-1", "masks=1 gpu", "rows=1x", "rowvec=3", "tblock=2", "copyvec=5", "ptrval=2"};
+                         "s2=3",     "tree=256/256", "nt=-1", "masks=1 gpu", "rows=1x", "rowvec=3", "tblock=2", "copyvec=5", "ptrval=2", "vecs=3", "vecs=32"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("USMARR_KERNEL_SHAPE", bad[i], 1);
         ctx = test_context();
@@ -506,6 +506,27 @@ static void check_2d(usmarr_context_t *ctx, const char *label)
         if (got[i] != a[2 * i] + a[2 * i + 1])
             ck_abort_msg("%s: strided add [%lld]", label, (long long)i);
     usmarr_array_release(ha), usmarr_array_release(hb), usmarr_array_release(hz);
+    /* The same ending on a whole run (a[1::2]'s last element is x's last), and in 2-D rows
+     * of 192 (whole runs) and of 195 (a tail) of x[:, ::2] + x[:, 1::2]. */
+    const int64_t hw = R * C / 2 - 2; /* 1828 runs of 16 */
+    ha = view_of(x, 1, &hw, &two, 4), hb = view_of(x, 1, &hw, &two, 5);
+    ck_assert_ok(usmarr_add(ha, hb, NULL, &hz));
+    ck_assert_ok(usmarr_array_copy_to_host(hz, got, NULL));
+    for (int64_t i = 0; i < hw; i++)
+        if (got[i] != a[2 * i + 4] + a[2 * i + 5])
+            ck_abort_msg("%s: strided add of whole runs [%lld]", label, (long long)i);
+    usmarr_array_release(ha), usmarr_array_release(hb), usmarr_array_release(hz);
+    for (int64_t w = 192; w <= 195; w += 3) {
+        const int64_t rsh2[2] = {R, w}, rst2[2] = {C, 2};
+        ha = view_of(x, 2, rsh2, rst2, 0), hb = view_of(x, 2, rsh2, rst2, 1);
+        ck_assert_ok(usmarr_add(ha, hb, NULL, &hz));
+        ck_assert_ok(usmarr_array_copy_to_host(hz, got, NULL));
+        for (int i = 0; i < R; i++)
+            for (int64_t j = 0; j < w; j++)
+                if (got[i * w + j] != a[i * C + 2 * j] + a[i * C + 2 * j + 1])
+                    ck_abort_msg("%s: rows of %lld, strided add [%d,%lld]", label, (long long)w, i, (long long)j);
+        usmarr_array_release(ha), usmarr_array_release(hb), usmarr_array_release(hz);
+    }
 
     for (int axis = 0; axis < 2; axis++) {
         usmarr_array_t *m;
