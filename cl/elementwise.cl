@@ -335,9 +335,6 @@
 #undef EW_VM_SIN
 #undef EW_VM_COS
 #undef EW_VM_TAN
-#undef EW_VM_ASINH
-#undef EW_VM_ACOSH
-#undef EW_VM_ATANH
 #undef EW_VM_POW
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
@@ -622,9 +619,6 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
 #define EW_VM_SIN sin
 #define EW_VM_COS cos
 #define EW_VM_TAN tan
-#define EW_VM_ASINH asinh
-#define EW_VM_ACOSH acosh
-#define EW_VM_ATANH atanh
 #define EW_VM_POW pow
 #else
 #define EW_VM_CBRT vm_cbrtf
@@ -635,9 +629,6 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
 #define EW_VM_SIN vm_sinf
 #define EW_VM_COS vm_cosf
 #define EW_VM_TAN vm_tanf
-#define EW_VM_ASINH vm_asinhf
-#define EW_VM_ACOSH vm_acoshf
-#define EW_VM_ATANH vm_atanhf
 #define EW_VM_POW vm_powf
 #endif
 /* pow of 16 lanes whose exponents are integers where the base is negative: the sign of
@@ -758,9 +749,9 @@ EW_LANE_SAFE1(ATAN, atan, atan, atan, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(SINH, sinh, ew_sinh, EW_VM_SINH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(COSH, cosh, ew_cosh, EW_VM_COSH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(TANH, tanh, tanh, tanh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(ASINH, asinh, asinh, EW_VM_ASINH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(ACOSH, acosh, acosh, EW_VM_ACOSH, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
-EW_LANE_SAFE1(ATANH, atanh, atanh, EW_VM_ATANH, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ASINH, asinh, asinh, asinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ACOSH, acosh, acosh, acosh, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
+EW_LANE_SAFE1(ATANH, atanh, atanh, atanh, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
 EW_LANE_SAFE2(POWG, powg, pow, ew_upow, EW_OK_POW, EW_NAN_POW, 0.5f)
 EW_LANE_SAFE2(ATAN2, atan2, atan2, atan2, EW_OK_ATAN2, EW_NAN_NONE2, 0.5f)
 EW_LANE_SAFE2(HYPOT, hypot, hypot, hypot, EW_OK_2, EW_NAN_NONE2, 0.5f)

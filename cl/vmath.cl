@@ -9,10 +9,10 @@
  * the domain); special values never reach them.  Each is within the bounds of doc/ops.md:
  * exp, expm1, sinh, cosh and the logarithms in float with Cody and Waite's reduction (a
  * constant in two parts, so that k ln 2 is exact) and fdlibm's arrangement of log; pow,
- * cbrt, sin, cos, tan and the inverse hyperbolic functions evaluated in double and rounded
- * once, so that their float results are within about half an ulp.  Coefficients are
- * Taylor's (1/n!, 1/(2n+1)) over reduced ranges short enough for float precision, so they
- * need no table.  Every lane's value depends on its own input only. */
+ * cbrt, sin, cos and tan evaluated in double and rounded once, so that their float results
+ * are within about half an ulp.  Coefficients are Taylor's (1/n!, 1/(2n+1)) over reduced
+ * ranges short enough for float precision, so they need no table.  Every lane's value
+ * depends on its own input only. */
 #ifndef USMARR_VMATH_CL
 #define USMARR_VMATH_CL
 /* where elementwise.cl prefers them to the device's: PoCL (whose compiler defines
@@ -192,25 +192,6 @@ static inline VM_D vm_expd(VM_D z)
 static inline VM_F vm_powf(VM_F a, VM_F b)
 {
     return convert_float16(vm_expd(convert_double16(b) * vm_logd(convert_double16(a))));
-}
-
-/* the inverse hyperbolic functions as logarithms in double; near 0, their Taylor terms */
-static inline VM_F vm_asinhf(VM_F x)
-{
-    VM_D a = fabs(convert_double16(x));
-    VM_D r = select(vm_logd(a + sqrt(fma(a, a, 1.0))), a * fma(a * a, -1.0 / 6, 1.0), a < 0x1p-12);
-    return copysign(convert_float16(r), x);
-}
-static inline VM_F vm_acoshf(VM_F x)
-{
-    VM_D a = convert_double16(x);
-    return convert_float16(vm_logd(a + sqrt(fma(a, a, -1.0))));
-}
-static inline VM_F vm_atanhf(VM_F x)
-{
-    VM_D a = fabs(convert_double16(x));
-    VM_D r = select(0.5 * vm_logd((1.0 + a) / (1.0 - a)), a * fma(a * a, 1.0 / 3, 1.0), a < 0x1p-12);
-    return copysign(convert_float16(r), x);
 }
 
 /* cbrt: two float Newton steps from an estimate by the exponent's bits (|error| < 4 %,
