@@ -102,6 +102,10 @@ def elementwise(args, rng):
                     case("%s %s" % (name, dtype), lambda: nf(x, y), lambda: lf(ax, ay), args.repeat, args.filter)
         if kind == "f":
             case("x**2 %s" % dtype, lambda: x ** 2, lambda: ax ** 2, args.repeat, args.filter)
+            # the shape of scikit-learn's StandardScaler's (X - mean)**2: a launch's size
+            xs = x[:4000 * 64].reshape(4000, 64).copy()
+            axs = usmarr.asarray(xs)
+            case("x**2 %s (4000, 64)" % dtype, lambda: xs ** 2, lambda: axs ** 2, args.repeat, args.filter)
 
 
 def arrays(args, rng):
