@@ -323,6 +323,22 @@
 #undef ew_vPOW
 #undef ew_spow
 #undef EW_VLANES2
+#undef EW_VM_EXP
+#undef EW_VM_EXPM1
+#undef EW_VM_SINH
+#undef EW_VM_COSH
+#undef EW_VM_CBRT
+#undef EW_VM_LOG
+#undef EW_VM_LOG2
+#undef EW_VM_LOG10
+#undef EW_VM_LOG1P
+#undef EW_VM_SIN
+#undef EW_VM_COS
+#undef EW_VM_TAN
+#undef EW_VM_ASINH
+#undef EW_VM_ACOSH
+#undef EW_VM_ATANH
+#undef EW_VM_POW
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
@@ -584,13 +600,53 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
     return select(r, x + (EW_VCT)M_LN2, x == y);
 }
 
+/* the 16-lane bodies: vmath.cl's for float (and float16) where it prefers them, else the
+ * device's */
+#if EW_TBITS == 64 || !defined(VM_PREFERRED)
+#define EW_VM_EXP ew_uexp
+#define EW_VM_EXPM1 expm1
+#define EW_VM_SINH ew_usinh
+#define EW_VM_COSH ew_ucosh
+#else
+#define EW_VM_EXP vm_expf
+#define EW_VM_EXPM1 vm_expm1f
+#define EW_VM_SINH vm_sinhf
+#define EW_VM_COSH vm_coshf
+#endif
+#if EW_TBITS == 64 || !defined(VM_PREFERRED) || !defined(VM_D)
+#define EW_VM_CBRT cbrt
+#define EW_VM_LOG log
+#define EW_VM_LOG2 log2
+#define EW_VM_LOG10 log10
+#define EW_VM_LOG1P log1p
+#define EW_VM_SIN sin
+#define EW_VM_COS cos
+#define EW_VM_TAN tan
+#define EW_VM_ASINH asinh
+#define EW_VM_ACOSH acosh
+#define EW_VM_ATANH atanh
+#define EW_VM_POW pow
+#else
+#define EW_VM_CBRT vm_cbrtf
+#define EW_VM_LOG vm_logf
+#define EW_VM_LOG2 vm_log2f
+#define EW_VM_LOG10 vm_log10f
+#define EW_VM_LOG1P vm_log1pf
+#define EW_VM_SIN vm_sinf
+#define EW_VM_COS vm_cosf
+#define EW_VM_TAN vm_tanf
+#define EW_VM_ASINH vm_asinhf
+#define EW_VM_ACOSH vm_acoshf
+#define EW_VM_ATANH vm_atanhf
+#define EW_VM_POW vm_powf
+#endif
 /* pow of 16 lanes whose exponents are integers where the base is negative: the sign of
  * (-1)^b times |a|^b (b is odd where b / 2 is not an integer: exact, and every b of 2^53 or
  * more is even) */
 #define ew_upow EW_PASTE(ew_upow_, EW_T)
 static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
 {
-    EW_VCT r = pow(fabs(a), b), h = b * (EW_VCT)0.5f;
+    EW_VCT r = EW_VM_POW(fabs(a), b), h = b * (EW_VCT)0.5f;
     return select(r, -r, (a < (EW_VCT)0) & (h != trunc(h)));
 }
 /* ---- lanes (doc/ops.md, "Lanes") -------------------------------------------------------
@@ -685,26 +741,26 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
     }                                                                                                    \
     static inline EW_CT EW_PASTE(ew_s##name##_, EW_T)(EW_CT x, EW_CT y) { return EW_SPLAT2(ID, ok, f, x, y); }
 /* One line a function: its domain test and a benign value inside the domain. */
-EW_LANE_SAFE1(CBRT, cbrt, cbrt, cbrt, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(EXP, exp, ew_exp, ew_uexp, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(CBRT, cbrt, cbrt, EW_VM_CBRT, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(EXP, exp, ew_exp, EW_VM_EXP, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(EXP2, exp2, exp2, exp2, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(EXPM1, expm1, expm1, expm1, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(LOG, log, log, log, EW_OK_POS, EW_NAN_NEG, 0.5f)
-EW_LANE_SAFE1(LOG2, log2, log2, log2, EW_OK_POS, EW_NAN_NEG, 0.5f)
-EW_LANE_SAFE1(LOG10, log10, log10, log10, EW_OK_POS, EW_NAN_NEG, 0.5f)
-EW_LANE_SAFE1(LOG1P, log1p, log1p, log1p, EW_OK_LOG1P, EW_NAN_LOG1P, 0.5f)
-EW_LANE_SAFE1(SIN, sin, sin, sin, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(COS, cos, cos, cos, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(TAN, tan, tan, tan, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(EXPM1, expm1, expm1, EW_VM_EXPM1, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(LOG, log, log, EW_VM_LOG, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG2, log2, log2, EW_VM_LOG2, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG10, log10, log10, EW_VM_LOG10, EW_OK_POS, EW_NAN_NEG, 0.5f)
+EW_LANE_SAFE1(LOG1P, log1p, log1p, EW_VM_LOG1P, EW_OK_LOG1P, EW_NAN_LOG1P, 0.5f)
+EW_LANE_SAFE1(SIN, sin, sin, EW_VM_SIN, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(COS, cos, cos, EW_VM_COS, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(TAN, tan, tan, EW_VM_TAN, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(ASIN, asin, asin, asin, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
 EW_LANE_SAFE1(ACOS, acos, acos, acos, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
 EW_LANE_SAFE1(ATAN, atan, atan, atan, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(SINH, sinh, ew_sinh, ew_usinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(COSH, cosh, ew_cosh, ew_ucosh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(SINH, sinh, ew_sinh, EW_VM_SINH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(COSH, cosh, ew_cosh, EW_VM_COSH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(TANH, tanh, tanh, tanh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(ASINH, asinh, asinh, asinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(ACOSH, acosh, acosh, acosh, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
-EW_LANE_SAFE1(ATANH, atanh, atanh, atanh, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ASINH, asinh, asinh, EW_VM_ASINH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ACOSH, acosh, acosh, EW_VM_ACOSH, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
+EW_LANE_SAFE1(ATANH, atanh, atanh, EW_VM_ATANH, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
 EW_LANE_SAFE2(POWG, powg, pow, ew_upow, EW_OK_POW, EW_NAN_POW, 0.5f)
 EW_LANE_SAFE2(ATAN2, atan2, atan2, atan2, EW_OK_ATAN2, EW_NAN_NONE2, 0.5f)
 EW_LANE_SAFE2(HYPOT, hypot, hypot, hypot, EW_OK_2, EW_NAN_NONE2, 0.5f)

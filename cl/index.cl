@@ -38,7 +38,7 @@
  *    result, one element per work-item, cells as in OP_GATHER's CHECKED form.
  *    usmarr_take_rows (the same options): getitem's a[idx, ...] when the axes after the
  *    index are one contiguous run of the source: a run per work-item into a contiguous
- *    result.
+ *    result.  usmarr_take_runs: the same for long runs, 64 elements a work-item, 2-D.
  *    Boolean masks (-DCOND=<tag of the mask> -DELEM=<bit-copy tag of the elements>): the
  *    flat (C-order) range [0, n) is cut into chunks of `chunk` elements, one work-item each:
  *      usmarr_mask_count    counts[c] = number of true mask elements in chunk c
@@ -206,6 +206,38 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
     global const usmarr_item_t *s = src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride;
     global usmarr_item_t *o = out + e * len;
     for (long j = 0; j < len; j++)
+        o[j] = s[j];
+}
+
+/* The same for long runs: 64 elements of row e a work-item (four 16-vectors where the
+ * items have a vector type), dimension 0 along the run, so that neighbouring work-items copy
+ * neighbouring elements (a runtime that vectorises across work-items does not gather 16
+ * rows at once) and the index costs little next to the copy. */
+kernel void usmarr_take_runs(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
+                             global const usmarr_item_t *src, long m, long len, long n, long stride,
+                             global long *cells)
+{
+    long c = get_global_id(0) * 64, e = get_global_id(1);
+    if (c >= len || e >= m)
+        return;
+    usmarr_idx_t raw = ind[e * istride];
+#if CHECKED
+    if (USMARR_IDX_BAD(raw, n)) {
+        cells[0] = 1;
+        *(global usmarr_idx_t *)(cells + 1) = raw;
+        return;
+    }
+#endif
+    global const usmarr_item_t *s = src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride + c;
+    global usmarr_item_t *o = out + e * len + c;
+#if USMARR_CAT(USMARR_VEC_OK_, ELEM)
+    if (c + 64 <= len) {
+        for (int v = 0; v < 4; v++)
+            vstore16(vload16(v, s), v, o);
+        return;
+    }
+#endif
+    for (long j = 0; j < min(len - c, 64L); j++)
         o[j] = s[j];
 }
 #endif

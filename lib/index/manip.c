@@ -343,6 +343,19 @@ int usmarr_repeat(const usmarr_array_t *a, int64_t nrepeats, const int64_t *repe
         rc = usmarr__fail(USMARR_ERROR_UNSUPPORTED, "repeat on a %d-d array needs %d dimensions", nd, nd + 1);
         return usmarr__result_end(rc, target, out, result);
     }
+    int64_t inner = 1;
+    for (int k = ax + 1; k < nd; k++)
+        inner *= a->shape[k];
+    if (r > 1 && r <= 4 && inner >= 64) {
+        /* r copies of a into every r-th slice of the result: each keeps a's inner run whole,
+         * where one copy with the broadcast axis inside it is 5 to 10 times slower */
+        int64_t pstrides[USMARR_MAX_NDIM];
+        memcpy(pstrides, target->strides, sizeof(int64_t) * (size_t)nd);
+        pstrides[ax] = r * target->strides[ax];
+        for (int64_t j = 0; j < r && !rc; j++)
+            rc = copy_piece(target, nd, a->shape, pstrides, j * target->strides[ax], a, nd, a->shape, a->strides, 0);
+        return usmarr__result_end(rc, target, out, result);
+    }
     /* target axis ax split as (n, r); the source gets a broadcast axis of 1 after ax. */
     int64_t dshape[USMARR_MAX_NDIM], dstrides[USMARR_MAX_NDIM], sshape[USMARR_MAX_NDIM], sstrides[USMARR_MAX_NDIM];
     for (int k = 0, j = 0; k < nd; k++) {

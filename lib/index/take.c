@@ -727,12 +727,16 @@ int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int6
     snprintf(defines, sizeof defines, "-DIDX=%s -DELEM=%s -DMODE=%d -DIDX_UNSIGNED=%d -DCHECKED=%d",
              usmarr__dtype_tag(ind->dtype), usmarr__dtype_tag(usmarr__bits_dtype(usmarr_dtype_size(target->dtype))),
              m_mode, uns, cells != NULL);
+    /* runs of 256 elements or more: 64 a work-item along dimension 0 (usmarr_take_runs) */
+    bool runs = len >= 256;
     usmarr__kernel_t *k;
-    int rc = usmarr__kernel_get(ctx, "index", defines, "usmarr_take_rows", &k);
+    int rc = usmarr__kernel_get(ctx, "index", defines, runs ? "usmarr_take_runs" : "usmarr_take_rows", &k);
     if (rc)
         return rc;
     cl_long cm = m, cistride = istride, run = len, cn = n, cstride = stride;
-    size_t local = 64, global = ((size_t)m + local - 1) / local * local;
+    size_t chunks = ((size_t)len + 63) / 64, group = chunks < 32 ? (chunks + 3) / 4 * 4 : 32;
+    size_t local[2] = {runs ? group : 64, 1};
+    size_t global[2] = {runs ? (chunks + group - 1) / group * group : ((size_t)m + 63) / 64 * 64, (size_t)m};
     /* the cells are unused without CHECKED, but every argument must be set */
     const struct usmarr__karg args[] = {
         USMARR__ARG_PTR(usmarr_array_data(target)), USMARR__ARG_PTR(usmarr_array_data(ind)),
@@ -740,5 +744,5 @@ int usmarr__take_rows(const usmarr_array_t *src, const usmarr_array_t *ind, int6
         USMARR__ARG(cm),                            USMARR__ARG(run),
         USMARR__ARG(cn),                            USMARR__ARG(cstride),
         USMARR__ARG_PTR(cells ? cells->pointer : NULL)};
-    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 1, &global, &local);
+    return usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, runs ? 2 : 1, global, local);
 }

@@ -694,7 +694,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     if (rc || (rc = call_shape(&c, out)))
         return rc;
 
-    struct usmarr__map m = usmarr__map_init("complex+elementwise", NULL, 1, 0);
+    struct usmarr__map m = usmarr__map_init("complex+vmath+elementwise", NULL, 1, 0);
     int tolerance_bits = 0;
     if (c.op->params && (rc = call_tolerances(&c, params, &m, &tolerance_bits)))
         return rc;

@@ -729,6 +729,7 @@ int usmarr__expr_plan(usmarr_expr_t *e, const usmarr_operand_t *operands, usmarr
     }
     if (!rc && !sp) {
         parts[nparts++].text = header;
+        parts[nparts++].family = "vmath"; /* once: the float bodies of every dtype's copy */
         bool vector = vectorizable(&r, target == USMARR__XT_MAP ? out_dtype : r.result);
         put_sections(&r, vector, parts, &nparts, texts);
         struct usmarr__text *body = &texts[nparts];

@@ -518,6 +518,10 @@ def manip_cases():
           error="SHAPE_MISMATCH")
     mcase("repeat_negative", [(ar((3,)), "")], "repeat 1 -1 0", lambda a: np.repeat(a, -1, 0),
           error="INVALID_ARGUMENT")
+    # rows of 64 elements or more: a copy per repeat into every r-th slice of the result
+    mcase("repeat_long_rows", [(ar((5, 70), "float32"), "")], "repeat 1 2 0", lambda a: np.repeat(a, 2, 0))
+    mcase("repeat_long_rows_strided", [(ar((6, 140)), "::-2, ::2")], "repeat 1 3 0", lambda a: np.repeat(a, 3, 0))
+    mcase("repeat_long_rows_axis1", [(ar((2, 3, 80), "int16"), "")], "repeat 1 4 1", lambda a: np.repeat(a, 4, 1))
     # tile
     mcase("tile_2d", [(ar((2, 3)), "")], "tile 2 2 3", lambda a: np.tile(a, (2, 3)))
     mcase("tile_more_reps", [(ar((3,)), "::-1")], "tile 3 2 1 2", lambda a: np.tile(a, (2, 1, 2)))
@@ -536,6 +540,11 @@ def adv_cases():
               lambda a, i: np.take(a, i, 0, mode=mode))
         mcase("take_axis1_" + mode, [(ar((3, 5, 2)), ":, ::-1"), (idx.reshape(-1, 1) if idx.size % 1 == 0 else idx, "")],
               "take 1 " + mode, lambda a, i: np.take(a, i, 1, mode=mode))
+        # runs of 256 elements or more (usmarr_take_runs), with a tail shorter than 64
+        mcase("take_long_rows_" + mode, [(ar((13, 300), "float32"), ""), (idx, "")], "take 0 " + mode,
+              lambda a, i: np.take(a, i, 0, mode=mode))
+        mcase("take_long_rows_i64_" + mode, [(ar((13, 260), "int64"), ""), (idx, "")], "take 0 " + mode,
+              lambda a, i: np.take(a, i, 0, mode=mode))
         mcase("take_along_" + mode, [(ar((3, 4), "float64"), ""), (np.array([[0, 3], [-1, 1], [2, 2]]) * (1 if mode == "raise" else 3), "")],
               "take_along 1 " + mode, lambda a, i: np.take_along_axis(a, norm_mode(i, a.shape[1], mode), 1))
     mcase("take_none", [(ar((3, 4)), "T"), (ind(0, 5, 11, -2), "")], "take none raise",
@@ -546,6 +555,8 @@ def adv_cases():
           "take 0 wrap", lambda a, i: np.take(a, i, 0, mode="wrap"))
     mcase("take_0d_index", [(ar((4, 3)), ""), (np.array(2, dtype=np.int32), "")], "take 0 raise",
           lambda a, i: np.take(a, i, 0))
+    mcase("take_long_rows_out_of_bounds", [(ar((4, 300), "uint8"), ""), (ind(1, 4, 0), "")], "take 0 raise",
+          lambda a, i: np.take(a, i, 0), error="INDEX")
     mcase("take_empty_indices", [(ar((4, 3)), ""), (np.zeros((0,), dtype=np.int64), "")], "take 1 raise",
           lambda a, i: np.take(a, i, 1))
     mcase("take_bool_values", [(ar((5,), "bool"), ""), (ind(4, 0, 3), "")], "take 0 raise",
