@@ -631,17 +631,25 @@ R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 /* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
  * any stop at the first group that decides them */
 #define R_VTRUE(x) convert_int16((x) != (R_VX)0)
-#define R_ALL_VDECL(a) int16 a = -1
+/* (bool's truth masks stay in char lanes, as compared: no widening per 16 bytes) */
+#if R_BOOL && !defined(R_FUSED)
+#define R_VMASK_T char16
+#define R_VTRUTH(x) ((x) != (R_VX)0)
+#else
+#define R_VMASK_T int16
+#define R_VTRUTH(x) R_VTRUE(x)
+#endif
+#define R_ALL_VDECL(a) R_VMASK_T a = -1
 #define R_ALL_VSTEP(a, x, jj)                                                                         \
-    a &= R_VTRUE(x);                                                                                  \
+    a &= R_VTRUTH(x);                                                                                 \
     if (!all(a)) {                                                                                    \
         j = je;                                                                                       \
         break;                                                                                        \
     }
 #define R_ALL_VJOIN(a) acc &= (uchar)(all(a) != 0)
-#define R_ANY_VDECL(a) int16 a = 0
+#define R_ANY_VDECL(a) R_VMASK_T a = 0
 #define R_ANY_VSTEP(a, x, jj)                                                                         \
-    a |= R_VTRUE(x);                                                                                  \
+    a |= R_VTRUTH(x);                                                                                 \
     if (any(a)) {                                                                                     \
         j = je;                                                                                       \
         break;                                                                                        \
