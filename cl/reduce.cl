@@ -423,6 +423,10 @@ R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREM
                     VSTEP(a5, VLOAD(p, 5));                                                           \
                     VSTEP(a6, VLOAD(p, 6));                                                           \
                     VSTEP(a7, VLOAD(p, 7));                                                           \
+                    if (R_COLS_DONE_##NAME) {                                                         \
+                        r0 = rs.s0;                                                                   \
+                        break;                                                                        \
+                    }                                                                                 \
                 }                                                                                     \
             global USMARR_STORAGE(OUTTAG) *q = out + ob;                                              \
             VSTORE(q, 0, a0);                                                                         \
@@ -445,6 +449,19 @@ R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREM
             }                                                                                         \
         }                                                                                             \
     }
+/* all and any stop at the row after which every column of the work-item is decided (a
+ * column once false stays false in all, once true stays true in any); the other column
+ * kernels walk every row */
+#define R_COLS_DONE_all_cols (!any(a0 | a1 | a2 | a3 | a4 | a5 | a6 | a7))
+#define R_COLS_DONE_any_cols all(a0 & a1 & a2 & a3 & a4 & a5 & a6 & a7)
+#define R_COLS_DONE_min_cols 0
+#define R_COLS_DONE_max_cols 0
+#define R_COLS_DONE_sum_cols 0
+#define R_COLS_DONE_prod_cols 0
+#define R_COLS_DONE_mean_cols 0
+#define R_COLS_DONE_count_nonzero_cols 0
+#define R_COLS_DONE_argmin_cols 0
+#define R_COLS_DONE_argmax_cols 0
 #define R_COLS_FIRST(p, k) USMARR_VLOADP(D1, p, k)
 #define R_COLS_ONES(p, k) ((USMARR_VCOMPUTE(D1))1)
 #define R_COLS_ZEROS(p, k) ((USMARR_VCOMPUTE(D1))0)
@@ -614,17 +631,25 @@ R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 /* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
  * any stop at the first group that decides them */
 #define R_VTRUE(x) convert_int16((x) != (R_VX)0)
-#define R_ALL_VDECL(a) int16 a = -1
+/* (bool's truth masks stay in char lanes, as compared: no widening per 16 bytes) */
+#if R_BOOL && !defined(R_FUSED)
+#define R_VMASK_T char16
+#define R_VTRUTH(x) ((x) != (R_VX)0)
+#else
+#define R_VMASK_T int16
+#define R_VTRUTH(x) R_VTRUE(x)
+#endif
+#define R_ALL_VDECL(a) R_VMASK_T a = -1
 #define R_ALL_VSTEP(a, x, jj)                                                                         \
-    a &= R_VTRUE(x);                                                                                  \
+    a &= R_VTRUTH(x);                                                                                 \
     if (!all(a)) {                                                                                    \
         j = je;                                                                                       \
         break;                                                                                        \
     }
 #define R_ALL_VJOIN(a) acc &= (uchar)(all(a) != 0)
-#define R_ANY_VDECL(a) int16 a = 0
+#define R_ANY_VDECL(a) R_VMASK_T a = 0
 #define R_ANY_VSTEP(a, x, jj)                                                                         \
-    a |= R_VTRUE(x);                                                                                  \
+    a |= R_VTRUTH(x);                                                                                 \
     if (any(a)) {                                                                                     \
         j = je;                                                                                       \
         break;                                                                                        \

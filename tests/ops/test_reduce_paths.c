@@ -206,6 +206,28 @@ START_TEST(test_reduce_paths_columns_match_host_loops)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_columns_decided_late)
+{
+    /* all and any of columns stop once a work-item's 128 columns are decided: here every
+     * column is decided by row 1 (a zero of either sign in row 0, ones below) but one in
+     * each group of 128, which is decided only by the last row (all: a -0.0 there after
+     * NaN and infinities; any: a NaN there after zeros), and one column never zero. */
+    const int64_t rows = 300, cols = 260;
+    double *h = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t i = 0; i < rows * cols; i++)
+        h[i] = i < cols ? (i % 2 ? -0.0 : 0.0) : 1;
+    for (int64_t k = 0; k < rows; k++) {
+        h[k * cols + 77] = k % 3 ? (k % 2 ? NAN : 2) : -INFINITY;
+        h[k * cols + 140] = k % 2 ? -0.0 : 0.0;
+        h[k * cols + 200] = k % 2 ? INFINITY : 5;
+    }
+    h[(rows - 1) * cols + 77] = -0.0;
+    h[(rows - 1) * cols + 140] = NAN;
+    check_dtypes(h, rows, cols, 4);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
 {
     /* 300000 elements as one row (split into parts): the extremes appear in two parts
@@ -274,6 +296,7 @@ Suite *suite_reduce_paths(void)
     const struct test_case_entry tests[] = {
         {"rows", test_reduce_paths_rows_match_host_loops},
         {"columns", test_reduce_paths_columns_match_host_loops},
+        {"columns_late", test_reduce_paths_columns_decided_late},
         {"split", test_reduce_paths_split_argmin_keeps_the_first_index},
         {"empty", test_reduce_paths_empty_axes},
     };
