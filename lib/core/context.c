@@ -166,6 +166,16 @@ usmarr_context_t *usmarr_context_retain(usmarr_context_t *context) { return USMA
 
 void usmarr_context_release(usmarr_context_t *context)
 {
+    /* A deferred release (a foreign block's owner, such as a DLPack exporter's array) can
+     * hold references to this context: the caller's release waits for them, so that the
+     * context's last reference is not left to a poll that never comes. */
+    if (context)
+        usmarr__deferred_flush(context);
+    usmarr__context_unref(context);
+}
+
+void usmarr__context_unref(usmarr_context_t *context)
+{
     if (!USMARR__RELEASE_LAST(context))
         return;
     clFinish(context->queue);

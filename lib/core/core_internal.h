@@ -18,6 +18,10 @@ USMARR_INTERNAL int usmarr__device_describe(cl_platform_id platform, unsigned pl
  * context's last release calls. */
 typedef void (*usmarr__context_hook_fn)(usmarr_context_t *ctx);
 USMARR_INTERNAL void usmarr__context_hook_register(usmarr__context_hook_fn created);
+/* Drops one of the library's own references to a context (blocks, pods, queues, imports)
+ * without waiting; usmarr_context_release(), the caller's, first runs the deferred
+ * releases, which may hold the last references. */
+USMARR_INTERNAL void usmarr__context_unref(usmarr_context_t *context);
 
 /* ---- memory (memory.c) ---------------------------------------------------------- */
 struct usmarr_memory {

@@ -105,7 +105,7 @@ int usmarr_memory_create(usmarr_context_t *context, usmarr_usm_kind_t kind, size
             usmarr_queue_t *q = atomic_load(&m->queue);
             if (q)
                 usmarr__queue_unref(q);
-            usmarr_context_release(context);
+            usmarr__context_unref(context);
             free(m);
             return rc;
         }
@@ -187,7 +187,7 @@ void usmarr_memory_release(usmarr_memory_t *memory)
     if (q)
         usmarr__queue_unref(q);
     usmarr__deferred_poll(ctx);
-    usmarr_context_release(ctx);
+    usmarr__context_unref(ctx);
     free(memory);
 }
 

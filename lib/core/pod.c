@@ -119,7 +119,7 @@ int usmarr_memory_create_pod(usmarr_context_t *context, usmarr_usm_kind_t kind, 
     m->pod_alignment = 1;
     rc = capacity ? move_to(m, capacity, 1, 0) : 0;
     if (rc) {
-        usmarr_context_release(context);
+        usmarr__context_unref(context);
         free(m);
         return rc;
     }

@@ -15,7 +15,7 @@ void usmarr__queue_ref(usmarr_queue_t *queue)
 void usmarr__queue_unref(usmarr_queue_t *queue)
 {
     if (queue->own) {
-        usmarr_context_release(queue->context);
+        usmarr__context_unref(queue->context);
         return;
     }
     if (!usmarr__ref_drop(&queue->refcount))
@@ -27,7 +27,7 @@ void usmarr__queue_unref(usmarr_queue_t *queue)
     clReleaseCommandQueue(queue->cl);
     free(queue);
     usmarr__deferred_poll(ctx);
-    usmarr_context_release(ctx);
+    usmarr__context_unref(ctx);
 }
 
 /* Wraps a retained cl_command_queue (consumed on failure too). */

@@ -178,7 +178,7 @@ int usmarr_interface_import(const usmarr_interface_t *iface, usmarr_context_t *c
         m->user_data = user_data;
     }
     usmarr_memory_release(m);
-    usmarr_context_release(ctx);
+    usmarr__context_unref(ctx);
     return rc;
 }
 
