@@ -27,7 +27,9 @@ def test_power_operator_and_function_on_special_values(dtype, p, fp64):
         pytest.skip("no fp64")
     x = np.array(SPECIAL * 3, dtype)  # 42 elements: two vectors of 16 and a tail
     with np.errstate(all="ignore"):
-        want_op, want_fn = x ** p, np.power(x, p)
+        # power's own values through an exponent array: NumPy 2.4's power takes the sqrt
+        # shortcut for a scalar 0.5 as its ** does, 1.24's does not
+        want_op, want_fn = x ** p, np.power(x, np.full_like(x, p))
     a = usmarr.asarray(x)
     same(np.asarray(a ** p), want_op)
     same(np.asarray(usmarr.pow(a, p)), want_fn)
