@@ -280,6 +280,11 @@ static void free_plan(usmarr_mpi_exchange_t *x)
 {
     if (!x)
         return;
+    /* The unpacking (and a pack after the caller's events) runs on the plan's queue, and
+     * the staging blocks were recorded for the queue they were made on: their release
+     * would wait for that queue alone and free them under kernels still running. */
+    if (x->queue)
+        clFinish(usmarr_queue_cl(x->queue));
     for (int i = 0; x->pieces && i < MAX_DIRECTIONS * x->count; i++) {
         struct piece *p = &x->pieces[i];
         usmarr_array_release(p->send_stage);
