@@ -184,10 +184,29 @@ kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_
 }
 #endif
 
+#if USMARR_WANT(take)
+/* Row e's source row in `src`: its index read and wrapped; with CHECKED, an index out of
+ * range is recorded in `cells` (a flag, then the index) and NULL returned. */
+static inline global const usmarr_item_t *take_source(global const usmarr_idx_t *ind, long istride, long e,
+                                                      global const usmarr_item_t *src, long n, long stride,
+                                                      global long *cells)
+{
+    usmarr_idx_t raw = ind[e * istride];
+#if CHECKED
+    if (USMARR_IDX_BAD(raw, n)) {
+        cells[0] = 1;
+        *(global usmarr_idx_t *)(cells + 1) = raw;
+        return 0;
+    }
+#else
+    (void)cells;
+#endif
+    return src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride;
+}
+
 /* a[idx, ...] whose remaining axes are one contiguous run of `len` source elements
  * (getitem.c): one work-item per index copies its run into row e of a contiguous
  * result.  Indices of any stride; cells as usmarr_take_flat's. */
-#if USMARR_WANT(take)
 kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
                              global const usmarr_item_t *src, long m, long len, long n, long stride,
                              global long *cells)
@@ -195,15 +214,9 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
     long e = get_global_id(0);
     if (e >= m)
         return;
-    usmarr_idx_t raw = ind[e * istride];
-#if CHECKED
-    if (USMARR_IDX_BAD(raw, n)) {
-        cells[0] = 1;
-        *(global usmarr_idx_t *)(cells + 1) = raw;
+    global const usmarr_item_t *s = take_source(ind, istride, e, src, n, stride, cells);
+    if (!s)
         return;
-    }
-#endif
-    global const usmarr_item_t *s = src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride;
     global usmarr_item_t *o = out + e * len;
     for (long j = 0; j < len; j++)
         o[j] = s[j];
@@ -220,15 +233,10 @@ kernel void usmarr_take_runs(global usmarr_item_t *out, global const usmarr_idx_
     long c = get_global_id(0) * 64, e = get_global_id(1);
     if (c >= len || e >= m)
         return;
-    usmarr_idx_t raw = ind[e * istride];
-#if CHECKED
-    if (USMARR_IDX_BAD(raw, n)) {
-        cells[0] = 1;
-        *(global usmarr_idx_t *)(cells + 1) = raw;
+    global const usmarr_item_t *s = take_source(ind, istride, e, src, n, stride, cells);
+    if (!s)
         return;
-    }
-#endif
-    global const usmarr_item_t *s = src + usmarr_index_norm((long)raw, (ulong)raw, n) * stride + c;
+    s += c;
     global usmarr_item_t *o = out + e * len + c;
 #if USMARR_CAT(USMARR_VEC_OK_, ELEM)
     if (c + 64 <= len) {
