@@ -26,8 +26,7 @@ static void *at(const struct usmarr__linalg_stack *s, int64_t index, int64_t r, 
            (size_t)((index * s->rows + r) * s->cols + c) * usmarr__dtype_bytes(s->work->dtype);
 }
 
-/* c -= a @ b, where c is a view (written in place). */
-static int subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b)
+int usmarr__subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b)
 {
     usmarr_array_t *t = NULL;
     int rc = usmarr_matmul(a, b, NULL, &t);
@@ -37,7 +36,7 @@ static int subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const us
     return rc;
 }
 
-/* The views c, a, b of subtract_product as blocks (rows, cols) of stacks sc, sa, sb. */
+/* The views c, a, b of usmarr__subtract_product as blocks (rows, cols) of stacks sc, sa, sb. */
 static int update(const struct usmarr__linalg_stack *sc, const struct usmarr__linalg_stack *sa,
                   const struct usmarr__linalg_stack *sb, int64_t index, const int64_t c[4], const int64_t a[4],
                   const int64_t b[4])
@@ -49,7 +48,7 @@ static int update(const struct usmarr__linalg_stack *sc, const struct usmarr__li
     if (!rc)
         rc = block(sb, index, b[0], b[1], b[2], b[3], &vb);
     if (!rc)
-        rc = subtract_product(vc, va, vb);
+        rc = usmarr__subtract_product(vc, va, vb);
     usmarr_array_release(vc);
     usmarr_array_release(va);
     usmarr_array_release(vb);
@@ -181,7 +180,7 @@ int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t inde
         if (!rc && usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX)
             rc = usmarr_conj(t, NULL, &h);
         if (!rc)
-            rc = subtract_product(c, l21, h ? h : t);
+            rc = usmarr__subtract_product(c, l21, h ? h : t);
         usmarr_array_release(l21);
         usmarr_array_release(c);
         usmarr_array_release(t);

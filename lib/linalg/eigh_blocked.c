@@ -24,17 +24,6 @@ static int view2(const usmarr_array_t *a, int64_t offset, int64_t rows, int64_t 
     return usmarr__view_new(a, a->dtype, 2, shape, strides, a->offset + offset, false, view);
 }
 
-/* c -= x @ y, c a view written in place. */
-static int subtract_product(usmarr_array_t *c, const usmarr_array_t *x, const usmarr_array_t *y)
-{
-    usmarr_array_t *p = NULL;
-    int rc = usmarr_matmul(x, y, NULL, &p);
-    if (!rc)
-        rc = usmarr_subtract(c, p, c, NULL);
-    usmarr_array_release(p);
-    return rc;
-}
-
 /* a's complex conjugate (a itself, retained, when real). */
 static int conjugate(const usmarr_array_t *a, usmarr_array_t **c)
 {
@@ -125,7 +114,7 @@ static int reduce(struct usmarr__linalg_stack *st, int64_t index, struct scratch
         if (!(rc = view2(st->work, base + k1 * n + k1, rest, rest, n, &c)) &&
             !(rc = view2(s->wt, k1, 2 * NB, rest, n, &vw)) && !(rc = usmarr_matrix_transpose(vw, &x)) &&
             !(rc = view2(s->wt, NB * n + k1, 2 * NB, rest, n, &wv)) && !(rc = conjugate(wv, &y)))
-            rc = subtract_product(c, x, y);
+            rc = usmarr__subtract_product(c, x, y);
         usmarr_array_release(c);
         usmarr_array_release(vw);
         usmarr_array_release(x);
@@ -201,7 +190,7 @@ static int back_transform(struct usmarr__linalg_stack *st, int64_t index, usmarr
             !(rc = conjugate(yt, &yh)) && !(rc = view2(s->t, k0 / NB * NB * NB, kb, kb, NB, &t)) &&
             !(rc = view2(v, base + (k0 + 1) * n, rows, n, n, &m)) && !(rc = usmarr_matmul(yh, m, NULL, &p1)) &&
             !(rc = usmarr_matmul(t, p1, NULL, &p2)))
-            rc = subtract_product(m, y, p2);
+            rc = usmarr__subtract_product(m, y, p2);
         usmarr_array_release(yt);
         usmarr_array_release(yh);
         usmarr_array_release(y);

@@ -15,6 +15,9 @@
  * whether a matrix failed (usmarr__linalg_status_*), and writes its result through the
  * library's convention (usmarr__linalg_result_*). */
 
+/* c -= a @ b through the library's matmul, where c is a view (written in place). */
+USMARR_INTERNAL int usmarr__subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b);
+
 /* The dtype a linalg function computes and returns for input dtype `dtype`: float32,
  * float64, complex64 and complex128 stay; float16 becomes float32; bool and the integers
  * become the default floating dtype (float64, or float32 on a device without fp64). */
