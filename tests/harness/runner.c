@@ -16,7 +16,9 @@
  * before it starts, listing the suites); USMARR_TEST_PART=k/n to the
  * suites whose place in TEST_SUITES is k modulo n.  USMARR_TEST_ORDER=reverse runs them
  * last suite first.
- * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too.
+ * USMARR_TEST_MODES=none leaves the modes out; USMARR_TEST_DEVICE does too, unless
+ * USMARR_TEST_MODES names the modes to run, comma-separated: "device" (device USM alone)
+ * and "svm" (the SVM backend with the GPU shape), e.g. USMARR_TEST_MODES=svm.
  * `runner --list-suites` prints the suite names, comma-separated (scripts/gpu-check.sh). */
 #include "common.h"
 #include "suites.h"
@@ -178,6 +180,37 @@ static const struct job modes[] = {
      TEST_TAG_HOST_USM " " TEST_TAG_VARIANTS, NULL},
 };
 
+/* The names USMARR_TEST_MODES knows, one for each entry of `modes`. */
+static const char *const mode_keys[] = {"device", "svm", "svm"};
+
+/* Reads USMARR_TEST_MODES into want[] (one flag per entry of `modes`); false, with the
+ * names listed on stderr, when it names something that is no mode.  Unset or empty:
+ * every mode, unless `only` (a device was chosen); "none": no mode. */
+static bool modes_wanted(const char *list, bool only, bool want[])
+{
+    size_t count = sizeof modes / sizeof modes[0];
+    bool all = !list || !*list;
+    for (size_t m = 0; m < count; m++)
+        want[m] = all && !only;
+    if (all || !strcmp(list, "none"))
+        return true;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        bool found = false;
+        for (size_t m = 0; m < count; m++)
+            if (len == strlen(mode_keys[m]) && !strncmp(p, mode_keys[m], len))
+                found = want[m] = true;
+        if (!found) {
+            fprintf(stderr, "runner: USMARR_TEST_MODES names no mode \"%.*s\"; the modes are none, device, svm\n",
+                    (int)len, p);
+            return false;
+        }
+        if (!p[len])
+            return true;
+        p += len + 1;
+    }
+}
+
 static void mode_name(const struct job *j, char *buf, size_t size)
 {
     size_t n = 0;
@@ -335,6 +368,11 @@ int main(int argc, char **argv)
     }
     if (!suites_known(getenv("USMARR_TEST_SUITES")))
         return 1;
+    const char *only = getenv("USMARR_TEST_DEVICE");
+    bool want_mode[sizeof modes / sizeof modes[0]];
+    if (!modes_wanted(getenv("USMARR_TEST_MODES"), only && *only, want_mode))
+        return 1;
+    setenv("USMARR_TEST_MODES", "none", 1); /* the runs this one starts run no modes of their own */
     usmarr_device_info_t *devs = NULL;
     size_t n = 0;
     int rc = usmarr_devices_list(&devs, &n);
@@ -342,10 +380,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "runner: listing devices failed: %s: %s\n", usmarr_strerror(rc), usmarr_last_error_detail());
         return 1;
     }
-    const char *only = getenv("USMARR_TEST_DEVICE");
     const char *require = getenv("USMARR_REQUIRE_DEVICE");
     const char *serial = getenv("USMARR_TEST_SERIAL");
-    const char *modes_env = getenv("USMARR_TEST_MODES");
     const usmarr_device_info_t *chosen[16];
     int nchosen = 0;
     const usmarr_device_info_t *pocl = NULL;
@@ -354,17 +390,19 @@ int main(int argc, char **argv)
             printf("runner: skipping %s / %s: %s\n", devs[i].platform_name, devs[i].device_name, devs[i].reason);
             continue;
         }
+        if (!pocl && strstr(devs[i].platform_name, "Portable Computing Language") &&
+            (devs[i].type & CL_DEVICE_TYPE_CPU))
+            pocl = &devs[i];
         if (only && *only && strcmp(only, devs[i].selector))
             continue;
         if (nchosen < 16)
             chosen[nchosen++] = &devs[i];
-        if (!pocl && strstr(devs[i].platform_name, "Portable Computing Language") &&
-            (devs[i].type & CL_DEVICE_TYPE_CPU))
-            pocl = &devs[i];
     }
-    struct job jobs[16];
+    struct job jobs[16] = {{NULL, {{NULL, NULL}}, NULL, NULL}};
     int njobs = 0;
-    bool with_modes = pocl && !(only && *only) && !(modes_env && !strcmp(modes_env, "none"));
+    bool with_modes = false;
+    for (size_t m = 0; pocl && m < sizeof modes / sizeof modes[0]; m++)
+        with_modes |= want_mode[m];
     bool side_by_side = (nchosen > 1 || with_modes) && !(serial && !strcmp(serial, "1"));
     for (int i = 0; i < nchosen && njobs < 15; i++)
         if (side_by_side && !getenv("USMARR_TEST_PART")) { /* a device's run is two processes: see parts[] */
@@ -373,10 +411,12 @@ int main(int argc, char **argv)
         } else
             jobs[njobs++] = (struct job){chosen[i], {{NULL, NULL}}, NULL, NULL};
     int nmodes = 0;
-    for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++, nmodes++) {
-        jobs[njobs] = modes[m];
-        jobs[njobs++].dev = pocl;
-    }
+    for (size_t m = 0; with_modes && m < sizeof modes / sizeof modes[0] && njobs < 16; m++)
+        if (want_mode[m]) {
+            jobs[njobs] = modes[m];
+            jobs[njobs++].dev = pocl;
+            nmodes++;
+        }
     int failed = 0, total = 0;
     if (side_by_side) {
         if (run_jobs_in_parallel(jobs, njobs, &failed, &total)) {
