@@ -95,6 +95,20 @@ double bench_numpy(const struct bench_env *env, const char *script, const char *
     return seconds;
 }
 
+int bench_numpy_ratio(const struct bench_env *env, const char *script, const char *name, double lib, int n,
+                      struct bench_result *res)
+{
+    double np = bench_numpy(env, script, name);
+    if (np <= 0) {
+        fprintf(stderr, "bench: NumPy reference for %s unavailable\n", name);
+        return -1;
+    }
+    res->ratio = np / lib;
+    snprintf(res->detail, sizeof res->detail, "usmarr %.2f ms, NumPy %.2f ms (medians of %d)", lib * 1e3, np * 1e3,
+             n);
+    return 0;
+}
+
 int bench_fail(int rc, const char *what)
 {
     fprintf(stderr, "bench: %s failed: %s: %s\n", what, usmarr_error_name(rc), usmarr_last_error_detail());

@@ -85,6 +85,11 @@ double bench_median(double *samples, int n);
  * that command only) and returns the median seconds it prints; negative when the script
  * or NumPy is unavailable. */
 double bench_numpy(const struct bench_env *env, const char *script, const char *args);
+/* The ratio against `script`'s case `name` (bench_numpy) for the library's median `lib`
+ * seconds of `n` runs, with both medians in res->detail; negative when NumPy's is
+ * unavailable. */
+int bench_numpy_ratio(const struct bench_env *env, const char *script, const char *name, double lib, int n,
+                      struct bench_result *res);
 /* NumPy's median seconds (env->repeat runs after one warm-up) of `stmt` after `setup`,
  * run by $PYTHON_NUMPY (python3 when unset) with OPENBLAS_CORETYPE unset; negative when
  * NumPy is unavailable. */

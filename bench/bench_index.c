@@ -106,15 +106,7 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
     if (rc)
         return rc;
     static const char *const names[] = {"take", "extract", "concat", "getitem-rows"};
-    double np = bench_numpy(env, "numpy_index.py", names[w]);
-    if (np <= 0) {
-        fprintf(stderr, "bench: NumPy reference for %s unavailable\n", names[w]);
-        return -1;
-    }
-    res->ratio = np / lib;
-    snprintf(res->detail, sizeof res->detail, "usmarr %.2f ms, NumPy %.2f ms (medians of %d)", lib * 1e3, np * 1e3,
-             n);
-    return 0;
+    return bench_numpy_ratio(env, "numpy_index.py", names[w], lib, n, res);
 }
 
 static int run_take(const struct bench_env *env, struct bench_result *r) { return run_case(env, TAKE, r); }

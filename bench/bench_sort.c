@@ -95,15 +95,7 @@ static int run_case(const struct bench_env *env, enum which w, struct bench_resu
     usmarr_array_release(in[1]);
     if (rc)
         return rc;
-    double np = bench_numpy(env, "numpy_sort.py", names[w]);
-    if (np <= 0) {
-        fprintf(stderr, "bench: NumPy reference for %s unavailable\n", names[w]);
-        return -1;
-    }
-    res->ratio = np / lib;
-    snprintf(res->detail, sizeof res->detail, "usmarr %.2f ms, NumPy %.2f ms (medians of %d)", lib * 1e3, np * 1e3,
-             n);
-    return 0;
+    return bench_numpy_ratio(env, "numpy_sort.py", names[w], lib, n, res);
 }
 
 static int run_sort(const struct bench_env *env, struct bench_result *r) { return run_case(env, SORT, r); }
