@@ -27,7 +27,8 @@ double bench_median(double *samples, int n)
     return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
 
-int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, double *lib, double *raw)
+int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, int count, int rounds, double *lib,
+                      double *raw)
 {
     cl_context clctx = usmarr_context_cl_context(env->ctx);
     cl_device_id dev = usmarr_context_device(env->ctx);
@@ -41,16 +42,17 @@ int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *a
     cl_mem buf = clCreateBuffer(clctx, CL_MEM_READ_WRITE, 64, NULL, &err);
     clSetKernelArg(k, 0, sizeof buf, &buf);
     size_t global = 16;
-    enum { N = 2000 };
-    static double tl[N], tr[N];
-    int rc = 0;
-    for (int i = -50; i < N && !rc; i++) {
+    double *tl = malloc(2 * sizeof(double) * (size_t)rounds), *tr = tl + rounds;
+    int rc = tl ? 0 : USMARR_ERROR_OUT_OF_HOST_MEMORY;
+    for (int i = -(rounds / 40 > 1 ? rounds / 40 : 1); i < rounds && !rc; i++) {
         double t0 = bench_now();
-        rc = op(arg);
+        for (int j = 0; j < count && !rc; j++)
+            rc = op(arg);
         if (!rc)
             rc = usmarr_context_finish(env->ctx);
         double t1 = bench_now();
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        for (int j = 0; j < count; j++)
+            clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
         clFinish(q);
         double t2 = bench_now();
         if (i >= 0) {
@@ -61,11 +63,12 @@ int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *a
     clReleaseMemObject(buf);
     clReleaseKernel(k);
     clReleaseProgram(prog);
-    if (rc)
-        return bench_fail(rc, "the library operation");
-    *lib = bench_median(tl, N);
-    *raw = bench_median(tr, N);
-    return 0;
+    if (!rc) {
+        *lib = bench_median(tl, rounds);
+        *raw = bench_median(tr, rounds);
+    }
+    free(tl);
+    return rc ? bench_fail(rc, "the library operation") : 0;
 }
 
 double bench_numpy(const struct bench_env *env, const char *script, const char *args)

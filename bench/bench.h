@@ -94,10 +94,12 @@ int bench_numpy_ratio(const struct bench_env *env, const char *script, const cha
  * run by $PYTHON_NUMPY (python3 when unset) with OPENBLAS_CORETYPE unset; negative when
  * NumPy is unavailable. */
 double bench_numpy_stmt(const struct bench_env *env, const char *setup, const char *stmt);
-/* Median seconds of `op(arg)` + usmarr_context_finish and of a raw enqueue + clFinish of
- * a trivial 16-work-item kernel on the same queue, interleaved over 2000 rounds (after 50
- * warm-up rounds) so that drift hits both alike.  Non-zero on failure. */
-int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, double *lib, double *raw);
+/* Median seconds of `count` calls of `op(arg)` + usmarr_context_finish and of `count` raw
+ * enqueues + clFinish of a trivial 16-work-item kernel on the same queue, interleaved over
+ * `rounds` rounds (after rounds/40, at least one, warm-up rounds) so that drift hits both
+ * alike.  Non-zero on failure. */
+int bench_tiny_vs_raw(const struct bench_env *env, int (*op)(void *arg), void *arg, int count, int rounds, double *lib,
+                      double *raw);
 /* What a case measured, for the plot (bench/plot.c). */
 struct bench_outcome {
     const char *name;

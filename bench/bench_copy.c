@@ -175,7 +175,7 @@ static int run_tiny(const struct bench_env *env, struct bench_result *r)
     BENCH_OK(empty(env->ctx, 1, &n, USMARR_FLOAT32, &t.dst));
     BENCH_OK(usmarr_array_fill(t.src, usmarr_scalar_float(2)));
     double lib, raw;
-    int rc = bench_tiny_vs_raw(env, tiny_copy, &t, &lib, &raw);
+    int rc = bench_tiny_vs_raw(env, tiny_copy, &t, 1, 2000, &lib, &raw);
     usmarr_array_release(t.src);
     usmarr_array_release(t.dst);
     if (rc)

@@ -224,7 +224,7 @@ static int run_tiny(const struct bench_env *env, struct bench_result *r)
     BENCH_OK(usmarr_array_fill(x.a, usmarr_scalar_float(2)));
     BENCH_OK(usmarr_array_fill(x.b, usmarr_scalar_float(3)));
     double lib, raw;
-    int rc = bench_tiny_vs_raw(env, tiny_add, &x, &lib, &raw);
+    int rc = bench_tiny_vs_raw(env, tiny_add, &x, 1, 2000, &lib, &raw);
     release(&x);
     if (rc)
         return rc;

@@ -14,7 +14,8 @@ PYTHON_PACKAGE_FILES = python/usmarr/__init__.py python/usmarr/_info.py python/u
 PYTHON_TESTS = python/tests/conftest.py python/tests/test_array.py python/tests/test_indexing.py python/tests/test_interop.py \
 	python/tests/test_storage.py python/tests/test_sorting.py python/tests/test_linalg.py python/tests/test_fft.py python/tests/test_stats.py \
 	python/tests/test_utilities.py python/tests/test_expr.py python/tests/test_signatures.py \
-	python/tests/test_linalg_lu.py python/tests/test_linalg_decomp.py python/tests/test_async.py python/tests_numpy2/test_sklearn.py
+	python/tests/test_linalg_lu.py python/tests/test_linalg_decomp.py python/tests/test_async.py python/tests/dpctl_support.py \
+	python/tests_numpy2/test_sklearn.py python/tests_numpy2/test_dpctl.py
 EXTRA_DIST += $(PYTHON_SOURCES) $(PYTHON_PACKAGE_FILES) python/setup.py python/pyproject.toml python/README.md \
 	python/run-tests.sh python/run-sklearn-tests.sh python/install-check.sh $(PYTHON_TESTS) python/bench.py python/sweep.py python/array-api-tests/skips.txt python/array-api-tests/xfails.txt
 TESTS += python/run-tests.sh python/run-sklearn-tests.sh python/install-check.sh
@@ -22,8 +23,13 @@ TESTS += python/run-tests.sh python/run-sklearn-tests.sh python/install-check.sh
 # network the stamp is not made (the next make check tries again) and the suite says why.
 check_DATA += tests/numpy2-sklearn
 CLEANFILES += tests/numpy2-sklearn
-tests/numpy2-sklearn: $(top_srcdir)/scripts/numpy2-sklearn.sh tests/numpy-oracle
+tests/numpy2-sklearn: $(top_srcdir)/scripts/numpy2-sklearn.sh $(top_srcdir)/scripts/numpy2-pip.sh tests/numpy-oracle
 	$(AM_V_GEN)if $(SHELL) $(top_srcdir)/scripts/numpy2-sklearn.sh $(NUMPY_ORACLE); then touch $@; fi
+# dpctl (Intel's SYCL runtime) for python/tests_numpy2/test_dpctl.py, the same way.
+check_DATA += tests/numpy2-dpctl
+CLEANFILES += tests/numpy2-dpctl
+tests/numpy2-dpctl: $(top_srcdir)/scripts/numpy2-dpctl.sh $(top_srcdir)/scripts/numpy2-pip.sh tests/numpy-oracle
+	$(AM_V_GEN)if $(SHELL) $(top_srcdir)/scripts/numpy2-dpctl.sh $(NUMPY_ORACLE); then touch $@; fi
 AM_TESTS_ENVIRONMENT += \
 	USMARR_HAVE_PYTHON="$(HAVE_PYTHON)"; export USMARR_HAVE_PYTHON; \
 	USMARR_PYTHON="$(PYTHON_NUMPY)"; export USMARR_PYTHON;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check's scikit-learn suite: pytest over python/tests_numpy2 with the tests' NumPy 2
-# environment (tests/numpy-oracle; scikit-learn put there by scripts/numpy2-sklearn.sh)
+# environment (tests/numpy-oracle; scikit-learn put there by scripts/numpy2-sklearn.sh, and
+# dpctl, for test_dpctl.py, by scripts/numpy2-dpctl.sh: without it that module skips)
 # against the extension module this build made and the library in lib/.libs, with
 # SCIPY_ARRAY_API=1 as scikit-learn's array API dispatch needs.  Skips (77) when the module
 # was not built or scikit-learn, SciPy or pytest is missing, unless USMARR_REQUIRE_DEVICE=1,

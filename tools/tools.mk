@@ -28,5 +28,5 @@ uninstall-kernels:
 demo: tools/usmarr
 	@$(OCL_ENVIRONMENT) ./tools/usmarr demo
 .PHONY: prewarm demo install-kernels uninstall-kernels
-EXTRA_DIST += scripts/setup.sh scripts/install-deps.sh scripts/usm-probe.c scripts/numpy-oracle.sh scripts/numpy2-sklearn.sh \
+EXTRA_DIST += scripts/setup.sh scripts/install-deps.sh scripts/usm-probe.c scripts/numpy-oracle.sh scripts/numpy2-sklearn.sh scripts/numpy2-dpctl.sh scripts/numpy2-pip.sh \
 	scripts/pocl-prefix-pch.patch scripts/pocl-binary-specialized.patch scripts/pocl-unity-build.patch

@@ -125,6 +125,17 @@ USMARR_API USMARR_NODISCARD int usmarr_queue_finish(usmarr_queue_t *queue);
  *  @retval USMARR_ERROR_CONTEXT_MISMATCH @p queue belongs to another context */
 USMARR_API USMARR_NODISCARD int usmarr_array_record_queue(usmarr_array_t *array, usmarr_queue_t *queue);
 
+/** @brief The queue that last wrote the array's block, as the library orders it: the
+ *  queue current when the block was allocated (a result is allocated on the queue that
+ *  computes it), or the last one given to usmarr_array_record_queue().  A write through
+ *  `out` on another queue does not change it; record the block for that queue (the rule of
+ *  doc/async.md, "Lifetimes").  A consumer that orders itself after this queue
+ *  (usmarr_queue_marker() and usmarr_queue_wait()) reads the array's values.
+ *  @param array the array
+ *  @return the queue (borrowed; retain it to keep it): the context's own queue when no
+ *          other one wrote the block; NULL for a NULL array */
+USMARR_API usmarr_queue_t *usmarr_array_queue(const usmarr_array_t *array);
+
 /** @} */
 
 #endif

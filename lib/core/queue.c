@@ -211,3 +211,12 @@ int usmarr_array_record_queue(usmarr_array_t *array, usmarr_queue_t *queue)
         usmarr__queue_unref(last);
     return rc;
 }
+
+usmarr_queue_t *usmarr_array_queue(const usmarr_array_t *array)
+{
+    if (!array)
+        return NULL;
+    usmarr_memory_t *m = array->memory;
+    usmarr_queue_t *q = atomic_load(&m->queue);
+    return q ? q : &m->context->own;
+}

@@ -147,6 +147,23 @@ static PyObject *array_get(PyObject *self, void *what)
     Py_RETURN_NONE;
 }
 
+/* The interface's syclobj: the queue that last wrote the array (usmarr_array_queue).  The
+ * device's own queue is named by the device's filter selector, the one form of it that
+ * dpctl reads (it takes a SyclQueue, a SyclContext, their capsules or a string), and such
+ * a consumer cannot order itself after that queue: the host waits for the writes first, as
+ * __dlpack__(stream=None) does.  Another queue is given as a usmarr.Queue, after which a
+ * consumer orders itself (usmarr's own import does); dpctl refuses that (doc/python.md). */
+static PyObject *suai_syclobj(usmarr_array_t *array)
+{
+    usmarr_context_t *ctx = usmarr_array_context(array);
+    usmarr_queue_t *writer = usmarr_array_queue(array);
+    if (usmarr_queue_cl(writer) != usmarr_context_queue(ctx))
+        return queue_wrap(usmarr_queue_retain(writer));
+    if (array_wait_for_writes(array) < 0)
+        return NULL;
+    return PyUnicode_FromString(usmarr_context_info(ctx)->selector);
+}
+
 /* __sycl_usm_array_interface__, exactly the interface's dictionary (doc/glossary.md). */
 static PyObject *array_suai(PyObject *self, void *unused)
 {
@@ -154,12 +171,15 @@ static PyObject *array_suai(PyObject *self, void *unused)
     int rc = usmarr_interface_export(array_of(self), &iface);
     if (rc)
         return py_error(rc);
+    PyObject *syclobj = suai_syclobj(array_of(self));
+    if (!syclobj)
+        return NULL;
     PyObject *strides = iface.strides ? tuple_from_int64(iface.strides, iface.ndim) : Py_NewRef(Py_None);
     const usmarr_device_info_t *info = usmarr_context_info(usmarr_array_context(array_of(self)));
-    PyObject *dict = Py_BuildValue("{s:N,s:s,s:(NO),s:N,s:L,s:s,s:i}", "shape", tuple_from_int64(iface.shape, iface.ndim),
+    PyObject *dict = Py_BuildValue("{s:N,s:s,s:(NO),s:N,s:L,s:N,s:i}", "shape", tuple_from_int64(iface.shape, iface.ndim),
                                    "typestr", iface.typestr, "data", PyLong_FromVoidPtr(iface.data),
                                    iface.readonly ? Py_True : Py_False, "strides", strides, "offset",
-                                   (long long)iface.offset, "syclobj", info->selector, "version", iface.version);
+                                   (long long)iface.offset, "syclobj", syclobj, "version", iface.version);
     /* Never pretend (doc/backend.md): memory of the SVM backend is OpenCL SVM, as the
      * library's JSON export says too. */
     if (dict && info->backend == USMARR_BACKEND_SVM) {

@@ -548,12 +548,29 @@ static void release_owner(void *pointer, void *owner)
     PyGILState_Release(state);
 }
 
+/* The calling thread's current queue on the producer's context waits for the work enqueued
+ * on the producer so far (a marker; nothing waits on the host).  0, or -1 with an exception. */
+static int order_after(usmarr_queue_t *producer)
+{
+    usmarr_queue_t *consumer = usmarr_queue_current(usmarr_queue_context(producer));
+    if (usmarr_queue_cl(consumer) == usmarr_queue_cl(producer))
+        return 0;
+    cl_event marker;
+    int rc = usmarr_queue_marker(producer, &marker);
+    if (!rc) {
+        rc = usmarr_queue_wait(consumer, 1, &marker);
+        clReleaseEvent(marker);
+    }
+    return rc ? py_fail(rc) : 0;
+}
+
 static int from_usm_interface(PyObject *obj, DeviceObject *device, usmarr_array_t **array)
 {
     PyObject *dict = PyObject_GetAttrString(obj, "__sycl_usm_array_interface__");
     if (!dict)
         return -1;
     int rc = -1;
+    usmarr_queue_t *producer = NULL;
     usmarr_interface_t iface = {0};
     int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM];
     PyObject *v;
@@ -595,6 +612,18 @@ static int from_usm_interface(PyObject *obj, DeviceObject *device, usmarr_array_
     if (PyErr_Occurred())
         goto done;
     v = PyDict_GetItemString(dict, "syclobj");
+    if (v && Py_IS_TYPE(v, Queue_Type)) {
+        /* usmarr's own: the queue that last wrote the memory, on its device */
+        producer = ((QueueObject *)v)->queue;
+        if (!device && !(device = device_of_context(usmarr_queue_context(producer))))
+            goto done;
+    } else if (v && is_sycl_queue(v)) {
+        /* a dpctl queue writes the memory: the host waits for it, as from_dlpack does */
+        PyObject *waited = PyObject_CallMethod(v, "wait", NULL);
+        if (!waited)
+            goto done;
+        Py_DECREF(waited);
+    }
     if (v && PyUnicode_Check(v)) {
         /* A selector names the device; its context in this process is the shared one. */
         device = device_from_object(v);
@@ -625,6 +654,10 @@ static int from_usm_interface(PyObject *obj, DeviceObject *device, usmarr_array_
         goto done;
     }
     rc = 0;
+    if (producer && usmarr_queue_context(producer) == device->context && (rc = order_after(producer)) < 0) {
+        usmarr_array_release(*array);
+        *array = NULL;
+    }
 done:
     Py_DECREF(dict);
     return rc;

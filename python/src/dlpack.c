@@ -43,7 +43,7 @@ static int copy_mode(PyObject *copy, usmarr_dlpack_copy_t *mode)
 
 /* Waits on the host for the work that wrote the array: the thread's current queue is
  * ordered after the queue that last wrote its block, and a marker of it waited for. */
-static int wait_for_writes(usmarr_array_t *array)
+int array_wait_for_writes(usmarr_array_t *array)
 {
     usmarr_queue_t *queue = usmarr_queue_current(usmarr_array_context(array));
     cl_event marker = NULL;
@@ -63,9 +63,9 @@ static int wait_for_writes(usmarr_array_t *array)
 }
 
 /* Whether `stream` is a dpctl.SyclQueue (told by its type, dpctl being optional). */
-static int is_sycl_queue(PyObject *stream)
+int is_sycl_queue(PyObject *obj)
 {
-    PyObject *type = (PyObject *)Py_TYPE(stream);
+    PyObject *type = (PyObject *)Py_TYPE(obj);
     PyObject *name = PyObject_GetAttrString(type, "__name__"), *module = PyObject_GetAttrString(type, "__module__");
     const char *where = module && PyUnicode_Check(module) ? PyUnicode_AsUTF8AndSize(module, NULL) : NULL;
     int yes = name && PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "SyclQueue") == 0 && where &&
@@ -76,6 +76,19 @@ static int is_sycl_queue(PyObject *stream)
     return yes;
 }
 
+/* Whether a dpctl.SyclQueue runs on OpenCL (its backend's name). */
+int sycl_queue_is_opencl(PyObject *queue)
+{
+    PyObject *backend = PyObject_GetAttrString(queue, "backend");
+    PyObject *name = backend ? PyObject_GetAttrString(backend, "name") : NULL;
+    Py_XDECREF(backend);
+    if (!name)
+        return -1;
+    int opencl = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "opencl") == 0;
+    Py_DECREF(name);
+    return opencl;
+}
+
 /* Orders the array's writes for the consumer `stream` names, as DLPack asks of a producer
  * on this device type: None, the consumer's queue unknown: the writes are complete on
  * return; -1: nothing; a usmarr.Queue: that queue waits for them (nothing waits on the
@@ -84,7 +97,7 @@ static int is_sycl_queue(PyObject *stream)
 static int order_for_stream(usmarr_array_t *array, PyObject *stream)
 {
     if (stream == Py_None)
-        return wait_for_writes(array);
+        return array_wait_for_writes(array);
     if (PyLong_Check(stream) && !PyBool_Check(stream)) {
         int overflow;
         long value = PyLong_AsLongAndOverflow(stream, &overflow);
@@ -109,20 +122,18 @@ static int order_for_stream(usmarr_array_t *array, PyObject *stream)
         return rc ? py_fail(rc) : 0;
     }
     if (is_sycl_queue(stream)) {
-        PyObject *backend = PyObject_GetAttrString(stream, "backend");
-        PyObject *name = backend ? PyObject_GetAttrString(backend, "name") : NULL;
-        int opencl = name && PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "opencl") == 0;
-        Py_XDECREF(backend);
+        int opencl = sycl_queue_is_opencl(stream);
+        if (opencl < 0)
+            return -1;
         if (!opencl) {
-            if (name || !PyErr_Occurred())
-                PyErr_Format(PyExc_BufferError, "usmarr: __dlpack__(stream=%R): a dpctl.SyclQueue of backend %R: "
-                                                "only an OpenCL queue shares the array's device",
-                             stream, name ? name : Py_None);
-            Py_XDECREF(name);
+            PyObject *backend = PyObject_GetAttrString(stream, "backend");
+            PyErr_Format(PyExc_BufferError, "usmarr: __dlpack__(stream=%R): a dpctl.SyclQueue of backend %R: "
+                                            "only an OpenCL queue shares the array's device",
+                         stream, backend ? backend : Py_None);
+            Py_XDECREF(backend);
             return -1;
         }
-        Py_DECREF(name);
-        return wait_for_writes(array);
+        return array_wait_for_writes(array);
     }
     PyErr_Format(PyExc_TypeError, "usmarr: __dlpack__(stream=%R): stream must be None, -1, a usmarr.Queue or an "
                                   "OpenCL dpctl.SyclQueue",

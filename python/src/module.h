@@ -103,6 +103,9 @@ PyObject *event_wrap(cl_event event);              /* takes the reference */
 PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *array_dlpack_device(PyObject *self, PyObject *unused);
 usmarr_array_t *convert_dlpack(PyObject *obj, DeviceObject *device, int copy, usmarr_usm_kind_t kind);
+int array_wait_for_writes(usmarr_array_t *array); /* the host waits for them; -1 with an exception */
+int is_sycl_queue(PyObject *obj);                  /* a dpctl.SyclQueue (dpctl being optional) */
+int sycl_queue_is_opencl(PyObject *queue);         /* 1, 0, or -1 with an exception */
 
 /* convert.c */
 int usm_kind_from_object(PyObject *obj, usmarr_usm_kind_t *kind); /* None -> 0 */

@@ -260,6 +260,64 @@ def test_dlpack_stream_queue_makes_that_queue_wait(device):
     np.testing.assert_array_equal(got, want)
 
 
+# ---- the USM array interface's syclobj: the queue that last wrote the array ----------------
+class _Interface:
+    """An object exposing exactly another array's USM array interface (a foreign producer)."""
+
+    def __init__(self, iface):
+        self.__sycl_usm_array_interface__ = iface
+
+
+def test_syclobj_is_the_queue_that_last_wrote_the_array(device):
+    a = usmarr.asarray(np.arange(6, dtype=np.float32), device=device)
+    assert a.__sycl_usm_array_interface__["syclobj"] == device.selector  # the device's own queue
+    q2, q3 = usmarr.Queue(device), usmarr.Queue(device)
+    with q2:
+        b = a + 1  # written on a second queue
+    obj = b.__sycl_usm_array_interface__["syclobj"]
+    assert isinstance(obj, usmarr.Queue) and obj == q2 and obj != q3
+    assert b[1:].__sycl_usm_array_interface__["syclobj"] == q2  # a view: its block's queue
+    assert a.__sycl_usm_array_interface__["syclobj"] == device.selector  # read on q2 only
+    b.__dlpack__(stream=q3)  # recorded for q3: q3 is the last writer now
+    assert b.__sycl_usm_array_interface__["syclobj"] == q3
+    q3.synchronize()
+    np.testing.assert_array_equal(b.to_numpy(), np.arange(6, dtype=np.float32) + 1)
+
+
+def test_syclobj_queue_orders_an_importer_without_waiting(device):
+    b, q, gate, want = _written_on_held_queue(device)
+    iface = b.__sycl_usm_array_interface__  # a queue's writes: returns while the gate holds them
+    assert iface["syclobj"] == q
+    consumer = usmarr.Queue(device)
+    with consumer:
+        c = usmarr.asarray(_Interface(iface), copy=False) * 1  # the importer's queue waits for q
+        done = consumer.marker()
+    assert not done.done
+    gate.set()
+    done.wait()
+    with consumer:
+        got = c.to_numpy()
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_syclobj_selector_waits_for_the_writes_on_the_devices_queue(device):
+    host = np.array([2.5, -0.0, np.inf, np.nan, -3.0], dtype=np.float32)
+    a = usmarr.asarray(host, device=device)
+    device.finish()
+    own = usmarr.Queue.current(device)  # the device's own queue, held by a user event
+    gate = usmarr.Event.user(device)
+    own.wait([gate])
+    b = -a
+    written = own.marker()
+    timer = threading.Timer(0.2, gate.set)
+    timer.start()
+    iface = b.__sycl_usm_array_interface__  # a selector orders no consumer: the host waits
+    assert written.done and iface["syclobj"] == device.selector
+    timer.join()
+    _check_values(device, b, -host)
+
+
 @pytest.mark.parametrize("stream, error, match", [
     (0, ValueError, "must be -1"), (1, ValueError, "must be -1"), (2, ValueError, "must be -1"),
     (2**80, ValueError, "must be -1"), ("queue", TypeError, "usmarr.Queue"), (1.5, TypeError, "usmarr.Queue"),

@@ -2,12 +2,10 @@
 dpctl/dpnp exchanges arrays with usmarr on Intel's CPU OpenCL device.  The dpctl tests skip,
 saying why, where dpctl, its Intel device or the library's view of that device is missing."""
 
-import ctypes
-import ctypes.util
-
 import pytest
 
 import usmarr
+from dpctl_support import adopt, intel_opencl_device
 
 np = pytest.importorskip("numpy")
 
@@ -92,10 +90,7 @@ def _dpctl_intel():
             import dpctl.tensor as dpt
         except ImportError as e:
             pytest.skip(f"neither dpnp.tensor nor dpctl.tensor is importable ({e})")
-    found = [d for d in dpctl.get_devices() if "Intel" in d.sycl_platform.name and d.backend.name == "opencl"]
-    if not found:
-        pytest.skip("dpctl sees no OpenCL device of an Intel platform (Intel's CPU runtime)")
-    return dpctl, dpt, found[0]
+    return dpctl, dpt, intel_opencl_device(dpctl)
 
 
 def _usmarr_device(dpctl_device):
@@ -103,33 +98,6 @@ def _usmarr_device(dpctl_device):
         return usmarr.get_device(dpctl_device.filter_string)
     except usmarr.UsmarrError as e:
         pytest.skip(f"usmarr cannot use {dpctl_device.filter_string}: {e}")
-
-
-_GET_NATIVE_CONTEXT = ("_ZN4sycl3_V110get_nativeILNS0_7backendE1ENS0_7contextEEENS0_14backend_traits"
-                       "IXT_EE11return_typeIT0_EERKS7_")  # sycl::get_native<backend::opencl>(const context &)
-
-
-def _adopt(dpctl, queue):
-    """A usmarr Device over the cl_context of dpctl's SYCL context (the one dpctl uses for
-    the filter selector of its device).  dpctl has no Python call for native handles: this
-    calls SYCL's get_native<opencl>(context), which dpctl's interface library exports."""
-    lib = ctypes.CDLL(dpctl.__path__[0] + "/libDPCTLSyclInterface.so")
-    try:
-        get_native = getattr(lib, _GET_NATIVE_CONTEXT)
-    except AttributeError:
-        pytest.skip("this dpctl exports no sycl::get_native<opencl>(context): no cl_context to adopt")
-    get_native.restype, get_native.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
-    cl_context = get_native(queue.sycl_context.addressof_ref())  # retained for us
-    opencl = ctypes.CDLL(ctypes.util.find_library("OpenCL") or "libOpenCL.so.1")
-    opencl.clGetContextInfo.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_size_t, ctypes.c_void_p,
-                                        ctypes.c_void_p]
-    opencl.clReleaseContext.argtypes = [ctypes.c_void_p]
-    devices = (ctypes.c_void_p * 1)()
-    assert opencl.clGetContextInfo(cl_context, 0x1081, ctypes.sizeof(devices), devices, None) == 0
-    try:
-        return usmarr.adopt_device(cl_context, devices[0])
-    finally:
-        opencl.clReleaseContext(cl_context)  # the Device holds its own reference
 
 
 def test_dpctl_and_usmarr_contexts_differ_so_pointers_are_refused():
@@ -187,7 +155,7 @@ def test_usmarr_to_dpctl_copies_through_numpy():
 def test_zero_copy_both_ways_with_dpctls_adopted_context(how):
     dpctl, dpt, dev = _dpctl_intel()
     q = dpctl.SyclQueue(dev)
-    ad = _adopt(dpctl, q)
+    ad = adopt(dpctl, q)
     assert ad.selector == dev.filter_string
     # dpctl -> usmarr: the same pointer, writes seen both ways
     x = dpt.arange(8, dtype="f4", sycl_queue=q, usm_type="shared")
@@ -232,11 +200,8 @@ def test_zero_copy_both_ways_with_dpctl_memory_alone():
         import dpctl.memory as dpm
     except ImportError as e:
         pytest.skip(f"dpctl is not installed ({e})")
-    found = [d for d in dpctl.get_devices() if "Intel" in d.sycl_platform.name and d.backend.name == "opencl"]
-    if not found:
-        pytest.skip("dpctl sees no OpenCL device of an Intel platform (Intel's CPU runtime)")
-    q = dpctl.SyclQueue(found[0])
-    ad = _adopt(dpctl, q)
+    q = dpctl.SyclQueue(intel_opencl_device(dpctl))
+    ad = adopt(dpctl, q)
     # dpctl -> usmarr: dpctl's allocation, read in place (dpctl.memory exports data=(ptr, True),
     # which the USM array interface reads as read-only).
     m = dpm.MemoryUSMShared(6 * 4, queue=q)
@@ -249,8 +214,7 @@ def test_zero_copy_both_ways_with_dpctl_memory_alone():
     np.testing.assert_array_equal(u.to_numpy().view(np.float32), np.full(6, 2.5, np.float32))
     # usmarr -> dpctl: the adopted context's array, shared by dpctl and written by both.
     a = usmarr.arange(5, dtype=usmarr.int32, usm_type="shared", device=ad)
-    ad.finish()
-    mm = dpm.as_usm_memory(a)
+    mm = dpm.as_usm_memory(a)  # the export waits for the writes on the device's queue
     assert mm.__sycl_usm_array_interface__["data"][0] == _pointer(a)
     got = np.empty(5, np.int32)
     mm.copy_to_host(got.view(np.uint8))

@@ -399,42 +399,101 @@ static usmarr_array_t *ramp(usmarr_context_t *ctx, int n)
     return x;
 }
 
+/* The cross-queue tests' set-up: a ramp x of n elements written on the context's queue,
+ * two queues a and b, and (when `held`) a held by an unsignalled gate and current. */
+struct two_queues {
+    usmarr_context_t *ctx;
+    usmarr_array_t *x;
+    usmarr_queue_t *a, *b;
+    cl_event gate;
+};
+
+static void two_queues_begin(struct two_queues *t, int n, bool held)
+{
+    t->ctx = test_context();
+    t->x = ramp(t->ctx, n);
+    ck_assert_ok(usmarr_queue_create(t->ctx, 0, &t->a));
+    ck_assert_ok(usmarr_queue_create(t->ctx, 0, &t->b));
+    t->gate = held ? hold(t->ctx, t->a) : NULL;
+    if (held)
+        ck_assert_ok(usmarr_queue_set_current(t->a));
+}
+
+static void two_queues_end(struct two_queues *t)
+{
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+    if (t->gate)
+        clReleaseEvent(t->gate);
+    usmarr_array_release(t->x);
+    usmarr_queue_release(t->a);
+    usmarr_queue_release(t->b);
+    usmarr_context_release(t->ctx);
+}
+
+/* x + value, on the calling thread's current queue. */
+static usmarr_array_t *add_scalar(usmarr_array_t *x, int value)
+{
+    usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(value)}};
+    usmarr_array_t *y;
+    ck_assert_ok(usmarr_elementwise("add", args, 2, NULL, &y));
+    return y;
+}
+
 /* y written on a (held), recorded for b, read on b: b's work waits for a's. */
 START_TEST(test_queue_record_orders_a_block_written_on_another_queue)
 {
-    usmarr_context_t *ctx = test_context();
-    usmarr_array_t *x = ramp(ctx, 256), *y, *z;
-    usmarr_queue_t *a, *b;
-    ck_assert_ok(usmarr_queue_create(ctx, 0, &a));
-    ck_assert_ok(usmarr_queue_create(ctx, 0, &b));
-    cl_event gate = hold(ctx, a);
-    ck_assert_ok(usmarr_queue_set_current(a));
-    usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(1)}};
-    ck_assert_ok(usmarr_elementwise("add", args, 2, NULL, &y));
-    ck_assert_ok(usmarr_queue_set_current(b));
-    ck_assert_ok(usmarr_array_record_queue(y, b));
-    args[0].array = y;
-    args[1].scalar = usmarr_scalar_int(2);
+    struct two_queues t;
+    two_queues_begin(&t, 256, true);
+    usmarr_array_t *y = add_scalar(t.x, 1), *z;
+    ck_assert_ok(usmarr_queue_set_current(t.b));
+    ck_assert_ok(usmarr_array_record_queue(y, t.b));
+    usmarr_operand_t args[2] = {{.array = y}, {.scalar = usmarr_scalar_int(2)}};
     ck_assert_ok(usmarr_elementwise("multiply", args, 2, NULL, &z));
     cl_event mb;
-    ck_assert_ok(usmarr_queue_marker(b, &mb));
+    ck_assert_ok(usmarr_queue_marker(t.b, &mb));
     thrd_sleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
     ck_assert_int_ne(event_status(mb), CL_COMPLETE); /* b waits for a's add */
-    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-    ck_assert_ok(usmarr_queue_finish(b));
+    ck_assert_int_eq(clSetUserEventStatus(t.gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(t.b));
     ck_assert_ok(usmarr_queue_set_current(NULL));
     float got[256];
     ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
     for (int i = 0; i < 256; i++)
         ck_assert_float_eq(got[i], ((float)i - 100.0f + 1.0f) * 2.0f);
     clReleaseEvent(mb);
-    clReleaseEvent(gate);
     usmarr_array_release(z);
     usmarr_array_release(y);
-    usmarr_array_release(x);
-    usmarr_queue_release(a);
-    usmarr_queue_release(b);
-    usmarr_context_release(ctx);
+    two_queues_end(&t);
+}
+END_TEST
+
+/* The queue that last wrote a block: the context's queue by default, the queue current at
+ * a result's allocation (a view's too), then the last one recorded. */
+START_TEST(test_queue_array_reports_the_queue_that_last_wrote_it)
+{
+    struct two_queues t;
+    two_queues_begin(&t, 16, false);
+    cl_command_queue own = usmarr_context_queue(t.ctx);
+    ck_assert_ptr_null(usmarr_array_queue(NULL));
+    ck_assert_ptr_eq(usmarr_queue_cl(usmarr_array_queue(t.x)), own);
+    ck_assert_ok(usmarr_queue_set_current(t.b));
+    usmarr_array_t *y = add_scalar(t.x, 1), *view;
+    ck_assert_ptr_eq(usmarr_array_queue(y), t.b);
+    ck_assert_ptr_eq(usmarr_queue_cl(usmarr_array_queue(t.x)), own); /* only read on b */
+    ck_assert_ok(usmarr_array_index_text(y, "::2", &view));
+    ck_assert_ptr_eq(usmarr_array_queue(view), t.b);
+    ck_assert_ok(usmarr_array_record_queue(view, t.a));
+    ck_assert_ptr_eq(usmarr_array_queue(y), t.a);
+    ck_assert_ok(usmarr_queue_set_current(NULL));
+    ck_assert_ok(usmarr_array_record_queue(y, usmarr_queue_current(t.ctx)));
+    ck_assert_ptr_eq(usmarr_queue_cl(usmarr_array_queue(y)), own);
+    float got[16];
+    ck_assert_ok(usmarr_array_copy_to_host(y, got, NULL));
+    for (int i = 0; i < 16; i++)
+        ck_assert_float_eq(got[i], (float)i - 99.0f);
+    usmarr_array_release(view);
+    usmarr_array_release(y);
+    two_queues_end(&t);
 }
 END_TEST
 
@@ -442,37 +501,27 @@ END_TEST
  * after a's add, so the block ends filled, not added. */
 START_TEST(test_queue_pool_block_reused_on_another_queue_waits_for_its_last)
 {
-    usmarr_context_t *ctx = test_context();
-    usmarr_array_t *x = ramp(ctx, 256), *t, *u;
-    usmarr_queue_t *a, *b;
-    ck_assert_ok(usmarr_queue_create(ctx, 0, &a));
-    ck_assert_ok(usmarr_queue_create(ctx, 0, &b));
-    cl_event gate = hold(ctx, a);
-    ck_assert_ok(usmarr_queue_set_current(a));
-    usmarr_operand_t args[2] = {{.array = x}, {.scalar = usmarr_scalar_int(1)}};
-    ck_assert_ok(usmarr_elementwise("add", args, 2, NULL, &t));
-    void *pt = usmarr_array_data(t);
-    usmarr_array_release(t);
-    ck_assert_ok(usmarr_queue_set_current(b));
+    struct two_queues t;
+    two_queues_begin(&t, 256, true);
+    usmarr_array_t *tmp = add_scalar(t.x, 1), *u;
+    void *pt = usmarr_array_data(tmp);
+    usmarr_array_release(tmp);
+    ck_assert_ok(usmarr_queue_set_current(t.b));
     int64_t shape[1] = {256};
-    ck_assert_ok(usmarr_array_empty(ctx, 1, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &u));
+    ck_assert_ok(usmarr_array_empty(t.ctx, 1, shape, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &u));
     ck_assert_ptr_eq(usmarr_array_data(u), pt); /* the pooled block */
     ck_assert_ok(usmarr_array_fill(u, usmarr_scalar_float(5)));
     thrd_sleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
-    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-    ck_assert_ok(usmarr_queue_finish(b));
-    ck_assert_ok(usmarr_queue_finish(a));
+    ck_assert_int_eq(clSetUserEventStatus(t.gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_queue_finish(t.b));
+    ck_assert_ok(usmarr_queue_finish(t.a));
     ck_assert_ok(usmarr_queue_set_current(NULL));
     float got[256];
     ck_assert_ok(usmarr_array_copy_to_host(u, got, NULL));
     for (int i = 0; i < 256; i++)
         ck_assert_float_eq(got[i], 5.0f);
-    clReleaseEvent(gate);
     usmarr_array_release(u);
-    usmarr_array_release(x);
-    usmarr_queue_release(a);
-    usmarr_queue_release(b);
-    usmarr_context_release(ctx);
+    two_queues_end(&t);
 }
 END_TEST
 
@@ -548,6 +597,7 @@ Suite *suite_queue(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("order");
     tcase_add_test(tc, test_queue_record_orders_a_block_written_on_another_queue);
+    tcase_add_test(tc, test_queue_array_reports_the_queue_that_last_wrote_it);
     tcase_add_test(tc, test_queue_pool_block_reused_on_another_queue_waits_for_its_last);
     tcase_add_test(tc, test_queue_foreign_block_released_after_the_work_that_reads_it);
     suite_add_tcase(s, tc);
