@@ -399,15 +399,16 @@ __kernel void usmarr_tridiag_gather(__global const LA_R *z, __global const long 
 #if USMARR_WANT(bidiag)
 /* Column jj of t, the triangle of the block reflector I - V t Vᴴ of r's rows [k0, k0 + jj]
  * (larft; zeros before `from`, the reflector of row k0 + jj is 1 at `from`): -tau t (Vᴴ v)
- * above the diagonal, tau on it, zeros below. */
+ * above the diagonal, tau on it, zeros below; only where `on` (the barriers in every
+ * work-group). */
 inline void la_larft(__local LA_T *cv, __global const LA_T *r, __global LA_T *t, long n, long k0, long jj, long from,
-                     LA_T tau)
+                     LA_T tau, bool on)
 {
     int lid = (int)get_local_id(0);
-    if (lid < jj)
+    if (on && lid < jj)
         cv[lid] = la_dot(r + (k0 + lid) * n + from, r + (k0 + jj) * n + from, n - from, true);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < LA_NB) {
+    if (on && lid < LA_NB) {
         LA_T s = 0;
         for (long q = lid; q < jj; q++)
             s += LA_MUL(t[lid * LA_NB + q], cv[q]);
@@ -416,77 +417,140 @@ inline void la_larft(__local LA_T *cv, __global const LA_T *r, __global LA_T *t,
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Columns [k0, k0 + kb) of the reduction of a (n x n, row-major) to real upper bidiagonal
- * form B = Q_Lᴴ A P (LAPACK's gebd2; Q_L = H_0 H_1 ..., P = G_0 G_1 ...).  Column j: the
- * reflector H_j = I - tau v vᴴ with H_jᴴ a[j:, j] = d_j e1 (larfg, d_j real) goes into rl's
- * row j (zeros from k0 to j, 1 at j), and H_jᴴ turns the columns after j, eight a
- * work-item; then G_j = I - tau u uᴴ with a[j, j+1:] G_j = e_j e1ᵀ (larfg of the row's
- * conjugate, e_j real) into rr's row j (zeros from k0 to j, 1 at j + 1), and the rows after
- * j take a G_j, one a work-item.  tl, tr (LA_NB x LA_NB): the triangles of the panel's
- * block reflectors H_k0 ... and G_k0 ... (larft). */
+/* The reduction of a (n x n, row-major) to real upper bidiagonal form B = Q_Lᴴ A P
+ * (LAPACK's gebd2; Q_L = H_0 H_1 ..., P = G_0 G_1 ...), column j in two halves, each
+ * spread over the work-items of `ng` groups (g this one's): no result depends on how
+ * many, each column and row being one work-item's in one order.
+ * Left: the reflector H_j = I - tau v vᴴ with H_jᴴ a[j:, j] = d_j e1 (larfg, d_j real, in
+ * every group) goes into rl's row j (zeros from k0 to j, 1 at j) and coef[0]; w = tau
+ * vᴴ a[j:, j+1:] into wb, eight columns a work-item, which also takes row j's update. */
+inline void la_bidiag_left(__local LA_R *red, __global LA_T *a, long n, long k0, long j, __global LA_T *rl,
+                           __global LA_R *d, __global LA_T *wb, __global LA_T *coef, int g, int ng)
+{
+    int lid = (int)get_local_id(0);
+    LA_T tau, scale;
+    LA_R beta;
+    la_larfg(red, a + j * n + j, n - j, n, false, &tau, &scale, &beta);
+    if (g == 0) {
+        for (long i = k0 + lid; i < n; i += LA_GROUP)
+            rl[j * n + i] = i < j ? LA_FROM(0) : i == j ? LA_FROM(1) : LA_MUL(a[i * n + j], scale);
+        if (lid == 0) {
+            d[j] = beta;
+            coef[0] = tau;
+        }
+    }
+    __global LA_T *row = a + j * n;
+    for (long c0 = j + 1 + 8 * ((long)g * LA_GROUP + lid); c0 < n; c0 += 8 * (long)LA_GROUP * ng) {
+#ifndef LA_COMPLEX
+        if (c0 + 8 <= n) {
+            LA_T8 w = vload8(0, row + c0);
+            for (long i = j + 1; i < n; i++)
+                w += (a[i * n + j] * scale) * vload8(0, a + i * n + c0);
+            w *= tau;
+            vstore8(w, 0, wb + c0);
+            vstore8(vload8(0, row + c0) - w, 0, row + c0);
+            continue;
+        }
+#endif
+        for (long c = c0; c < n && c < c0 + 8; c++) {
+            LA_T w = row[c];
+            for (long i = j + 1; i < n; i++)
+                w += LA_MUL(LA_CONJ(LA_MUL(a[i * n + j], scale)), a[i * n + c]);
+            w = LA_MUL(LA_CONJ(tau), w);
+            wb[c] = w;
+            row[c] -= w;
+        }
+    }
+}
+
+/* Right: the left update of the rows after j (a[i, j+1:] -= v_i w); G_j = I - tau u uᴴ with
+ * a[j, j+1:] G_j = e_j e1ᵀ (larfg of the row's conjugate, e_j real, in every group) into
+ * rr's row j (zeros from k0 to j, 1 at j + 1) and, for the other groups, their rows of ub;
+ * the rows after j take a G_j, one a work-item, in the same pass.  Group 0 also forms the
+ * panel's columns j - k0 of tl and tr, the triangles of the block reflectors H_k0 ... and
+ * G_k0 ... (larft). */
+inline void la_bidiag_right(__local LA_R *red, __local LA_T *cv, __global LA_T *a, long n, long k0, long j,
+                            __global LA_T *rl, __global LA_T *rr, __global LA_T *tl, __global LA_T *tr,
+                            __global LA_R *e, __global const LA_T *wb, __global LA_T *ub, __global const LA_T *coef,
+                            int g, int ng)
+{
+    int lid = (int)get_local_id(0);
+    la_larft(cv, rl, tl, n, k0, j - k0, j, coef[0], g == 0);
+    LA_T tau, scale;
+    LA_R beta;
+    la_larfg(red, a + j * n + j + 1, n - j - 1, 1, true, &tau, &scale, &beta);
+    __global LA_T *u = g == 0 ? rr + j * n : ub + (g - 1) * n;
+    for (long i = (g == 0 ? k0 : j) + lid; i < n; i += LA_GROUP)
+        u[i] = i <= j ? LA_FROM(0) : i == j + 1 ? LA_FROM(1) : LA_MUL(LA_CONJ(a[j * n + i]), scale);
+    if (g == 0 && lid == 0 && j + 1 < n)
+        e[j] = beta;
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    la_larft(cv, rr, tr, n, k0, j - k0, j + 1, tau, g == 0);
+    for (long i = j + 1 + (long)g * LA_GROUP + lid; i < n; i += (long)LA_GROUP * ng) {
+        __global LA_T *row = a + i * n;
+        LA_T vi = rl[j * n + i], p = 0;
+        long c = j + 1;
+#ifndef LA_COMPLEX
+        LA_T8 acc = 0;
+        for (; c + 8 <= n; c += 8) {
+            LA_T8 x = vload8(0, row + c) - vi * vload8(0, wb + c);
+            vstore8(x, 0, row + c);
+            acc += x * vload8(0, u + c);
+        }
+        p = ((acc.s0 + acc.s1) + (acc.s2 + acc.s3)) + ((acc.s4 + acc.s5) + (acc.s6 + acc.s7));
+#endif
+        for (; c < n; c++) {
+            LA_T x = row[c] - LA_MUL(vi, wb[c]);
+            row[c] = x;
+            p += LA_MUL(x, u[c]);
+        }
+        p = LA_MUL(tau, p);
+        c = j + 1;
+#ifndef LA_COMPLEX
+        for (; c + 8 <= n; c += 8)
+            vstore8(vload8(0, row + c) - p * vload8(0, u + c), 0, row + c);
+#endif
+        for (; c < n; c++)
+            row[c] -= LA_MUL(p, LA_CONJ(u[c]));
+    }
+}
+
+/* Columns [k0, k0 + kb) by one work-group (the matrix's last columns, where a launch per
+ * half would cost more than it spreads). */
 __kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
 usmarr_bidiag_panel(__global LA_T *a, long n, long k0, long kb, __global LA_T *rl, __global LA_T *rr,
-                    __global LA_T *tl, __global LA_T *tr, __global LA_R *d, __global LA_R *e, long count)
+                    __global LA_T *tl, __global LA_T *tr, __global LA_R *d, __global LA_R *e, __global LA_T *wb,
+                    __global LA_T *coef, long count)
 {
     __local LA_R red[LA_GROUP];
     __local LA_T cv[LA_NB];
-    int lid = (int)get_local_id(0);
     (void)count;
-    for (long jj = 0; jj < kb; jj++) {
-        long j = k0 + jj;
-        LA_T tau, scale;
-        LA_R beta;
-        la_larfg(red, a + j * n + j, n - j, n, false, &tau, &scale, &beta);
-        __global LA_T *v = rl + j * n;
-        for (long i = k0 + lid; i < n; i += LA_GROUP)
-            v[i] = i < j ? LA_FROM(0) : i == j ? LA_FROM(1) : LA_MUL(a[i * n + j], scale);
-        if (lid == 0)
-            d[j] = beta;
+    for (long j = k0; j < k0 + kb; j++) {
+        la_bidiag_left(red, a, n, k0, j, rl, d, wb, coef, 0, 1);
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        la_larft(cv, rl, tl, n, k0, jj, j, tau);
-        for (long c0 = j + 1 + 8 * lid; c0 < n; c0 += 8 * LA_GROUP) {
-#ifndef LA_COMPLEX
-            if (c0 + 8 <= n) {
-                LA_T8 w = 0;
-                for (long i = j; i < n; i++)
-                    w += v[i] * vload8(0, a + i * n + c0);
-                w *= tau;
-                for (long i = j; i < n; i++)
-                    vstore8(vload8(0, a + i * n + c0) - v[i] * w, 0, a + i * n + c0);
-                continue;
-            }
-#endif
-            for (long c = c0; c < n && c < c0 + 8; c++) {
-                LA_T w = 0;
-                for (long i = j; i < n; i++)
-                    w += LA_MUL(LA_CONJ(v[i]), a[i * n + c]);
-                w = LA_MUL(LA_CONJ(tau), w);
-                for (long i = j; i < n; i++)
-                    a[i * n + c] -= LA_MUL(v[i], w);
-            }
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        la_larfg(red, a + j * n + j + 1, n - j - 1, 1, true, &tau, &scale, &beta);
-        __global LA_T *u = rr + j * n;
-        for (long i = k0 + lid; i < n; i += LA_GROUP)
-            u[i] = i <= j ? LA_FROM(0) : i == j + 1 ? LA_FROM(1) : LA_MUL(LA_CONJ(a[j * n + i]), scale);
-        if (lid == 0 && j + 1 < n)
-            e[j] = beta;
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        la_larft(cv, rr, tr, n, k0, jj, j + 1, tau);
-        for (long i = j + 1 + lid; i < n; i += LA_GROUP) {
-            __global LA_T *row = a + i * n;
-            LA_T p = LA_MUL(tau, la_dot(row + j + 1, u + j + 1, n - j - 1, false));
-            long c = j + 1;
-#ifndef LA_COMPLEX
-            for (; c + 8 <= n; c += 8)
-                vstore8(vload8(0, row + c) - p * vload8(0, u + c), 0, row + c);
-#endif
-            for (; c < n; c++)
-                row[c] -= LA_MUL(p, LA_CONJ(u[c]));
-        }
+        la_bidiag_right(red, cv, a, n, k0, j, rl, rr, tl, tr, e, wb, rr, coef, 0, 1);
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
+}
+
+/* Column j's halves, one launch each, on all the work-groups launched (`count` items). */
+__kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
+usmarr_bidiag_left(__global LA_T *a, long n, long k0, long j, __global LA_T *rl, __global LA_R *d,
+                   __global LA_T *wb, __global LA_T *coef, long count)
+{
+    __local LA_R red[LA_GROUP];
+    la_bidiag_left(red, a, n, k0, j, rl, d, wb, coef, (int)get_group_id(0), (int)(count / LA_GROUP));
+}
+
+__kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
+usmarr_bidiag_right(__global LA_T *a, long n, long k0, long j, __global LA_T *rl, __global LA_T *rr,
+                    __global LA_T *tl, __global LA_T *tr, __global LA_R *e, __global const LA_T *wb,
+                    __global LA_T *ub, __global const LA_T *coef, long count)
+{
+    __local LA_R red[LA_GROUP];
+    __local LA_T cv[LA_NB];
+    la_bidiag_right(red, cv, a, n, k0, j, rl, rr, tl, tr, e, wb, ub, coef, (int)get_group_id(0),
+                    (int)(count / LA_GROUP));
 }
 
 /* The smaller singular value of [[f, g], [0, h]] (LAPACK's las2). */

@@ -75,6 +75,10 @@ USMARR_INTERNAL int usmarr__linalg_launch(usmarr_context_t *ctx, const char *fam
 USMARR_INTERNAL int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
                                                 const char *defines, const char *kernel, int nargs,
                                                 const struct usmarr__karg *args, int group);
+/* The same for `groups` work-groups of `group` items; the appended `items` is their count. */
+USMARR_INTERNAL int usmarr__linalg_launch_groups(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                                 const char *defines, const char *kernel, int nargs,
+                                                 const struct usmarr__karg *args, int group, int groups);
 
 /* Status words on the device, one a matrix: kernels store 1 for a matrix that failed
  * (cl/linalg_lu.cl), 0 for the others.  _check reads them and fails with

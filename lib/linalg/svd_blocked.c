@@ -18,17 +18,21 @@
 #define NB 32 /* the panel's columns (LA_NB) */
 #define GROUP 64
 #define DEFINES "-DLA_GROUP=64 -DLA_NB=32"
+#define SPREAD_MIN 128 /* rows left from which a column's halves spread over the compute units */
 
 /* One matrix's work, reused for every matrix of the stack (k = min(m, n), mt = max). */
 struct scratch {
     usmarr_array_t *tall, *q, *r, *rl, *rr, *tl, *tr, *d, *e, *perm, *state, *zu, *zv, *rotl, *rotr, *ub, *vb;
+    usmarr_array_t *wb, *coef, *spread;
     int64_t cap, ld;
+    int groups; /* the work-groups of the reduction's launches per column */
 };
 
 static void scratch_release(struct scratch *s)
 {
     usmarr_array_t **all[] = {&s->tall, &s->q,    &s->r,    &s->rl, &s->rr, &s->tl,   &s->tr,   &s->d, &s->e,
-                              &s->perm, &s->state, &s->zu, &s->zv, &s->rotl, &s->rotr, &s->ub, &s->vb};
+                              &s->perm, &s->state, &s->zu, &s->zv, &s->rotl, &s->rotr, &s->ub, &s->vb,
+                              &s->wb,   &s->coef,  &s->spread};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         usmarr_array_release(*all[i]);
 }
@@ -47,12 +51,15 @@ static int scratch_new(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t m, int6
     s->cap = k * k < ((int64_t)1 << 21) ? k * k : (int64_t)1 << 21;
     s->cap = s->cap > k ? s->cap : k;
     s->ld = (k + 31) / 32 * 32;
+    s->groups = ctx->profile.compute_units < 1 ? 1 : ctx->profile.compute_units > 16 ? 16 : (int)ctx->profile.compute_units;
     int rc;
     if ((m < n && (rc = empty(ctx, dt, mt, k, &s->tall))) || (rc = empty(ctx, dt, k, k, &s->r)) ||
         (rc = empty(ctx, dt, k, k, &s->rl)) || (rc = empty(ctx, dt, k, k, &s->rr)) ||
         (rc = empty(ctx, dt, npanels * NB, NB, &s->tl)) || (rc = empty(ctx, dt, npanels * NB, NB, &s->tr)) ||
         (rc = empty(ctx, real, 1, k, &s->d)) || (rc = empty(ctx, real, 1, k, &s->e)) ||
-        (rc = empty(ctx, USMARR_INT64, 1, k, &s->perm)) || (rc = empty(ctx, USMARR_INT64, 1, 4, &s->state)))
+        (rc = empty(ctx, USMARR_INT64, 1, k, &s->perm)) || (rc = empty(ctx, USMARR_INT64, 1, 4, &s->state)) ||
+        (rc = empty(ctx, dt, 1, k, &s->wb)) || (rc = empty(ctx, dt, 1, 1, &s->coef)) ||
+        (rc = empty(ctx, dt, s->groups, k, &s->spread)))
         return rc;
     if (!vectors)
         return 0;
@@ -89,23 +96,43 @@ static int store(usmarr_array_t *dst, const usmarr_array_t *src, bool adjoint)
     return rc;
 }
 
-/* Step 2: s->r (k x k) to D = (d, e), the reflectors in rl, rr, tl and tr. */
+/* Step 2: s->r (k x k) to D = (d, e), the reflectors in rl, rr, tl and tr: each column's
+ * halves by a launch on s->groups work-groups while at least SPREAD_MIN rows remain, then
+ * the panels by one work-group with barriers between the halves. */
 static int reduce(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t k, struct scratch *s)
 {
     int rc = 0;
     cl_long lk = k;
     for (int64_t k0 = 0; !rc && k0 < k; k0 += NB) {
         cl_long lk0 = k0, lkb = k - k0 < NB ? k - k0 : NB;
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(s->r)),
-                                            USMARR__ARG(lk),
-                                            USMARR__ARG(lk0),
-                                            USMARR__ARG(lkb),
-                                            USMARR__ARG_PTR(usmarr_array_data(s->rl)),
-                                            USMARR__ARG_PTR(usmarr_array_data(s->rr)),
-                                            USMARR__ARG_PTR(data_at(s->tl, k0 * NB)),
-                                            USMARR__ARG_PTR(data_at(s->tr, k0 * NB)),
-                                            USMARR__ARG_PTR(usmarr_array_data(s->d)),
-                                            USMARR__ARG_PTR(usmarr_array_data(s->e))};
+        void *tl = data_at(s->tl, k0 * NB), *tr = data_at(s->tr, k0 * NB);
+        if (s->groups > 1 && k - k0 >= SPREAD_MIN) {
+            for (cl_long j = k0; !rc && j < k0 + lkb; j++) {
+                const struct usmarr__karg largs[] = {
+                    USMARR__ARG_PTR(usmarr_array_data(s->r)),  USMARR__ARG(lk), USMARR__ARG(lk0), USMARR__ARG(j),
+                    USMARR__ARG_PTR(usmarr_array_data(s->rl)), USMARR__ARG_PTR(usmarr_array_data(s->d)),
+                    USMARR__ARG_PTR(usmarr_array_data(s->wb)), USMARR__ARG_PTR(usmarr_array_data(s->coef))};
+                const struct usmarr__karg rargs[] = {
+                    USMARR__ARG_PTR(usmarr_array_data(s->r)),    USMARR__ARG(lk),
+                    USMARR__ARG(lk0),                            USMARR__ARG(j),
+                    USMARR__ARG_PTR(usmarr_array_data(s->rl)),   USMARR__ARG_PTR(usmarr_array_data(s->rr)),
+                    USMARR__ARG_PTR(tl),                         USMARR__ARG_PTR(tr),
+                    USMARR__ARG_PTR(usmarr_array_data(s->e)),    USMARR__ARG_PTR(usmarr_array_data(s->wb)),
+                    USMARR__ARG_PTR(usmarr_array_data(s->spread)),   USMARR__ARG_PTR(usmarr_array_data(s->coef))};
+                if (!(rc = usmarr__linalg_launch_groups(ctx, "linalg_tridiag", dt, DEFINES, "usmarr_bidiag_left",
+                                                        USMARR__NARGS(largs), largs, GROUP, s->groups)))
+                    rc = usmarr__linalg_launch_groups(ctx, "linalg_tridiag", dt, DEFINES, "usmarr_bidiag_right",
+                                                      USMARR__NARGS(rargs), rargs, GROUP, s->groups);
+            }
+            continue;
+        }
+        const struct usmarr__karg args[] = {
+            USMARR__ARG_PTR(usmarr_array_data(s->r)),  USMARR__ARG(lk),
+            USMARR__ARG(lk0),                          USMARR__ARG(lkb),
+            USMARR__ARG_PTR(usmarr_array_data(s->rl)), USMARR__ARG_PTR(usmarr_array_data(s->rr)),
+            USMARR__ARG_PTR(tl),                       USMARR__ARG_PTR(tr),
+            USMARR__ARG_PTR(usmarr_array_data(s->d)),  USMARR__ARG_PTR(usmarr_array_data(s->e)),
+            USMARR__ARG_PTR(usmarr_array_data(s->wb)), USMARR__ARG_PTR(usmarr_array_data(s->coef))};
         rc = usmarr__linalg_launch_group(ctx, "linalg_tridiag", dt, DEFINES, "usmarr_bidiag_panel",
                                          USMARR__NARGS(args), args, GROUP);
     }
