@@ -347,8 +347,8 @@ __kernel void usmarr_tridiag_ql(__global LA_R *d, __global LA_R *e, __global LA_
  * that a slab is contiguous and a rotation of rows i and i + 1 turns two neighbouring
  * lines.  Work-item g turns slabs [LA_SLABS g, LA_SLABS (g + 1)) by the rotations state[2]
  * recorded (set to the identity first when `init`): the slabs are independent chains of
- * work for the core, and row i + 1 stays in registers from the rotation before, which
- * turned it as its row i (QL's rotations walk down the rows). */
+ * work for the core, and both rows of a rotation stay in registers for the next, which
+ * shares one of them when the rotations walk down the rows (QL) or up (bdsqr's chase). */
 #define LA_SLABS 4
 __kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_R *z, __global const LA_R *rot,
                                                         __global const long *state, long n, int init, long count)
@@ -360,20 +360,20 @@ __kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_R *z, __glob
     for (long i = 0; init && i < n * LA_SLABS; i++)
         for (int c = 0; c < 8; c++)
             slab[8 * i + c] = i % n == 8 * (LA_SLABS * g + i / n) + c ? 1 : 0;
-    long nrot = state[2], prev = -2;
-    LA_R8 y[LA_SLABS];
+    long nrot = state[2], prev = -3;
+    LA_R8 lo[LA_SLABS], hi[LA_SLABS]; /* rows prev and prev + 1 */
     for (long k = 0; k < nrot; k++) {
         long i = (long)rot[3 * k];
         LA_R c = rot[3 * k + 1], s = rot[3 * k + 2];
         __global LA_R *r0 = slab + 8 * i;
 #pragma unroll
         for (int q = 0; q < LA_SLABS; q++) {
-            if (i + 1 != prev)
-                y[q] = vload8(1, r0 + 8 * n * q);
-            LA_R8 x = vload8(0, r0 + 8 * n * q);
-            vstore8(s * x + c * y[q], 1, r0 + 8 * n * q);
-            y[q] = c * x - s * y[q];
-            vstore8(y[q], 0, r0 + 8 * n * q);
+            LA_R8 x = i == prev ? lo[q] : i == prev + 1 ? hi[q] : vload8(0, r0 + 8 * n * q);
+            LA_R8 y = i + 1 == prev ? lo[q] : i == prev ? hi[q] : vload8(1, r0 + 8 * n * q);
+            lo[q] = c * x - s * y;
+            hi[q] = s * x + c * y;
+            vstore8(lo[q], 0, r0 + 8 * n * q);
+            vstore8(hi[q], 1, r0 + 8 * n * q);
         }
         prev = i;
     }
@@ -572,6 +572,13 @@ inline LA_R la_las2_min(LA_R f, LA_R g, LA_R h)
 }
 
 /* The rotation [c s; -s c] that takes (f, g) to (r, 0), r returned (lartg). */
+#if defined(LA_DOUBLE)
+#define LA_SAFE_MIN 0x1p-500
+#define LA_SAFE_MAX 0x1p500
+#else
+#define LA_SAFE_MIN 0x1p-60f
+#define LA_SAFE_MAX 0x1p60f
+#endif
 inline LA_R la_lartg(LA_R f, LA_R g, LA_R *c, LA_R *s)
 {
     if (g == 0) {
@@ -584,8 +591,10 @@ inline LA_R la_lartg(LA_R f, LA_R g, LA_R *c, LA_R *s)
         *s = 1;
         return g;
     }
-    LA_R h = hypot(f, g), r = copysign(h, f);
-    *c = fabs(f) / h;
+    LA_R af = fabs(f), ag = fabs(g), big = fmax(af, ag), small = fmin(af, ag);
+    /* sqrt(f² + g²) where neither square overflows or underflows, else hypot */
+    LA_R h = small > LA_SAFE_MIN && big < LA_SAFE_MAX ? sqrt(f * f + g * g) : hypot(f, g), r = copysign(h, f);
+    *c = af / h;
     *s = g / r;
     return r;
 }
