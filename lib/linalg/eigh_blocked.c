@@ -167,6 +167,32 @@ static int solve_tridiagonal(struct usmarr__linalg_stack *st, int64_t index, usm
     return rc;
 }
 
+int usmarr__apply_reflectors(const usmarr_array_t *r, const usmarr_array_t *t, int64_t n, int64_t shift,
+                             usmarr_array_t *mat, int64_t base)
+{
+    int rc = 0;
+    for (int64_t k0 = (n - 1) / NB * NB; !rc && k0 >= 0; k0 -= NB) {
+        int64_t kb = n - k0 < NB ? n - k0 : NB, rows = n - k0 - shift;
+        if (rows <= 0)
+            continue;
+        /* M[k0+shift:] -= Y (T (Yᴴ M[k0+shift:])), Yᵀ the panel's rows of r from column k0 + shift */
+        usmarr_array_t *yt = NULL, *yh = NULL, *y = NULL, *tt = NULL, *m = NULL, *p1 = NULL, *p2 = NULL;
+        if (!(rc = view2(r, k0 * n + k0 + shift, kb, rows, n, &yt)) && !(rc = usmarr_matrix_transpose(yt, &y)) &&
+            !(rc = conjugate(yt, &yh)) && !(rc = view2(t, k0 / NB * NB * NB, kb, kb, NB, &tt)) &&
+            !(rc = view2(mat, base + (k0 + shift) * n, rows, n, n, &m)) && !(rc = usmarr_matmul(yh, m, NULL, &p1)) &&
+            !(rc = usmarr_matmul(tt, p1, NULL, &p2)))
+            rc = usmarr__subtract_product(m, y, p2);
+        usmarr_array_release(yt);
+        usmarr_array_release(yh);
+        usmarr_array_release(y);
+        usmarr_array_release(tt);
+        usmarr_array_release(m);
+        usmarr_array_release(p1);
+        usmarr_array_release(p2);
+    }
+    return rc;
+}
+
 /* Step 3: matrix `index` of v = Q M, M = Z's rows in w's order, transposed. */
 static int back_transform(struct usmarr__linalg_stack *st, int64_t index, usmarr_array_t *v, struct scratch *s)
 {
@@ -180,26 +206,7 @@ static int back_transform(struct usmarr__linalg_stack *st, int64_t index, usmarr
                                         USMARR__ARG(ln)};
     int rc = usmarr__linalg_launch(ctx, "linalg_tridiag", dt, "-DLA_GROUP=64 -DLA_NB=32", "usmarr_tridiag_gather",
                                    USMARR__NARGS(args), args, n);
-    for (int64_t k0 = (n - 1) / NB * NB; !rc && k0 >= 0; k0 -= NB) {
-        int64_t kb = n - k0 < NB ? n - k0 : NB, rows = n - k0 - 1;
-        if (rows <= 0)
-            continue;
-        /* M[k0+1:] -= Y (T (Yᴴ M[k0+1:])), Yᵀ the panel's rows of r from column k0 + 1 */
-        usmarr_array_t *yt = NULL, *yh = NULL, *y = NULL, *t = NULL, *m = NULL, *p1 = NULL, *p2 = NULL;
-        if (!(rc = view2(s->r, k0 * n + k0 + 1, kb, rows, n, &yt)) && !(rc = usmarr_matrix_transpose(yt, &y)) &&
-            !(rc = conjugate(yt, &yh)) && !(rc = view2(s->t, k0 / NB * NB * NB, kb, kb, NB, &t)) &&
-            !(rc = view2(v, base + (k0 + 1) * n, rows, n, n, &m)) && !(rc = usmarr_matmul(yh, m, NULL, &p1)) &&
-            !(rc = usmarr_matmul(t, p1, NULL, &p2)))
-            rc = usmarr__subtract_product(m, y, p2);
-        usmarr_array_release(yt);
-        usmarr_array_release(yh);
-        usmarr_array_release(y);
-        usmarr_array_release(t);
-        usmarr_array_release(m);
-        usmarr_array_release(p1);
-        usmarr_array_release(p2);
-    }
-    return rc;
+    return rc ? rc : usmarr__apply_reflectors(s->r, s->t, n, 1, v, base);
 }
 
 int usmarr__eigh_tridiagonal(struct usmarr__linalg_stack *st, usmarr_array_t *w, usmarr_array_t *v,

@@ -15,4 +15,4 @@ lib_libusmarr_la_SOURCES += \
 	lib/linalg/qr_blocked.c \
 	lib/linalg/eigh.c \
 	lib/linalg/eigh_blocked.c \
-	lib/linalg/svd.c
+	lib/linalg/svd.c lib/linalg/svd_blocked.c

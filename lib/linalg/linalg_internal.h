@@ -75,6 +75,10 @@ USMARR_INTERNAL int usmarr__linalg_launch(usmarr_context_t *ctx, const char *fam
 USMARR_INTERNAL int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
                                                 const char *defines, const char *kernel, int nargs,
                                                 const struct usmarr__karg *args, int group);
+/* The same for `groups` work-groups of `group` items; the appended `items` is their count. */
+USMARR_INTERNAL int usmarr__linalg_launch_groups(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                                 const char *defines, const char *kernel, int nargs,
+                                                 const struct usmarr__karg *args, int group, int groups);
 
 /* Status words on the device, one a matrix: kernels store 1 for a matrix that failed
  * (cl/linalg_lu.cl), 0 for the others.  _check reads them and fails with
@@ -161,7 +165,8 @@ USMARR_INTERNAL int usmarr__decomp_launch(usmarr_context_t *ctx, const struct us
 /* Matrices with min(m, n) at least this take the blocked QR (qr_blocked.c). */
 #define USMARR__QR_BLOCKED_MIN 128
 /* The blocked QR of one m x n matrix a (a C-ordered work matrix, destroyed) into q (m x
- * qc) and r (qc x n), C-ordered, of a's dtype `dt`. */
+ * qc; NULL: R alone) and r (at least min(m, n) rows, zeros below, x n), C-ordered, of a's
+ * dtype `dt`. */
 USMARR_INTERNAL int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *a, usmarr_array_t *q,
                                        usmarr_array_t *r);
 /* The iteration limit of Jacobi (sweeps) and QL (iterations an eigenvalue): 30, or less
@@ -182,6 +187,24 @@ USMARR_INTERNAL int usmarr__svd(const char *fn, const usmarr_array_t *x, bool fu
  * not converge. */
 USMARR_INTERNAL int usmarr__eigh_tridiagonal(struct usmarr__linalg_stack *st, usmarr_array_t *w, usmarr_array_t *v,
                                              usmarr_array_t *status);
+/* mat's n x n matrix M from element `base` (rows of n) := Q M, Q = H_0 H_1 ... the
+ * reflectors H_j = I - tau v vᴴ of r's rows (n x n; row j is v, zero before j + shift and 1
+ * there) in block form I - V T Vᴴ, panels of 32 rows with their triangles T in t (32 x
+ * 32 each, larft): three products per panel through usmarr_matmul, from the last panel. */
+USMARR_INTERNAL int usmarr__apply_reflectors(const usmarr_array_t *r, const usmarr_array_t *t, int64_t n,
+                                             int64_t shift, usmarr_array_t *mat, int64_t base);
+/* Matrices with min(m, n) at least this take svd by the blocked bidiagonal reduction and
+ * implicit QR (usmarr__svd_bidiagonal); the others one-sided Jacobi. */
+#ifndef USMARR__SVD_BIDIAGONAL_MIN
+#define USMARR__SVD_BIDIAGONAL_MIN 64
+#endif
+/* The SVD of the m x n matrices of `st` (destroyed), one at a time (svd_blocked.c): s
+ * (batch..., k) descending and, when u is given, u (batch..., m, m or k) and vh (batch...,
+ * n or k, n) as `full` says; status[index] = 1 where the QR sweeps ran out. */
+USMARR_INTERNAL int usmarr__svd_bidiagonal(struct usmarr__linalg_stack *st, bool full, usmarr_array_t *s,
+                                           usmarr_array_t *u, usmarr_array_t *vh, usmarr_array_t *status);
+/* The conjugate transpose of the matrices of a (a new array, or a view of a real one). */
+USMARR_INTERNAL int usmarr__adjoint(const usmarr_array_t *a, usmarr_array_t **h);
 /* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
  * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */
 enum usmarr__norm_singular { USMARR__NORM_2, USMARR__NORM_MINUS_2, USMARR__NORM_NUCLEAR };

@@ -66,7 +66,7 @@ static void panel_release(struct panel *p)
 int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *a, usmarr_array_t *q,
                        usmarr_array_t *r)
 {
-    int64_t m = a->shape[0], n = a->shape[1], k = m < n ? m : n, qc = q->shape[1];
+    int64_t m = a->shape[0], n = a->shape[1], k = m < n ? m : n, qc = q ? q->shape[1] : k;
     int64_t npanels = (k + NB - 1) / NB;
     struct panel *panels = calloc((size_t)npanels, sizeof *panels);
     usmarr_array_t *tau = NULL, *work = NULL, *eye = NULL, *upper = NULL;
@@ -123,6 +123,8 @@ int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t 
         usmarr_array_release(uk);
     }
     /* Q = H_0 ... H_{k-1} I: the panels' block reflectors from the last */
+    if (!q)
+        goto done;
     if (!rc && !(rc = usmarr_array_eye(ctx, m, qc, 0, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &eye)))
         rc = usmarr_array_copy_into(q, eye);
     for (int64_t p = npanels - 1; !rc && p >= 0; p--) {
@@ -132,6 +134,7 @@ int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t 
             rc = apply_block(panels[p].v, panels[p].vh, panels[p].t, qs);
         usmarr_array_release(qs);
     }
+done:
     for (int64_t p = 0; panels && p < npanels; p++)
         panel_release(&panels[p]);
     free(panels);

@@ -159,13 +159,19 @@ int usmarr__linalg_launch(usmarr_context_t *ctx, const char *family, usmarr_dtyp
 int usmarr__linalg_launch_group(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
                                 const char *kernel, int nargs, const struct usmarr__karg *args, int group)
 {
+    return usmarr__linalg_launch_groups(ctx, family, dtype, defines, kernel, nargs, args, group, 1);
+}
+
+int usmarr__linalg_launch_groups(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *defines,
+                                 const char *kernel, int nargs, const struct usmarr__karg *args, int group, int groups)
+{
     usmarr__kernel_t *k = NULL;
     struct usmarr__karg all[16];
-    cl_long count = group;
+    cl_long count = (cl_long)group * groups;
     int rc = prepare_launch(ctx, family, dtype, defines, kernel, nargs, args, &count, &k, all);
     if (rc)
         return rc;
-    size_t global[1] = {(size_t)group}, local[1] = {(size_t)group};
+    size_t global[1] = {(size_t)count}, local[1] = {(size_t)group};
     return usmarr__kernel_launch(ctx, k, nargs + 1, all, 1, global, local);
 }
 

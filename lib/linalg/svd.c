@@ -1,6 +1,7 @@
 /* svd, svdvals and what is built on singular values: matrix_rank, pinv and the 2, -2 and
  * nuclear matrix norms.  The decomposition is cl/linalg_eig.cl's usmarr_svd_jacobi (QR,
- * then one-sided Jacobi on R; doc/linalg.md); the rest composes the library's operations. */
+ * then one-sided Jacobi on R; doc/linalg.md), or for large matrices svd_blocked.c's
+ * bidiagonal route; the rest composes the library's operations. */
 #include "linalg_internal.h"
 
 #include <float.h>
@@ -25,6 +26,13 @@ int usmarr__svd(const char *fn, const usmarr_array_t *x, bool full, usmarr_array
         (u && (rc = usmarr__decomp_array(ctx, &st, dt, 2, vdims, &va))) ||
         (rc = usmarr__linalg_status_new(ctx, fn, st.count, &status)))
         goto done;
+    if (k >= USMARR__SVD_BIDIAGONAL_MIN && st.work) {
+        rc = usmarr__svd_bidiagonal(&st, full, sa, ua, va, status);
+        if (!rc)
+            rc = usmarr__linalg_status_check(fn, status, "did not converge within the iteration limit",
+                                             st.nbatch_dims, st.batch_shape);
+        goto done;
+    }
     /* the work: the tall form and its reflectors, tau, G, V, the tall form's U, a row */
     int64_t wsize = mt * k + k + 2 * k * k + (u ? mt * uc : 0) + (k > uc ? k : uc);
     if (wsize > 0 || (u && (m * udims[1] > 0 || vdims[0] * n > 0))) {
@@ -205,8 +213,7 @@ done:
     return rc;
 }
 
-/* The conjugate transpose of the matrices of a (a new array, or a view of a real one). */
-static int adjoint(const usmarr_array_t *a, usmarr_array_t **h)
+int usmarr__adjoint(const usmarr_array_t *a, usmarr_array_t **h)
 {
     usmarr_array_t *t = NULL;
     int rc = usmarr_matrix_transpose(a, &t);
@@ -247,7 +254,7 @@ int usmarr_linalg_pinv(const usmarr_array_t *x, const usmarr_array_t *rtol, usma
     if ((rc = cutoff("pinv", s, rtol, m, n, &cut)) || (rc = usmarr_greater(s, cut, NULL, &large)) ||
         (rc = usmarr_reciprocal(s, NULL, &inv)) || (rc = scalar_array(x->memory->context, s->dtype, 0, &zero)) ||
         (rc = usmarr_where(large, inv, zero, NULL, &sinv)) || (rc = usmarr_array_expand_dims(sinv, 1, &last, &col)) ||
-        (rc = adjoint(u, &uh)) || (rc = adjoint(vh, &v)) || (rc = usmarr_multiply(col, uh, NULL, &scaled)))
+        (rc = usmarr__adjoint(u, &uh)) || (rc = usmarr__adjoint(vh, &v)) || (rc = usmarr_multiply(col, uh, NULL, &scaled)))
         goto done;
     if (scaled->ndim != uh->ndim) {
         rc = usmarr__fail(USMARR_ERROR_SHAPE_MISMATCH, "pinv: rtol does not broadcast to x's batch dims");

@@ -125,6 +125,18 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
     if dt in ("float32", "float64"):
         blocked[1, 70, 3] = np.nan
         case("eigh_blocked_nan_2x100x100", dt, blocked, pinv=False)
+    # svd of min(m, n) >= 64: QR of the tall form (the adjoint when wide), the bidiagonal
+    # reduction (its last panel partial) and implicit QR; random, rank-deficient (zero
+    # singular values, zero-shift sweeps), ill-conditioned and repeated singular values
+    if dt in ("float64", "complex64"):
+        case("svd_tall_160x100", dt, random(dt, (160, 100)))
+        case("svd_illcond_100x100", dt, with_singular_values(dt, (), 100, 100, np.logspace(0, -decades, 100)),
+             pinv=False)
+    if dt in ("float32", "complex128"):
+        case("svd_wide_100x160", dt, random(dt, (100, 160)))
+        case("svd_repeated_100x160", dt, with_singular_values(dt, (), 100, 160, np.repeat([3.0, 1.0], 50)), pinv=False)
+    if dt in ("float64", "complex128"):
+        case("svd_rank40_160x100", dt, with_singular_values(dt, (), 160, 100, np.r_[np.linspace(2, 1, 40), [0] * 60]))
     # zero-size
     for shape in [(0, 3, 3), (3, 0), (0, 4), (2, 0, 0), (2, 3, 0)]:
         case("empty_" + "x".join(map(str, shape)), dt, np.zeros(shape))

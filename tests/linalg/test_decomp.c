@@ -643,9 +643,9 @@ START_TEST(test_decomp_failures)
 }
 END_TEST
 
-/* A Jacobi that has not converged within its sweep limit (lowered to 1 here) fails the
- * call with USMARR_ERROR_LINALG naming the first such matrix; a diagonal matrix needs no
- * sweep beyond the first. */
+/* A Jacobi or a bidiagonal QR that has not converged within its sweep limit (lowered to 1
+ * here) fails the call with USMARR_ERROR_LINALG naming the first such matrix; a diagonal
+ * matrix needs no sweep beyond the first. */
 START_TEST(test_decomp_sweep_limit_names_the_matrix)
 {
     usmarr_context_t *ctx = test_context();
@@ -674,6 +674,39 @@ START_TEST(test_decomp_sweep_limit_names_the_matrix)
     usmarr_array_release(b);
     usmarr_array_release(x);
     usmarr_array_release(h);
+    /* the bidiagonal QR of order 64 (at most `sweeps` n sweeps): a diagonal matrix needs
+     * none, a random one about two per singular value */
+    int64_t big[3] = {2, 70, 64};
+    double *w = calloc(2 * 70 * 64, sizeof *w);
+    uint64_t state = 99;
+    for (int i = 0; i < 64; i++)
+        w[i * 65] = 64 - i;
+    for (int i = 0; i < 70 * 64; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        w[70 * 64 + i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+    }
+    h = f64_array(ctx, 3, big, w);
+    ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &x));
+    setenv("USMARR_LINALG_SWEEPS", "1", 1);
+    ck_assert_fails_with(usmarr_linalg_svd(x, true, &a, &b, &c), USMARR_ERROR_LINALG,
+                         "matrix 1 of the stack, at batch index (1,), did not converge");
+    ck_assert_ptr_null(a);
+    ck_assert_ptr_null(c);
+    ck_assert_fails_with(usmarr_linalg_svdvals(x, NULL, &d), USMARR_ERROR_LINALG, "matrix 1");
+    ck_assert_ptr_null(d);
+    unsetenv("USMARR_LINALG_SWEEPS");
+    ck_assert_ok(usmarr_linalg_svdvals(x, NULL, &d));
+    double sv[2 * 64];
+    usmarr_array_t *d64 = NULL;
+    ck_assert_ok(usmarr_array_astype(d, USMARR_FLOAT64, USMARR_ORDER_C, NULL, &d64));
+    ck_assert_ok(usmarr_array_copy_to_host(d64, sv, NULL));
+    for (int i = 0; i < 64; i++) /* the diagonal matrix's own values, descending */
+        ck_assert_double_eq(sv[i], 64 - i);
+    usmarr_array_release(d64);
+    usmarr_array_release(d);
+    usmarr_array_release(x);
+    usmarr_array_release(h);
+    free(w);
     usmarr_context_release(ctx);
 }
 END_TEST
