@@ -48,6 +48,12 @@ __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __gl
 
 #ifdef MM_TILED
 #define MM_VT USMARR_CAT(MM_CT, MM_VW)
+/* What a block stores: the product, or (MM_UPDATE: c -= a @ b) c's value less it */
+#ifdef MM_UPDATE
+#define MM_RESULT(old, p) ((old) - (p))
+#else
+#define MM_RESULT(old, p) (p)
+#endif
 #define MM_VLOAD USMARR_CAT(vload, MM_VW)
 #define MM_VSTORE USMARR_CAT(vstore, MM_VW)
 
@@ -92,7 +98,7 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
 #pragma unroll
         for (int r = 0; r < MM_RM; r++)
             if (r < rows)
-                MM_VSTORE(acc[r], 0, c + r * ldc);
+                MM_VSTORE(MM_RESULT(MM_VLOAD(0, c + r * ldc), acc[r]), 0, c + r * ldc);
     } else {
         MM_CT part[MM_VW];
 #pragma unroll
@@ -100,7 +106,7 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
             if (r < rows) {
                 MM_VSTORE(acc[r], 0, part);
                 for (long j = 0; j < cols; j++)
-                    c[r * ldc + j] = part[j];
+                    c[r * ldc + j] = MM_RESULT(c[r * ldc + j], part[j]);
             }
     }
 }

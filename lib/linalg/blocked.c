@@ -26,16 +26,6 @@ static void *at(const struct usmarr__linalg_stack *s, int64_t index, int64_t r, 
            (size_t)((index * s->rows + r) * s->cols + c) * usmarr__dtype_bytes(s->work->dtype);
 }
 
-int usmarr__subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b)
-{
-    usmarr_array_t *t = NULL;
-    int rc = usmarr_matmul(a, b, NULL, &t);
-    if (!rc)
-        rc = usmarr_subtract(c, t, c, NULL);
-    usmarr_array_release(t);
-    return rc;
-}
-
 /* The views c, a, b of usmarr__subtract_product as blocks (rows, cols) of stacks sc, sa, sb. */
 static int update(const struct usmarr__linalg_stack *sc, const struct usmarr__linalg_stack *sa,
                   const struct usmarr__linalg_stack *sb, int64_t index, const int64_t c[4], const int64_t a[4],

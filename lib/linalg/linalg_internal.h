@@ -15,7 +15,9 @@
  * whether a matrix failed (usmarr__linalg_status_*), and writes its result through the
  * library's convention (usmarr__linalg_result_*). */
 
-/* c -= a @ b through the library's matmul, where c is a view (written in place). */
+/* c -= a @ b, where c is a view (written in place): one pass of the tiled product over c
+ * where its rows are contiguous and the product is large (matmul.c), else matmul and a
+ * subtraction. */
 USMARR_INTERNAL int usmarr__subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b);
 
 /* The dtype a linalg function computes and returns for input dtype `dtype`: float32,

@@ -293,7 +293,7 @@ static double residual(const double *a, const double *x, const double *b, int64_
 START_TEST(test_linalg_lu_solve_residuals)
 {
     usmarr_context_t *ctx = test_context();
-    static const int64_t orders[][2] = {{64, 3}, {16, 8}, {4, 31}, {2, 33}, {1, 100}};
+    static const int64_t orders[][2] = {{64, 3}, {16, 8}, {4, 31}, {2, 33}, {1, 100}, {1, 300}};
     for (int dti = 0; dti < 2; dti++) {
         usmarr_dtype_t dt = dti ? USMARR_FLOAT32 : USMARR_FLOAT64;
         if (test_dtype_skipped(ctx, dt))
