@@ -295,6 +295,9 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
 #ifndef LA_GROUP
 #define LA_GROUP 64
 #endif
+#ifndef LA_LANES
+#define LA_LANES 1 /* usmarr_lublock_panel's work-items a row (1 or 32, dividing LA_GROUP) */
+#endif
 
 #if USMARR_WANT(lublock)
 __kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
@@ -345,11 +348,16 @@ usmarr_lublock_panel(global LA_T *a, long lda, long n, long cols, long k0, long 
         if (t == 0)
             piv[j] = (int)p;
         failed |= LA_ISZERO(pivot);
-        /* multipliers and the update of the panel's columns right of j */
-        for (long r = j + 1 + t; r < n; r += LA_GROUP) {
-            LA_T l = LA_DIV(a[r * lda + j], pivot);
-            a[r * lda + j] = l;
-            for (long c = j + 1; c < k0 + kb; c++)
+        /* the multipliers, then the panel's columns right of j: LA_LANES work-items a row,
+         * each its columns LA_LANES apart (1: a work-item walks whole rows; 32: a row's
+         * columns side by side on neighbouring work-items, for a driver that runs them as
+         * the lanes of a vector).  Each element takes the same one update either way. */
+        for (long r = j + 1 + t; r < n; r += LA_GROUP)
+            a[r * lda + j] = LA_DIV(a[r * lda + j], pivot);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (long r = j + 1 + t / LA_LANES; r < n; r += LA_GROUP / LA_LANES) {
+            LA_T l = a[r * lda + j];
+            for (long c = j + 1 + t % LA_LANES; c < k0 + kb; c += LA_LANES)
                 a[r * lda + c] -= LA_MUL(l, a[j * lda + c]);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);

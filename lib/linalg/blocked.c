@@ -7,23 +7,24 @@
  * use the same pattern: a triangular block by a kernel, the rest by matmul. */
 #include "linalg_internal.h"
 
-#define BLOCK 32
+#define BLOCK 32  /* the panel and triangle kernels' columns */
+#define OUTER 128 /* the trailing updates' depth: panels of OUTER columns, each in panels of BLOCK */
 #define GROUP 64 /* the panel kernel's work-group (LA_GROUP) */
 
 /* A view of rows [r0, r0 + nr) and columns [c0, c0 + nc) of matrix `index` of `s`. */
 static int block(const struct usmarr__linalg_stack *s, int64_t index, int64_t r0, int64_t nr, int64_t c0, int64_t nc,
                  usmarr_array_t **view)
 {
-    int64_t shape[2] = {nr, nc}, strides[2] = {s->cols, 1};
+    int64_t shape[2] = {nr, nc}, strides[2] = {s->ld, 1};
     return usmarr__view_new(s->work, s->work->dtype, 2, shape, strides,
-                            s->work->offset + (index * s->rows + r0) * s->cols + c0, false, view);
+                            s->work->offset + (index * s->rows + r0) * s->ld + c0, false, view);
 }
 
 /* The address of element (r, c) of matrix `index` of `s`. */
 static void *at(const struct usmarr__linalg_stack *s, int64_t index, int64_t r, int64_t c)
 {
     return (char *)usmarr_array_data(s->work) +
-           (size_t)((index * s->rows + r) * s->cols + c) * usmarr__dtype_bytes(s->work->dtype);
+           (size_t)((index * s->rows + r) * s->ld + c) * usmarr__dtype_bytes(s->work->dtype);
 }
 
 /* The views c, a, b of usmarr__subtract_product as blocks (rows, cols) of stacks sc, sa, sb. */
@@ -45,52 +46,84 @@ static int update(const struct usmarr__linalg_stack *sc, const struct usmarr__li
     return rc;
 }
 
-/* b (rows [r0, r0 + ib) of matrix `index` of sb) <- inv(T) b, T the ib x ib triangle at
- * (r0, r0) of matrix `index` of sa: unit lower, or upper. */
+/* b's columns [c0, c0 + nc) of rows [r0, r0 + nb) (matrix `index` of sb) <- inv(T) b, T the
+ * nb x nb triangle at (r0, r0) of matrix `index` of sa: unit lower, or upper.  Blocks of
+ * `step` rows (BLOCK or OUTER) from T's first (lower) or last (upper) one: each block's
+ * triangle (by blocks of BLOCK below OUTER; by the kernel at BLOCK), then the rows still to
+ * solve less its product. */
 static int triangle_solve(struct usmarr__linalg_stack *sa, struct usmarr__linalg_stack *sb, int64_t index, int64_t r0,
-                          int64_t ib, int upper)
+                          int64_t nb, int64_t c0, int64_t nc, int upper, int64_t step)
 {
-    cl_long lda = sa->cols, ldb = sb->cols, nb = ib;
-    const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(sa, index, r0, r0)), USMARR__ARG(lda),
-                                        USMARR__ARG_PTR(at(sb, index, r0, 0)), USMARR__ARG(ldb), USMARR__ARG(nb),
-                                        USMARR__ARG(upper)};
-    return usmarr__linalg_launch(sa->work->memory->context, "linalg_lu", sa->work->dtype, NULL, "usmarr_lublock_trsm",
-                                 USMARR__NARGS(args), args, sb->cols);
+    int rc = 0;
+    int64_t last = (nb - 1) / step * step;
+    for (int64_t o = 0; o < nb && !rc; o += step) {
+        int64_t i0 = r0 + (upper ? last - o : o), ib = r0 + nb - i0 < step ? r0 + nb - i0 : step;
+        if (step > BLOCK) {
+            rc = triangle_solve(sa, sb, index, i0, ib, c0, nc, upper, BLOCK);
+        } else {
+            cl_long lda = sa->ld, ldb = sb->ld, lib = ib;
+            const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(sa, index, i0, i0)), USMARR__ARG(lda),
+                                                USMARR__ARG_PTR(at(sb, index, i0, c0)), USMARR__ARG(ldb),
+                                                USMARR__ARG(lib), USMARR__ARG(upper)};
+            rc = usmarr__linalg_launch(sa->work->memory->context, "linalg_lu", sa->work->dtype, NULL,
+                                       "usmarr_lublock_trsm", USMARR__NARGS(args), args, nc);
+        }
+        /* lower: the rows below the block; upper: those above it */
+        int64_t rest = upper ? i0 - r0 : r0 + nb - i0 - ib, from = upper ? r0 : i0 + ib;
+        const int64_t c[4] = {from, rest, c0, nc}, t[4] = {from, rest, i0, ib}, y[4] = {i0, ib, c0, nc};
+        if (!rc && rest > 0)
+            rc = update(sb, sa, sb, index, c, t, y);
+    }
+    return rc;
+}
+
+/* Columns [k0, k0 + kb) of the LU factorisation, rows k0 to n: panels of BLOCK columns by
+ * the panel kernel (which swaps whole rows), each followed by the columns of this block to
+ * its right: U12 by the triangle, A22 less L21 U12. */
+static int lu_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0, int64_t kb, usmarr_array_t *piv,
+                      usmarr_array_t *status)
+{
+    usmarr_context_t *ctx = a->work->memory->context;
+    int64_t n = a->rows;
+    int rc = 0;
+    for (int64_t j0 = k0; j0 < k0 + kb && !rc; j0 += BLOCK) {
+        int64_t jb = k0 + kb - j0 < BLOCK ? k0 + kb - j0 : BLOCK, right = k0 + kb - j0 - jb;
+        cl_long lda = a->ld, nn = n, cols = n, lj0 = j0, ljb = jb;
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, 0, 0)),
+                                            USMARR__ARG(lda),
+                                            USMARR__ARG(nn),
+                                            USMARR__ARG(cols),
+                                            USMARR__ARG(lj0),
+                                            USMARR__ARG(ljb),
+                                            USMARR__ARG_PTR(usmarr_array_data(piv)),
+                                            USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
+        rc = usmarr__linalg_launch_group(ctx, "linalg_lu", a->work->dtype,
+                                         ctx->shape.contig_one ? "-DLA_GROUP=64 -DLA_LANES=32" : "-DLA_GROUP=64",
+                                         "usmarr_lublock_panel", USMARR__NARGS(args), args, GROUP);
+        if (!rc && right > 0)
+            rc = triangle_solve(a, a, index, j0, jb, j0 + jb, right, 0, BLOCK);
+        const int64_t c[4] = {j0 + jb, n - j0 - jb, j0 + jb, right}, l[4] = {j0 + jb, n - j0 - jb, j0, jb},
+                      u[4] = {j0, jb, j0 + jb, right};
+        if (!rc && right > 0 && n > j0 + jb)
+            rc = update(a, a, a, index, c, l, u);
+    }
+    return rc;
 }
 
 int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
                               usmarr_array_t *status)
 {
-    usmarr_context_t *ctx = a->work->memory->context;
     int64_t n = a->rows;
     int rc = 0;
-    for (int64_t k0 = 0; k0 < n && !rc; k0 += BLOCK) {
-        int64_t kb = n - k0 < BLOCK ? n - k0 : BLOCK, rest = n - k0 - kb;
-        cl_long lda = n, nn = n, cols = n, kk0 = k0, kkb = kb;
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, 0, 0)),
-                                            USMARR__ARG(lda),
-                                            USMARR__ARG(nn),
-                                            USMARR__ARG(cols),
-                                            USMARR__ARG(kk0),
-                                            USMARR__ARG(kkb),
-                                            USMARR__ARG_PTR(usmarr_array_data(piv)),
-                                            USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
-        rc = usmarr__linalg_launch_group(ctx, "linalg_lu", a->work->dtype, "-DLA_GROUP=64", "usmarr_lublock_panel",
-                                         USMARR__NARGS(args), args, GROUP);
-        if (!rc && rest > 0) {
-            /* U12 = inv(L11) A12; A22 -= L21 U12 */
-            cl_long ld = n, nb = kb;
-            cl_int lower = 0;
-            const struct usmarr__karg targs[] = {USMARR__ARG_PTR(at(a, index, k0, k0)), USMARR__ARG(ld),
-                                                 USMARR__ARG_PTR(at(a, index, k0, k0 + kb)), USMARR__ARG(ld),
-                                                 USMARR__ARG(nb), USMARR__ARG(lower)};
-            rc = usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_trsm",
-                                       USMARR__NARGS(targs), targs, rest);
-            const int64_t c[4] = {k0 + kb, rest, k0 + kb, rest}, l[4] = {k0 + kb, rest, k0, kb},
-                          u[4] = {k0, kb, k0 + kb, rest};
-            if (!rc)
-                rc = update(a, a, a, index, c, l, u);
-        }
+    for (int64_t k0 = 0; k0 < n && !rc; k0 += OUTER) {
+        int64_t kb = n - k0 < OUTER ? n - k0 : OUTER, rest = n - k0 - kb;
+        rc = lu_columns(a, index, k0, kb, piv, status);
+        /* U12 = inv(L11) A12; A22 -= L21 U12 */
+        if (!rc && rest > 0)
+            rc = triangle_solve(a, a, index, k0, kb, k0 + kb, rest, 0, BLOCK);
+        const int64_t c[4] = {k0 + kb, rest, k0 + kb, rest}, l[4] = {k0 + kb, rest, k0, kb}, u[4] = {k0, kb, k0 + kb, rest};
+        if (!rc && rest > 0)
+            rc = update(a, a, a, index, c, l, u);
     }
     return rc;
 }
@@ -100,26 +133,16 @@ int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmar
 {
     usmarr_context_t *ctx = a->work->memory->context;
     int64_t n = a->rows, k = b->cols;
-    cl_long ldb = k, nn = n;
+    cl_long ldb = b->ld, nn = n;
     const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(b, index, 0, 0)), USMARR__ARG(ldb),
                                         USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(nn)};
     int rc = usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap", USMARR__NARGS(args),
                                    args, k);
     /* forward with L (unit lower), then back with U */
-    for (int64_t i0 = 0; i0 < n && !rc; i0 += BLOCK) {
-        int64_t ib = n - i0 < BLOCK ? n - i0 : BLOCK, rest = n - i0 - ib;
-        rc = triangle_solve(a, b, index, i0, ib, 0);
-        const int64_t c[4] = {i0 + ib, rest, 0, k}, l[4] = {i0 + ib, rest, i0, ib}, y[4] = {i0, ib, 0, k};
-        if (!rc && rest > 0)
-            rc = update(b, a, b, index, c, l, y);
-    }
-    for (int64_t i0 = (n - 1) / BLOCK * BLOCK; i0 >= 0 && !rc; i0 -= BLOCK) {
-        int64_t ib = n - i0 < BLOCK ? n - i0 : BLOCK;
-        rc = triangle_solve(a, b, index, i0, ib, 1);
-        const int64_t c[4] = {0, i0, 0, k}, u[4] = {0, i0, i0, ib}, y[4] = {i0, ib, 0, k};
-        if (!rc && i0 > 0)
-            rc = update(b, a, b, index, c, u, y);
-    }
+    if (!rc)
+        rc = triangle_solve(a, b, index, 0, n, 0, k, 0, OUTER);
+    if (!rc)
+        rc = triangle_solve(a, b, index, 0, n, 0, k, 1, OUTER);
     return rc;
 }
 
@@ -127,7 +150,7 @@ int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
                                   usmarr_array_t *det, usmarr_array_t *logabs)
 {
     size_t item = usmarr__dtype_bytes(det->dtype), ritem = logabs ? usmarr__dtype_bytes(logabs->dtype) : 0;
-    cl_long lda = a->rows, nn = a->rows;
+    cl_long lda = a->ld, nn = a->rows;
     cl_int mode = logabs != NULL;
     void *lp = logabs ? (char *)usmarr_array_data(logabs) + (size_t)index * ritem : usmarr_array_data(det);
     const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, 0, 0)),
@@ -149,7 +172,7 @@ int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t inde
     int rc = 0;
     for (int64_t k0 = 0; k0 < n && !rc; k0 += BLOCK) {
         int64_t kb = n - k0 < BLOCK ? n - k0 : BLOCK, rest = n - k0 - kb;
-        cl_long lda = n, nb = kb;
+        cl_long lda = a->ld, nb = kb;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, k0, k0)), USMARR__ARG(lda), USMARR__ARG(nb),
                                             USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
         rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, NULL, "usmarr_cholblock_diag", USMARR__NARGS(args), args, 1);

@@ -45,6 +45,7 @@ struct usmarr__linalg_stack {
     int64_t batch_shape[USMARR_MAX_NDIM];
     int64_t count; /* matrices: the product of batch_shape */
     int64_t rows, cols;
+    int64_t ld; /* elements from one row of a matrix to the next: cols, or more (padded) */
 };
 
 /* The matrices of `x` (its last two dims), broadcast to batch shape bshape[nb] (NULL: x's
@@ -56,6 +57,12 @@ USMARR_INTERNAL int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dty
  * it is one already (C-ordered, of `dtype`, of batch shape bshape), else a copy. */
 USMARR_INTERNAL int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
                                               const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* usmarr__linalg_stack_new for the blocked factorisations: the matrices' rows `ld`
+ * elements apart, ld a whole number of cache lines and not a multiple of 1 KiB, so that a
+ * column's elements do not all fall in the same few cache sets (at order 2048, float64,
+ * unpadded rows are 16 KiB apart).  `work` is a view of the padded stack. */
+USMARR_INTERNAL int usmarr__linalg_stack_padded(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                                const int64_t *bshape, struct usmarr__linalg_stack *stack);
 /* A new uninitialised stack of `count` = prod(bshape) matrices rows x cols. */
 USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb,
                                                const int64_t *bshape, int64_t rows, int64_t cols,

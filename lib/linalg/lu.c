@@ -27,7 +27,7 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
         if (!rc && slog)
             rc = usmarr_array_fill(*logabs, usmarr_scalar_int(0));
     } else if (!rc) {
-        rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x, dt, 0, NULL, &s)
+        rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_padded(x, dt, 0, NULL, &s)
                                       : usmarr__linalg_stack_read(x, dt, 0, NULL, &s);
         if (!rc && n > USMARR__LINALG_SMALL) {
             usmarr_array_t *piv = NULL, *status = NULL;
@@ -152,7 +152,7 @@ int usmarr_linalg_inv(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array
     struct usmarr__linalg_stack a = {0}, b = {0};
     int nb = x->ndim - 2;
     int64_t n = x->shape[nb];
-    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x, dt, 0, NULL, &a)
+    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_padded(x, dt, 0, NULL, &a)
                                   : usmarr__linalg_stack_read(x, dt, 0, NULL, &a);
     if (!rc)
         rc = usmarr__linalg_stack_empty(x->memory->context, dt, nb, x->shape, n, n, &b);
@@ -204,7 +204,7 @@ int usmarr_linalg_solve(const usmarr_array_t *x1, const usmarr_array_t *x2, usma
         return rc;
     struct usmarr__linalg_stack a = {0}, b = {0};
     usmarr_array_t *column = NULL, *x = NULL;
-    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x1, dt, nb, bshape, &a)
+    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_padded(x1, dt, nb, bshape, &a)
                                   : usmarr__linalg_stack_read(x1, dt, nb, bshape, &a);
     if (!rc && vector) {
         int axis = 1;

@@ -391,6 +391,50 @@ START_TEST(test_linalg_lu_failing_matrix_named)
 }
 END_TEST
 
+/* The blocked path names the failing matrix too when the failure comes late, in a later
+ * block of a later panel: a stack of three matrices of order 300, the identity, one whose
+ * column 200 is zero (singular) and one with -1 at [250, 250] (regular, not positive
+ * definite). */
+START_TEST(test_linalg_lu_large_failing_matrix_named)
+{
+    usmarr_context_t *ctx = test_context();
+    if (!usmarr_context_info(ctx)->fp64) {
+        usmarr_context_release(ctx);
+        return;
+    }
+    enum { N = 300 };
+    double *v = calloc(3 * N * N, sizeof(double));
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < N; i++)
+            v[(m * N + i) * N + i] = 1;
+    v[(N + 200) * N + 200] = 0;
+    v[(2 * N + 250) * N + 250] = -1;
+    int64_t shape[3] = {3, N, N};
+    usmarr_array_t *a = from_values(ctx, 3, shape, v), *odd = NULL, *r = NULL;
+    ck_assert_fails_with(usmarr_linalg_inv(a, NULL, &r), USMARR_ERROR_LINALG, "matrix 1 of the stack, at batch index (1,), is singular");
+    ck_assert_fails_with(usmarr_linalg_solve(a, a, NULL, &r), USMARR_ERROR_LINALG, "matrix 1 of the stack");
+    ck_assert_fails_with(usmarr_linalg_cholesky(a, false, NULL, &r), USMARR_ERROR_LINALG,
+                         "matrix 1 of the stack, at batch index (1,), is not positive definite");
+    ck_assert_ptr_null(r);
+    /* matrices 0 and 2: regular, so inv (itself) works; cholesky fails on the second */
+    ck_assert_ok(usmarr_array_index_text(a, "::2", &odd));
+    ck_assert_fails_with(usmarr_linalg_cholesky(odd, false, NULL, &r), USMARR_ERROR_LINALG,
+                         "matrix 1 of the stack, at batch index (1,), is not positive definite");
+    ck_assert_ok(usmarr_linalg_inv(odd, NULL, &r));
+    double *h = to_host(r);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < N * N; i++)
+            ck_assert_msg(h[m * N * N + i] == v[2 * m * N * N + i], "inv: matrix %d element %d is %g", m, i,
+                          h[m * N * N + i]);
+    free(h);
+    usmarr_array_release(r);
+    usmarr_array_release(odd);
+    usmarr_array_release(a);
+    free(v);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* A matrix's results are bit for bit the same whatever its neighbours in the stack hold
  * (NaN, inf, singular matrices) and whatever the stack's length: lanes do not matter. */
 START_TEST(test_linalg_lu_neighbours_do_not_matter)
@@ -569,6 +613,7 @@ Suite *suite_linalg_lu(void)
     tcase_set_timeout(tc, 0);
     tcase_add_test(tc, test_linalg_lu_solve_residuals);
     tcase_add_test(tc, test_linalg_lu_failing_matrix_named);
+    tcase_add_test(tc, test_linalg_lu_large_failing_matrix_named);
     tcase_add_test(tc, test_linalg_lu_out_arrays);
     tcase_add_test(tc, test_linalg_lu_neighbours_do_not_matter);
     tcase_add_test(tc, test_linalg_lu_failures);
