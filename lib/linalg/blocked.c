@@ -9,6 +9,7 @@
 
 #define BLOCK 32  /* the panel and triangle kernels' columns */
 #define OUTER 128 /* the trailing updates' depth: panels of OUTER columns, each in panels of BLOCK */
+#define SLAB 256  /* Cholesky's trailing update: columns a product */
 #define GROUP 64 /* the panel kernel's work-group (LA_GROUP) */
 
 /* A view of rows [r0, r0 + nr) and columns [c0, c0 + nc) of matrix `index` of `s`. */
@@ -164,40 +165,71 @@ int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
                                  USMARR__NARGS(args), args, 1);
 }
 
-int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *status)
+/* Rows [r0, r0 + nr) and columns [c0, c0 + nc) of matrix `index` of a less
+ * L[r0:, k0:k0 + kb] L[c0:, k0:k0 + kb]^H: Cholesky's update from the columns of L. */
+static int cholesky_update(struct usmarr__linalg_stack *a, int64_t index, int64_t r0, int64_t nr, int64_t c0,
+                           int64_t nc, int64_t k0, int64_t kb)
+{
+    usmarr_array_t *l = NULL, *r = NULL, *c = NULL, *t = NULL, *h = NULL;
+    int rc = block(a, index, r0, nr, k0, kb, &l);
+    if (!rc)
+        rc = block(a, index, c0, nc, k0, kb, &r);
+    if (!rc)
+        rc = block(a, index, r0, nr, c0, nc, &c);
+    if (!rc)
+        rc = usmarr_matrix_transpose(r, &t);
+    if (!rc && usmarr_dtype_kind(a->work->dtype) == USMARR_KIND_COMPLEX)
+        rc = usmarr_conj(t, NULL, &h);
+    if (!rc)
+        rc = usmarr__subtract_product(c, l, h ? h : t);
+    usmarr_array_t *all[] = {l, r, c, t, h};
+    for (int i = 0; i < 5; i++)
+        usmarr_array_release(all[i]);
+    return rc;
+}
+
+/* Columns [k0, k0 + kb) of the Cholesky factor, rows k0 to n: panels of BLOCK columns
+ * (the diagonal block by one work-item, the rows below it one work-item a row), each
+ * followed by the update of this block's columns to its right. */
+static int cholesky_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0, int64_t kb,
+                            usmarr_array_t *status)
 {
     usmarr_context_t *ctx = a->work->memory->context;
     usmarr_dtype_t dt = a->work->dtype;
     int64_t n = a->rows;
     int rc = 0;
-    for (int64_t k0 = 0; k0 < n && !rc; k0 += BLOCK) {
-        int64_t kb = n - k0 < BLOCK ? n - k0 : BLOCK, rest = n - k0 - kb;
-        cl_long lda = a->ld, nb = kb;
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, k0, k0)), USMARR__ARG(lda), USMARR__ARG(nb),
+    for (int64_t j0 = k0; j0 < k0 + kb && !rc; j0 += BLOCK) {
+        int64_t jb = k0 + kb - j0 < BLOCK ? k0 + kb - j0 : BLOCK, below = n - j0 - jb, right = k0 + kb - j0 - jb;
+        cl_long lda = a->ld, nb = jb;
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, j0, j0)), USMARR__ARG(lda), USMARR__ARG(nb),
                                             USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
         rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, NULL, "usmarr_cholblock_diag", USMARR__NARGS(args), args, 1);
-        if (rc || rest == 0)
+        if (rc || below == 0)
             break;
-        /* L21 = A21 inv(L11)^H; A22 -= L21 L21^H */
-        const struct usmarr__karg rargs[] = {USMARR__ARG_PTR(at(a, index, k0, k0)), USMARR__ARG(lda),
-                                             USMARR__ARG_PTR(at(a, index, k0 + kb, k0)), USMARR__ARG(nb)};
+        /* L21 = A21 inv(L11)^H, then the block's columns right of this panel */
+        const struct usmarr__karg rargs[] = {USMARR__ARG_PTR(at(a, index, j0, j0)), USMARR__ARG(lda),
+                                             USMARR__ARG_PTR(at(a, index, j0 + jb, j0)), USMARR__ARG(nb)};
         rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, NULL, "usmarr_cholblock_rows", USMARR__NARGS(rargs), rargs,
-                                   rest);
-        usmarr_array_t *l21 = NULL, *c = NULL, *t = NULL, *h = NULL;
-        if (!rc)
-            rc = block(a, index, k0 + kb, rest, k0, kb, &l21);
-        if (!rc)
-            rc = block(a, index, k0 + kb, rest, k0 + kb, rest, &c);
-        if (!rc)
-            rc = usmarr_matrix_transpose(l21, &t);
-        if (!rc && usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX)
-            rc = usmarr_conj(t, NULL, &h);
-        if (!rc)
-            rc = usmarr__subtract_product(c, l21, h ? h : t);
-        usmarr_array_release(l21);
-        usmarr_array_release(c);
-        usmarr_array_release(t);
-        usmarr_array_release(h);
+                                   below);
+        if (!rc && right > 0)
+            rc = cholesky_update(a, index, j0 + jb, below, j0 + jb, right, j0, jb);
+    }
+    return rc;
+}
+
+int usmarr__linalg_blocked_cholesky(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *status)
+{
+    int64_t n = a->rows;
+    int rc = 0;
+    for (int64_t k0 = 0; k0 < n && !rc; k0 += OUTER) {
+        int64_t kb = n - k0 < OUTER ? n - k0 : OUTER;
+        rc = cholesky_columns(a, index, k0, kb, status);
+        /* A22 -= L21 L21^H on and below the diagonal only (the factor's upper triangle is
+         * cut off at the end): in slabs of SLAB columns, each from its diagonal down */
+        for (int64_t c0 = k0 + kb; c0 < n && !rc; c0 += SLAB) {
+            int64_t cw = n - c0 < SLAB ? n - c0 : SLAB;
+            rc = cholesky_update(a, index, c0, n - c0, c0, cw, k0, kb);
+        }
     }
     return rc;
 }
