@@ -286,7 +286,8 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
  *                         among equals, the first row: the same pivot for any group size.
  *   usmarr_lublock_trsm   one work-item a column of b: b <- inv(T) b for the ib x ib
  *                         triangle T at a: unit lower (upper 0) or upper (upper 1).
- *   usmarr_lublock_swap   one work-item a column of b: rows swapped as piv[0, n) says.
+ *   usmarr_lublock_swap   one work-item a column of b: rows swapped as piv[0, n) says;
+ *                         `columns`: one work-item a row, its columns swapped in reverse.
  *   usmarr_lublock_det    one work-item: det or slogdet from U's diagonal and the pivots.
  *   usmarr_cholblock_diag one work-item: the Cholesky factor of the kb x kb block at a, in
  *                         place (lower; the upper part is left as it is).
@@ -389,17 +390,29 @@ __kernel void usmarr_lublock_trsm(global const LA_T *a, long lda, global LA_T *b
     }
 }
 
-__kernel void usmarr_lublock_swap(global LA_T *b, long ldb, global const int *piv, long n, long items)
+__kernel void usmarr_lublock_swap(global LA_T *b, long ldb, global const int *piv, long n, int columns, long items)
 {
     long c = (long)get_global_id(0);
     if (c >= items)
         return;
-    for (long j = 0; j < n; j++) {
-        long p = piv[j];
-        if (p != j) {
-            LA_T x = b[j * ldb + c];
-            b[j * ldb + c] = b[p * ldb + c];
-            b[p * ldb + c] = x;
+    if (!columns) {
+        for (long j = 0; j < n; j++) {
+            long p = piv[j];
+            if (p != j) {
+                LA_T x = b[j * ldb + c];
+                b[j * ldb + c] = b[p * ldb + c];
+                b[p * ldb + c] = x;
+            }
+        }
+    } else { /* row c of b, its columns swapped from the last pivot to the first */
+        global LA_T *row = b + c * ldb;
+        for (long j = n - 1; j >= 0; j--) {
+            long p = piv[j];
+            if (p != j) {
+                LA_T x = row[j];
+                row[j] = row[p];
+                row[p] = x;
+            }
         }
     }
 }

@@ -51,16 +51,20 @@ static int update(const struct usmarr__linalg_stack *sc, const struct usmarr__li
  * nb x nb triangle at (r0, r0) of matrix `index` of sa: unit lower, or upper.  Blocks of
  * `step` rows (BLOCK or OUTER) from T's first (lower) or last (upper) one: each block's
  * triangle (by blocks of BLOCK below OUTER; by the kernel at BLOCK), then the rows still to
- * solve less its product. */
+ * solve less its product.  `identity` (lower, c0 = r0 = 0): b is the identity, whose
+ * solution is lower triangular, so a block's rows are zero right of its last column and
+ * only the columns up to it are solved and subtracted. */
 static int triangle_solve(struct usmarr__linalg_stack *sa, struct usmarr__linalg_stack *sb, int64_t index, int64_t r0,
-                          int64_t nb, int64_t c0, int64_t nc, int upper, int64_t step)
+                          int64_t nb, int64_t c0, int64_t nc, int upper, int64_t step, bool identity)
 {
     int rc = 0;
-    int64_t last = (nb - 1) / step * step;
+    int64_t last = (nb - 1) / step * step, all = nc;
     for (int64_t o = 0; o < nb && !rc; o += step) {
         int64_t i0 = r0 + (upper ? last - o : o), ib = r0 + nb - i0 < step ? r0 + nb - i0 : step;
+        if (identity)
+            nc = i0 + ib < all ? i0 + ib : all;
         if (step > BLOCK) {
-            rc = triangle_solve(sa, sb, index, i0, ib, c0, nc, upper, BLOCK);
+            rc = triangle_solve(sa, sb, index, i0, ib, c0, nc, upper, BLOCK, identity);
         } else {
             cl_long lda = sa->ld, ldb = sb->ld, lib = ib;
             const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(sa, index, i0, i0)), USMARR__ARG(lda),
@@ -102,7 +106,7 @@ static int lu_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0,
                                          ctx->shape.contig_one ? "-DLA_GROUP=64 -DLA_LANES=32" : "-DLA_GROUP=64",
                                          "usmarr_lublock_panel", USMARR__NARGS(args), args, GROUP);
         if (!rc && right > 0)
-            rc = triangle_solve(a, a, index, j0, jb, j0 + jb, right, 0, BLOCK);
+            rc = triangle_solve(a, a, index, j0, jb, j0 + jb, right, 0, BLOCK, false);
         const int64_t c[4] = {j0 + jb, n - j0 - jb, j0 + jb, right}, l[4] = {j0 + jb, n - j0 - jb, j0, jb},
                       u[4] = {j0, jb, j0 + jb, right};
         if (!rc && right > 0 && n > j0 + jb)
@@ -121,7 +125,7 @@ int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usm
         rc = lu_columns(a, index, k0, kb, piv, status);
         /* U12 = inv(L11) A12; A22 -= L21 U12 */
         if (!rc && rest > 0)
-            rc = triangle_solve(a, a, index, k0, kb, k0 + kb, rest, 0, BLOCK);
+            rc = triangle_solve(a, a, index, k0, kb, k0 + kb, rest, 0, BLOCK, false);
         const int64_t c[4] = {k0 + kb, rest, k0 + kb, rest}, l[4] = {k0 + kb, rest, k0, kb}, u[4] = {k0, kb, k0 + kb, rest};
         if (!rc && rest > 0)
             rc = update(a, a, a, index, c, l, u);
@@ -130,20 +134,26 @@ int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usm
 }
 
 int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b, int64_t index,
-                                    const usmarr_array_t *piv)
+                                    const usmarr_array_t *piv, bool inverse)
 {
+    /* b <- inv(U) inv(L) P b; for the inverse, P after: inv(A) = inv(U) inv(L) P, with P's
+     * swaps applied to the columns in reverse order */
     usmarr_context_t *ctx = a->work->memory->context;
     int64_t n = a->rows, k = b->cols;
     cl_long ldb = b->ld, nn = n;
+    cl_int columns = inverse;
     const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(b, index, 0, 0)), USMARR__ARG(ldb),
-                                        USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(nn)};
-    int rc = usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap", USMARR__NARGS(args),
-                                   args, k);
-    /* forward with L (unit lower), then back with U */
+                                        USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(nn), USMARR__ARG(columns)};
+    int rc = inverse ? 0
+                     : usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap",
+                                             USMARR__NARGS(args), args, k);
     if (!rc)
-        rc = triangle_solve(a, b, index, 0, n, 0, k, 0, OUTER);
+        rc = triangle_solve(a, b, index, 0, n, 0, k, 0, OUTER, inverse);
     if (!rc)
-        rc = triangle_solve(a, b, index, 0, n, 0, k, 1, OUTER);
+        rc = triangle_solve(a, b, index, 0, n, 0, k, 1, OUTER, false);
+    if (!rc && inverse)
+        rc = usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap", USMARR__NARGS(args),
+                                   args, n);
     return rc;
 }
 

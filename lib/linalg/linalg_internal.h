@@ -130,18 +130,19 @@ USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *
 USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
 
 /* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`
- * of a stack (C-ordered n x n matrices of the stack's dtype), one matrix at a time:
+ * of a stack (n x n matrices of the stack's dtype, rows `ld` apart), one matrix at a time:
  * panels and triangular blocks by cl/linalg_lu.cl's kernels, trailing updates by
  * usmarr_matmul.  A matrix that fails sets status[index] (the status words of
  * usmarr__linalg_status_new) and the call goes on with what it computed.
  *   _lu: A = P L U in place; piv (n ints on the device) receives the pivots' rows.
- *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors.
+ *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors;
+ *     `inverse`: b is the identity, and becomes inv(A) (L's inverse is lower triangular).
  *   _lu_det: det, or (logabs given) slogdet's sign and log, into det[index] / logabs[index].
  *   _cholesky: the lower factor in place (the upper triangle is left; the caller zeroes). */
 USMARR_INTERNAL int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
                                               usmarr_array_t *status);
 USMARR_INTERNAL int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b,
-                                                    int64_t index, const usmarr_array_t *piv);
+                                                    int64_t index, const usmarr_array_t *piv, bool inverse);
 USMARR_INTERNAL int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
                                                   const usmarr_array_t *piv, usmarr_array_t *det,
                                                   usmarr_array_t *logabs);
