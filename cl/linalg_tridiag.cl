@@ -14,7 +14,7 @@
  *                          flag[i] = 1 where row i holds a NaN or an infinity.
  *   usmarr_tridiag_panel   one work-group of LA_GROUP: the reflectors of LA_NB columns.
  *   usmarr_tridiag_ql      one work-item: implicit QL on T, rotations recorded.
- *   usmarr_tridiag_rotate  one work-item 32 columns of Z: the recorded rotations.
+ *   usmarr_tridiag_rotate  one work-item 64 columns of Z: the recorded rotations.
  *   usmarr_tridiag_gather  one work-item a row of M: M = Z's rows, sorted, transposed.
  * Every work-item's arithmetic is its own, in one order: no result depends on the vector
  * width or on a neighbouring lane; the panel's sums are trees of the fixed LA_GROUP. */
@@ -331,7 +331,7 @@ __kernel void usmarr_tridiag_ql(__global LA_R *d, __global LA_R *e, __global LA_
  * recorded (set to the identity first when `init`): the slabs are independent chains of
  * work for the core, and row i + 1 stays in registers from the rotation before, which
  * turned it as its row i (QL's rotations walk down the rows). */
-#define LA_SLABS 4
+#define LA_SLABS 8
 __kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_R *z, __global const LA_R *rot,
                                                         __global const long *state, long n, int init, long count)
 {
