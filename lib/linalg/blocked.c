@@ -82,29 +82,75 @@ static int triangle_solve(struct usmarr__linalg_stack *sa, struct usmarr__linalg
     return rc;
 }
 
-/* Columns [k0, k0 + kb) of the LU factorisation, rows k0 to n: panels of BLOCK columns by
- * the panel kernel (which swaps whole rows), each followed by the columns of this block to
- * its right: U12 by the triangle, A22 less L21 U12. */
-static int lu_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0, int64_t kb, usmarr_array_t *piv,
-                      usmarr_array_t *status)
+/* Rows j of matrix `index` of a swapped with piv[j], j in [first, last), over columns
+ * [c0, c0 + nc) (one work-item a column). */
+static int swap_rows(struct usmarr__linalg_stack *a, int64_t index, const usmarr_array_t *piv, int64_t first,
+                     int64_t last, int64_t c0, int64_t nc)
+{
+    cl_long ld = a->ld, lfirst = first, llast = last;
+    cl_int columns = 0;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, 0, c0)), USMARR__ARG(ld),
+                                        USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(lfirst),
+                                        USMARR__ARG(llast), USMARR__ARG(columns)};
+    return usmarr__linalg_launch(a->work->memory->context, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap",
+                                 USMARR__NARGS(args), args, nc);
+}
+
+/* The panel of columns [j0, j0 + jb), rows j0 to n, by the panel kernel: in place, swapping
+ * whole rows (work-items walk rows); or, with a column-major scratch (a driver that runs
+ * work-items as a vector's lanes: neighbouring work-items then read neighbouring
+ * elements of a column), copied there, factored, copied back, and its swaps applied to
+ * the other columns after. */
+static int lu_panel(struct usmarr__linalg_stack *a, int64_t index, int64_t j0, int64_t jb, usmarr_array_t *piv,
+                    usmarr_array_t *status, usmarr_array_t *scratch)
 {
     usmarr_context_t *ctx = a->work->memory->context;
+    int64_t n = a->rows, m = n - j0;
+    usmarr_array_t *panel = NULL, *columns = NULL;
+    int rc = block(a, index, j0, m, j0, jb, &panel);
+    if (!rc && scratch) { /* scratch's rows [0, jb), columns [0, m): the panel transposed */
+        int64_t shape[2] = {m, jb}, strides[2] = {1, n};
+        rc = usmarr__view_new(scratch, scratch->dtype, 2, shape, strides, scratch->offset, false, &columns);
+        if (!rc)
+            rc = usmarr_array_copy_into(columns, panel);
+    }
+    cl_long rs = scratch ? 1 : a->ld, cs = scratch ? n : 1, nn = n, sw0 = scratch ? j0 : 0, sw1 = scratch ? j0 + jb : n,
+            lj0 = j0, ljb = jb;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(scratch ? usmarr_array_data(scratch) : at(a, index, j0, j0)),
+                                        USMARR__ARG(rs),
+                                        USMARR__ARG(cs),
+                                        USMARR__ARG(nn),
+                                        USMARR__ARG(sw0),
+                                        USMARR__ARG(sw1),
+                                        USMARR__ARG(lj0),
+                                        USMARR__ARG(ljb),
+                                        USMARR__ARG_PTR(usmarr_array_data(piv)),
+                                        USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
+    if (!rc)
+        rc = usmarr__linalg_launch_group(ctx, "linalg_lu", a->work->dtype, "-DLA_GROUP=64", "usmarr_lublock_panel",
+                                         USMARR__NARGS(args), args, GROUP);
+    if (!rc && scratch)
+        rc = usmarr_array_copy_into(panel, columns);
+    if (!rc && scratch && j0 > 0)
+        rc = swap_rows(a, index, piv, j0, j0 + jb, 0, j0);
+    if (!rc && scratch && n > j0 + jb)
+        rc = swap_rows(a, index, piv, j0, j0 + jb, j0 + jb, n - j0 - jb);
+    usmarr_array_release(panel);
+    usmarr_array_release(columns);
+    return rc;
+}
+
+/* Columns [k0, k0 + kb) of the LU factorisation, rows k0 to n: panels of BLOCK columns
+ * (lu_panel), each followed by the columns of this block to its right: U12 by the
+ * triangle, A22 less L21 U12. */
+static int lu_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0, int64_t kb, usmarr_array_t *piv,
+                      usmarr_array_t *status, usmarr_array_t *scratch)
+{
     int64_t n = a->rows;
     int rc = 0;
     for (int64_t j0 = k0; j0 < k0 + kb && !rc; j0 += BLOCK) {
         int64_t jb = k0 + kb - j0 < BLOCK ? k0 + kb - j0 : BLOCK, right = k0 + kb - j0 - jb;
-        cl_long lda = a->ld, nn = n, cols = n, lj0 = j0, ljb = jb;
-        const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(a, index, 0, 0)),
-                                            USMARR__ARG(lda),
-                                            USMARR__ARG(nn),
-                                            USMARR__ARG(cols),
-                                            USMARR__ARG(lj0),
-                                            USMARR__ARG(ljb),
-                                            USMARR__ARG_PTR(usmarr_array_data(piv)),
-                                            USMARR__ARG_PTR((int32_t *)usmarr_array_data(status) + index)};
-        rc = usmarr__linalg_launch_group(ctx, "linalg_lu", a->work->dtype,
-                                         ctx->shape.contig_one ? "-DLA_GROUP=64 -DLA_LANES=32" : "-DLA_GROUP=64",
-                                         "usmarr_lublock_panel", USMARR__NARGS(args), args, GROUP);
+        rc = lu_panel(a, index, j0, jb, piv, status, scratch);
         if (!rc && right > 0)
             rc = triangle_solve(a, a, index, j0, jb, j0 + jb, right, 0, BLOCK, false);
         const int64_t c[4] = {j0 + jb, n - j0 - jb, j0 + jb, right}, l[4] = {j0 + jb, n - j0 - jb, j0, jb},
@@ -118,11 +164,15 @@ static int lu_columns(struct usmarr__linalg_stack *a, int64_t index, int64_t k0,
 int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
                               usmarr_array_t *status)
 {
-    int64_t n = a->rows;
-    int rc = 0;
+    int64_t n = a->rows, shape[2] = {BLOCK, n};
+    usmarr_array_t *scratch = NULL;
+    int rc = a->work->memory->context->shape.contig_one
+                 ? usmarr_array_empty(a->work->memory->context, 2, shape, a->work->dtype, USMARR_ORDER_C,
+                                      USMARR_USM_DEVICE, &scratch)
+                 : 0;
     for (int64_t k0 = 0; k0 < n && !rc; k0 += OUTER) {
         int64_t kb = n - k0 < OUTER ? n - k0 : OUTER, rest = n - k0 - kb;
-        rc = lu_columns(a, index, k0, kb, piv, status);
+        rc = lu_columns(a, index, k0, kb, piv, status, scratch);
         /* U12 = inv(L11) A12; A22 -= L21 U12 */
         if (!rc && rest > 0)
             rc = triangle_solve(a, a, index, k0, kb, k0 + kb, rest, 0, BLOCK, false);
@@ -130,6 +180,7 @@ int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usm
         if (!rc && rest > 0)
             rc = update(a, a, a, index, c, l, u);
     }
+    usmarr_array_release(scratch);
     return rc;
 }
 
@@ -140,10 +191,11 @@ int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmar
      * swaps applied to the columns in reverse order */
     usmarr_context_t *ctx = a->work->memory->context;
     int64_t n = a->rows, k = b->cols;
-    cl_long ldb = b->ld, nn = n;
+    cl_long ldb = b->ld, first = 0, nn = n;
     cl_int columns = inverse;
     const struct usmarr__karg args[] = {USMARR__ARG_PTR(at(b, index, 0, 0)), USMARR__ARG(ldb),
-                                        USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(nn), USMARR__ARG(columns)};
+                                        USMARR__ARG_PTR(usmarr_array_data(piv)), USMARR__ARG(first),
+                                        USMARR__ARG(nn), USMARR__ARG(columns)};
     int rc = inverse ? 0
                      : usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, NULL, "usmarr_lublock_swap",
                                              USMARR__NARGS(args), args, k);
