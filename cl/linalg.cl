@@ -112,8 +112,9 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
 }
 
 /* Packed operands: A as (row tiles, K, MM_RM), B as (column tiles, K, MM_VW), both
- * zero-padded, so every tile is whole; sa: A's strides between row tiles, rows and k; sb:
- * B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
+ * zero-padded, so every tile is whole, or B in place (rows contiguous: sb = (MM_VW, its row
+ * stride), the last tile read up to column N); sa: A's strides between row tiles, rows
+ * and k; sb: B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
  * tile return at once. */
 #if USMARR_WANT(matmul)
 __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
@@ -124,7 +125,7 @@ __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __gl
     if (i0 >= M)
         return;
     mm_block(c + z * batch.s2 + i0 * ldc + j0, a + z * batch.s0 + it * sa.s0, b + z * batch.s1 + jt * sb.s0, K, M - i0,
-             N - j0, ldc, sa.s1, sa.s2, sb.s1, MM_VW);
+             N - j0, ldc, sa.s1, sa.s2, sb.s1, N - j0);
 }
 #endif
 

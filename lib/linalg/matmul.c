@@ -356,19 +356,24 @@ static int compute(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, 
     if (rc)
         return rc;
     void *cp = usmarr_array_data(c);
-    if (packed) { /* both operands packed into tiles */
+    if (packed) { /* both operands packed into tiles; B read in place when A is a few row
+                   * tiles (B's column panels are then read that few times, and its copy
+                   * would cost more: the eigh back-transformation's (32 x n) (n x n)) */
+        bool in_place = nbd == 0 && b->dtype == dt && b->strides[1] == 1 && M <= 4 * rm;
         usmarr_array_t *bt = NULL, *pa = NULL, *pb = NULL;
         rc = pack(ctx, a, dt, rm, &pa);
-        if (!rc)
+        if (!rc && !in_place)
             rc = usmarr_matrix_transpose(b, &bt);
-        if (!rc)
+        if (!rc && !in_place)
             rc = pack(ctx, bt, dt, vw, &pb);
         if (!rc) {
             int64_t rt = (M + rm - 1) / rm, ct = (N + vw - 1) / vw;
             cl_long3 sa = {{K * rm, 1, rm}}, batch = {{nbd ? rt * K * rm : 0, nbd ? ct * K * vw : 0, M * N}};
             cl_long2 sb = {{K * vw, vw}};
-            rc = launch_tiled(ctx, k, cp, usmarr_array_data(pa), usmarr_array_data(pb), K, M, N, &sa, &sb, &batch,
-                              rt, ct, nbatch);
+            if (in_place)
+                sb = (cl_long2){{vw, b->strides[0]}};
+            rc = launch_tiled(ctx, k, cp, usmarr_array_data(pa), usmarr_array_data(in_place ? b : pb), K, M, N, &sa,
+                              &sb, &batch, rt, ct, nbatch);
         }
         usmarr_array_release(bt);
         usmarr_array_release(pa); /* waits for the launch */
