@@ -48,6 +48,12 @@ __kernel void usmarr_matmul_naive(__global MM_T *c, __global const MM_T *a, __gl
 
 #ifdef MM_TILED
 #define MM_VT USMARR_CAT(MM_CT, MM_VW)
+/* What a block stores: the product, or (MM_UPDATE: c -= a @ b) c's value less it */
+#ifdef MM_UPDATE
+#define MM_RESULT(old, p) ((old) - (p))
+#else
+#define MM_RESULT(old, p) (p)
+#endif
 #define MM_VLOAD USMARR_CAT(vload, MM_VW)
 #define MM_VSTORE USMARR_CAT(vstore, MM_VW)
 
@@ -92,7 +98,7 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
 #pragma unroll
         for (int r = 0; r < MM_RM; r++)
             if (r < rows)
-                MM_VSTORE(acc[r], 0, c + r * ldc);
+                MM_VSTORE(MM_RESULT(MM_VLOAD(0, c + r * ldc), acc[r]), 0, c + r * ldc);
     } else {
         MM_CT part[MM_VW];
 #pragma unroll
@@ -100,14 +106,15 @@ inline void mm_block(__global MM_T *c, __global const MM_T *a, __global const MM
             if (r < rows) {
                 MM_VSTORE(acc[r], 0, part);
                 for (long j = 0; j < cols; j++)
-                    c[r * ldc + j] = part[j];
+                    c[r * ldc + j] = MM_RESULT(c[r * ldc + j], part[j]);
             }
     }
 }
 
 /* Packed operands: A as (row tiles, K, MM_RM), B as (column tiles, K, MM_VW), both
- * zero-padded, so every tile is whole; sa: A's strides between row tiles, rows and k; sb:
- * B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
+ * zero-padded, so every tile is whole, or B in place (rows contiguous: sb = (MM_VW, its row
+ * stride), the last tile read up to column N); sa: A's strides between row tiles, rows
+ * and k; sb: B's between column tiles and k.  Dim 0 may be rounded up: work-items past the last row
  * tile return at once. */
 #if USMARR_WANT(matmul)
 __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long K, long M,
@@ -118,7 +125,7 @@ __kernel void usmarr_matmul_tiled(__global MM_T *c, __global const MM_T *a, __gl
     if (i0 >= M)
         return;
     mm_block(c + z * batch.s2 + i0 * ldc + j0, a + z * batch.s0 + it * sa.s0, b + z * batch.s1 + jt * sb.s0, K, M - i0,
-             N - j0, ldc, sa.s1, sa.s2, sb.s1, MM_VW);
+             N - j0, ldc, sa.s1, sa.s2, sb.s1, N - j0);
 }
 #endif
 

@@ -279,14 +279,17 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
  * The host walks the matrix in blocks of columns; the trailing updates are the library's
  * matmul.  Matrices are row-major with leading dimension `lda` (elements between rows).
  *   usmarr_lublock_panel  one work-group: partial-pivoting LU of the panel of columns
- *                         [k0, k0 + kb) of rows [k0, n), swapping whole rows of the
- *                         matrix (`cols` columns); the pivots' rows into piv[k0, k0 + kb),
- *                         a zero pivot into *status.  The pivot search is a reduction
+ *                         [k0, k0 + kb) of rows [k0, n), element (r, c) at
+ *                         a[(r - k0) rs + (c - k0) cs] (the matrix's rows, or a
+ *                         column-major copy of the panel), swapping rows over columns
+ *                         [sw0, sw1); the pivots' rows into piv[k0, k0 + kb), a zero pivot
+ *                         into *status.  The pivot search is a reduction
  *                         over the group that takes the largest |.| (NaN as infinite) and,
  *                         among equals, the first row: the same pivot for any group size.
  *   usmarr_lublock_trsm   one work-item a column of b: b <- inv(T) b for the ib x ib
  *                         triangle T at a: unit lower (upper 0) or upper (upper 1).
- *   usmarr_lublock_swap   one work-item a column of b: rows swapped as piv[0, n) says.
+ *   usmarr_lublock_swap   one work-item a column of b: rows swapped as piv[first, n) says;
+ *                         `columns`: one work-item a row, its columns swapped in reverse.
  *   usmarr_lublock_det    one work-item: det or slogdet from U's diagonal and the pivots.
  *   usmarr_cholblock_diag one work-item: the Cholesky factor of the kb x kb block at a, in
  *                         place (lower; the upper part is left as it is).
@@ -298,9 +301,10 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
 
 #if USMARR_WANT(lublock)
 __kernel __attribute__((reqd_work_group_size(LA_GROUP, 1, 1))) void
-usmarr_lublock_panel(global LA_T *a, long lda, long n, long cols, long k0, long kb, global int *piv,
-                     global int *status, long items)
+usmarr_lublock_panel(global LA_T *a, long rs, long cs, long n, long sw0, long sw1, long k0, long kb,
+                     global int *piv, global int *status, long items)
 {
+#define LA_PANEL(r, c) a[((r) - k0) * rs + ((c) - k0) * cs]
     local LA_R keys[LA_GROUP];
     local long rows[LA_GROUP];
     int t = (int)get_local_id(0);
@@ -310,7 +314,7 @@ usmarr_lublock_panel(global LA_T *a, long lda, long n, long cols, long k0, long 
         LA_R best = -1;
         long p = n;
         for (long r = j + t; r < n; r += LA_GROUP) {
-            LA_T v = a[r * lda + j];
+            LA_T v = LA_PANEL(r, j);
             LA_R key = LA_ISNAN(v) ? (LA_R)INFINITY : LA_ABS1(v);
             if (key > best) {
                 best = key;
@@ -333,29 +337,32 @@ usmarr_lublock_panel(global LA_T *a, long lda, long n, long cols, long k0, long 
         }
         p = rows[0];
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* swap rows j and p across the whole matrix */
+        /* swap rows j and p over columns [sw0, sw1) */
         if (p != j)
-            for (long c = t; c < cols; c += LA_GROUP) {
-                LA_T x = a[j * lda + c];
-                a[j * lda + c] = a[p * lda + c];
-                a[p * lda + c] = x;
+            for (long c = sw0 + t; c < sw1; c += LA_GROUP) {
+                LA_T x = LA_PANEL(j, c);
+                LA_PANEL(j, c) = LA_PANEL(p, c);
+                LA_PANEL(p, c) = x;
             }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        LA_T pivot = a[j * lda + j];
+        LA_T pivot = LA_PANEL(j, j);
         if (t == 0)
             piv[j] = (int)p;
         failed |= LA_ISZERO(pivot);
-        /* multipliers and the update of the panel's columns right of j */
+        /* the multipliers, then the panel's columns right of j, a work-item a row */
+        for (long r = j + 1 + t; r < n; r += LA_GROUP)
+            LA_PANEL(r, j) = LA_DIV(LA_PANEL(r, j), pivot);
+        barrier(CLK_GLOBAL_MEM_FENCE);
         for (long r = j + 1 + t; r < n; r += LA_GROUP) {
-            LA_T l = LA_DIV(a[r * lda + j], pivot);
-            a[r * lda + j] = l;
+            LA_T l = LA_PANEL(r, j);
             for (long c = j + 1; c < k0 + kb; c++)
-                a[r * lda + c] -= LA_MUL(l, a[j * lda + c]);
+                LA_PANEL(r, c) -= LA_MUL(l, LA_PANEL(j, c));
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
     if (t == 0 && failed)
         *status = 1;
+#undef LA_PANEL
 }
 
 __kernel void usmarr_lublock_trsm(global const LA_T *a, long lda, global LA_T *b, long ldb, long ib, int upper,
@@ -381,17 +388,30 @@ __kernel void usmarr_lublock_trsm(global const LA_T *a, long lda, global LA_T *b
     }
 }
 
-__kernel void usmarr_lublock_swap(global LA_T *b, long ldb, global const int *piv, long n, long items)
+__kernel void usmarr_lublock_swap(global LA_T *b, long ldb, global const int *piv, long first, long n, int columns,
+                                  long items)
 {
     long c = (long)get_global_id(0);
     if (c >= items)
         return;
-    for (long j = 0; j < n; j++) {
-        long p = piv[j];
-        if (p != j) {
-            LA_T x = b[j * ldb + c];
-            b[j * ldb + c] = b[p * ldb + c];
-            b[p * ldb + c] = x;
+    if (!columns) {
+        for (long j = first; j < n; j++) {
+            long p = piv[j];
+            if (p != j) {
+                LA_T x = b[j * ldb + c];
+                b[j * ldb + c] = b[p * ldb + c];
+                b[p * ldb + c] = x;
+            }
+        }
+    } else { /* row c of b, its columns swapped from the last pivot to the first */
+        global LA_T *row = b + c * ldb;
+        for (long j = n - 1; j >= first; j--) {
+            long p = piv[j];
+            if (p != j) {
+                LA_T x = row[j];
+                row[j] = row[p];
+                row[p] = x;
+            }
         }
     }
 }

@@ -14,7 +14,7 @@
  *                          flag[i] = 1 where row i holds a NaN or an infinity.
  *   usmarr_tridiag_panel   one work-group of LA_GROUP: the reflectors of LA_NB columns.
  *   usmarr_tridiag_ql      one work-item: implicit QL on T, rotations recorded.
- *   usmarr_tridiag_rotate  one work-item 32 columns of Z: the recorded rotations.
+ *   usmarr_tridiag_rotate  one work-item 64 columns of Z: the recorded rotations.
  *   usmarr_tridiag_gather  one work-item a row of M: M = Z's rows, sorted, transposed.
  * Every work-item's arithmetic is its own, in one order: no result depends on the vector
  * width or on a neighbouring lane; the panel's sums are trees of the fixed LA_GROUP. */
@@ -349,7 +349,7 @@ __kernel void usmarr_tridiag_ql(__global LA_R *d, __global LA_R *e, __global LA_
  * recorded (set to the identity first when `init`): the slabs are independent chains of
  * work for the core, and both rows of a rotation stay in registers for the next, which
  * shares one of them when the rotations walk down the rows (QL) or up (bdsqr's chase). */
-#define LA_SLABS 4
+#define LA_SLABS 8 /* USMARR__ROTATE_COLUMNS / 8 (lib/linalg/linalg_internal.h) */
 __kernel USMARR_ONE_PER_LANE void usmarr_tridiag_rotate(__global LA_R *z, __global const LA_R *rot,
                                                         __global const long *state, long n, int init, long count)
 {

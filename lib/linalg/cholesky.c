@@ -12,7 +12,7 @@ static int blocked(const usmarr_array_t *x, usmarr_dtype_t dt, bool upper, usmar
     bool cplx = usmarr_dtype_kind(dt) == USMARR_KIND_COMPLEX;
     int rc = upper ? usmarr_matrix_transpose(x, &t) : 0;
     if (!rc)
-        rc = usmarr__linalg_stack_new(upper ? t : x, dt, 0, NULL, &a);
+        rc = usmarr__linalg_stack_padded(upper ? t : x, dt, 0, NULL, &a);
     if (!rc && upper && cplx)
         rc = usmarr_conj(a.work, a.work, NULL);
     if (!rc)

@@ -38,7 +38,7 @@ static int conjugate(const usmarr_array_t *a, usmarr_array_t **c)
 struct scratch {
     usmarr_array_t *r, *wt, *t, *d, *e, *flag, *perm, *state, *z, *rot;
     int64_t cap; /* rotations the record holds */
-    int64_t ld;  /* n rounded up to a multiple of 32: z's columns (usmarr_tridiag_rotate) */
+    int64_t ld;  /* n rounded up to USMARR__ROTATE_COLUMNS: z's columns */
 };
 
 static void scratch_release(struct scratch *s)
@@ -57,7 +57,7 @@ static int scratch_new(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t n, bool
     s->cap = n * n < ((int64_t)1 << 21) ? n * n : (int64_t)1 << 21;
     s->cap = s->cap > n ? s->cap : n;
     int64_t rot = 3 * s->cap;
-    s->ld = (n + 31) / 32 * 32;
+    s->ld = (n + USMARR__ROTATE_COLUMNS - 1) / USMARR__ROTATE_COLUMNS * USMARR__ROTATE_COLUMNS;
     int64_t zsize = n * s->ld;
     int rc;
     if ((rc = usmarr_array_empty(ctx, 2, nn, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &s->r)) ||
@@ -159,7 +159,7 @@ static int solve_tridiagonal(struct usmarr__linalg_stack *st, int64_t index, usm
                 USMARR__ARG_PTR(usmarr_array_data(s->z)), USMARR__ARG_PTR(usmarr_array_data(s->rot)),
                 USMARR__ARG_PTR(usmarr_array_data(s->state)), USMARR__ARG(ln), USMARR__ARG(init)};
             rc = usmarr__linalg_launch(ctx, "linalg_tridiag", dt, defines, "usmarr_tridiag_rotate",
-                                       USMARR__NARGS(rargs), rargs, s->ld / 32);
+                                       USMARR__NARGS(rargs), rargs, s->ld / USMARR__ROTATE_COLUMNS);
         }
         if (!rc)
             rc = usmarr_array_copy_to_host(s->state, state, NULL);

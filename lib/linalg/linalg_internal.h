@@ -15,7 +15,9 @@
  * whether a matrix failed (usmarr__linalg_status_*), and writes its result through the
  * library's convention (usmarr__linalg_result_*). */
 
-/* c -= a @ b through the library's matmul, where c is a view (written in place). */
+/* c -= a @ b, where c is a view (written in place): one pass of the tiled product over c
+ * where its rows are contiguous and the product is large (matmul.c), else matmul and a
+ * subtraction. */
 USMARR_INTERNAL int usmarr__subtract_product(usmarr_array_t *c, const usmarr_array_t *a, const usmarr_array_t *b);
 
 /* The dtype a linalg function computes and returns for input dtype `dtype`: float32,
@@ -43,6 +45,7 @@ struct usmarr__linalg_stack {
     int64_t batch_shape[USMARR_MAX_NDIM];
     int64_t count; /* matrices: the product of batch_shape */
     int64_t rows, cols;
+    int64_t ld; /* elements from one row of a matrix to the next: cols, or more (padded) */
 };
 
 /* The matrices of `x` (its last two dims), broadcast to batch shape bshape[nb] (NULL: x's
@@ -54,6 +57,12 @@ USMARR_INTERNAL int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dty
  * it is one already (C-ordered, of `dtype`, of batch shape bshape), else a copy. */
 USMARR_INTERNAL int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
                                               const int64_t *bshape, struct usmarr__linalg_stack *stack);
+/* usmarr__linalg_stack_new for the blocked factorisations: the matrices' rows `ld`
+ * elements apart, ld a whole number of cache lines and not a multiple of 1 KiB, so that a
+ * column's elements do not all fall in the same few cache sets (at order 2048, float64,
+ * unpadded rows are 16 KiB apart).  `work` is a view of the padded stack. */
+USMARR_INTERNAL int usmarr__linalg_stack_padded(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb,
+                                                const int64_t *bshape, struct usmarr__linalg_stack *stack);
 /* A new uninitialised stack of `count` = prod(bshape) matrices rows x cols. */
 USMARR_INTERNAL int usmarr__linalg_stack_empty(usmarr_context_t *ctx, usmarr_dtype_t dtype, int nb,
                                                const int64_t *bshape, int64_t rows, int64_t cols,
@@ -125,18 +134,19 @@ USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *
 USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
 
 /* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`
- * of a stack (C-ordered n x n matrices of the stack's dtype), one matrix at a time:
+ * of a stack (n x n matrices of the stack's dtype, rows `ld` apart), one matrix at a time:
  * panels and triangular blocks by cl/linalg_lu.cl's kernels, trailing updates by
  * usmarr_matmul.  A matrix that fails sets status[index] (the status words of
  * usmarr__linalg_status_new) and the call goes on with what it computed.
  *   _lu: A = P L U in place; piv (n ints on the device) receives the pivots' rows.
- *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors.
+ *   _lu_solve: b (n x k, the same index in b's stack) <- inv(A) b from _lu's factors;
+ *     `inverse`: b is the identity, and becomes inv(A) (L's inverse is lower triangular).
  *   _lu_det: det, or (logabs given) slogdet's sign and log, into det[index] / logabs[index].
  *   _cholesky: the lower factor in place (the upper triangle is left; the caller zeroes). */
 USMARR_INTERNAL int usmarr__linalg_blocked_lu(struct usmarr__linalg_stack *a, int64_t index, usmarr_array_t *piv,
                                               usmarr_array_t *status);
 USMARR_INTERNAL int usmarr__linalg_blocked_lu_solve(struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b,
-                                                    int64_t index, const usmarr_array_t *piv);
+                                                    int64_t index, const usmarr_array_t *piv, bool inverse);
 USMARR_INTERNAL int usmarr__linalg_blocked_lu_det(struct usmarr__linalg_stack *a, int64_t index,
                                                   const usmarr_array_t *piv, usmarr_array_t *det,
                                                   usmarr_array_t *logabs);
@@ -193,6 +203,9 @@ USMARR_INTERNAL int usmarr__eigh_tridiagonal(struct usmarr__linalg_stack *st, us
  * 32 each, larft): three products per panel through usmarr_matmul, from the last panel. */
 USMARR_INTERNAL int usmarr__apply_reflectors(const usmarr_array_t *r, const usmarr_array_t *t, int64_t n,
                                              int64_t shift, usmarr_array_t *mat, int64_t base);
+/* The columns of Z one work-item of cl/linalg_tridiag.cl's usmarr_tridiag_rotate turns
+ * (eight slabs of eight, its LA_SLABS): Z's rows are padded to a multiple of it. */
+#define USMARR__ROTATE_COLUMNS 64
 /* Matrices with min(m, n) at least this take svd by the blocked bidiagonal reduction and
  * implicit QR (usmarr__svd_bidiagonal); the others one-sided Jacobi. */
 #ifndef USMARR__SVD_BIDIAGONAL_MIN

@@ -27,7 +27,7 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
         if (!rc && slog)
             rc = usmarr_array_fill(*logabs, usmarr_scalar_int(0));
     } else if (!rc) {
-        rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x, dt, 0, NULL, &s)
+        rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_padded(x, dt, 0, NULL, &s)
                                       : usmarr__linalg_stack_read(x, dt, 0, NULL, &s);
         if (!rc && n > USMARR__LINALG_SMALL) {
             usmarr_array_t *piv = NULL, *status = NULL;
@@ -96,8 +96,9 @@ int usmarr_linalg_slogdet(const usmarr_array_t *x, usmarr_array_t **sign, usmarr
     return lu_det("slogdet", x, dt, true, sign, logabsdet);
 }
 
-/* b <- inv(a) b for the stacks a (n x n) and b (n x k) of one batch shape (b the identity
- * first when `identity`); USMARR_ERROR_LINALG when a matrix of a is singular. */
+/* b <- inv(a) b for the stacks a (n x n) and b (n x k) of one batch shape;
+ * USMARR_ERROR_LINALG when a matrix of a is singular.  `identity`: b is the identity (inv):
+ * the kernel of small orders sets it, the blocked path finds it there. */
 static int lu_solve(const char *fn, struct usmarr__linalg_stack *a, struct usmarr__linalg_stack *b, bool identity)
 {
     usmarr_context_t *ctx = a->work->memory->context;
@@ -107,20 +108,14 @@ static int lu_solve(const char *fn, struct usmarr__linalg_stack *a, struct usmar
     usmarr_array_t *status = NULL;
     int rc = usmarr__linalg_status_new(ctx, fn, a->count, &status);
     if (!rc && n > USMARR__LINALG_SMALL) {
-        usmarr_array_t *piv = NULL, *eye = NULL;
+        usmarr_array_t *piv = NULL;
         rc = usmarr_array_empty(ctx, 1, &n, USMARR_INT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &piv);
-        if (!rc && identity) {
-            rc = usmarr_array_eye(ctx, n, n, 0, a->work->dtype, USMARR_ORDER_C, USMARR_USM_DEVICE, &eye);
-            if (!rc)
-                rc = usmarr_array_copy_into(b->work, eye);
-        }
         for (int64_t m = 0; m < a->count && !rc; m++) {
             rc = usmarr__linalg_blocked_lu(a, m, piv, status);
             if (!rc)
-                rc = usmarr__linalg_blocked_lu_solve(a, b, m, piv);
+                rc = usmarr__linalg_blocked_lu_solve(a, b, m, piv, identity);
         }
         usmarr_array_release(piv);
-        usmarr_array_release(eye);
     } else if (!rc) {
         char defines[32];
         usmarr__linalg_order_defines(n, defines, sizeof defines);
@@ -152,13 +147,29 @@ int usmarr_linalg_inv(const usmarr_array_t *x, usmarr_array_t *out, usmarr_array
     struct usmarr__linalg_stack a = {0}, b = {0};
     int nb = x->ndim - 2;
     int64_t n = x->shape[nb];
-    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x, dt, 0, NULL, &a)
-                                  : usmarr__linalg_stack_read(x, dt, 0, NULL, &a);
-    if (!rc)
-        rc = usmarr__linalg_stack_empty(x->memory->context, dt, nb, x->shape, n, n, &b);
-    if (!rc)
-        rc = lu_solve("inv", &a, &b, true);
-    rc = usmarr__linalg_result_end(rc, b.work, &r);
+    usmarr_array_t *eye = NULL, *inverse = NULL;
+    if (n > USMARR__LINALG_SMALL) { /* padded stacks, b the identity; the result C-ordered */
+        rc = usmarr__linalg_stack_padded(x, dt, 0, NULL, &a);
+        if (!rc)
+            rc = usmarr_array_eye(x->memory->context, n, n, 0, dt, USMARR_ORDER_C, USMARR_USM_DEVICE, &eye);
+        if (!rc)
+            rc = usmarr__linalg_stack_padded(eye, dt, nb, x->shape, &b);
+        if (!rc)
+            rc = lu_solve("inv", &a, &b, true);
+        if (!rc)
+            rc = usmarr_array_copy(b.work, USMARR_ORDER_C, NULL, &inverse);
+    } else {
+        rc = usmarr__linalg_stack_read(x, dt, 0, NULL, &a);
+        if (!rc)
+            rc = usmarr__linalg_stack_empty(x->memory->context, dt, nb, x->shape, n, n, &b);
+        if (!rc)
+            rc = lu_solve("inv", &a, &b, true);
+        if (!rc)
+            inverse = usmarr_array_retain(b.work);
+    }
+    rc = usmarr__linalg_result_end(rc, inverse, &r);
+    usmarr_array_release(eye);
+    usmarr_array_release(inverse);
     usmarr__linalg_stack_release(&a);
     usmarr__linalg_stack_release(&b);
     return rc;
@@ -204,7 +215,7 @@ int usmarr_linalg_solve(const usmarr_array_t *x1, const usmarr_array_t *x2, usma
         return rc;
     struct usmarr__linalg_stack a = {0}, b = {0};
     usmarr_array_t *column = NULL, *x = NULL;
-    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_new(x1, dt, nb, bshape, &a)
+    rc = n > USMARR__LINALG_SMALL ? usmarr__linalg_stack_padded(x1, dt, nb, bshape, &a)
                                   : usmarr__linalg_stack_read(x1, dt, nb, bshape, &a);
     if (!rc && vector) {
         int axis = 1;

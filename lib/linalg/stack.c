@@ -59,6 +59,7 @@ static void stack_shape(struct usmarr__linalg_stack *s, int nb, const int64_t *b
     }
     s->rows = rows;
     s->cols = cols;
+    s->ld = cols;
 }
 
 int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb, const int64_t *bshape,
@@ -82,6 +83,49 @@ int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int 
     if (!rc)
         stack_shape(stack, nb, bshape, shape[nb], shape[nb + 1]);
     return rc;
+}
+
+int usmarr__linalg_stack_padded(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb, const int64_t *bshape,
+                                struct usmarr__linalg_stack *stack)
+{
+    memset(stack, 0, sizeof *stack);
+    int xb = x->ndim - 2;
+    if (!bshape) {
+        nb = xb;
+        bshape = x->shape;
+    }
+    int64_t rows = x->shape[xb], cols = x->shape[xb + 1], item = (int64_t)usmarr__dtype_bytes(dtype);
+    int64_t line = 64 / item, ld = (cols + line - 1) / line * line;
+    if (ld * item % 1024 == 0)
+        ld += line;
+    int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM], size = rows * ld;
+    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = rows;
+    shape[nb + 1] = cols;
+    strides[nb] = ld;
+    strides[nb + 1] = 1;
+    for (int d = nb - 1; d >= 0; d--) {
+        strides[d] = size;
+        size *= shape[d];
+    }
+    usmarr_array_t *buffer = NULL, *v = NULL;
+    int rc = usmarr_array_empty(x->memory->context, 1, &size, dtype, USMARR_ORDER_C, USMARR_USM_DEVICE, &buffer);
+    if (!rc)
+        rc = usmarr__view_new(buffer, dtype, nb + 2, shape, strides, buffer->offset, false, &stack->work);
+    if (!rc)
+        rc = usmarr_array_broadcast_to(x, nb + 2, shape, &v);
+    if (!rc)
+        rc = usmarr_array_copy_into(stack->work, v);
+    usmarr_array_release(v);
+    usmarr_array_release(buffer);
+    if (rc) {
+        usmarr_array_release(stack->work);
+        stack->work = NULL;
+        return rc;
+    }
+    stack_shape(stack, nb, bshape, rows, cols);
+    stack->ld = ld;
+    return 0;
 }
 
 int usmarr__linalg_stack_read(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb, const int64_t *bshape,

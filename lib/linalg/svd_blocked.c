@@ -50,7 +50,7 @@ static int scratch_new(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t m, int6
     int64_t k = m < n ? m : n, mt = m < n ? n : m, npanels = (k + NB - 1) / NB;
     s->cap = k * k < ((int64_t)1 << 21) ? k * k : (int64_t)1 << 21;
     s->cap = s->cap > k ? s->cap : k;
-    s->ld = (k + 31) / 32 * 32;
+    s->ld = (k + USMARR__ROTATE_COLUMNS - 1) / USMARR__ROTATE_COLUMNS * USMARR__ROTATE_COLUMNS;
     s->groups = ctx->profile.compute_units < 1 ? 1 : ctx->profile.compute_units > 16 ? 16 : (int)ctx->profile.compute_units;
     int rc;
     if ((m < n && (rc = empty(ctx, dt, mt, k, &s->tall))) || (rc = empty(ctx, dt, k, k, &s->r)) ||
@@ -173,7 +173,7 @@ static int solve_bidiagonal(usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t k,
                                                  USMARR__ARG_PTR(usmarr_array_data(s->state)), USMARR__ARG(lk),
                                                  USMARR__ARG(init)};
             rc = usmarr__linalg_launch(ctx, "linalg_tridiag", dt, DEFINES, "usmarr_tridiag_rotate",
-                                       USMARR__NARGS(rargs), rargs, s->ld / 32);
+                                       USMARR__NARGS(rargs), rargs, s->ld / USMARR__ROTATE_COLUMNS);
         }
         if (!rc)
             rc = usmarr_array_copy_to_host(s->state, state, NULL);

@@ -293,7 +293,7 @@ static double residual(const double *a, const double *x, const double *b, int64_
 START_TEST(test_linalg_lu_solve_residuals)
 {
     usmarr_context_t *ctx = test_context();
-    static const int64_t orders[][2] = {{64, 3}, {16, 8}, {4, 31}, {2, 33}, {1, 100}};
+    static const int64_t orders[][2] = {{64, 3}, {16, 8}, {4, 31}, {2, 33}, {1, 100}, {1, 300}};
     for (int dti = 0; dti < 2; dti++) {
         usmarr_dtype_t dt = dti ? USMARR_FLOAT32 : USMARR_FLOAT64;
         if (test_dtype_skipped(ctx, dt))
@@ -387,6 +387,112 @@ START_TEST(test_linalg_lu_failing_matrix_named)
     usmarr_array_release(r);
     usmarr_array_release(out);
     usmarr_array_release(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+/* cholesky of orders past the blocked path's panels (several panels of 128 and a partial
+ * one), lower and upper: the factor is triangular (exact zeros on the other side) and
+ * max |L L^H - A| / max |A| stays a small multiple of n eps. */
+START_TEST(test_linalg_lu_cholesky_large_residual)
+{
+    usmarr_context_t *ctx = test_context();
+    static const int64_t orders[] = {100, 300};
+    for (int dti = 0; dti < 2; dti++) {
+        usmarr_dtype_t dt = dti ? USMARR_FLOAT32 : USMARR_FLOAT64;
+        if (test_dtype_skipped(ctx, dt))
+            continue;
+        double eps = dti ? FLT_EPSILON : DBL_EPSILON;
+        for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+            int64_t n = orders[o], shape[2] = {n, n};
+            double *ha;
+            usmarr_array_t *r = random_stack(ctx, USMARR_FLOAT64, 1, n, n, 0, 11 + (unsigned)o, &ha), *rt = NULL,
+                           *p = NULL, *a = NULL, *h = NULL;
+            /* A = R R^T / n + I: symmetric positive definite, condition about 5 */
+            ck_assert_ok(usmarr_matrix_transpose(r, &rt));
+            ck_assert_ok(usmarr_matmul(r, rt, NULL, &p));
+            double *hp = to_host(p);
+            for (int64_t i = 0; i < n * n; i++)
+                hp[i] = hp[i] / (double)n + (i / n == i % n);
+            ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, USMARR_FLOAT64, hp, NULL, USMARR_USM_DEVICE, &h));
+            ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &a));
+            if (dti)
+                for (int64_t i = 0; i < n * n; i++)
+                    hp[i] = (float)hp[i];
+            for (int upper = 0; upper < 2; upper++) {
+                usmarr_array_t *f = NULL;
+                ck_assert_ok(usmarr_linalg_cholesky(a, upper, NULL, &f));
+                double *hl = to_host(f), worst = 0, top = 0;
+                for (int64_t i = 0; i < n; i++)
+                    for (int64_t j = 0; j < n; j++) {
+                        if (upper ? j < i : j > i)
+                            ck_assert_msg(hl[i * n + j] == 0, "%s order %lld upper %d: [%lld, %lld] = %g",
+                                          usmarr_dtype_name(dt), (long long)n, upper, (long long)i, (long long)j,
+                                          hl[i * n + j]);
+                        double sum = 0; /* (L L^T)[i, j] or (U^T U)[i, j] */
+                        for (int64_t q = 0; q <= (i < j ? i : j); q++)
+                            sum += upper ? hl[q * n + i] * hl[q * n + j] : hl[i * n + q] * hl[j * n + q];
+                        worst = fmax(worst, fabs(sum - hp[i * n + j]));
+                        top = fmax(top, fabs(hp[i * n + j]));
+                    }
+                ck_assert_msg(worst / top < 4 * (double)n * eps, "%s order %lld upper %d: residual %g n eps",
+                              usmarr_dtype_name(dt), (long long)n, upper, worst / top / ((double)n * eps));
+                free(hl);
+                usmarr_array_release(f);
+            }
+            free(ha);
+            free(hp);
+            usmarr_array_release(r);
+            usmarr_array_release(rt);
+            usmarr_array_release(p);
+            usmarr_array_release(h);
+            usmarr_array_release(a);
+        }
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+/* The blocked path names the failing matrix too when the failure comes late, in a later
+ * block of a later panel: a stack of three matrices of order 300, the identity, one whose
+ * column 200 is zero (singular) and one with -1 at [250, 250] (regular, not positive
+ * definite). */
+START_TEST(test_linalg_lu_large_failing_matrix_named)
+{
+    usmarr_context_t *ctx = test_context();
+    if (!usmarr_context_info(ctx)->fp64) {
+        usmarr_context_release(ctx);
+        return;
+    }
+    enum { N = 300 };
+    double *v = calloc(3 * N * N, sizeof(double));
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < N; i++)
+            v[(m * N + i) * N + i] = 1;
+    v[(N + 200) * N + 200] = 0;
+    v[(2 * N + 250) * N + 250] = -1;
+    int64_t shape[3] = {3, N, N};
+    usmarr_array_t *a = from_values(ctx, 3, shape, v), *odd = NULL, *r = NULL;
+    ck_assert_fails_with(usmarr_linalg_inv(a, NULL, &r), USMARR_ERROR_LINALG, "matrix 1 of the stack, at batch index (1,), is singular");
+    ck_assert_fails_with(usmarr_linalg_solve(a, a, NULL, &r), USMARR_ERROR_LINALG, "matrix 1 of the stack");
+    ck_assert_fails_with(usmarr_linalg_cholesky(a, false, NULL, &r), USMARR_ERROR_LINALG,
+                         "matrix 1 of the stack, at batch index (1,), is not positive definite");
+    ck_assert_ptr_null(r);
+    /* matrices 0 and 2: regular, so inv (itself) works; cholesky fails on the second */
+    ck_assert_ok(usmarr_array_index_text(a, "::2", &odd));
+    ck_assert_fails_with(usmarr_linalg_cholesky(odd, false, NULL, &r), USMARR_ERROR_LINALG,
+                         "matrix 1 of the stack, at batch index (1,), is not positive definite");
+    ck_assert_ok(usmarr_linalg_inv(odd, NULL, &r));
+    double *h = to_host(r);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < N * N; i++)
+            ck_assert_msg(h[m * N * N + i] == v[2 * m * N * N + i], "inv: matrix %d element %d is %g", m, i,
+                          h[m * N * N + i]);
+    free(h);
+    usmarr_array_release(r);
+    usmarr_array_release(odd);
+    usmarr_array_release(a);
+    free(v);
     usmarr_context_release(ctx);
 }
 END_TEST
@@ -569,6 +675,8 @@ Suite *suite_linalg_lu(void)
     tcase_set_timeout(tc, 0);
     tcase_add_test(tc, test_linalg_lu_solve_residuals);
     tcase_add_test(tc, test_linalg_lu_failing_matrix_named);
+    tcase_add_test(tc, test_linalg_lu_large_failing_matrix_named);
+    tcase_add_test(tc, test_linalg_lu_cholesky_large_residual);
     tcase_add_test(tc, test_linalg_lu_out_arrays);
     tcase_add_test(tc, test_linalg_lu_neighbours_do_not_matter);
     tcase_add_test(tc, test_linalg_lu_failures);

@@ -265,6 +265,51 @@ START_TEST(test_linalg_out_arrays)
 }
 END_TEST
 
+/* A product of few rows, large enough for the packed kernel, whose right operand's rows
+ * are contiguous but `ld` apart (a slice of a wider array, read in place), against a host
+ * loop: every column tile, the last one partial (N = 70). */
+START_TEST(test_linalg_matmul_few_rows_strided_right_operand)
+{
+    usmarr_context_t *ctx = test_context();
+    usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
+    enum { M = 20, K = 300, N = 70, LD = 83 };
+    double *ha = malloc(sizeof(double) * M * K), *hb = malloc(sizeof(double) * K * LD), *hc = NULL;
+    for (int i = 0; i < M * K; i++)
+        ha[i] = (double)((i * 37) % 101) / 64 - 0.75;
+    for (int i = 0; i < K * LD; i++)
+        hb[i] = (double)((i * 53) % 97) / 32 - 1.5;
+    int64_t sa[2] = {M, K}, sb[2] = {K, LD};
+    usmarr_array_t *a = NULL, *wide = NULL, *b = NULL, *c = NULL, *h = NULL;
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, sa, USMARR_FLOAT64, ha, NULL, USMARR_USM_DEVICE, &h));
+    ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &a));
+    usmarr_array_release(h);
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, sb, USMARR_FLOAT64, hb, NULL, USMARR_USM_DEVICE, &h));
+    ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &wide));
+    usmarr_array_release(h);
+    ck_assert_ok(usmarr_array_index_text(wide, ":, 5:75", &b));
+    ck_assert_ok(usmarr_matmul(a, b, NULL, &c));
+    ck_assert_ok(usmarr_array_astype(c, USMARR_FLOAT64, USMARR_ORDER_C, NULL, &h));
+    hc = malloc(sizeof(double) * M * N);
+    ck_assert_ok(usmarr_array_copy_to_host(h, hc, NULL));
+    double tol = dt == USMARR_FLOAT64 ? 1e-12 : 1e-3;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double want = 0;
+            for (int q = 0; q < K; q++)
+                want += ha[i * K + q] * hb[q * LD + 5 + j];
+            ck_assert_msg(fabs(hc[i * N + j] - want) <= tol * (1 + fabs(want)), "c[%d, %d] = %.17g, want %.17g", i, j,
+                          hc[i * N + j], want);
+        }
+    free(ha);
+    free(hb);
+    free(hc);
+    usmarr_array_t *all[] = {a, wide, b, c, h};
+    for (int i = 0; i < 5; i++)
+        usmarr_array_release(all[i]);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_linalg_matrix_transpose_is_a_view)
 {
     usmarr_context_t *ctx = test_context();
@@ -419,6 +464,7 @@ Suite *suite_linalg(void)
     tc = tcase_create("behaviour");
     tcase_set_timeout(tc, 0);
     tcase_add_test(tc, test_linalg_out_arrays);
+    tcase_add_test(tc, test_linalg_matmul_few_rows_strided_right_operand);
     tcase_add_test(tc, test_linalg_matrix_transpose_is_a_view);
     tcase_add_test(tc, test_linalg_failures);
     suite_add_tcase(s, tc);
