@@ -12,6 +12,8 @@
  *                        reflectors and their block form I - V T Vᴴ.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
  *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
+ *   usmarr_eigh_lanes     the same for real matrices of order <= LA_NMAX, LA_LANES matrices a
+ *                        work-item as the lanes of a vector, in private memory.
  *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
  *                        (Hestenes) Jacobi on R's columns, at most `sweeps` sweeps;
  *                        singular values descending, U and Vᴴ optional, U completed to an
@@ -358,6 +360,174 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
     for (long i = 0; i < n; i++)
         w[i] = LA_RE(a[i * n + i]);
     la_sort_eigen(w, v, n, want_v);
+}
+#endif
+
+#if USMARR_WANT(eigh) && !defined(LA_COMPLEX) && defined(LA_LANES)
+/* Real symmetric matrices of order n <= LA_NMAX, LA_LANES of them per work-item as the
+ * lanes of one vector (work-item g: matrices g * LA_LANES + l), so that every step runs on
+ * LA_LANES matrices at once whatever the compiler does with work-items.  Cyclic Jacobi in
+ * the round-robin order: a round rotates n / 2 disjoint pairs, whose rotations are
+ * independent (their square roots and divisions overlap) and are applied to the rows, then
+ * the columns, of the matrix in private memory.  A lane takes a rotation only where its own
+ * test says so (selects, not branches: a lane that skips keeps its values bit for bit), so
+ * that a matrix's results are what it gives alone: a lane whose sweep rotated nothing is
+ * left unchanged by the sweeps its neighbours still need.  The arguments are
+ * usmarr_eigh_jacobi's; `a` is only read. */
+#define LA_V USMARR_CAT(LA_R, LA_LANES)
+#ifdef LA_DOUBLE
+#define LA_VS long
+#else
+#define LA_VS int
+#endif
+#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
+#define LA_VAT(m, i, j) m[(i) * LA_NMAX + (j)]
+
+/* Pair k of round r of the round-robin order on m2 (even) indices: (r, m2 - 1), then
+ * (r + k, r - k) modulo m2 - 1; smaller first. */
+inline void la_round_pair(long m2, long r, long k, long *p, long *q)
+{
+    long x = k == 0 ? r : (r + k) % (m2 - 1), y = k == 0 ? m2 - 1 : (r - k + m2 - 1) % (m2 - 1);
+    *p = min(x, y);
+    *q = max(x, y);
+}
+
+/* x, y (stride `step`, n elements) <- c x - s y, s x + c y where `on`, kept elsewhere. */
+inline void la_vrotate(__private LA_V *x, __private LA_V *y, long n, long step, LA_V c, LA_V s, LA_VI on)
+{
+    for (long i = 0; i < n; i++) {
+        LA_V xi = x[i * step], yi = y[i * step];
+        x[i * step] = select(xi, c * xi - s * yi, on);
+        y[i * step] = select(yi, s * xi + c * yi, on);
+    }
+}
+
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __global LA_R *w, __global LA_R *v,
+                                                    __global int *status, long n, int want_v, int sweeps, long count,
+                                                    long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX], vt[LA_NMAX * LA_NMAX]; /* vt: the eigenvectors as rows */
+    __private LA_R *ms = (__private LA_R *)m, *vs = (__private LA_R *)vt; /* lane l of element e: [e * LA_LANES + l] */
+    bool finite[LA_LANES];
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        __global const LA_R *az = a + z * n * n;
+        bool ok = z < count;
+        for (long i = 0; ok && i < n; i++)
+            for (long j = 0; j <= i; j++)
+                ok &= isfinite(az[i * n + j]);
+        finite[l] = ok;
+        /* the symmetric matrix of the lower triangle; past the stack, or not finite: zeros */
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j <= i; j++)
+                ms[(i * LA_NMAX + j) * LA_LANES + l] = ms[(j * LA_NMAX + i) * LA_LANES + l] =
+                    ok ? az[i * n + j] : 0;
+    }
+    for (long i = 0; i < n; i++)
+        for (long j = 0; want_v && j < n; j++)
+            LA_VAT(vt, i, j) = (LA_V)(i == j ? 1 : 0);
+    /* off-diagonal elements below eps |A|_F / n are what rounding leaves (usmarr_eigh_jacobi) */
+    LA_V big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            big = fmax(big, fabs(LA_VAT(m, i, j)));
+    LA_V scale = select((LA_V)1, big, big > 0);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            LA_V x = LA_VAT(m, i, j) / scale;
+            sum += x * x;
+        }
+    LA_V floor = LA_EPS * (big * sqrt(sum)) / (LA_R)max(n, 1L);
+    long m2 = n + (n & 1), pairs = m2 / 2;
+    LA_VI rotated = -1;
+    for (int sweep = 0; sweep < sweeps && any(rotated); sweep++) {
+        rotated = 0;
+        for (long r = 0; r < m2 - 1; r++) {
+            LA_V c[LA_NMAX / 2], s[LA_NMAX / 2], app[LA_NMAX / 2], aqq[LA_NMAX / 2];
+            LA_VI on[LA_NMAX / 2];
+            long pk[LA_NMAX / 2], qk[LA_NMAX / 2];
+            for (long k = 0; k < pairs; k++) { /* the round's rotations (la_rotation) */
+                long p, q;
+                la_round_pair(m2, r, k, &p, &q);
+                pk[k] = p;
+                qk[k] = q;
+                if (q >= n) /* odd n: the pair with the extra index */
+                    continue;
+                LA_V ap = LA_VAT(m, p, p), aq = LA_VAT(m, q, q), gpq = LA_VAT(m, p, q), ag = fabs(gpq);
+                LA_V prod = fabs(ap) * fabs(aq);
+                LA_V limit = select(LA_EPS * sqrt(fabs(ap)) * sqrt(fabs(aq)), LA_EPS * sqrt(prod), isnormal(prod));
+                on[k] = isgreater(ag, limit) & isgreater(ag, floor) & isgreaterequal(ag, (LA_V)LA_TINY);
+                LA_V tau = (aq - ap) / (2 * ag), at = fabs(tau);
+                LA_V t = select(1 / (2 * tau), select((LA_V)-1, (LA_V)1, isgreaterequal(tau, 0)) /
+                                                     (at + sqrt(1 + tau * tau)),
+                                isless(at, (LA_V)(1 / LA_EPS)));
+                t = select((LA_V)0, t, on[k]);
+                LA_V ck = 1 / sqrt(1 + t * t);
+                c[k] = ck;
+                s[k] = select(-(t * ck), t * ck, isgreaterequal(gpq, 0)); /* s e, e = sign(a_pq) */
+                app[k] = ap - t * ag;
+                aqq[k] = aq + t * ag;
+                rotated |= on[k];
+            }
+            for (long k = 0; k < pairs; k++) { /* rows p and q: Jᵀ A, and Vᵀ's */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                la_vrotate(&LA_VAT(m, p, 0), &LA_VAT(m, q, 0), n, 1, c[k], s[k], on[k]);
+                if (want_v)
+                    la_vrotate(&LA_VAT(vt, p, 0), &LA_VAT(vt, q, 0), n, 1, c[k], s[k], on[k]);
+            }
+            for (long k = 0; k < pairs; k++) { /* columns p and q: (Jᵀ A) J */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                la_vrotate(&LA_VAT(m, 0, p), &LA_VAT(m, 0, q), n, LA_NMAX, c[k], s[k], on[k]);
+            }
+            for (long k = 0; k < pairs; k++) { /* the pair's 2 x 2 block, diagonalised */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                LA_VAT(m, p, p) = select(LA_VAT(m, p, p), app[k], on[k]);
+                LA_VAT(m, q, q) = select(LA_VAT(m, q, q), aqq[k], on[k]);
+                LA_VAT(m, p, q) = select(LA_VAT(m, p, q), (LA_V)0, on[k]);
+                LA_VAT(m, q, p) = select(LA_VAT(m, q, p), (LA_V)0, on[k]);
+            }
+        }
+    }
+    /* per lane: the eigenvalues ascending with their vectors (la_sort_eigen's selection
+     * sort, on an index), NaN for a matrix that was not finite */
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        LA_R wl[LA_NMAX];
+        long order[LA_NMAX];
+        for (long i = 0; i < n; i++) {
+            wl[i] = finite[l] ? ms[(i * LA_NMAX + i) * LA_LANES + l] : LA_NAN;
+            order[i] = i;
+        }
+        for (long i = 0; i < n - 1; i++) {
+            long best = i;
+            for (long j = i + 1; j < n; j++)
+                if (wl[j] < wl[best])
+                    best = j;
+            LA_R tw = wl[i];
+            wl[i] = wl[best];
+            wl[best] = tw;
+            long to = order[i];
+            order[i] = order[best];
+            order[best] = to;
+        }
+        for (long i = 0; i < n; i++)
+            w[z * n + i] = wl[i];
+        for (long r = 0; want_v && r < n; r++)
+            for (long col = 0; col < n; col++)
+                v[z * n * n + r * n + col] = finite[l] ? vs[(order[col] * LA_NMAX + r) * LA_LANES + l] : LA_NAN;
+        status[z] = finite[l] && ((__private LA_VS *)&rotated)[l] != 0;
+    }
 }
 #endif
 
