@@ -275,6 +275,72 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
 }
 #endif
 
+#if defined(LA_LANES) && !defined(LA_COMPLEX)
+/* ---- real matrices, LA_LANES a work-item (work-item g: matrices g * LA_LANES + l) as the
+ * lanes of one vector, in private memory: every step runs on LA_LANES matrices at once,
+ * whatever the compiler does with work-items.  No branch depends on a lane's values, so
+ * that each matrix gets what it gets alone.  The kernels take the stack's `count` before
+ * the launcher's `items`. */
+#define LA_V USMARR_CAT(LA_R, LA_LANES)
+#ifdef LA_DOUBLE
+#define LA_VS long
+#else
+#define LA_VS int
+#endif
+#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
+/* element e of lane l in the scalar view of a private vector array */
+#define LA_LANE(view, e, l) (view)[(e) * LA_LANES + (l)]
+#endif
+
+#if USMARR_WANT(cholesky) && defined(LA_LANES) && !defined(LA_COMPLEX)
+/* usmarr_cholesky_factor for real matrices: the same column-by-column algorithm, each
+ * column scaled by the reciprocal of its pivot (LAPACK's potf2); only the triangle that
+ * is read and the one that is written are touched. */
+__kernel USMARR_ONE_PER_LANE void usmarr_cholesky_lanes(global const LA_R *a, global LA_R *out, global int *status,
+                                                        long n, int upper, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX];
+    __private LA_R *ms = (__private LA_R *)m;
+    /* the lower triangle of A, or of Aᵀ (upper); past the stack, the last matrix again */
+    for (int l = 0; l < LA_LANES; l++) {
+        __global const LA_R *az = a + min(g * LA_LANES + l, count - 1) * n * n;
+        long si = upper ? 1 : n, sj = upper ? n : 1;
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j <= i; j++)
+                LA_LANE(ms, i * LA_NMAX + j, l) = az[i * si + j * sj];
+    }
+    LA_VI failed = 0;
+    for (long j = 0; j < n; j++) {
+        LA_V d = LA_AT(m, j, j);
+        for (long q = 0; q < j; q++)
+            d -= LA_AT(m, j, q) * LA_AT(m, j, q);
+        failed |= islessequal(d, 0); /* NaN goes on, to NaN factors, as LAPACK */
+        LA_V root = sqrt(d), inv = 1 / root;
+        LA_AT(m, j, j) = root;
+        for (long i = j + 1; i < n; i++) {
+            LA_V s = LA_AT(m, i, j);
+            for (long q = 0; q < j; q++)
+                s -= LA_AT(m, i, q) * LA_AT(m, j, q);
+            LA_AT(m, i, j) = s * inv;
+        }
+    }
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        global LA_R *oz = out + z * n * n;
+        for (long i = 0; i < n; i++) /* rows of L, or of U = Lᵀ, contiguous */
+            for (long j = 0; j < n; j++)
+                oz[i * n + j] = upper ? (j < i ? 0 : LA_LANE(ms, j * LA_NMAX + i, l))
+                                      : (j > i ? 0 : LA_LANE(ms, i * LA_NMAX + j, l));
+        status[z] = ((__private LA_VS *)&failed)[l] != 0;
+    }
+}
+#endif
+
 /* ---- the blocked path (lib/linalg/blocked.c): orders above 32, one matrix at a time ------
  * The host walks the matrix in blocks of columns; the trailing updates are the library's
  * matmul.  Matrices are row-major with leading dimension `lda` (elements between rows).

@@ -4,27 +4,7 @@
  * eigh_blocked.c. */
 #include "linalg_internal.h"
 
-#include <stdio.h>
 #include <string.h>
-
-/* Real matrices up to this order run usmarr_eigh_lanes: several matrices per work-item,
- * as the lanes of a vector (8 up to order 8, 4 up to 16: private matrices of 8 to 16 KB). */
-#define USMARR__EIGH_LANES_MAX 16
-
-/* usmarr_eigh_jacobi's arguments `args` (the stack's count appended) for usmarr_eigh_lanes. */
-static int lanes(usmarr_context_t *ctx, usmarr_dtype_t dt, const struct usmarr__linalg_stack *st, int nargs,
-                 const struct usmarr__karg *args)
-{
-    int64_t n = st->rows, nmax = n <= 4 ? 4 : n <= 8 ? 8 : 16, lanes = nmax <= 8 ? 8 : 4;
-    char defines[64];
-    snprintf(defines, sizeof defines, "-DLA_NMAX=%lld -DLA_LANES=%lld", (long long)nmax, (long long)lanes);
-    struct usmarr__karg all[8];
-    cl_long count = st->count;
-    memcpy(all, args, sizeof *args * (size_t)nargs);
-    all[nargs] = (struct usmarr__karg)USMARR__ARG(count);
-    return usmarr__linalg_launch(ctx, "linalg_eig", dt, defines, "usmarr_eigh_lanes", nargs + 1, all,
-                                 (st->count + lanes - 1) / lanes);
-}
 
 /* The eigenvalues into a new array *w and, when v is given, the eigenvectors into *v. */
 static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usmarr_array_t **v)
@@ -57,8 +37,9 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
                                             USMARR__ARG(sweeps)};
         if (large)
             rc = usmarr__eigh_tridiagonal(&st, wa, va, status);
-        else if (usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n <= USMARR__EIGH_LANES_MAX)
-            rc = lanes(ctx, dt, &st, USMARR__NARGS(args), args);
+        else if (usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n <= USMARR__LINALG_LANES_MAX)
+            rc = usmarr__linalg_launch_lanes(ctx, "linalg_eig", dt, "usmarr_eigh_lanes", n, st.count,
+                                             USMARR__NARGS(args), args);
         else
             rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
         if (!rc)
