@@ -8,6 +8,8 @@
  * Kernels:
  *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
  *                        larfg's reflectors): R, and Q formed by backward accumulation.
+ *   usmarr_qr_lanes       the same for real matrices with m, n <= LA_NMAX, LA_LANES a
+ *                        work-item as the lanes of a vector, in private memory.
  *   usmarr_qrpanel_factor one panel of the blocked QR of large matrices: the panel's
  *                        reflectors and their block form I - V T Vᴴ.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
@@ -167,6 +169,74 @@ inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const 
     }
 }
 
+#if defined(LA_LANES) && !defined(LA_COMPLEX)
+/* ---- real matrices of order <= LA_NMAX, LA_LANES a work-item (work-item g: matrices
+ * g * LA_LANES + l) as the lanes of one vector, in private memory (rows LA_NMAX apart):
+ * every step runs on LA_LANES matrices at once whatever the compiler does with
+ * work-items.  A lane's own test decides each of its steps through selects, never a
+ * branch, so that a matrix's results are what it gives alone.  The kernels take the
+ * stack's `count` before the launcher's `items`; `a` is only read. */
+#define LA_V USMARR_CAT(LA_R, LA_LANES)
+#ifdef LA_DOUBLE
+#define LA_VS long
+#else
+#define LA_VS int
+#endif
+#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
+#define LA_VAT(m, i, j) m[(i) * LA_NMAX + (j)]
+/* element e of lane l in the scalar view of a private vector array */
+#define LA_LANE(view, e, l) (view)[(e) * LA_LANES + (l)]
+
+/* The rows x cols matrices of work-item g's lanes from the stack `a` into m's scalar view
+ * ms, zeros in a lane past the stack or with an element that is not finite (*finite
+ * false); `lower`: the symmetric matrix of the lower triangle (square matrices). */
+inline void la_lanes_load(__private LA_R *ms, __private bool *finite, __global const LA_R *a, long g, long rows,
+                          long cols, long count, bool lower)
+{
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        __global const LA_R *az = a + z * rows * cols;
+        bool ok = z < count;
+        for (long i = 0; ok && i < rows; i++)
+            for (long j = 0; j < (lower ? i + 1 : cols); j++)
+                ok &= isfinite(az[i * cols + j]);
+        finite[l] = ok;
+        for (long i = 0; i < rows; i++)
+            for (long j = 0; j < cols; j++)
+                LA_LANE(ms, i * LA_NMAX + j, l) = !ok ? 0 : lower && j > i ? az[j * cols + i] : az[i * cols + j];
+    }
+}
+
+/* The 2-norm of n elements `step` apart of each lane, scaled as la_norm. */
+inline LA_V la_vnorm(__private const LA_V *x, long n, long step)
+{
+    LA_V big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        big = fmax(big, fabs(x[i * step]));
+    LA_V scale = select((LA_V)1, big, big > 0);
+    for (long i = 0; i < n; i++) {
+        LA_V v = x[i * step] / scale;
+        sum += v * v;
+    }
+    return big * sqrt(sum);
+}
+
+/* la_reflect on every lane: rows (r x cols, rows LA_NMAX apart) -= t v (vᵀ rows), v (r
+ * elements LA_NMAX apart, v[0] taken as 1); lanes where `on` is clear keep their rows. */
+inline void la_vreflect(__private const LA_V *v, long r, LA_V t, __private LA_V *rows, long cols, LA_VI on)
+{
+    for (long c = 0; c < cols; c++) {
+        LA_V w = rows[c];
+        for (long i = 1; i < r; i++)
+            w += v[i * LA_NMAX] * rows[i * LA_NMAX + c];
+        w *= t;
+        rows[c] = select(rows[c], rows[c] - w, on);
+        for (long i = 1; i < r; i++)
+            rows[i * LA_NMAX + c] = select(rows[i * LA_NMAX + c], rows[i * LA_NMAX + c] - v[i * LA_NMAX] * w, on);
+    }
+}
+#endif
+
 #if USMARR_WANT(qr)
 /* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) + max(n, qc) per matrix (the
  * factors, then work); q: (m, qc) per matrix (qc = min(m, n) reduced, m complete); r:
@@ -194,6 +264,61 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __glob
             q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
     if (finite)
         la_apply_q(a, m, n, tau, k, q, qc, qc, work);
+}
+#endif
+
+#if USMARR_WANT(qr) && defined(LA_LANES) && !defined(LA_COMPLEX)
+/* usmarr_qr_householder for real matrices with m, n <= LA_NMAX, LA_LANES a work-item: the
+ * same reflectors (a lane without one, as la_householder's `continue`, keeps its rows by
+ * selects), kept in private memory; tau is not used. */
+__kernel USMARR_ONE_PER_LANE void usmarr_qr_lanes(__global const LA_R *a, __global LA_R *tau, __global LA_R *q,
+                                                  __global LA_R *r, long m, long n, long qc, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V x[LA_NMAX * LA_NMAX], qm[LA_NMAX * LA_NMAX], t[LA_NMAX];
+    LA_VI on[LA_NMAX];
+    bool finite[LA_LANES];
+    __private LA_R *xs = (__private LA_R *)x, *qs = (__private LA_R *)qm;
+    la_lanes_load(xs, finite, a, g, m, n, count, false);
+    long k = min(m, n);
+    for (long j = 0; j < k; j++) {
+        __private LA_V *col = &LA_VAT(x, j, j);
+        LA_V big = 0;
+        for (long i = 0; i < m - j; i++)
+            big = fmax(big, fabs(col[i * LA_NMAX]));
+        USMARR_CAT(int, LA_LANES) ex;
+        frexp(big, &ex);
+        LA_V sc = ldexp((LA_V)1, -ex);
+        LA_V alpha = col[0] * sc, xnorm = la_vnorm(col + LA_NMAX, m - j - 1, LA_NMAX) * sc;
+        /* zeros, or subnormal round-off, or nothing below alpha: no reflection */
+        on[j] = isgreaterequal(big, (LA_V)LA_TINY) & (xnorm != 0);
+        LA_V beta = -copysign(hypot(fabs(alpha), xnorm), alpha);
+        t[j] = select((LA_V)0, (beta - alpha) / beta, on[j]);
+        LA_V scale = sc / (alpha - beta);
+        for (long i = 1; i < m - j; i++)
+            col[i * LA_NMAX] = select(col[i * LA_NMAX], col[i * LA_NMAX] * scale, on[j]);
+        col[0] = select(col[0], beta / sc, on[j]);
+        la_vreflect(col, m - j, t[j], col + 1, n - j - 1, on[j]);
+    }
+    for (long i = 0; i < m; i++)
+        for (long c = 0; c < qc; c++)
+            LA_VAT(qm, i, c) = (LA_V)(i == c ? 1 : 0);
+    for (long j = k - 1; j >= 0; j--)
+        la_vreflect(&LA_VAT(x, j, j), m - j, t[j], &LA_VAT(qm, j, 0), qc, on[j]);
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        __global LA_R *rz = r + z * qc * n, *qz = q + z * m * qc;
+        for (long i = 0; i < qc; i++)
+            for (long c = 0; c < n; c++)
+                rz[i * n + c] = !finite[l] ? LA_NAN : c >= i ? LA_LANE(xs, i * LA_NMAX + c, l) : 0;
+        for (long i = 0; i < m; i++)
+            for (long c = 0; c < qc; c++)
+                qz[i * qc + c] = finite[l] ? LA_LANE(qs, i * LA_NMAX + c, l) : LA_NAN;
+    }
 }
 #endif
 
@@ -374,14 +499,6 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
  * that a matrix's results are what it gives alone: a lane whose sweep rotated nothing is
  * left unchanged by the sweeps its neighbours still need.  The arguments are
  * usmarr_eigh_jacobi's; `a` is only read. */
-#define LA_V USMARR_CAT(LA_R, LA_LANES)
-#ifdef LA_DOUBLE
-#define LA_VS long
-#else
-#define LA_VS int
-#endif
-#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
-#define LA_VAT(m, i, j) m[(i) * LA_NMAX + (j)]
 
 /* Pair k of round r of the round-robin order on m2 (even) indices: (r, m2 - 1), then
  * (r + k, r - k) modulo m2 - 1; smaller first. */
@@ -410,22 +527,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __gl
     if (g >= items)
         return;
     LA_V m[LA_NMAX * LA_NMAX], vt[LA_NMAX * LA_NMAX]; /* vt: the eigenvectors as rows */
-    __private LA_R *ms = (__private LA_R *)m, *vs = (__private LA_R *)vt; /* lane l of element e: [e * LA_LANES + l] */
+    __private LA_R *ms = (__private LA_R *)m, *vs = (__private LA_R *)vt;
     bool finite[LA_LANES];
-    for (int l = 0; l < LA_LANES; l++) {
-        long z = g * LA_LANES + l;
-        __global const LA_R *az = a + z * n * n;
-        bool ok = z < count;
-        for (long i = 0; ok && i < n; i++)
-            for (long j = 0; j <= i; j++)
-                ok &= isfinite(az[i * n + j]);
-        finite[l] = ok;
-        /* the symmetric matrix of the lower triangle; past the stack, or not finite: zeros */
-        for (long i = 0; i < n; i++)
-            for (long j = 0; j <= i; j++)
-                ms[(i * LA_NMAX + j) * LA_LANES + l] = ms[(j * LA_NMAX + i) * LA_LANES + l] =
-                    ok ? az[i * n + j] : 0;
-    }
+    la_lanes_load(ms, finite, a, g, n, n, count, true);
     for (long i = 0; i < n; i++)
         for (long j = 0; want_v && j < n; j++)
             LA_VAT(vt, i, j) = (LA_V)(i == j ? 1 : 0);
@@ -506,7 +610,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __gl
         LA_R wl[LA_NMAX];
         long order[LA_NMAX];
         for (long i = 0; i < n; i++) {
-            wl[i] = finite[l] ? ms[(i * LA_NMAX + i) * LA_LANES + l] : LA_NAN;
+            wl[i] = finite[l] ? LA_LANE(ms, i * LA_NMAX + i, l) : LA_NAN;
             order[i] = i;
         }
         for (long i = 0; i < n - 1; i++) {
@@ -525,7 +629,7 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __gl
             w[z * n + i] = wl[i];
         for (long r = 0; want_v && r < n; r++)
             for (long col = 0; col < n; col++)
-                v[z * n * n + r * n + col] = finite[l] ? vs[(order[col] * LA_NMAX + r) * LA_LANES + l] : LA_NAN;
+                v[z * n * n + r * n + col] = finite[l] ? LA_LANE(vs, order[col] * LA_NMAX + r, l) : LA_NAN;
         status[z] = finite[l] && ((__private LA_VS *)&rotated)[l] != 0;
     }
 }

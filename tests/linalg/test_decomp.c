@@ -681,8 +681,8 @@ END_TEST
 /* Matrix 1 of a stack whose other matrices are NaN, infinite, zero or dense random ones
  * (which need more sweeps than matrix 1, nearly diagonal with some -0 elements) gives bit
  * for bit what it gives alone: no lane, neighbour or group size enters a matrix's results
- * (small Jacobi of odd and even order, several matrices a work-item; the SVD with its QR;
- * the tridiagonal QL of order 64). */
+ * (small Jacobi and QR of odd and even order, several matrices a work-item; the SVD with
+ * its QR; the tridiagonal QL of order 64). */
 START_TEST(test_decomp_neighbours_do_not_matter)
 {
     usmarr_context_t *ctx = test_context();
@@ -711,13 +711,14 @@ START_TEST(test_decomp_neighbours_do_not_matter)
         ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &stack));
         ck_assert_ok(usmarr_array_from_host(ctx, 3, one, USMARR_FLOAT64, values + n * n, NULL, USMARR_USM_DEVICE, &hs));
         ck_assert_ok(usmarr_array_astype(hs, dt, USMARR_ORDER_C, NULL, &single));
-        usmarr_array_t *r[2][5] = {{NULL}};
+        usmarr_array_t *r[2][7] = {{NULL}};
         const usmarr_array_t *inputs[2] = {stack, single};
         for (int k = 0; k < 2; k++) {
             ck_assert_ok(usmarr_linalg_eigh(inputs[k], &r[k][0], &r[k][1]));
             ck_assert_ok(usmarr_linalg_svd(inputs[k], true, &r[k][2], &r[k][3], &r[k][4]));
+            ck_assert_ok(usmarr_linalg_qr(inputs[k], USMARR_QR_REDUCED, &r[k][5], &r[k][6]));
         }
-        for (int j = 0; j < 5; j++) {
+        for (int j = 0; j < 7; j++) {
             int64_t per = usmarr_array_size(r[1][j]);
             size_t bytes = (size_t)per * usmarr_array_itemsize(r[1][j]);
             unsigned char *all = malloc(bytes * (size_t)count), *alone = malloc(bytes);
