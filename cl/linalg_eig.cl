@@ -176,16 +176,8 @@ inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const 
  * work-items.  A lane's own test decides each of its steps through selects, never a
  * branch, so that a matrix's results are what it gives alone.  The kernels take the
  * stack's `count` before the launcher's `items`; `a` is only read. */
-#define LA_V USMARR_CAT(LA_R, LA_LANES)
-#ifdef LA_DOUBLE
-#define LA_VS long
-#else
-#define LA_VS int
-#endif
-#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
+/* LA_V, LA_VI, LA_LANE: cl/prelude.cl */
 #define LA_VAT(m, i, j) m[(i) * LA_NMAX + (j)]
-/* element e of lane l in the scalar view of a private vector array */
-#define LA_LANE(view, e, l) (view)[(e) * LA_LANES + (l)]
 
 /* The rows x cols matrices of work-item g's lanes from the stack `a` into m's scalar view
  * ms, zeros in a lane past the stack or with an element that is not finite (*finite
@@ -601,35 +593,19 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __gl
             }
         }
     }
-    /* per lane: the eigenvalues ascending with their vectors (la_sort_eigen's selection
-     * sort, on an index), NaN for a matrix that was not finite */
+    /* per lane: the eigenvalues and the rows of Vᵀ out, then la_sort_eigen; NaN for a
+     * matrix that was not finite */
     for (int l = 0; l < LA_LANES; l++) {
         long z = g * LA_LANES + l;
         if (z >= count)
             break;
-        LA_R wl[LA_NMAX];
-        long order[LA_NMAX];
-        for (long i = 0; i < n; i++) {
-            wl[i] = finite[l] ? LA_LANE(ms, i * LA_NMAX + i, l) : LA_NAN;
-            order[i] = i;
-        }
-        for (long i = 0; i < n - 1; i++) {
-            long best = i;
-            for (long j = i + 1; j < n; j++)
-                if (wl[j] < wl[best])
-                    best = j;
-            LA_R tw = wl[i];
-            wl[i] = wl[best];
-            wl[best] = tw;
-            long to = order[i];
-            order[i] = order[best];
-            order[best] = to;
-        }
         for (long i = 0; i < n; i++)
-            w[z * n + i] = wl[i];
-        for (long r = 0; want_v && r < n; r++)
-            for (long col = 0; col < n; col++)
-                v[z * n * n + r * n + col] = finite[l] ? LA_LANE(vs, order[col] * LA_NMAX + r, l) : LA_NAN;
+            w[z * n + i] = finite[l] ? LA_LANE(ms, i * LA_NMAX + i, l) : LA_NAN;
+        for (long i = 0; want_v && i < n; i++)
+            for (long j = 0; j < n; j++)
+                v[z * n * n + i * n + j] = finite[l] ? LA_LANE(vs, i * LA_NMAX + j, l) : LA_NAN;
+        if (finite[l])
+            la_sort_eigen(w + z * n, v + (want_v ? z * n * n : 0), n, want_v);
         status[z] = finite[l] && ((__private LA_VS *)&rotated)[l] != 0;
     }
 }

@@ -130,15 +130,7 @@ inline int la_exponent(LA_R v)
  * whatever the compiler does with work-items.  No branch depends on a lane's values, so
  * that each matrix gets what it gets alone.  The kernels take the stack's `count` before
  * the launcher's `items`. */
-#define LA_V USMARR_CAT(LA_R, LA_LANES)
-#ifdef LA_DOUBLE
-#define LA_VS long
-#else
-#define LA_VS int
-#endif
-#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
-/* element e of lane l in the scalar view of a private vector array */
-#define LA_LANE(view, e, l) (view)[(e) * LA_LANES + (l)]
+/* LA_V, LA_VI, LA_LANE: cl/prelude.cl */
 /* LA_RESCALE of every lane: d <- d 2^-e, scale += e, with la_exponent's e */
 #define LA_VRESCALE(d, scale)                                                                                          \
     do {                                                                                                               \
