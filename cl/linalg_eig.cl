@@ -205,9 +205,9 @@ inline LA_V la_vnorm(__private const LA_V *x, long n, long step)
     LA_V big = 0, sum = 0;
     for (long i = 0; i < n; i++)
         big = fmax(big, fabs(x[i * step]));
-    LA_V scale = select((LA_V)1, big, big > 0);
+    LA_V inv = 1 / select((LA_V)1, big, big > 0);
     for (long i = 0; i < n; i++) {
-        LA_V v = x[i * step] / scale;
+        LA_V v = x[i * step] * inv;
         sum += v * v;
     }
     return big * sqrt(sum);
@@ -280,13 +280,15 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_lanes(__global const LA_R *a, __glob
         LA_V big = 0;
         for (long i = 0; i < m - j; i++)
             big = fmax(big, fabs(col[i * LA_NMAX]));
-        USMARR_CAT(int, LA_LANES) ex;
-        frexp(big, &ex);
-        LA_V sc = ldexp((LA_V)1, -ex);
+        /* sc = 2^-e with big in [2^(e-1), 2^e) (frexp's e), at most 2^-(LA_BIAS - 1): a
+         * normal number, with integer operations (no library call per lane) */
+        LA_VI e = min(((USMARR_CAT(as_, LA_VI)(big) >> LA_MANT) & LA_EMASK) - LA_BIAS + 1, (LA_VI)(LA_BIAS - 1));
+        LA_V sc = USMARR_CAT(as_, LA_V)((LA_BIAS - e) << LA_MANT);
         LA_V alpha = col[0] * sc, xnorm = la_vnorm(col + LA_NMAX, m - j - 1, LA_NMAX) * sc;
         /* zeros, or subnormal round-off, or nothing below alpha: no reflection */
         on[j] = isgreaterequal(big, (LA_V)LA_TINY) & (xnorm != 0);
-        LA_V beta = -copysign(hypot(fabs(alpha), xnorm), alpha);
+        /* |alpha| <= 1 and xnorm <= sqrt(m): no overflow without hypot */
+        LA_V beta = -copysign(sqrt(alpha * alpha + xnorm * xnorm), alpha);
         t[j] = select((LA_V)0, (beta - alpha) / beta, on[j]);
         LA_V scale = sc / (alpha - beta);
         for (long i = 1; i < m - j; i++)

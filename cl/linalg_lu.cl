@@ -74,17 +74,12 @@ inline LA_T la_div(LA_T p, LA_T q)
 #define LA_AS_BITS as_long
 #define LA_AS_REAL as_double
 #define LA_BITS long
-#define LA_MANT 52
-#define LA_EMASK 0x7ff
-#define LA_BIAS 1023
 #else
 #define LA_AS_BITS as_int
 #define LA_AS_REAL as_float
 #define LA_BITS int
-#define LA_MANT 23
-#define LA_EMASK 0xff
-#define LA_BIAS 127
 #endif
+/* LA_MANT, LA_EMASK, LA_BIAS: cl/prelude.cl */
 #define LA_POW2(e) LA_AS_REAL((LA_BITS)((e) + LA_BIAS) << LA_MANT)
 inline int la_exponent(LA_R v)
 {
