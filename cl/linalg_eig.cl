@@ -555,9 +555,14 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __gl
                 if (q >= n) /* odd n: the pair with the extra index */
                     continue;
                 LA_V ap = LA_VAT(m, p, p), aq = LA_VAT(m, q, q), gpq = LA_VAT(m, p, q), ag = fabs(gpq);
+                on[k] = isgreater(ag, floor) & isgreaterequal(ag, (LA_V)LA_TINY);
+                if (!any(on[k])) { /* no lane rotates (the common case of the last sweeps): */
+                    qk[k] = n;     /* the pair is left out, which changes nothing */
+                    continue;
+                }
                 LA_V prod = fabs(ap) * fabs(aq);
                 LA_V limit = select(LA_EPS * sqrt(fabs(ap)) * sqrt(fabs(aq)), LA_EPS * sqrt(prod), isnormal(prod));
-                on[k] = isgreater(ag, limit) & isgreater(ag, floor) & isgreaterequal(ag, (LA_V)LA_TINY);
+                on[k] &= isgreater(ag, limit);
                 LA_V tau = (aq - ap) / (2 * ag), at = fabs(tau);
                 LA_V t = select(1 / (2 * tau), select((LA_V)-1, (LA_V)1, isgreaterequal(tau, 0)) /
                                                      (at + sqrt(1 + tau * tau)),
