@@ -8,10 +8,14 @@
  * Kernels:
  *   usmarr_qr_householder Householder QR of an m x n matrix in place (LAPACK's geqr2 with
  *                        larfg's reflectors): R, and Q formed by backward accumulation.
+ *   usmarr_qr_lanes       the same for real matrices with m, n <= LA_NMAX, LA_LANES a
+ *                        work-item as the lanes of a vector, in private memory.
  *   usmarr_qrpanel_factor one panel of the blocked QR of large matrices: the panel's
  *                        reflectors and their block form I - V T Vᴴ.
  *   usmarr_eigh_jacobi    cyclic Jacobi on a Hermitian matrix (its lower triangle), at most
  *                        `sweeps` sweeps: eigenvalues ascending, eigenvectors optional.
+ *   usmarr_eigh_lanes     the same for real matrices of order <= LA_NMAX, LA_LANES matrices a
+ *                        work-item as the lanes of a vector, in private memory.
  *   usmarr_svd_jacobi     Householder QR of the tall form (Aᴴ when m < n), then one-sided
  *                        (Hestenes) Jacobi on R's columns, at most `sweeps` sweeps;
  *                        singular values descending, U and Vᴴ optional, U completed to an
@@ -165,6 +169,66 @@ inline void la_apply_q(__global const LA_T *a, long m, long lda, __global const 
     }
 }
 
+#if defined(LA_LANES) && !defined(LA_COMPLEX)
+/* ---- real matrices of order <= LA_NMAX, LA_LANES a work-item (work-item g: matrices
+ * g * LA_LANES + l) as the lanes of one vector, in private memory (rows LA_NMAX apart):
+ * every step runs on LA_LANES matrices at once whatever the compiler does with
+ * work-items.  A lane's own test decides each of its steps through selects, never a
+ * branch, so that a matrix's results are what it gives alone.  The kernels take the
+ * stack's `count` before the launcher's `items`; `a` is only read. */
+/* LA_V, LA_VI, LA_LANE: cl/prelude.cl */
+#define LA_VAT(m, i, j) m[(i) * LA_NMAX + (j)]
+
+/* The rows x cols matrices of work-item g's lanes from the stack `a` into m's scalar view
+ * ms, zeros in a lane past the stack or with an element that is not finite (*finite
+ * false); `lower`: the symmetric matrix of the lower triangle (square matrices). */
+inline void la_lanes_load(__private LA_R *ms, __private bool *finite, __global const LA_R *a, long g, long rows,
+                          long cols, long count, bool lower)
+{
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        __global const LA_R *az = a + z * rows * cols;
+        bool ok = z < count;
+        for (long i = 0; ok && i < rows; i++)
+            for (long j = 0; j < (lower ? i + 1 : cols); j++)
+                ok &= isfinite(az[i * cols + j]);
+        finite[l] = ok;
+        for (long i = 0; i < rows; i++)
+            for (long j = 0; j < cols; j++)
+                LA_LANE(ms, i * LA_NMAX + j, l) = !ok ? 0 : lower && j > i ? az[j * cols + i] : az[i * cols + j];
+    }
+}
+
+/* The 2-norm of n elements `step` apart of each lane, scaled as la_norm. */
+inline LA_V la_vnorm(__private const LA_V *x, long n, long step)
+{
+    LA_V big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        big = fmax(big, fabs(x[i * step]));
+    LA_V inv = 1 / select((LA_V)1, big, big > 0);
+    for (long i = 0; i < n; i++) {
+        LA_V v = x[i * step] * inv;
+        sum += v * v;
+    }
+    return big * sqrt(sum);
+}
+
+/* la_reflect on every lane: rows (r x cols, rows LA_NMAX apart) -= t v (vᵀ rows), v (r
+ * elements LA_NMAX apart, v[0] taken as 1); lanes where `on` is clear keep their rows. */
+inline void la_vreflect(__private const LA_V *v, long r, LA_V t, __private LA_V *rows, long cols, LA_VI on)
+{
+    for (long c = 0; c < cols; c++) {
+        LA_V w = rows[c];
+        for (long i = 1; i < r; i++)
+            w += v[i * LA_NMAX] * rows[i * LA_NMAX + c];
+        w *= t;
+        rows[c] = select(rows[c], rows[c] - w, on);
+        for (long i = 1; i < r; i++)
+            rows[i * LA_NMAX + c] = select(rows[i * LA_NMAX + c], rows[i * LA_NMAX + c] - v[i * LA_NMAX] * w, on);
+    }
+}
+#endif
+
 #if USMARR_WANT(qr)
 /* a: the stack's (m, n) matrices, destroyed; tau: min(m, n) + max(n, qc) per matrix (the
  * factors, then work); q: (m, qc) per matrix (qc = min(m, n) reduced, m complete); r:
@@ -192,6 +256,63 @@ __kernel USMARR_ONE_PER_LANE void usmarr_qr_householder(__global LA_T *a, __glob
             q[i * qc + c] = !finite ? LA_FROM(LA_NAN) : LA_FROM(i == c ? 1 : 0);
     if (finite)
         la_apply_q(a, m, n, tau, k, q, qc, qc, work);
+}
+#endif
+
+#if USMARR_WANT(qr) && defined(LA_LANES) && !defined(LA_COMPLEX)
+/* usmarr_qr_householder for real matrices with m, n <= LA_NMAX, LA_LANES a work-item: the
+ * same reflectors (a lane without one, as la_householder's `continue`, keeps its rows by
+ * selects), kept in private memory; tau is not used. */
+__kernel USMARR_ONE_PER_LANE void usmarr_qr_lanes(__global const LA_R *a, __global LA_R *tau, __global LA_R *q,
+                                                  __global LA_R *r, long m, long n, long qc, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V x[LA_NMAX * LA_NMAX], qm[LA_NMAX * LA_NMAX], t[LA_NMAX];
+    LA_VI on[LA_NMAX];
+    bool finite[LA_LANES];
+    __private LA_R *xs = (__private LA_R *)x, *qs = (__private LA_R *)qm;
+    la_lanes_load(xs, finite, a, g, m, n, count, false);
+    long k = min(m, n);
+    for (long j = 0; j < k; j++) {
+        __private LA_V *col = &LA_VAT(x, j, j);
+        LA_V big = 0;
+        for (long i = 0; i < m - j; i++)
+            big = fmax(big, fabs(col[i * LA_NMAX]));
+        /* sc = 2^-e with big in [2^(e-1), 2^e) (frexp's e), at most 2^-(LA_BIAS - 1): a
+         * normal number, with integer operations (no library call per lane) */
+        LA_VI e = min(((USMARR_CAT(as_, LA_VI)(big) >> LA_MANT) & LA_EMASK) - LA_BIAS + 1, (LA_VI)(LA_BIAS - 1));
+        LA_V sc = USMARR_CAT(as_, LA_V)((LA_BIAS - e) << LA_MANT);
+        LA_V alpha = col[0] * sc, xnorm = la_vnorm(col + LA_NMAX, m - j - 1, LA_NMAX) * sc;
+        /* zeros, or subnormal round-off, or nothing below alpha: no reflection */
+        on[j] = isgreaterequal(big, (LA_V)LA_TINY) & (xnorm != 0);
+        /* |alpha| <= 1 and xnorm <= sqrt(m): no overflow without hypot */
+        LA_V beta = -copysign(sqrt(alpha * alpha + xnorm * xnorm), alpha);
+        t[j] = select((LA_V)0, (beta - alpha) / beta, on[j]);
+        LA_V scale = sc / (alpha - beta);
+        for (long i = 1; i < m - j; i++)
+            col[i * LA_NMAX] = select(col[i * LA_NMAX], col[i * LA_NMAX] * scale, on[j]);
+        col[0] = select(col[0], beta / sc, on[j]);
+        la_vreflect(col, m - j, t[j], col + 1, n - j - 1, on[j]);
+    }
+    for (long i = 0; i < m; i++)
+        for (long c = 0; c < qc; c++)
+            LA_VAT(qm, i, c) = (LA_V)(i == c ? 1 : 0);
+    for (long j = k - 1; j >= 0; j--)
+        la_vreflect(&LA_VAT(x, j, j), m - j, t[j], &LA_VAT(qm, j, 0), qc, on[j]);
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        __global LA_R *rz = r + z * qc * n, *qz = q + z * m * qc;
+        for (long i = 0; i < qc; i++)
+            for (long c = 0; c < n; c++)
+                rz[i * n + c] = !finite[l] ? LA_NAN : c >= i ? LA_LANE(xs, i * LA_NMAX + c, l) : 0;
+        for (long i = 0; i < m; i++)
+            for (long c = 0; c < qc; c++)
+                qz[i * qc + c] = finite[l] ? LA_LANE(qs, i * LA_NMAX + c, l) : LA_NAN;
+    }
 }
 #endif
 
@@ -358,6 +479,142 @@ __kernel USMARR_ONE_PER_LANE void usmarr_eigh_jacobi(__global LA_T *a, __global 
     for (long i = 0; i < n; i++)
         w[i] = LA_RE(a[i * n + i]);
     la_sort_eigen(w, v, n, want_v);
+}
+#endif
+
+#if USMARR_WANT(eigh) && !defined(LA_COMPLEX) && defined(LA_LANES)
+/* Real symmetric matrices of order n <= LA_NMAX, LA_LANES of them per work-item as the
+ * lanes of one vector (work-item g: matrices g * LA_LANES + l), so that every step runs on
+ * LA_LANES matrices at once whatever the compiler does with work-items.  Cyclic Jacobi in
+ * the round-robin order: a round rotates n / 2 disjoint pairs, whose rotations are
+ * independent (their square roots and divisions overlap) and are applied to the rows, then
+ * the columns, of the matrix in private memory.  A lane takes a rotation only where its own
+ * test says so (selects, not branches: a lane that skips keeps its values bit for bit), so
+ * that a matrix's results are what it gives alone: a lane whose sweep rotated nothing is
+ * left unchanged by the sweeps its neighbours still need.  The arguments are
+ * usmarr_eigh_jacobi's; `a` is only read. */
+
+/* Pair k of round r of the round-robin order on m2 (even) indices: (r, m2 - 1), then
+ * (r + k, r - k) modulo m2 - 1; smaller first. */
+inline void la_round_pair(long m2, long r, long k, long *p, long *q)
+{
+    long x = k == 0 ? r : (r + k) % (m2 - 1), y = k == 0 ? m2 - 1 : (r - k + m2 - 1) % (m2 - 1);
+    *p = min(x, y);
+    *q = max(x, y);
+}
+
+/* x, y (stride `step`, n elements) <- c x - s y, s x + c y where `on`, kept elsewhere. */
+inline void la_vrotate(__private LA_V *x, __private LA_V *y, long n, long step, LA_V c, LA_V s, LA_VI on)
+{
+    for (long i = 0; i < n; i++) {
+        LA_V xi = x[i * step], yi = y[i * step];
+        x[i * step] = select(xi, c * xi - s * yi, on);
+        y[i * step] = select(yi, s * xi + c * yi, on);
+    }
+}
+
+__kernel USMARR_ONE_PER_LANE void usmarr_eigh_lanes(__global const LA_R *a, __global LA_R *w, __global LA_R *v,
+                                                    __global int *status, long n, int want_v, int sweeps, long count,
+                                                    long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX], vt[LA_NMAX * LA_NMAX]; /* vt: the eigenvectors as rows */
+    __private LA_R *ms = (__private LA_R *)m, *vs = (__private LA_R *)vt;
+    bool finite[LA_LANES];
+    la_lanes_load(ms, finite, a, g, n, n, count, true);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; want_v && j < n; j++)
+            LA_VAT(vt, i, j) = (LA_V)(i == j ? 1 : 0);
+    /* off-diagonal elements below eps |A|_F / n are what rounding leaves (usmarr_eigh_jacobi) */
+    LA_V big = 0, sum = 0;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            big = fmax(big, fabs(LA_VAT(m, i, j)));
+    LA_V scale = select((LA_V)1, big, big > 0);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            LA_V x = LA_VAT(m, i, j) / scale;
+            sum += x * x;
+        }
+    LA_V floor = LA_EPS * (big * sqrt(sum)) / (LA_R)max(n, 1L);
+    long m2 = n + (n & 1), pairs = m2 / 2;
+    LA_VI rotated = -1;
+    for (int sweep = 0; sweep < sweeps && any(rotated); sweep++) {
+        rotated = 0;
+        for (long r = 0; r < m2 - 1; r++) {
+            LA_V c[LA_NMAX / 2], s[LA_NMAX / 2], app[LA_NMAX / 2], aqq[LA_NMAX / 2];
+            LA_VI on[LA_NMAX / 2];
+            long pk[LA_NMAX / 2], qk[LA_NMAX / 2];
+            for (long k = 0; k < pairs; k++) { /* the round's rotations (la_rotation) */
+                long p, q;
+                la_round_pair(m2, r, k, &p, &q);
+                pk[k] = p;
+                qk[k] = q;
+                if (q >= n) /* odd n: the pair with the extra index */
+                    continue;
+                LA_V ap = LA_VAT(m, p, p), aq = LA_VAT(m, q, q), gpq = LA_VAT(m, p, q), ag = fabs(gpq);
+                on[k] = isgreater(ag, floor) & isgreaterequal(ag, (LA_V)LA_TINY);
+                if (!any(on[k])) { /* no lane rotates (the common case of the last sweeps): */
+                    qk[k] = n;     /* the pair is left out, which changes nothing */
+                    continue;
+                }
+                LA_V prod = fabs(ap) * fabs(aq);
+                LA_V limit = select(LA_EPS * sqrt(fabs(ap)) * sqrt(fabs(aq)), LA_EPS * sqrt(prod), isnormal(prod));
+                on[k] &= isgreater(ag, limit);
+                LA_V tau = (aq - ap) / (2 * ag), at = fabs(tau);
+                LA_V t = select(1 / (2 * tau), select((LA_V)-1, (LA_V)1, isgreaterequal(tau, 0)) /
+                                                     (at + sqrt(1 + tau * tau)),
+                                isless(at, (LA_V)(1 / LA_EPS)));
+                t = select((LA_V)0, t, on[k]);
+                LA_V ck = 1 / sqrt(1 + t * t);
+                c[k] = ck;
+                s[k] = select(-(t * ck), t * ck, isgreaterequal(gpq, 0)); /* s e, e = sign(a_pq) */
+                app[k] = ap - t * ag;
+                aqq[k] = aq + t * ag;
+                rotated |= on[k];
+            }
+            for (long k = 0; k < pairs; k++) { /* rows p and q: Jᵀ A, and Vᵀ's */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                la_vrotate(&LA_VAT(m, p, 0), &LA_VAT(m, q, 0), n, 1, c[k], s[k], on[k]);
+                if (want_v)
+                    la_vrotate(&LA_VAT(vt, p, 0), &LA_VAT(vt, q, 0), n, 1, c[k], s[k], on[k]);
+            }
+            for (long k = 0; k < pairs; k++) { /* columns p and q: (Jᵀ A) J */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                la_vrotate(&LA_VAT(m, 0, p), &LA_VAT(m, 0, q), n, LA_NMAX, c[k], s[k], on[k]);
+            }
+            for (long k = 0; k < pairs; k++) { /* the pair's 2 x 2 block, diagonalised */
+                long p = pk[k], q = qk[k];
+                if (q >= n)
+                    continue;
+                LA_VAT(m, p, p) = select(LA_VAT(m, p, p), app[k], on[k]);
+                LA_VAT(m, q, q) = select(LA_VAT(m, q, q), aqq[k], on[k]);
+                LA_VAT(m, p, q) = select(LA_VAT(m, p, q), (LA_V)0, on[k]);
+                LA_VAT(m, q, p) = select(LA_VAT(m, q, p), (LA_V)0, on[k]);
+            }
+        }
+    }
+    /* per lane: the eigenvalues and the rows of Vᵀ out, then la_sort_eigen; NaN for a
+     * matrix that was not finite */
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        for (long i = 0; i < n; i++)
+            w[z * n + i] = finite[l] ? LA_LANE(ms, i * LA_NMAX + i, l) : LA_NAN;
+        for (long i = 0; want_v && i < n; i++)
+            for (long j = 0; j < n; j++)
+                v[z * n * n + i * n + j] = finite[l] ? LA_LANE(vs, i * LA_NMAX + j, l) : LA_NAN;
+        if (finite[l])
+            la_sort_eigen(w + z * n, v + (want_v ? z * n * n : 0), n, want_v);
+        status[z] = finite[l] && ((__private LA_VS *)&rotated)[l] != 0;
+    }
 }
 #endif
 

@@ -18,6 +18,8 @@
  *                       0, log -inf).
  *   usmarr_lu_solve     b <- inv(a) b for an n x k right-hand side (b set to the identity
  *                       first when `identity`); a zero pivot marks the matrix as failed.
+ *   usmarr_lu_det_lanes, usmarr_lu_solve_lanes (k <= n), usmarr_cholesky_lanes: the same
+ *                       for real matrices, LA_LANES a work-item as the lanes of one vector.
  *   usmarr_cholesky_factor  into `out`: the lower factor L (A = L L^H) from A's lower triangle, or
  *                       the upper factor U = L^H from A's upper triangle; a pivot that is
  *                       not positive marks the matrix as failed (NaN gives NaN factors, as LAPACK).
@@ -72,17 +74,12 @@ inline LA_T la_div(LA_T p, LA_T q)
 #define LA_AS_BITS as_long
 #define LA_AS_REAL as_double
 #define LA_BITS long
-#define LA_MANT 52
-#define LA_EMASK 0x7ff
-#define LA_BIAS 1023
 #else
 #define LA_AS_BITS as_int
 #define LA_AS_REAL as_float
 #define LA_BITS int
-#define LA_MANT 23
-#define LA_EMASK 0xff
-#define LA_BIAS 127
 #endif
+/* LA_MANT, LA_EMASK, LA_BIAS: cl/prelude.cl */
 #define LA_POW2(e) LA_AS_REAL((LA_BITS)((e) + LA_BIAS) << LA_MANT)
 inline int la_exponent(LA_R v)
 {
@@ -121,6 +118,24 @@ inline int la_exponent(LA_R v)
         for (long j_ = 0; j_ < (n); j_++)                                                                              \
             (out)[(g) * (n) * (n) + i_ * (n) + j_] = m[i_ * LA_NMAX + j_];
 #define LA_AT(m, i, j) m[(i) * LA_LD + (j)]
+
+#if defined(LA_LANES) && !defined(LA_COMPLEX)
+/* ---- real matrices, LA_LANES a work-item (work-item g: matrices g * LA_LANES + l) as the
+ * lanes of one vector, in private memory: every step runs on LA_LANES matrices at once,
+ * whatever the compiler does with work-items.  No branch depends on a lane's values, so
+ * that each matrix gets what it gets alone.  The kernels take the stack's `count` before
+ * the launcher's `items`. */
+/* LA_V, LA_VI, LA_LANE: cl/prelude.cl */
+/* LA_RESCALE of every lane: d <- d 2^-e, scale += e, with la_exponent's e */
+#define LA_VRESCALE(d, scale)                                                                                          \
+    do {                                                                                                               \
+        LA_VI biased_ = (USMARR_CAT(as_, LA_VI)(d) >> LA_MANT) & LA_EMASK;                                            \
+        LA_VI e_ = clamp(biased_ - LA_BIAS, (LA_VI)(2 - LA_BIAS), (LA_VI)(LA_BIAS - 2));                              \
+        e_ = select(e_, (LA_VI)0, biased_ == 0 | biased_ == LA_EMASK);                                                \
+        (d) *= USMARR_CAT(as_, LA_V)((LA_BIAS - e_) << LA_MANT);                                                      \
+        (scale) += e_;                                                                                                 \
+    } while (0)
+#endif
 
 /* The row, at or below row j, of column j's pivot: the largest |.|, a NaN counting as
  * infinite (so that it spreads). */
@@ -232,6 +247,136 @@ __kernel void usmarr_lu_solve(global const LA_T *a, global LA_T *b, global int *
 }
 #endif
 
+#if USMARR_WANT(lu) && defined(LA_LANES) && !defined(LA_COMPLEX)
+/* The n x n matrices of work-item g's lanes from the stack `a` into m (past the stack: the
+ * last matrix again), in the scalar view ms of m. */
+inline void la_lanes_load(__private LA_R *ms, global const LA_R *a, long g, long n, long count)
+{
+    for (int l = 0; l < LA_LANES; l++) {
+        global const LA_R *az = a + min(g * LA_LANES + l, count - 1) * n * n;
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j < n; j++)
+                LA_LANE(ms, i * LA_NMAX + j, l) = az[i * n + j];
+    }
+}
+
+/* usmarr_lu_det's and usmarr_lu_solve's elimination on every lane: m (n x n) to U, the
+ * same row operations on x (n x k, rows LA_NMAX apart; k = 0: none); *singular marks the
+ * lanes with a zero pivot, d 2^scale is the product of the pivots and the swaps' signs.
+ * The pivot's row swap is a select on the rows below the pivot, skipped where no lane
+ * swaps that row (a select that changes nothing). */
+inline void la_lanes_lu(__private LA_V *m, __private LA_V *x, long n, long k, __private LA_VI *singular,
+                        __private LA_V *d, __private LA_VI *scale)
+{
+    for (long j = 0; j < n; j++) {
+        LA_V best = -1;
+        LA_VI p = (LA_VI)j;
+        for (long r = j; r < n; r++) {
+            LA_V v = LA_AT(m, r, j);
+            LA_V key = select(fabs(v), (LA_V)INFINITY, isnan(v));
+            LA_VI better = isgreater(key, best);
+            best = select(best, key, better);
+            p = select(p, (LA_VI)r, better);
+        }
+        for (long r = j + 1; r < n; r++) {
+            LA_VI swap = p == (LA_VI)r;
+            if (!any(swap))
+                continue;
+            for (long c = j; c < n; c++) {
+                LA_V top = LA_AT(m, j, c), row = LA_AT(m, r, c);
+                LA_AT(m, j, c) = select(top, row, swap);
+                LA_AT(m, r, c) = select(row, top, swap);
+            }
+            for (long c = 0; c < k; c++) {
+                LA_V top = LA_AT(x, j, c), row = LA_AT(x, r, c);
+                LA_AT(x, j, c) = select(top, row, swap);
+                LA_AT(x, r, c) = select(row, top, swap);
+            }
+        }
+        LA_V pivot = LA_AT(m, j, j);
+        *singular |= pivot == 0;
+        *d = select(*d, -*d, p != (LA_VI)j) * pivot;
+        LA_VRESCALE(*d, *scale);
+        for (long r = j + 1; r < n; r++) {
+            LA_V l = LA_AT(m, r, j) / pivot;
+            for (long c = j + 1; c < n; c++)
+                LA_AT(m, r, c) -= l * LA_AT(m, j, c);
+            for (long c = 0; c < k; c++)
+                LA_AT(x, r, c) -= l * LA_AT(x, j, c);
+        }
+    }
+}
+
+/* usmarr_lu_det for real matrices, LA_LANES a work-item. */
+__kernel USMARR_ONE_PER_LANE void usmarr_lu_det_lanes(global const LA_R *a, global LA_R *det, global LA_R *logdet,
+                                                      long n, int mode, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX], d = 1;
+    LA_VI singular = 0, scale = 0;
+    la_lanes_load((__private LA_R *)m, a, g, n, count);
+    la_lanes_lu(m, m, n, 0, &singular, &d, &scale);
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        LA_R dl = ((__private LA_R *)&d)[l];
+        int sl = (int)((__private LA_VS *)&scale)[l];
+        if (((__private LA_VS *)&singular)[l]) {
+            det[z] = 0;
+            if (mode)
+                logdet[z] = -INFINITY;
+        } else if (mode) {
+            det[z] = dl < 0 ? -1 : dl > 0 ? 1 : dl; /* NaN spreads */
+            logdet[z] = log(fabs(dl)) + sl * log((LA_R)2);
+        } else {
+            det[z] = ldexp(dl, sl);
+        }
+    }
+}
+
+/* usmarr_lu_solve for real matrices and k <= n right-hand sides, LA_LANES a work-item. */
+__kernel USMARR_ONE_PER_LANE void usmarr_lu_solve_lanes(global const LA_R *a, global LA_R *b, global int *status,
+                                                        long n, long k, int identity, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX], x[LA_NMAX * LA_NMAX], d = 1;
+    LA_VI singular = 0, scale = 0;
+    __private LA_R *xs = (__private LA_R *)x;
+    la_lanes_load((__private LA_R *)m, a, g, n, count);
+    for (int l = 0; l < LA_LANES; l++) {
+        global const LA_R *bz = b + min(g * LA_LANES + l, count - 1) * n * k;
+        for (long r = 0; r < n; r++)
+            for (long c = 0; c < k; c++)
+                LA_LANE(xs, r * LA_NMAX + c, l) = identity ? (r == c) : bz[r * k + c];
+    }
+    la_lanes_lu(m, x, n, k, &singular, &d, &scale);
+    for (long r = n - 1; r >= 0; r--) {
+        LA_V pivot = LA_AT(m, r, r);
+        for (long c = 0; c < k; c++) {
+            LA_V s = LA_AT(x, r, c);
+            for (long q = r + 1; q < n; q++)
+                s -= LA_AT(m, r, q) * LA_AT(x, q, c);
+            LA_AT(x, r, c) = s / pivot;
+        }
+    }
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        global LA_R *bz = b + z * n * k;
+        for (long r = 0; r < n; r++)
+            for (long c = 0; c < k; c++)
+                bz[r * k + c] = LA_LANE(xs, r * LA_NMAX + c, l);
+        status[z] = ((__private LA_VS *)&singular)[l] != 0;
+    }
+}
+#endif
+
 #if USMARR_WANT(cholesky)
 __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, global int *status, long n, int upper, long items)
 {
@@ -272,6 +417,56 @@ __kernel void usmarr_cholesky_factor(global const LA_T *a, global LA_T *out, glo
         }
     LA_STORE(m, out, g, n)
     status[g] = failed;
+}
+#endif
+
+#if USMARR_WANT(cholesky) && defined(LA_LANES) && !defined(LA_COMPLEX)
+/* usmarr_cholesky_factor for real matrices: the same column-by-column algorithm, each
+ * column scaled by the reciprocal of its pivot (LAPACK's potf2); only the triangle that
+ * is read and the one that is written are touched. */
+__kernel USMARR_ONE_PER_LANE void usmarr_cholesky_lanes(global const LA_R *a, global LA_R *out, global int *status,
+                                                        long n, int upper, long count, long items)
+{
+    long g = (long)get_global_id(0);
+    if (g >= items)
+        return;
+    LA_V m[LA_NMAX * LA_NMAX];
+    __private LA_R *ms = (__private LA_R *)m;
+    /* the lower triangle of A, or of Aᵀ (upper); past the stack, the identity */
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        __global const LA_R *az = a + min(z, count - 1) * n * n;
+        bool in = z < count;
+        for (long i = 0; i < n; i++)
+            for (long j = 0; j <= i; j++)
+                LA_LANE(ms, i * LA_NMAX + j, l) = !in ? (i == j) : upper ? az[j * n + i] : az[i * n + j];
+    }
+    LA_VI failed = 0;
+    for (long j = 0; j < n; j++) {
+        LA_V d = LA_AT(m, j, j);
+        for (long q = 0; q < j; q++)
+            d -= LA_AT(m, j, q) * LA_AT(m, j, q);
+        failed |= islessequal(d, 0); /* NaN goes on, to NaN factors, as LAPACK */
+        LA_V root = sqrt(d), inv = 1 / root;
+        LA_AT(m, j, j) = root;
+        for (long i = j + 1; i < n; i++) {
+            LA_V s = LA_AT(m, i, j);
+            for (long q = 0; q < j; q++)
+                s -= LA_AT(m, i, q) * LA_AT(m, j, q);
+            LA_AT(m, i, j) = s * inv;
+        }
+    }
+    for (int l = 0; l < LA_LANES; l++) {
+        long z = g * LA_LANES + l;
+        if (z >= count)
+            break;
+        global LA_R *oz = out + z * n * n;
+        for (long i = 0; i < n; i++) /* rows of L, or of U = Lᵀ, contiguous */
+            for (long j = 0; j < n; j++)
+                oz[i * n + j] = upper ? (j < i ? 0 : LA_LANE(ms, j * LA_NMAX + i, l))
+                                      : (j > i ? 0 : LA_LANE(ms, i * LA_NMAX + j, l));
+        status[z] = ((__private LA_VS *)&failed)[l] != 0;
+    }
 }
 #endif
 

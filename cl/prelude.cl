@@ -293,3 +293,31 @@ static inline __attribute__((overloadable)) double2 usmarr_cmul(double2 a, doubl
     return (double2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
 #endif
+
+/* The linalg families' real type's bit fields (-DLA_DOUBLE: double, else float): the
+ * mantissa's width, the exponent's mask and bias, for scaling by powers of two with
+ * integer operations (cl/linalg_lu.cl, cl/linalg_eig.cl). */
+#ifdef LA_DOUBLE
+#define LA_MANT 52
+#define LA_EMASK 0x7ff
+#define LA_BIAS 1023
+#else
+#define LA_MANT 23
+#define LA_EMASK 0xff
+#define LA_BIAS 127
+#endif
+
+/* Several small matrices a work-item, as the lanes of one vector (cl/linalg_lu.cl and
+ * cl/linalg_eig.cl, with -DLA_LANES=<lanes> -DLA_NMAX=<order>): LA_V is the vector of the
+ * family's real type LA_R, LA_VI the mask its comparisons give, and LA_LANE(view, e, l)
+ * element e of lane l in the scalar view of a private array of LA_V. */
+#ifdef LA_LANES
+#define LA_V USMARR_CAT(LA_R, LA_LANES)
+#ifdef LA_DOUBLE
+#define LA_VS long
+#else
+#define LA_VS int
+#endif
+#define LA_VI USMARR_CAT(LA_VS, LA_LANES)
+#define LA_LANE(view, e, l) (view)[(e) * LA_LANES + (l)]
+#endif

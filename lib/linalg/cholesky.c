@@ -1,5 +1,7 @@
 /* cholesky on cl/linalg_lu.cl's usmarr_cholesky_factor (doc/linalg.md): one work-item a
- * matrix, in private memory, up to USMARR__LINALG_SMALL; the blocked path beyond. */
+ * matrix, in private memory, up to USMARR__LINALG_SMALL (real ones up to
+ * USMARR__LINALG_LANES_MAX several a work-item: usmarr_cholesky_lanes); the blocked path
+ * beyond. */
 #include "linalg_internal.h"
 
 /* The blocked path (blocked.c): the lower factor of x (upper: of x^H, whose lower
@@ -70,8 +72,11 @@ int usmarr_linalg_cholesky(const usmarr_array_t *x, bool upper, usmarr_array_t *
                                                 USMARR__ARG_PTR(usmarr_array_data(l.work)),
                                                 USMARR__ARG_PTR(usmarr_array_data(status)), USMARR__ARG(n),
                                                 USMARR__ARG(up)};
-            rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, defines, "usmarr_cholesky_factor", USMARR__NARGS(args),
-                                       args, a.count);
+            rc = usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n <= USMARR__LINALG_LANES_MAX
+                     ? usmarr__linalg_launch_lanes(ctx, "linalg_lu", dt, "usmarr_cholesky_lanes", n, a.count,
+                                                   USMARR__NARGS(args), args)
+                     : usmarr__linalg_launch(ctx, "linalg_lu", dt, defines, "usmarr_cholesky_factor",
+                                             USMARR__NARGS(args), args, a.count);
         }
         if (!rc)
             rc = usmarr__linalg_status_check("cholesky", status, "is not positive definite", a.nbatch_dims,

@@ -105,7 +105,11 @@ int usmarr_linalg_qr(const usmarr_array_t *x, usmarr_qr_mode_t mode, usmarr_arra
                                             USMARR__ARG(lm),
                                             USMARR__ARG(ln),
                                             USMARR__ARG(lqc)};
-        rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_qr_householder", USMARR__NARGS(args), args);
+        int64_t order = m > n ? m : n;
+        rc = usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n > 0 && order <= USMARR__LINALG_LANES_MAX
+                 ? usmarr__linalg_launch_lanes(ctx, "linalg_eig", dt, "usmarr_qr_lanes", order, st.count,
+                                               USMARR__NARGS(args), args)
+                 : usmarr__decomp_launch(ctx, &st, dt, "usmarr_qr_householder", USMARR__NARGS(args), args);
     }
 done:
     usmarr__linalg_stack_release(&st);

@@ -35,8 +35,13 @@ static int eigh(const char *fn, const usmarr_array_t *x, usmarr_array_t **w, usm
                                             USMARR__ARG(ln),
                                             USMARR__ARG(want_v),
                                             USMARR__ARG(sweeps)};
-        rc = large ? usmarr__eigh_tridiagonal(&st, wa, va, status)
-                   : usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
+        if (large)
+            rc = usmarr__eigh_tridiagonal(&st, wa, va, status);
+        else if (usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n <= USMARR__LINALG_LANES_MAX)
+            rc = usmarr__linalg_launch_lanes(ctx, "linalg_eig", dt, "usmarr_eigh_lanes", n, st.count,
+                                             USMARR__NARGS(args), args);
+        else
+            rc = usmarr__decomp_launch(ctx, &st, dt, "usmarr_eigh_jacobi", USMARR__NARGS(args), args);
         if (!rc)
             rc = usmarr__linalg_status_check(fn, status, "did not converge within the iteration limit",
                                              st.nbatch_dims, st.batch_shape);

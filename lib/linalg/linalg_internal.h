@@ -132,6 +132,15 @@ USMARR_INTERNAL int usmarr__check_product(const char *fn, const usmarr_array_t *
 /* The defines of cl/linalg_lu.cl's programs for matrices of order n: -DLA_NMAX=4, 8, 16
  * or 32 (the private matrix's order) up to USMARR__LINALG_SMALL, else none. */
 USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size);
+/* Real matrices up to this order run the "lanes" kernels: LA_LANES matrices a work-item
+ * as the lanes of one vector, in private memory of order LA_NMAX (8 lanes up to order 8,
+ * 4 up to 16: private matrices of 4 to 8 KB in float64). */
+#define USMARR__LINALG_LANES_MAX 16
+/* Launches such a kernel of `family` on a stack of `count` matrices of order n: `args`,
+ * then count, then the launcher's items (count / LA_LANES, rounded up). */
+USMARR_INTERNAL int usmarr__linalg_launch_lanes(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
+                                                const char *kernel, int64_t n, int64_t count, int nargs,
+                                                const struct usmarr__karg *args);
 
 /* The blocked path for orders above USMARR__LINALG_SMALL (blocked.c), on matrix `index`
  * of a stack (n x n matrices of the stack's dtype, rows `ld` apart), one matrix at a time:

@@ -50,8 +50,11 @@ static int lu_det(const char *fn, const usmarr_array_t *x, usmarr_dtype_t dt, bo
             const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(s.work)),
                                                 USMARR__ARG_PTR(usmarr_array_data(*det)), USMARR__ARG_PTR(lp),
                                                 USMARR__ARG(nn), USMARR__ARG(mode)};
-            rc = usmarr__linalg_launch(ctx, "linalg_lu", dt, defines, "usmarr_lu_det", USMARR__NARGS(args), args,
-                                       s.count);
+            rc = usmarr_dtype_kind(dt) == USMARR_KIND_FLOAT && n <= USMARR__LINALG_LANES_MAX
+                     ? usmarr__linalg_launch_lanes(ctx, "linalg_lu", dt, "usmarr_lu_det_lanes", n, s.count,
+                                                   USMARR__NARGS(args), args)
+                     : usmarr__linalg_launch(ctx, "linalg_lu", dt, defines, "usmarr_lu_det", USMARR__NARGS(args),
+                                             args, s.count);
         }
     }
     usmarr__linalg_stack_release(&s); /* waits for the launch */
@@ -125,8 +128,12 @@ static int lu_solve(const char *fn, struct usmarr__linalg_stack *a, struct usmar
                                             USMARR__ARG_PTR(usmarr_array_data(b->work)),
                                             USMARR__ARG_PTR(usmarr_array_data(status)), USMARR__ARG(nn),
                                             USMARR__ARG(kk), USMARR__ARG(id)};
-        rc = usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, defines, "usmarr_lu_solve", USMARR__NARGS(args),
-                                   args, a->count);
+        bool lanes = usmarr_dtype_kind(a->work->dtype) == USMARR_KIND_FLOAT && n <= USMARR__LINALG_LANES_MAX &&
+                     b->cols <= n;
+        rc = lanes ? usmarr__linalg_launch_lanes(ctx, "linalg_lu", a->work->dtype, "usmarr_lu_solve_lanes", n,
+                                                 a->count, USMARR__NARGS(args), args)
+                   : usmarr__linalg_launch(ctx, "linalg_lu", a->work->dtype, defines, "usmarr_lu_solve",
+                                           USMARR__NARGS(args), args, a->count);
     }
     if (!rc)
         rc = usmarr__linalg_status_check(fn, status, "is singular", a->nbatch_dims, a->batch_shape);

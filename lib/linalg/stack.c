@@ -290,3 +290,18 @@ void usmarr__linalg_order_defines(int64_t n, char *buffer, size_t size)
     else
         snprintf(buffer, size, "%s", "");
 }
+
+int usmarr__linalg_launch_lanes(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype, const char *kernel,
+                                int64_t n, int64_t count, int nargs, const struct usmarr__karg *args)
+{
+    int64_t nmax = n <= 4 ? 4 : n <= 8 ? 8 : 16, lanes = nmax <= 8 ? 8 : 4;
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DLA_NMAX=%lld -DLA_LANES=%lld", (long long)nmax, (long long)lanes);
+    struct usmarr__karg all[16];
+    cl_long lcount = count;
+    if (nargs > 14)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %d kernel arguments (at most 14)", kernel, nargs);
+    memcpy(all, args, sizeof *args * (size_t)nargs);
+    all[nargs] = (struct usmarr__karg)USMARR__ARG(lcount);
+    return usmarr__linalg_launch(ctx, family, dtype, defines, kernel, nargs + 1, all, (count + lanes - 1) / lanes);
+}

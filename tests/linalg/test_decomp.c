@@ -711,23 +711,32 @@ START_TEST(test_decomp_sweep_limit_names_the_matrix)
 }
 END_TEST
 
-/* Matrix 1 of a stack whose other matrices are NaN, infinite or zero gives bit for bit
- * what it gives alone: no lane, neighbour or group size enters a matrix's results (small
- * Jacobi, the SVD with its QR, and the tridiagonal QL of order 64). */
+/* Matrix 1 of a stack whose other matrices are NaN, infinite, zero or dense random ones
+ * (which need more sweeps than matrix 1, nearly diagonal with some -0 elements) gives bit
+ * for bit what it gives alone: no lane, neighbour or group size enters a matrix's results
+ * (small Jacobi and QR of odd and even order, several matrices a work-item; the SVD with
+ * its QR; the tridiagonal QL of order 64). */
 START_TEST(test_decomp_neighbours_do_not_matter)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
-    static const int64_t orders[2] = {6, 64};
-    for (int o = 0; o < 2; o++) {
-        int64_t n = orders[o], count = 5;
+    static const int64_t orders[3] = {5, 6, 64};
+    for (int o = 0; o < 3; o++) {
+        int64_t n = orders[o], count = 7;
         double *values = malloc(sizeof(double) * (size_t)(count * n * n));
         uint64_t state = 12345;
         for (int64_t m = 0; m < count; m++)
             for (int64_t i = 0; i < n * n; i++) {
                 state = state * 6364136223846793005u + 1442695040888963407u;
-                values[m * n * n + i] = m != 1                ? (m % 2 == 0 ? NAN : m == 3 ? 0 : INFINITY)
-                                                              : (double)(state >> 11) / 9007199254740992.0 - 0.5;
+                double u = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+                bool diag = i / n == i % n;
+                values[m * n * n + i] = m == 0 || m == 2 ? NAN
+                                        : m == 3         ? 0
+                                        : m == 4         ? INFINITY
+                                        : m != 1         ? u
+                                        : diag           ? (double)(i / n) + u
+                                        : i % 3 == 0     ? -0.0
+                                                         : u * 1e-3;
             }
         int64_t shape[3] = {count, n, n}, one[3] = {1, n, n};
         usmarr_array_t *h = NULL, *stack = NULL, *hs = NULL, *single = NULL;
@@ -735,13 +744,14 @@ START_TEST(test_decomp_neighbours_do_not_matter)
         ck_assert_ok(usmarr_array_astype(h, dt, USMARR_ORDER_C, NULL, &stack));
         ck_assert_ok(usmarr_array_from_host(ctx, 3, one, USMARR_FLOAT64, values + n * n, NULL, USMARR_USM_DEVICE, &hs));
         ck_assert_ok(usmarr_array_astype(hs, dt, USMARR_ORDER_C, NULL, &single));
-        usmarr_array_t *r[2][5] = {{NULL}};
+        usmarr_array_t *r[2][7] = {{NULL}};
         const usmarr_array_t *inputs[2] = {stack, single};
         for (int k = 0; k < 2; k++) {
             ck_assert_ok(usmarr_linalg_eigh(inputs[k], &r[k][0], &r[k][1]));
             ck_assert_ok(usmarr_linalg_svd(inputs[k], true, &r[k][2], &r[k][3], &r[k][4]));
+            ck_assert_ok(usmarr_linalg_qr(inputs[k], USMARR_QR_REDUCED, &r[k][5], &r[k][6]));
         }
-        for (int j = 0; j < 5; j++) {
+        for (int j = 0; j < 7; j++) {
             int64_t per = usmarr_array_size(r[1][j]);
             size_t bytes = (size_t)per * usmarr_array_itemsize(r[1][j]);
             unsigned char *all = malloc(bytes * (size_t)count), *alone = malloc(bytes);

@@ -533,6 +533,45 @@ START_TEST(test_linalg_lu_neighbours_do_not_matter)
         double *w1 = to_host(i1), *w3 = to_host(i3);
         ck_assert_msg(memcmp(w1 + n * n, w3, sizeof(double) * (size_t)(n * n)) == 0, "order %lld: inv differs alone",
                       (long long)n);
+        /* cholesky (lower and upper) of a positive definite matrix 1 among NaN and infinite
+         * neighbours (no error: NaN goes on), then with matrix 20 not positive definite */
+        double *spd;
+        usmarr_array_t *p = random_stack(ctx, dt, count, n, n, (double)n, 11, &spd), *ps = NULL, *pn = NULL, *t = NULL;
+        usmarr_array_release(p);
+        for (int64_t m = 0; m < count; m++)
+            for (int64_t i = 0; m != 1 && i < n * n; i++)
+                spd[m * n * n + i] = m % 2 == 0 ? NAN : INFINITY;
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, one, USMARR_FLOAT64, spd + n * n, NULL, USMARR_USM_DEVICE, &t));
+        ck_assert_ok(usmarr_array_astype(t, dt, USMARR_ORDER_C, NULL, &ps));
+        usmarr_array_release(t);
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, shape, USMARR_FLOAT64, spd, NULL, USMARR_USM_DEVICE, &t));
+        ck_assert_ok(usmarr_array_astype(t, dt, USMARR_ORDER_C, NULL, &pn));
+        usmarr_array_release(t);
+        for (int upper = 0; upper < 2; upper++) {
+            usmarr_array_t *c1 = NULL, *c3 = NULL;
+            ck_assert_ok(usmarr_linalg_cholesky(pn, upper, NULL, &c1));
+            ck_assert_ok(usmarr_linalg_cholesky(ps, upper, NULL, &c3));
+            double *f1 = to_host(c1), *f3 = to_host(c3);
+            ck_assert_msg(memcmp(f1 + n * n, f3, sizeof(double) * (size_t)(n * n)) == 0,
+                          "order %lld: cholesky (upper %d) differs alone", (long long)n, upper);
+            free(f1);
+            free(f3);
+            usmarr_array_release(c1);
+            usmarr_array_release(c3);
+        }
+        usmarr_array_release(pn);
+        pn = NULL;
+        if (count > 20) {
+            for (int64_t i = 0; i < n * n; i++)
+                spd[20 * n * n + i] = i % (n + 1) == 0 ? -1 : 0;
+            ck_assert_ok(usmarr_array_from_host(ctx, 3, shape, USMARR_FLOAT64, spd, NULL, USMARR_USM_DEVICE, &t));
+            ck_assert_ok(usmarr_array_astype(t, dt, USMARR_ORDER_C, NULL, &pn));
+            usmarr_array_release(t);
+            usmarr_array_t *c = NULL;
+            ck_assert_fails_with(usmarr_linalg_cholesky(pn, false, NULL, &c), USMARR_ERROR_LINALG,
+                                 "matrix 20 of the stack, at batch index (20,), is not positive definite");
+        }
+        free(spd);
         free(v1);
         free(v2);
         free(v3);
@@ -540,7 +579,7 @@ START_TEST(test_linalg_lu_neighbours_do_not_matter)
         free(w3);
         free(clean);
         free(noisy);
-        usmarr_array_t *all[] = {a, b, h, hs, single, d1, d2, d3, i1, i3};
+        usmarr_array_t *all[] = {a, b, h, hs, single, d1, d2, d3, i1, i3, ps, pn};
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
             usmarr_array_release(all[i]);
     }
