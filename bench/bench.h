@@ -113,33 +113,26 @@ int bench_plot_check(const char *file);
 /* Draws each outcome's ratio as a bar, its bar as a mark, into `file` (log scale). */
 int bench_plot(const char *file, const char *title, const struct bench_outcome *outcomes, int n);
 
-/* The machine's limit for 16M float32 streams (bench/roofline.c): a C loop over every core
- * with plain and with non-temporal stores, and a raw OpenCL kernel (float16, one work-item
- * per 16 elements) on the device under test, plain and with non-temporal stores (negative
- * seconds where the device does not build them). */
-enum bench_stream { BENCH_STREAM_COPY, BENCH_STREAM_ADD, BENCH_STREAM_TRIAD, BENCH_STREAM_KINDS };
-struct bench_roofline {
-    int threads;
-    double loop_plain[BENCH_STREAM_KINDS], loop_nontemporal[BENCH_STREAM_KINDS];
-    double kernel_plain[BENCH_STREAM_KINDS], kernel_nontemporal[BENCH_STREAM_KINDS];
-};
-/* Measures them again and keeps the fastest pass of the run so far (the kernels' since the
- * context changed): other processes only ever add time, so the limit is the fastest the
- * machine was seen to reach.  Non-zero on failure. */
-int bench_roofline_measure(const struct bench_env *env, const struct bench_roofline **out);
-/* The faster C loop's seconds of `kind` scaled to `bytes` moved (copy moves 8 bytes an
- * element, add and triad 12). */
-double bench_roofline_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes);
-/* The same for the faster raw OpenCL kernel; negative when neither ran. */
-double bench_roofline_kernel_seconds(const struct bench_roofline *rl, enum bench_stream kind, double bytes);
-
-/* A raw kernel of each kind on arrays of its own, for timing passes between the library's:
- * built plain or with non-temporal stores (*raw NULL, 0 returned, when the device does not
- * build them); one pass is a launch and clFinish. */
-struct bench_raw;
-int bench_raw_open(const struct bench_env *env, bool nontemporal, struct bench_raw **raw);
-int bench_raw_pass(struct bench_raw *raw, enum bench_stream kind, double *seconds);
-void bench_raw_close(struct bench_raw *raw);
+/* The machine's limit for 16M float32 streams (bench/roofline.c), one pass at a time so
+ * that a case interleaves them with its own: a C loop over every core with the CPU's
+ * widest vectors, plain and non-temporal stores, and a raw OpenCL kernel (float16, one
+ * work-item per 16 elements) on the device under test, plain and with non-temporal
+ * stores.  Every array is written before it is read (a page never written maps the zero
+ * page, which reads from the caches). */
+#define BENCH_STREAM_N (16 << 20)
+enum bench_stream { BENCH_STREAM_COPY, BENCH_STREAM_ADD, BENCH_STREAM_TRIAD, BENCH_STREAM_FILL, BENCH_STREAM_KINDS };
+struct bench_roofline;
+/* Starts the loop's threads, allocates its arrays and the kernels' (USM arrays of the
+ * library on env->ctx) and builds the kernels.  Non-zero on failure (printed). */
+int bench_roofline_open(const struct bench_env *env, struct bench_roofline **rl);
+void bench_roofline_close(struct bench_roofline *rl);
+/* One pass of the C loop over N elements: seconds. */
+int bench_roofline_loop(struct bench_roofline *rl, enum bench_stream kind, bool nontemporal, double *seconds);
+/* One launch + clFinish of the raw kernel: seconds, negative where the device did not
+ * build the variant (non-temporal stores).  Non-zero on failure. */
+int bench_roofline_kernel(struct bench_roofline *rl, enum bench_stream kind, bool nontemporal, double *seconds);
+/* The loop's threads, and *isa its vectors' name ("AVX-512", ...). */
+int bench_roofline_threads(const struct bench_roofline *rl, const char **isa);
 
 /* Prints a failed call's detail and returns its code (BENCH_OK uses it). */
 int bench_fail(int rc, const char *what);

@@ -1,14 +1,17 @@
 /* Streaming cases held against the machine's limit (bench/roofline.c) measured in the same
- * run: each case's ratio is its fraction of the roofline, the C loop's time for the bytes
- * the case moves divided by the library's time (the fastest of each); the detail adds its
- * ratio against NumPy and the raw OpenCL kernel's time for the same bytes.  The first three
- * cases report the raw kernels themselves (a reference: no bar). */
+ * run, pass by pass: each round runs the library's call once, then the C loop and the raw
+ * OpenCL kernel of the case's kind, plain and with non-temporal stores, so that the load of
+ * other processes weighs on all of them alike.  A case's ratio is its fraction of the
+ * roofline, the median over the rounds of the C loop's time for the bytes the case moves
+ * over the library's time in the same round; the detail adds the medians, the ratio
+ * against NumPy and the library's time over the raw kernel's for the same bytes.  The
+ * first four cases report the raw kernels themselves (a reference: no bar). */
 #include "bench.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define N (16 << 20)
+#define N BENCH_STREAM_N
 
 /* id, case name, description, bar, the loop it is held against, bytes moved per element of
  * its N-element result (whole cache lines: a[::2] reads all of a), NumPy's setup and call. */
@@ -19,12 +22,14 @@
       BENCH_STREAM_ADD, 12, NULL, NULL)                                                                                \
     X(kernel_triad, "roofline-kernel-triad", "raw float16 kernel, a + s*b: fraction of the roofline (reference)", \
       0, BENCH_STREAM_TRIAD, 12, NULL, NULL)                                                                           \
+    X(kernel_fill, "roofline-kernel-fill", "raw float16 kernel, fill: fraction of the roofline (reference)", 0,     \
+      BENCH_STREAM_FILL, 4, NULL, NULL)                                                                                \
     X(copy, "roofline-copy-f32-16M", "contiguous 16M float32 copy_into: fraction of the roofline", 0.85,               \
       BENCH_STREAM_COPY, 8, "a = np.full(N, 1.5, np.float32); c = np.empty_like(a)", "np.copyto(c, a)")               \
     X(astype, "roofline-astype-f64-f32-16M", "16M float64 -> float32 astype into out: fraction of the roofline", 0.8,  \
       BENCH_STREAM_COPY, 12, "a = np.full(N, 3.75); c = np.empty(N, np.float32)",                                     \
       "np.copyto(c, a, casting=\"unsafe\")")                                                                           \
-    X(fill, "roofline-fill-f32-16M", "fill of 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_COPY, 4,       \
+    X(fill, "roofline-fill-f32-16M", "fill of 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_FILL, 4,       \
       "c = np.empty(N, np.float32)", "c.fill(1.5)")                                                                    \
     X(add, "roofline-add-f32-16M", "a + b, 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_ADD, 12,          \
       "a = np.full(N, 1.5, np.float32); b = a + 1; c = np.empty_like(a)", "np.add(a, b, out=c)")                       \
@@ -164,93 +169,116 @@ static void release(struct operands *o)
     usmarr_expr_release(o->expr);
 }
 
-/* The median and the fastest seconds of one call + finish, after a warm-up call (compile
- * or load, first touch), and the fastest of the raw kernels of the case's kind (plain and
- * non-temporal) launched between the library's passes, so that the load of other processes
- * weighs on both alike.  The fastest is held against the roofline, itself the fastest pass,
- * so that the load of other processes weighs on neither side; the median against NumPy's. */
-static int time_stream(const struct bench_env *env, enum stream_id id, double *median, double *fastest,
-                       double *raw_fastest)
+/* The series of one case's rounds: the library's pass and the references between them. */
+enum series { LIB, LOOP_PLAIN, LOOP_NT, RAW_PLAIN, RAW_NT, SERIES };
+#define ROUNDS 64
+
+struct rounds {
+    int n;
+    double t[SERIES][ROUNDS];
+};
+
+/* One untimed round (compiles, first touch of every page), then env->repeat rounds (at
+ * most ROUNDS); the library's pass only where `o` is given. */
+static int time_rounds(const struct bench_env *env, struct bench_roofline *rl, enum stream_id id, struct operands *o,
+                       struct rounds *r)
 {
-    struct operands o = {0};
-    struct bench_raw *raw[2] = {NULL, NULL};
-    int rc = setup(env->ctx, id, &o);
-    for (int k = 0; k < 2 && !rc; k++)
-        rc = bench_raw_open(env, k == 1, &raw[k]);
-    double t[64];
-    int n = env->repeat > 64 ? 64 : env->repeat;
-    *raw_fastest = -1;
-    for (int i = -1; i < n && !rc; i++) {
-        double t0 = bench_now();
-        rc = apply(id, &o);
-        if (!rc)
-            rc = usmarr_context_finish(env->ctx);
-        if (i >= 0)
-            t[i] = bench_now() - t0;
-        for (int k = 0; k < 2 && !rc; k++) {
-            double r;
-            if (raw[k] && !(rc = bench_raw_pass(raw[k], streams[id].kind, &r)) && i >= 0 &&
-                (*raw_fastest < 0 || r < *raw_fastest))
-                *raw_fastest = r;
+    enum bench_stream kind = streams[id].kind;
+    r->n = env->repeat > ROUNDS ? ROUNDS : env->repeat;
+    for (int i = -1; i < r->n; i++) {
+        double t[SERIES] = {0};
+        if (o) {
+            double t0 = bench_now();
+            int rc = apply(id, o);
+            if (!rc)
+                rc = usmarr_context_finish(env->ctx);
+            if (rc)
+                return bench_fail(rc, "the library call");
+            t[LIB] = bench_now() - t0;
         }
+        BENCH_OK(bench_roofline_loop(rl, kind, false, &t[LOOP_PLAIN]));
+        BENCH_OK(bench_roofline_loop(rl, kind, true, &t[LOOP_NT]));
+        BENCH_OK(bench_roofline_kernel(rl, kind, false, &t[RAW_PLAIN]));
+        BENCH_OK(bench_roofline_kernel(rl, kind, true, &t[RAW_NT]));
+        for (int k = 0; i >= 0 && k < SERIES; k++)
+            r->t[k][i] = t[k];
     }
-    release(&o);
-    bench_raw_close(raw[0]);
-    bench_raw_close(raw[1]);
-    if (rc)
-        return bench_fail(rc, "the library call");
-    *median = bench_median(t, n);
-    *fastest = t[0];
     return 0;
 }
 
-static int run_kernel(const struct bench_roofline *rl, const struct stream *s, struct bench_result *r)
+/* The median of series k (negative where it was not measured). */
+static double series_median(const struct rounds *r, enum series k)
 {
-    int k = s->kind;
-    double kernel = bench_roofline_kernel_seconds(rl, s->kind, s->bytes * N);
-    if (kernel <= 0) {
-        fprintf(stderr, "bench: the raw roofline kernel did not run on this device\n");
-        return -1;
-    }
-    r->ratio = bench_roofline_seconds(rl, s->kind, s->bytes * N) / kernel;
-    char nontemporal[32] = "not built";
-    if (rl->kernel_nontemporal[k] > 0)
-        snprintf(nontemporal, sizeof nontemporal, "%.2f ms", rl->kernel_nontemporal[k] * 1e3);
-    snprintf(r->detail, sizeof r->detail,
-             "16M float32: C loop on %d threads %.2f ms (non-temporal stores) / %.2f ms (plain); "
-             "raw kernel %.2f ms (plain) / %s (non-temporal)",
-             rl->threads, rl->loop_nontemporal[k] * 1e3, rl->loop_plain[k] * 1e3, rl->kernel_plain[k] * 1e3,
-             nontemporal);
-    return 0;
+    double t[ROUNDS];
+    memcpy(t, r->t[k], sizeof(double) * (size_t)r->n);
+    return t[0] < 0 ? -1 : bench_median(t, r->n);
 }
 
-static int run_stream(const struct bench_env *env, struct bench_result *r, enum stream_id id)
+/* Of plain and non-temporal stores, the series with the lower median. */
+static enum series faster(const struct rounds *r, enum series plain, enum series nontemporal)
+{
+    double p = series_median(r, plain), q = series_median(r, nontemporal);
+    return q > 0 && q < p ? nontemporal : plain;
+}
+
+/* The median over the rounds of (num * scale) / den, each round's pair measured
+ * milliseconds apart. */
+static double ratio_median(const struct rounds *r, enum series num, double scale, enum series den)
+{
+    double q[ROUNDS];
+    for (int i = 0; i < r->n; i++)
+        q[i] = r->t[num][i] * scale / r->t[den][i];
+    return bench_median(q, r->n);
+}
+
+static const char *const kind_names[BENCH_STREAM_KINDS] = {"copy", "add", "triad", "fill"};
+/* the bytes an element of each kind moves */
+static const double kind_bytes[BENCH_STREAM_KINDS] = {8, 12, 12, 4};
+
+static int run_stream(const struct bench_env *env, struct bench_result *res, enum stream_id id)
 {
     const struct stream *s = &streams[id];
-    const struct bench_roofline *rl;
-    BENCH_OK(bench_roofline_measure(env, &rl));
-    if (!s->stmt)
-        return run_kernel(rl, s, r);
-    double lib = 0, fastest = 0, raw = 0;
-    BENCH_OK(time_stream(env, id, &lib, &fastest, &raw));
-    raw *= s->bytes / (s->kind == BENCH_STREAM_COPY ? 8.0 : 12.0); /* the raw kernel's bytes: 8 or 12 an element */
+    struct bench_roofline *rl;
+    struct operands o = {0};
+    struct rounds r;
+    BENCH_OK(bench_roofline_open(env, &rl));
+    int rc = s->stmt ? setup(env->ctx, id, &o) : 0;
+    if (!rc)
+        rc = time_rounds(env, rl, id, s->stmt ? &o : NULL, &r);
+    const char *isa;
+    int threads = bench_roofline_threads(rl, &isa);
+    bench_roofline_close(rl);
+    release(&o);
+    if (rc)
+        return rc;
+    enum series loop = faster(&r, LOOP_PLAIN, LOOP_NT), raw = faster(&r, RAW_PLAIN, RAW_NT);
+    double scale = s->bytes / kind_bytes[s->kind]; /* the case's bytes over its kind's */
+    double roof = series_median(&r, loop) * scale, kernel = series_median(&r, raw) * scale;
+    char refs[256];
+    snprintf(refs, sizeof refs,
+             "C loop (%d threads, %s, %s stores) %.2f ms / raw kernel (%s stores) %.2f ms for %g bytes an element "
+             "(%s: %.2f / %.2f ms plain, %.2f / %.2f ms non-temporal)",
+             threads, isa, loop == LOOP_NT ? "non-temporal" : "plain", roof * 1e3, raw == RAW_NT ? "non-temporal" : "plain",
+             kernel * 1e3, s->bytes, kind_names[s->kind], series_median(&r, LOOP_PLAIN) * 1e3,
+             series_median(&r, RAW_PLAIN) * 1e3, series_median(&r, LOOP_NT) * 1e3, series_median(&r, RAW_NT) * 1e3);
+    if (!s->stmt) {
+        res->ratio = ratio_median(&r, loop, 1, raw);
+        snprintf(res->detail, sizeof res->detail, "medians of %d rounds: %s", r.n, refs);
+        return 0;
+    }
     char setup_text[512];
-    snprintf(setup_text, sizeof setup_text, "N = 16 << 20; %s", s->setup);
+    snprintf(setup_text, sizeof setup_text, "N = %d; %s", N, s->setup);
     double np = bench_numpy_stmt(env, setup_text, s->stmt);
     if (np <= 0) {
         fprintf(stderr, "bench: NumPy unavailable\n");
         return -1;
     }
-    double bytes = s->bytes * N, roof = bench_roofline_seconds(rl, s->kind, bytes),
-           kernel = bench_roofline_kernel_seconds(rl, s->kind, bytes);
-    r->ratio = roof / fastest;
-    snprintf(r->detail, sizeof r->detail,
-             "library %.2f ms, NumPy %.2f ms (ratio %.2f, medians); fastest: library %.2f ms, roofline %.2f ms, "
-             "raw kernel %.2f ms (%g bytes an element, as the C loop's %s); raw kernel between the library's "
-             "passes %.2f ms (library / raw %.2f)",
-             lib * 1e3, np * 1e3, np / lib, fastest * 1e3, roof * 1e3, kernel * 1e3, s->bytes,
-             s->kind == BENCH_STREAM_COPY ? "copy" : s->kind == BENCH_STREAM_ADD ? "add" : "triad", raw * 1e3,
-             raw > 0 ? fastest / raw : 0);
+    double lib = series_median(&r, LIB);
+    res->ratio = ratio_median(&r, loop, scale, LIB);
+    snprintf(res->detail, sizeof res->detail,
+             "medians of %d rounds: library %.2f ms, %s; library / raw kernel %.2f (median of the rounds'); "
+             "NumPy %.2f ms (ratio %.2f)",
+             r.n, lib * 1e3, refs, 1 / ratio_median(&r, raw, scale, LIB), np * 1e3, np / lib);
     return 0;
 }
 

@@ -133,8 +133,8 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_prewarm(usmarr_context_t *context);
  *  rows run as 16-vectors, the transpose's kernel and the reductions' (doc/engine.md,
  *  "Kernel shapes per device" and "Tuning").  Until a device
  *  is tuned its contexts use a table chosen by the driver's name.  The questions are timed
- *  one after the other, each candidate interleaved with the others and judged by its
- *  minimum; a question left when @p budget_seconds is spent keeps the table's value (the
+ *  one after the other, each candidate interleaved with the others and judged by the
+ *  median over the rounds of its time over the shape in use's; a question left when @p budget_seconds is spent keeps the table's value (the
  *  whole run takes a few seconds more: each question runs at least five rounds).  Not
  *  while other threads use @p context.  `usmarr cache tune [SEL|all]` runs it, and
  *  `usmarr cache prewarm` runs it for a device not yet tuned.  `USMARR_KERNEL_SHAPE`
@@ -143,8 +143,8 @@ USMARR_API USMARR_NODISCARD int usmarr_cache_prewarm(usmarr_context_t *context);
  *  @param budget_seconds time to spend, compiles included, in (0, 3600]; 25 suits a CPU
  *         (`usmarr cache tune`'s default; a question started still runs its compiles and
  *         five rounds, so a run may end that much later)
- *  @param report receives what was timed (one line per question, minimum times, the
- *         winner starred) and the chosen shape; may be NULL
+ *  @param report receives what was timed (one line per question, each candidate's
+ *         median time and its median ratio to the shape in use, the winner starred) and the chosen shape; may be NULL
  *  @param report_size the size of @p report in bytes (a longer report is cut)
  *  @return 0 on success
  *  @retval USMARR_ERROR_INVALID_ARGUMENT @p context is NULL, @p budget_seconds is outside

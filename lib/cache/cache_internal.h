@@ -11,7 +11,7 @@
  * dtype, so that their kernels are compiled and stored (prewarm.c). */
 USMARR_INTERNAL int usmarr__engine_prewarm(usmarr_context_t *context);
 /* The tuner: times the candidate shapes on the context's device (interleaved rounds,
- * minima) within about `budget_seconds`, keeps the fastest in ctx->shape and the disk
+ * median ratios to the shape in use) within about `budget_seconds`, keeps the fastest in ctx->shape and the disk
  * cache; `report` (may be NULL) receives what was timed and chosen. */
 USMARR_INTERNAL int usmarr__engine_tune(usmarr_context_t *ctx, double budget_seconds, char *report, size_t report_size);
 /* The tuner's candidates as USMARR_KERNEL_SHAPE text over the table's shape (fields

@@ -1,9 +1,11 @@
 /* The kernel-shape tuner (doc/engine.md, "Tuning"): on the context's own device, each
  * question below times its candidate shapes on a workload of the operations whose kernels
  * the question's fields shape, and keeps the fastest.  Candidates run interleaved (A, B,
- * C, A, B, C, ...) and each is judged by its minimum, so that background load, which only
- * ever adds time, biases them less; the shape in use is kept unless another is faster by
- * more than KEEP_MARGIN.  The questions run one after the other (each starting from the
+ * C, A, B, C, ...) and each is judged by the median over the rounds of its time over the
+ * shape in use's in the same round: the two ran milliseconds apart, so that background
+ * load, which comes and goes over seconds, weighs on both alike (the fastest pass of each,
+ * as judged before, could come from calm moments seconds apart); the shape in use is kept
+ * unless another is faster by more than KEEP_MARGIN.  The questions run one after the other (each starting from the
  * answers so far) until the time budget is spent; the rest keep the table's values.  The
  * result goes into ctx->shape and, through kernel_shape.c, into the disk cache. */
 #include "cache_internal.h"
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define KEEP_MARGIN 0.05 /* another candidate must be 5 % faster than the shape in use */
 #define MAX_ROUNDS 40
@@ -62,18 +65,23 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The arrays of every workload, allocated once: float32, device USM. */
-#define LARGE_N ((int64_t)8 << 20) /* 32 MiB an operand: beyond the caches, above nt=8M */
+/* The arrays of every workload, allocated once: float32, device USM.  The large operands
+ * are at least LARGE_N elements and twice the last-level cache (large_elements): at 32 MiB
+ * an operand on a CPU with a 32 MiB L3, plain stores kept part of each result in the cache
+ * for the next pass, and the tuner chose them over non-temporal ones that copied 64 MiB in
+ * half the time. */
+#define LARGE_N ((int64_t)8 << 20) /* 32 MiB: above nt=8M */
+#define LARGE_MAX ((int64_t)64 << 20)
 #define CONTIG_N ((int64_t)1 << 20)
 #define TINY_N 16
 #define TINY_LAUNCHES 64 /* 16-element adds, each finished: a launch's cost is the driver's */
 #define EDGE 2048
 struct arrays {
-    usmarr_array_t *a, *b, *c;           /* LARGE_N each */
+    usmarr_array_t *a, *b, *c;           /* large_elements() each */
     usmarr_array_t *small_a, *small_c;   /* CONTIG_N-element views */
     usmarr_array_t *tiny_a, *tiny_c;     /* TINY_N-element views */
     usmarr_array_t *sq, *row, *sq_out;   /* EDGE x EDGE views, a row of EDGE */
-    usmarr_array_t *half_a, *half_b, *half_c; /* a[::2], b[::2], c[:LARGE_N/2] */
+    usmarr_array_t *half_a, *half_b, *half_c; /* a[::2], b[::2], c[:n/2] */
     usmarr_array_t *slice, *slice_out;   /* sq[::2, ::3] and a C-ordered result */
     usmarr_array_t *trans;               /* sq.T */
     usmarr_array_t *sum0, *sum1;         /* EDGE elements */
@@ -93,10 +101,32 @@ static int view(const usmarr_array_t *base, int ndim, const int64_t *shape, cons
     return usmarr_array_create(&o, out);
 }
 
+/* The large operands' elements: twice the larger of the device's global memory cache and,
+ * on a CPU device, the host's L3 and L2 (drivers report different levels: PoCL the L3,
+ * Intel's CPU runtime the L2). */
+static int64_t large_elements(usmarr_context_t *ctx)
+{
+    cl_ulong cache = 0;
+    if (clGetDeviceInfo(usmarr_context_device(ctx), CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL))
+        cache = 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    if (usmarr_context_info(ctx)->type & CL_DEVICE_TYPE_CPU) {
+        long levels[2] = {sysconf(_SC_LEVEL3_CACHE_SIZE), sysconf(_SC_LEVEL2_CACHE_SIZE)};
+        for (int i = 0; i < 2; i++)
+            if (levels[i] > 0 && (cl_ulong)levels[i] > cache)
+                cache = (cl_ulong)levels[i];
+    }
+#endif
+    int64_t n = (int64_t)(cache / 2); /* 2 * cache / sizeof(float) */
+    n = n < LARGE_N ? LARGE_N : n > LARGE_MAX ? LARGE_MAX : n;
+    return (n + 63) / 64 * 64;
+}
+
 static int arrays_make(usmarr_context_t *ctx, struct arrays *x)
 {
     memset(x, 0, sizeof *x);
-    const int64_t n = LARGE_N, one = 1, two = 2, half = LARGE_N / 2, edge = EDGE, contig = CONTIG_N, tiny = TINY_N;
+    const int64_t n = large_elements(ctx), one = 1, two = 2, half = n / 2, edge = EDGE, contig = CONTIG_N,
+                  tiny = TINY_N;
     const int64_t sq[2] = {EDGE, EDGE}, sqs[2] = {EDGE, 1}, ts[2] = {1, EDGE};
     const int64_t sl[2] = {EDGE / 2, (EDGE + 2) / 3}, sls[2] = {2 * EDGE, 3}, slc[2] = {(EDGE + 2) / 3, 1};
     usmarr_array_t **big[3] = {&x->a, &x->b, &x->c};
@@ -204,6 +234,19 @@ static void say(struct report *r, const char *format, ...)
         r->used = r->used + (size_t)n < r->size ? r->used + (size_t)n : r->size - 1;
 }
 
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n values (sorts them). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* One question: candidate 0 is the shape so far, then each listed candidate that differs
  * from it.  *best becomes the winner.  Candidates that fail (a build error, a group the
  * device refuses) drop out. */
@@ -212,8 +255,9 @@ static int ask(usmarr_context_t *ctx, struct arrays *x, const struct question *q
 {
     struct usmarr__kernel_shape cand[MAX_CANDIDATES + 1];
     const char *label[MAX_CANDIDATES + 1];
-    double mins[MAX_CANDIDATES + 1];
+    double times[MAX_CANDIDATES + 1][MAX_ROUNDS], score[MAX_CANDIDATES + 1];
     bool ok[MAX_CANDIDATES + 1];
+    int done[MAX_CANDIDATES + 1] = {0}; /* the rounds each ran before it failed, if it did */
     int n = 0;
     char a[256], b[256];
     cand[n] = *best;
@@ -238,37 +282,46 @@ static int ask(usmarr_context_t *ctx, struct arrays *x, const struct question *q
         usmarr__kernel_shape_set(ctx, &cand[i]);
         int rc = timed(ctx, x, q->workload, &t);
         ok[i] = rc == 0;
-        mins[i] = 1e30;
         if (!ok[i] && i == 0)
             return rc; /* the shape in use fails: the operation's own error */
         usmarr__clear_error();
     }
-    for (int round = 0; round < MAX_ROUNDS && (round < MIN_ROUNDS || now_s() < deadline); round++)
+    int rounds = 0;
+    for (; rounds < MAX_ROUNDS && (rounds < MIN_ROUNDS || now_s() < deadline); rounds++)
         for (int i = 0; i < n; i++) {
-            double t;
             if (!ok[i])
                 continue;
             usmarr__kernel_shape_set(ctx, &cand[i]);
-            if (timed(ctx, x, q->workload, &t) != 0) {
+            if (timed(ctx, x, q->workload, &times[i][rounds]) != 0) {
                 ok[i] = false;
                 usmarr__clear_error();
-                continue;
+            } else {
+                done[i]++;
             }
-            if (t < mins[i])
-                mins[i] = t;
         }
+    /* each candidate's median over the rounds of its time over the shape in use's (1 for
+     * the shape in use; a candidate that failed drops out, and so does every other where
+     * the shape in use failed before a round) */
+    for (int i = 0; i < n; i++) {
+        double ratio[MAX_ROUNDS];
+        for (int r = 0; ok[i] && r < done[0]; r++)
+            ratio[r] = times[i][r] / times[0][r];
+        ok[i] = ok[i] && done[0] > 0;
+        score[i] = ok[i] ? median(ratio, done[0]) : 0;
+    }
     int win = 0;
     for (int i = 1; i < n; i++)
-        if (ok[i] && mins[i] < mins[win])
+        if (ok[i] && (!ok[win] || score[i] < score[win]))
             win = i;
-    if (mins[0] <= mins[win] * (1 + KEEP_MARGIN))
+    if (ok[0] && score[win] * (1 + KEEP_MARGIN) >= 1)
         win = 0;
     say(rep, "%s:", q->name);
     for (int i = 0; i < n; i++) {
         if (ok[i])
-            say(rep, " %s %.3f ms%s", label[i] ? label[i] : "(as before)", mins[i] * 1e3, i == win ? " *" : "");
+            say(rep, " %s %.3f ms (%.2f)%s", label[i] ? label[i] : "(as before)", median(times[i], done[i]) * 1e3,
+                score[i], i == win ? " *" : "");
         else
-            say(rep, " %s failed", label[i]);
+            say(rep, " %s failed", label[i] ? label[i] : "(as before)");
         say(rep, i + 1 < n ? "," : "\n");
     }
     *best = cand[win];

@@ -240,8 +240,10 @@ void usmarr__kernel_shape_set(usmarr_context_t *ctx, const struct usmarr__kernel
 }
 
 /* What the entry's key is made of besides the device: a fixed text in place of a program
- * source.  Bump the number when the payload's meaning changes. */
-static const char SHAPE_KEY_SOURCE[] = "usmarr kernel shape, entry format 1\n";
+ * source.  Bump the number when the payload's meaning changes, or the way the tuner
+ * chooses (2: median ratios of interleaved rounds, large operands beyond the LLC; a shape
+ * chosen by the minima of format 1 could keep plain stores for outputs beyond the caches). */
+static const char SHAPE_KEY_SOURCE[] = "usmarr kernel shape, entry format 2\n";
 #define SHAPE_TEXT_MAX 512
 
 static bool pow2_in(unsigned long v, unsigned long lo, unsigned long hi)
