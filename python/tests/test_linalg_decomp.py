@@ -67,7 +67,7 @@ def test_qr_residuals(dtype, shape, mode, fp64):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", SHAPES + [(2, 80, 66), (70, 150)])  # from min(m, n) = 64: the bidiagonal route
 @pytest.mark.parametrize("full", [False, True])
 def test_svd_residuals_and_values(dtype, shape, full, fp64):
     skip_without_fp64(dtype, fp64)

@@ -715,13 +715,14 @@ END_TEST
  * (which need more sweeps than matrix 1, nearly diagonal with some -0 elements) gives bit
  * for bit what it gives alone: no lane, neighbour or group size enters a matrix's results
  * (small Jacobi and QR of odd and even order, several matrices a work-item; the SVD with
- * its QR; the tridiagonal QL of order 64). */
+ * its QR; the tridiagonal QL of order 64; from order 64 the bidiagonal SVD, whose
+ * reduction spreads over work-groups from 128 rows). */
 START_TEST(test_decomp_neighbours_do_not_matter)
 {
     usmarr_context_t *ctx = test_context();
     usmarr_dtype_t dt = usmarr_context_info(ctx)->fp64 ? USMARR_FLOAT64 : USMARR_FLOAT32;
-    static const int64_t orders[3] = {5, 6, 64};
-    for (int o = 0; o < 3; o++) {
+    static const int64_t orders[4] = {5, 6, 64, 140};
+    for (int o = 0; o < 4; o++) {
         int64_t n = orders[o], count = 7;
         double *values = malloc(sizeof(double) * (size_t)(count * n * n));
         uint64_t state = 12345;
