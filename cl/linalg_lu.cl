@@ -314,6 +314,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_lu_det_lanes(global const LA_R *a, glob
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+#ifdef LA_N
+    n = LA_N; /* the order is the private matrix's: loops of constant length */
+#endif
     LA_V m[LA_NMAX * LA_NMAX], d = 1;
     LA_VI singular = 0, scale = 0;
     la_lanes_load((__private LA_R *)m, a, g, n, count);
@@ -344,6 +347,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_lu_solve_lanes(global const LA_R *a, gl
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+#ifdef LA_N
+    n = LA_N; /* the order is the private matrix's: loops of constant length */
+#endif
     LA_V m[LA_NMAX * LA_NMAX], x[LA_NMAX * LA_NMAX], d = 1;
     LA_VI singular = 0, scale = 0;
     __private LA_R *xs = (__private LA_R *)x;
@@ -430,6 +436,9 @@ __kernel USMARR_ONE_PER_LANE void usmarr_cholesky_lanes(global const LA_R *a, gl
     long g = (long)get_global_id(0);
     if (g >= items)
         return;
+#ifdef LA_N
+    n = LA_N; /* the order is the private matrix's: loops of constant length */
+#endif
     LA_V m[LA_NMAX * LA_NMAX];
     __private LA_R *ms = (__private LA_R *)m;
     /* the lower triangle of A, or of Aᵀ (upper); past the stack, the identity */

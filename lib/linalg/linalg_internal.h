@@ -137,7 +137,8 @@ USMARR_INTERNAL void usmarr__linalg_order_defines(int64_t n, char *buffer, size_
  * 4 up to 16: private matrices of 4 to 8 KB in float64). */
 #define USMARR__LINALG_LANES_MAX 16
 /* Launches such a kernel of `family` on a stack of `count` matrices of order n: `args`,
- * then count, then the launcher's items (count / LA_LANES, rounded up). */
+ * then count, then the launcher's items (count / LA_LANES, rounded up).  -DLA_N=LA_NMAX
+ * when n is the private matrix's order: the kernels that read it loop over constants. */
 USMARR_INTERNAL int usmarr__linalg_launch_lanes(usmarr_context_t *ctx, const char *family, usmarr_dtype_t dtype,
                                                 const char *kernel, int64_t n, int64_t count, int nargs,
                                                 const struct usmarr__karg *args);

@@ -296,7 +296,8 @@ int usmarr__linalg_launch_lanes(usmarr_context_t *ctx, const char *family, usmar
 {
     int64_t nmax = n <= 4 ? 4 : n <= 8 ? 8 : 16, lanes = nmax <= 8 ? 8 : 4;
     char defines[64];
-    snprintf(defines, sizeof defines, "-DLA_NMAX=%lld -DLA_LANES=%lld", (long long)nmax, (long long)lanes);
+    snprintf(defines, sizeof defines, "-DLA_NMAX=%lld -DLA_LANES=%lld%s", (long long)nmax, (long long)lanes,
+             n == nmax ? " -DLA_N=LA_NMAX" : "");
     struct usmarr__karg all[16];
     cl_long lcount = count;
     if (nargs > 14)

@@ -218,3 +218,11 @@ emit("matrix_norm_fro_keepdims", "matrix_norm fro 1", [O("complex128", (3, 3))],
      lambda a: L.matrix_norm(a, keepdims=True))
 emit("matrix_norm_nan", "matrix_norm 1 0", [O("float64", (2, 2), data=[[np.nan, 1], [1, 1]])],
      lambda a: L.matrix_norm(a, ord=1))
+
+# cholesky at the private matrices' orders, whose loops have constant lengths (last: the
+# cases above keep their random values)
+for dt in FLOATS:
+    for n in (4, 8, 16):
+        emit("cholesky_%s_%d" % (dt, n), "cholesky 0", [O(dt, (11, n, n), data=spd(dt, (11, n, n)))], L.cholesky)
+        emit("cholesky_upper_%s_%d" % (dt, n), "cholesky 1", [O(dt, (3, n, n), data=spd(dt, (3, n, n)))],
+             lambda a: L.cholesky(a, upper=True))
