@@ -281,6 +281,7 @@
 #undef ew_sinh
 #undef ew_cosh
 #undef EW_TRIG_FAST
+#undef EW_ALL
 #undef EW_LANES16_2
 #undef EW_F2
 #undef EW_VF1

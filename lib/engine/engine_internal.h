@@ -161,6 +161,10 @@ struct usmarr__map {
 
 /* Flags of a map. */
 #define USMARR__MAP_NO_TILE 1u /* never use the tiled class */
+/* the family's vector body reads its bool inputs as 16-lane vectors (where's condition):
+ * such a map may take the non-temporal 16-vector variant where the shape has one element
+ * per work-item (use_nt in map.c) */
+#define USMARR__MAP_BOOL_VECTORS 2u
 
 /* A map with its counts set and everything else zero. */
 USMARR_INTERNAL struct usmarr__map usmarr__map_init(const char *family, const char *defines, int nout, int nin);

@@ -106,16 +106,21 @@ static const struct usmarr__kernel_shape *map_shape(const usmarr_context_t *ctx,
  * work-item (a compiler that vectorises across work-items), only when every operand has a
  * 16-vector form (not bool, complex or the 16-byte copy type): the variant's 16-element
  * loop for the others ran 1.3 to 2.3 times slower than the plain kernel on Intel's runtime
- * (a 16M complex64 add, a 16M logical_and). */
+ * (a 16M complex64 add, a 16M logical_and).  A bool input that the family's vector body
+ * reads as a 16-vector (USMARR__MAP_BOOL_VECTORS: where's condition) is no such operand:
+ * the 16M float32 where took 0.94-1.11 of the raw add kernel's time in the variant there,
+ * against 1.56-2.33 one element per work-item with plain stores. */
 static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, const struct usmarr__map *m,
                    const struct usmarr__iter *it)
 {
     if (!sh->nt_bytes || (cls != CLASS_CONTIG && cls != CLASS_S2V) || it->ndim < 1 ||
         it->shape[it->ndim - 1] < 16)
         return false;
-    for (int k = 0; sh->contig_one && k < m->nout + m->nin; k++)
-        if (!usmarr__dtype_vector_ok(m->operands[k].dtype))
+    for (int k = 0; sh->contig_one && k < m->nout + m->nin; k++) {
+        usmarr_dtype_t d = m->operands[k].dtype;
+        if (!usmarr__dtype_vector_ok(d) && !(k >= m->nout && d == USMARR_BOOL && (m->flags & USMARR__MAP_BOOL_VECTORS)))
             return false;
+    }
     uint64_t bytes = 0;
     for (int k = 0; k < m->nout; k++) {
         size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;

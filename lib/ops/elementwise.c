@@ -728,6 +728,8 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
             goto done;
     }
     m.defines = defines;
+    if (vec && c.op->where) /* the condition's 16 lanes are one vector load (cl/elementwise.cl) */
+        m.flags |= USMARR__MAP_BOOL_VECTORS;
     m.ndim = c.ndim;
     memcpy(m.shape, c.shape, sizeof(int64_t) * (size_t)c.ndim);
     if ((rc = usmarr__map_launch(c.ctx, &m)))

@@ -570,8 +570,9 @@ static void check_tuner_keeps_its_choice(void)
 }
 
 /* A shape with one element per work-item, rows of 16-vectors and non-temporal stores from
- * 1 KiB: small outputs take the non-temporal contig and s2v kernels (float32, int8), the
- * plain ones where an operand has no 16-vector form (complex64, bool), and rows of
+ * 1 KiB: small outputs take the non-temporal contig and s2v kernels (float32, int8, where
+ * with a bool condition), the plain ones where an operand has no 16-vector form
+ * (complex64, bool), and rows of
  * 16-vectors only with those stores (lib/engine/map.c, use_nt and vector_rows). */
 START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
 {
@@ -642,6 +643,16 @@ START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
     for (int i = 0; i < N; i++)
         ck_assert_msg(bg[i] == (ba[i] && bb[i]), "logical_and [%d] = %d", i, bg[i]);
     usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y);
+
+    /* where's bool condition is read as 16-lane vectors: the non-temporal variant */
+    usmarr_array_t *cond = from_host(ctx, 1, &n, USMARR_BOOL, ba);
+    x = from_host(ctx, 1, &n, USMARR_FLOAT32, a), y = from_host(ctx, 1, &n, USMARR_FLOAT32, b);
+    ck_assert_ok(usmarr_where(cond, x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+    for (int i = 0; i < N; i++)
+        if (!same_float(got[i], ba[i] ? a[i] : b[i]))
+            ck_abort_msg("where [%d] = %g, expected %g", i, got[i], ba[i] ? a[i] : b[i]);
+    usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y), usmarr_array_release(cond);
     usmarr_context_release(ctx);
 }
 END_TEST
