@@ -51,15 +51,22 @@ static void kernel_shape_choose(const usmarr_context_t *ctx, struct usmarr__kern
  *   non-temporal stores are fast only where its own vectoriser is told to leave the
  *   16-vector kernel alone (cl/map.cl's vec_type_hint): 16M float32 add 7.1-8.3 ms against
  *   10.2-12.7 ms with plain stores, a 64 MiB copy 1.5-1.75 times memcpy's speed to 2.5-3.1.
+ * - On both, rows of 16-vectors along the inner axis in groups of 256 (rowvec), strided
+ *   copies as 16-vectors in groups of 64 (copyvec) and transposes in blocks (tblock) are
+ *   what the tuner chose on a 2-core AVX-512 EPYC, and a context that was never tuned
+ *   starts with them: a broadcast add of 4096x4096 + a row took 2.6 times as long on PoCL
+ *   with the rows as scalars.
  * Other devices keep the shapes the engine had before this choice was made per device
  * (not measured). */
 #define SHAPE_DEFAULTS .rows_x = 128, .rows_y = 2, .origin = "table"
 static const struct usmarr__kernel_shape shape_pocl = {.name = "pocl-cpu", .contig_group = 64, .vecs = 4,
                                                        .nt_bytes = (uint64_t)8 << 20, .rows_max_stride = 1,
+                                                       .rowvec = 256, .copyvec = 64, .tblock = true,
                                                        .s2_edge = 16, SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_intel_cpu = {.name = "intel-cpu", .contig_one = true, .contig_group = 256,
                                                             .nt_bytes = (uint64_t)8 << 20, .rows_max_stride = 8,
-                                                            .stride_masks = true, .s2_edge = 32, .ptrval = true,
+                                                            .stride_masks = true, .rowvec = 256, .copyvec = 64,
+                                                            .tblock = true, .s2_edge = 32, .ptrval = true,
                                                             SHAPE_DEFAULTS};
 static const struct usmarr__kernel_shape shape_generic = {
     .name = "generic", .contig_group = 64, .rows_max_stride = 1, .tile = true, .s2_edge = 16, SHAPE_DEFAULTS};
