@@ -483,12 +483,19 @@ START_TEST(test_linalg_lu_large_failing_matrix_named)
     ck_assert_fails_with(usmarr_linalg_cholesky(odd, false, NULL, &r), USMARR_ERROR_LINALG,
                          "matrix 1 of the stack, at batch index (1,), is not positive definite");
     ck_assert_ok(usmarr_linalg_inv(odd, NULL, &r));
-    double *h = to_host(r);
-    for (int m = 0; m < 2; m++)
-        for (int i = 0; i < N * N; i++)
-            ck_assert_msg(h[m * N * N + i] == v[2 * m * N * N + i], "inv: matrix %d element %d is %g", m, i,
-                          h[m * N * N + i]);
-    free(h);
+    usmarr_array_t *fout = NULL; /* and into an F-ordered out */
+    int64_t two[3] = {2, N, N};
+    ck_assert_ok(usmarr_array_empty(ctx, 3, two, USMARR_FLOAT64, USMARR_ORDER_F, USMARR_USM_DEVICE, &fout));
+    ck_assert_ok(usmarr_linalg_inv(odd, fout, NULL));
+    for (int k = 0; k < 2; k++) {
+        double *h = to_host(k ? fout : r);
+        for (int m = 0; m < 2; m++)
+            for (int i = 0; i < N * N; i++)
+                ck_assert_msg(h[m * N * N + i] == v[2 * m * N * N + i], "inv (%s): matrix %d element %d is %g",
+                              k ? "out" : "result", m, i, h[m * N * N + i]);
+        free(h);
+    }
+    usmarr_array_release(fout);
     usmarr_array_release(r);
     usmarr_array_release(odd);
     usmarr_array_release(a);
