@@ -25,7 +25,8 @@ check_DATA += tests/numpy2-sklearn
 CLEANFILES += tests/numpy2-sklearn
 tests/numpy2-sklearn: $(top_srcdir)/scripts/numpy2-sklearn.sh $(top_srcdir)/scripts/numpy2-pip.sh tests/numpy-oracle
 	$(AM_V_GEN)if $(SHELL) $(top_srcdir)/scripts/numpy2-sklearn.sh $(NUMPY_ORACLE); then touch $@; fi
-# dpctl (Intel's SYCL runtime) for python/tests_numpy2/test_dpctl.py, the same way.
+# dpctl and dpnp (Intel's SYCL runtime, oneMKL) for python/tests_numpy2/test_dpctl.py and
+# test_interop.py's dpnp.tensor exchanges, the same way.
 check_DATA += tests/numpy2-dpctl
 CLEANFILES += tests/numpy2-dpctl
 tests/numpy2-dpctl: $(top_srcdir)/scripts/numpy2-dpctl.sh $(top_srcdir)/scripts/numpy2-pip.sh tests/numpy-oracle
