@@ -34,7 +34,7 @@
     X(POSITIVE, positive, 1, NUM, SAME, F_NOBOOL, V, (a), (a))                                           \
     X(ABS, abs, 1, ALL, REAL, F_NONE, V, EW_ABS(a), EW_VABS(a))                                          \
     X(SIGN, sign, 1, NUM, SAME, F_NOBOOL, V, EW_SIGN(a), EW_VSIGN(a))                                    \
-    X(RECIPROCAL, reciprocal, 1, NUM, SAME, F_NONE, N, EW_RECIP(a), _)                                   \
+    X(RECIPROCAL, reciprocal, 1, NUM, SAME, F_NONE, V, EW_RECIP(a), EW_VRECIP(a))                          \
     X(SQUARE, square, 1, NUM, SAME, F_NONE, V, EW_MUL(a, a), ((a) * (a)))                                \
     X(SQRT, sqrt, 1, INEX, SAME, F_NONE, V, EW_F1(sqrt, a), sqrt(a))                                     \
     X(CBRT, cbrt, 1, FLT, SAME, F_NONE, V, EW_F1(cbrt, a), EW_VF1(CBRT, a))                              \
@@ -84,7 +84,7 @@
     X(ATAN2, atan2, 2, FLT, SAME, F_NONE, V, EW_F2(atan2, a, b), EW_VF2(ATAN2, a, b))                    \
     X(HYPOT, hypot, 2, FLT, SAME, F_NONE, V, EW_F2(hypot, a, b), EW_VF2(HYPOT, a, b))                    \
     X(COPYSIGN, copysign, 2, FLT, SAME, F_NONE, V, copysign(a, b), copysign(a, b))                       \
-    X(NEXTAFTER, nextafter, 2, FLT, SAME, F_NONE, N, ew_nextafter(a, b), _)                              \
+    X(NEXTAFTER, nextafter, 2, FLT, SAME, F_NONE, V, ew_nextafter(a, b), ew_vnextafter(a, b))            \
     X(LOGADDEXP, logaddexp, 2, FLT, SAME, F_NONE, V, EW_F2(logaddexp, a, b), EW_VF2(LOGADDEXP, a, b))    \
     X(EQUAL, equal, 2, ALL, BOOL, F_NONE, V, EW_EQ(a, b), EW_VB((a) == (b)))                             \
     X(NOT_EQUAL, not_equal, 2, ALL, BOOL, F_NONE, V, (!EW_EQ(a, b)), EW_VB((a) != (b)))                  \
@@ -98,8 +98,8 @@
     X(BITWISE_AND, bitwise_and, 2, BINT, SAME, F_NONE, V, ((a) & (b)), ((a) & (b)))                      \
     X(BITWISE_OR, bitwise_or, 2, BINT, SAME, F_NONE, V, ((a) | (b)), ((a) | (b)))                        \
     X(BITWISE_XOR, bitwise_xor, 2, BINT, SAME, F_NONE, V, ((a) ^ (b)), ((a) ^ (b)))                      \
-    X(LEFT_SHIFT, left_shift, 2, INT, SAME, F_NONE, N, EW_SHL(a, b), _)                                  \
-    X(RIGHT_SHIFT, right_shift, 2, INT, SAME, F_NONE, N, EW_SHR(a, b), _)                                \
+    X(LEFT_SHIFT, left_shift, 2, INT, SAME, F_NONE, V, EW_SHL(a, b), EW_VSHL(a, b))                      \
+    X(RIGHT_SHIFT, right_shift, 2, INT, SAME, F_NONE, V, EW_SHR(a, b), EW_VSHR(a, b))                    \
     X(WHERE, where, W, ALL, SAME, F_NONE, V, ((a) ? (b) : (c)), select((c), (b), a))           \
     X(CLIP, clip, 3, ALL, SAME, F_NONE, V, EW_MINIMUM(EW_MAXIMUM(a, b), c), EW_VCLIP(a, b, c))           \
     X(ISCLOSE, isclose, C, INEX, BOOL, F_CLOSE, N, ew_isclose(a, b, SCALAR(0), SCALAR(1)), _)
@@ -220,6 +220,7 @@
 #undef EW_SIGN
 #undef EW_VSIGN
 #undef EW_RECIP
+#undef EW_VRECIP
 #undef EW_MUL
 #undef EW_F1
 #undef EW_ROUNDING
@@ -253,6 +254,9 @@
 #undef EW_INVERT
 #undef EW_SHL
 #undef EW_SHR
+#undef EW_VSHL
+#undef EW_VSHR
+#undef EW_SHIFT_OK
 #undef EW_TOL_T
 #undef EW_MAG
 #undef EW_FINITE
@@ -272,6 +276,9 @@
 #undef EW_NA_VALUE
 #undef ew_na_bits
 #undef ew_nextafter
+#undef ew_vnextafter
+#undef EW_NA_VU
+#undef EW_NA_AS
 #undef EW_EXP_SAFE
 #undef EW_LN2_HI
 #undef EW_LN2_LO
@@ -501,6 +508,7 @@
     select(select(select((a), (EW_VCT)0, (a) == (EW_VCT)0), (EW_VCT)-1, (a) < (EW_VCT)0), (EW_VCT)1,      \
            (a) > (EW_VCT)0)
 #define EW_RECIP(a) ((EW_CT)1 / (a))
+#define EW_VRECIP(a) ((EW_VCT)1 / (a))
 #define EW_MUL(a, b) ((a) * (b))
 /* the lane-safe functions below (ew_s<f>: one element, ew_v<f>: 16 lanes) */
 #define EW_F1(f, a) EW_PASTE(ew_s##f##_, EW_T)(a)
@@ -920,6 +928,28 @@ static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
         u--;
     return EW_NA_VALUE(u);
 }
+/* the same on 16 lanes, from the bits with selects; float16's lane by lane (its bits are
+ * not the computed float's) */
+#if EW_TBITS == 16
+EW_VLANES2(nextafter, ew_nextafter)
+#else
+#if EW_TBITS == 32
+#define EW_NA_VU uint16
+#define EW_NA_AS(u) as_float16(u)
+#else
+#define EW_NA_VU ulong16
+#define EW_NA_AS(u) as_double16(u)
+#endif
+static inline EW_VCT EW_PASTE(ew_vnextafter_, EW_T)(EW_VCT a, EW_VCT b)
+{
+    EW_NA_VU u = EW_PASTE(as_, EW_NA_VU)(a);
+    EW_VCT r = EW_NA_AS(select(u - (EW_NA_U)1, u + (EW_NA_U)1, (a < b) == (a > (EW_VCT)0)));
+    r = select(r, EW_NA_AS(select((EW_NA_VU)(EW_NA_SIGN | 1), (EW_NA_VU)1, b > (EW_VCT)0)), a == (EW_VCT)0);
+    r = select(r, b, a == b);
+    return select(r, a + b, isnan(a) | isnan(b));
+}
+#endif
+#define ew_vnextafter EW_PASTE(ew_vnextafter_, EW_T)
 #define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
 #define EW_REMAINDER(a, b) ew_remainder((a), (b))
 
@@ -990,16 +1020,46 @@ static inline EW_CT ew_remainder(EW_CT a, EW_CT b)
     return r;
 }
 #define EW_SHR(a, b) ((ulong)(long)(b) < EW_TBITS ? (EW_CT)((a) >> (b)) : (EW_CT)((a) < 0 ? -1 : 0))
+/* 16 lanes: a vector shift takes its count modulo the width, so the counts outside
+ * [0, width) are chosen apart; an arithmetic shift by width - 1 is the sign's fill */
+#define EW_SHIFT_OK(b) (((b) >= (EW_VCT)0) & ((b) < (EW_VCT)EW_TBITS))
+#define EW_VSHR(a, b) ((a) >> select((EW_VCT)(EW_TBITS - 1), (b), EW_SHIFT_OK(b)))
+/* 1 / a of an integer is a where a is 1 or -1, else 0 (0 for a zero a, as EW_RECIP) */
+#define EW_VRECIP(a) select((EW_VCT)0, (a), ((a) == (EW_VCT)1) | ((a) == (EW_VCT)-1))
 #elif EW_TK == 2
 #define EW_ABS(a) (a)
 #define EW_VABS(a) (a)
 #define ew_floordiv(a, b) ((b) == 0 ? (EW_CT)0 : (EW_CT)((a) / (b)))
 #define ew_remainder(a, b) ((b) == 0 ? (EW_CT)0 : (EW_CT)((a) % (b)))
 #define EW_SHR(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) >> (b)) : (EW_CT)0)
+#define EW_SHIFT_OK(b) ((b) < (EW_VCT)EW_TBITS)
+#define EW_VSHR(a, b) select((EW_VCT)0, (a) >> (b), EW_SHIFT_OK(b))
+#define EW_VRECIP(a) select((EW_VCT)0, (a), (a) == (EW_VCT)1)
 #endif
 #define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
 #define EW_REMAINDER(a, b) ew_remainder((a), (b))
-#if EW_TK != 0
+#if EW_TK != 0 && EW_TBITS <= 32 && defined(cl_khr_fp64)
+/* Floor division and remainder of 16 lanes of integers up to 32 bits, through double (a
+ * device has no vector integer division; lane by lane, 4M int32 took 30 ms on PoCL): the
+ * quotient rounded to double never crosses an integer (it lies at least 1 / |b| from one,
+ * the rounding moves it at most |a| 2^-53), so its floor is exact, and so is
+ * a - floor(a / b) b, NumPy's remainder, whose sign is b's.  A zero divisor gives 0, as the
+ * one-lane forms (the lane divides by 1 meanwhile); the conversion back wraps, so that
+ * MIN // -1 is MIN as there. */
+#define ew_vfloordiv EW_PASTE(ew_vfloordiv_, EW_T)
+static inline EW_VCT ew_vfloordiv(EW_VCT a, EW_VCT b)
+{
+    double16 q = floor(convert_double16(a) / convert_double16(select(b, (EW_VCT)1, b == (EW_VCT)0)));
+    return select(EW_PASTE(convert_, EW_VCT)(convert_long16(q)), (EW_VCT)0, b == (EW_VCT)0);
+}
+#define ew_vremainder EW_PASTE(ew_vremainder_, EW_T)
+static inline EW_VCT ew_vremainder(EW_VCT a, EW_VCT b)
+{
+    double16 x = convert_double16(a), y = convert_double16(select(b, (EW_VCT)1, b == (EW_VCT)0));
+    double16 r = x - floor(x / y) * y;
+    return select(EW_PASTE(convert_, EW_VCT)(convert_long16(r)), (EW_VCT)0, b == (EW_VCT)0);
+}
+#elif EW_TK != 0
 EW_VLANES2(floordiv, ew_floordiv)
 EW_VLANES2(remainder, ew_remainder)
 #define ew_vfloordiv EW_PASTE(ew_vfloordiv_, EW_T)
@@ -1010,6 +1070,7 @@ EW_VLANES2(remainder, ew_remainder)
 #else
 #define EW_SHL(a, b) ((ulong)(b) < EW_TBITS ? (EW_CT)((a) << (b)) : (EW_CT)0)
 #endif
+#define EW_VSHL(a, b) select((EW_VCT)0, (a) << (b), EW_SHIFT_OK(b))
 /* integer power by squaring.  The dispatcher refuses negative exponents before launch, as
  * NumPy raises; a kernel that meets one anyway gives 1 and -1 their powers, all else 0. */
 #if EW_TK != 0
