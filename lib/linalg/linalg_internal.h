@@ -226,7 +226,8 @@ USMARR_INTERNAL int usmarr__apply_reflectors(const usmarr_array_t *r, const usma
  * n or k, n) as `full` says; status[index] = 1 where the QR sweeps ran out. */
 USMARR_INTERNAL int usmarr__svd_bidiagonal(struct usmarr__linalg_stack *st, bool full, usmarr_array_t *s,
                                            usmarr_array_t *u, usmarr_array_t *vh, usmarr_array_t *status);
-/* The conjugate transpose of the matrices of a (a new array, or a view of a real one). */
+/* The conjugate transpose of the matrices of a (a new array, or a view of a real one;
+ * qr_blocked.c). */
 USMARR_INTERNAL int usmarr__adjoint(const usmarr_array_t *a, usmarr_array_t **h);
 /* The matrix norms of singular values (matrix_norm's ord 2, -2 and 'nuc') of the stack x,
  * (batch...) or with keepdims (batch..., 1, 1), by the result convention. */

@@ -19,8 +19,7 @@ static int view_of(const usmarr_array_t *a, usmarr_array_t **v, const char *form
     return usmarr_array_index_text(a, text, v);
 }
 
-/* The conjugate transpose of a matrix (a view when real). */
-static int adjoint_of(const usmarr_array_t *a, usmarr_array_t **h)
+int usmarr__adjoint(const usmarr_array_t *a, usmarr_array_t **h)
 {
     usmarr_array_t *t = NULL;
     int rc = usmarr_matrix_transpose(a, &t);
@@ -97,7 +96,7 @@ int usmarr__qr_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t 
         bool f64 = dt == USMARR_FLOAT64 || dt == USMARR_COMPLEX128;
         if ((rc = usmarr__linalg_launch(ctx, "linalg_eig", dt, f64 ? "-DLA_DOUBLE" : NULL, "usmarr_qrpanel_factor",
                                         USMARR__NARGS(args), args, 1)) ||
-            (rc = adjoint_of(pp->v, &pp->vh)) || (rc = adjoint_of(pp->t, &pp->th)))
+            (rc = usmarr__adjoint(pp->v, &pp->vh)) || (rc = usmarr__adjoint(pp->t, &pp->th)))
             break;
         if (j0 + w < n) { /* the trailing matrix: C -= V (Tᴴ (Vᴴ C)) */
             usmarr_array_t *c = NULL;

@@ -213,19 +213,6 @@ done:
     return rc;
 }
 
-int usmarr__adjoint(const usmarr_array_t *a, usmarr_array_t **h)
-{
-    usmarr_array_t *t = NULL;
-    int rc = usmarr_matrix_transpose(a, &t);
-    if (rc || (a->dtype != USMARR_COMPLEX64 && a->dtype != USMARR_COMPLEX128)) {
-        *h = t;
-        return rc;
-    }
-    rc = usmarr_conj(t, NULL, h);
-    usmarr_array_release(t);
-    return rc;
-}
-
 int usmarr_linalg_pinv(const usmarr_array_t *x, const usmarr_array_t *rtol, usmarr_array_t *out,
                        usmarr_array_t **result)
 {
