@@ -346,7 +346,8 @@ static const struct decomp_bench DECOMP_BENCH[] = {
 };
 
 /* Case `which` of DECOMP_BENCH: the library's median against NumPy's.  Large matrices
- * run once, after a warm-up on a smaller one that takes the same blocked path and
+ * run three times (a single call swung 0.35-0.77 s for Intel's qr 2048 x 1024 from one
+ * process to the next), after a warm-up on a smaller one that takes the same blocked path and
  * products (eigh 128 x 128, qr and svd 256 x 128), so that the timed call compiles no
  * program (an 8 x 8 one took the one-work-item kernels: with a cold program cache the
  * timed eigh then compiled the blocked path, 1.7 s of Intel's runtime). */
@@ -366,7 +367,7 @@ static int run_decomp(const struct bench_env *env, struct bench_result *r, int w
         usmarr_array_release(w.x);
     }
     if (!rc)
-        rc = time_calls(env, do_decomp, &a, large ? 1 : env->repeat, !large, &lib);
+        rc = time_calls(env, do_decomp, &a, large ? 3 : env->repeat, !large, &lib);
     usmarr_array_release(a.x);
     if (rc)
         return rc;
