@@ -932,6 +932,7 @@ static inline EW_CT ew_nextafter(EW_CT a, EW_CT b)
  * not the computed float's) */
 #if EW_TBITS == 16
 EW_VLANES2(nextafter, ew_nextafter)
+#define ew_vnextafter EW_PASTE(ew_vnextafter_, EW_T)
 #else
 #if EW_TBITS == 32
 #define EW_NA_VU uint16
@@ -940,7 +941,8 @@ EW_VLANES2(nextafter, ew_nextafter)
 #define EW_NA_VU ulong16
 #define EW_NA_AS(u) as_double16(u)
 #endif
-static inline EW_VCT EW_PASTE(ew_vnextafter_, EW_T)(EW_VCT a, EW_VCT b)
+#define ew_vnextafter EW_PASTE(ew_vnextafter_, EW_T)
+static inline EW_VCT ew_vnextafter(EW_VCT a, EW_VCT b)
 {
     EW_NA_VU u = EW_PASTE(as_, EW_NA_VU)(a);
     EW_VCT r = EW_NA_AS(select(u - (EW_NA_U)1, u + (EW_NA_U)1, (a < b) == (a > (EW_VCT)0)));
@@ -949,7 +951,6 @@ static inline EW_VCT EW_PASTE(ew_vnextafter_, EW_T)(EW_VCT a, EW_VCT b)
     return select(r, a + b, isnan(a) | isnan(b));
 }
 #endif
-#define ew_vnextafter EW_PASTE(ew_vnextafter_, EW_T)
 #define EW_FLOORDIV(a, b) ew_floordiv((a), (b))
 #define EW_REMAINDER(a, b) ew_remainder((a), (b))
 
