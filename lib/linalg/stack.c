@@ -62,19 +62,26 @@ static void stack_shape(struct usmarr__linalg_stack *s, int nb, const int64_t *b
     s->ld = cols;
 }
 
+/* The stack's shape: the batch dims (*bshape, nb of them; x's own when bshape is NULL,
+ * which then points at them) followed by x's matrix dims. */
+static void stack_target(const usmarr_array_t *x, int *nb, const int64_t **bshape, int64_t *shape)
+{
+    int xb = x->ndim - 2;
+    if (!*bshape) {
+        *nb = xb;
+        *bshape = x->shape;
+    }
+    memcpy(shape, *bshape, sizeof(int64_t) * (size_t)*nb);
+    shape[*nb] = x->shape[xb];
+    shape[*nb + 1] = x->shape[xb + 1];
+}
+
 int usmarr__linalg_stack_new(const usmarr_array_t *x, usmarr_dtype_t dtype, int nb, const int64_t *bshape,
                              struct usmarr__linalg_stack *stack)
 {
     memset(stack, 0, sizeof *stack);
-    int xb = x->ndim - 2;
-    if (!bshape) {
-        nb = xb;
-        bshape = x->shape;
-    }
     int64_t shape[USMARR_MAX_NDIM];
-    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
-    shape[nb] = x->shape[xb];
-    shape[nb + 1] = x->shape[xb + 1];
+    stack_target(x, &nb, &bshape, shape);
     usmarr_array_t *v = NULL;
     int rc = usmarr_array_broadcast_to(x, nb + 2, shape, &v);
     if (!rc)
@@ -89,19 +96,13 @@ int usmarr__linalg_stack_padded(const usmarr_array_t *x, usmarr_dtype_t dtype, i
                                 struct usmarr__linalg_stack *stack)
 {
     memset(stack, 0, sizeof *stack);
-    int xb = x->ndim - 2;
-    if (!bshape) {
-        nb = xb;
-        bshape = x->shape;
-    }
-    int64_t rows = x->shape[xb], cols = x->shape[xb + 1], item = (int64_t)usmarr__dtype_bytes(dtype);
+    int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM];
+    stack_target(x, &nb, &bshape, shape);
+    int64_t rows = shape[nb], cols = shape[nb + 1], item = (int64_t)usmarr__dtype_bytes(dtype);
     int64_t line = 64 / item, ld = (cols + line - 1) / line * line;
     if (ld * item % 1024 == 0)
         ld += line;
-    int64_t shape[USMARR_MAX_NDIM], strides[USMARR_MAX_NDIM], size = rows * ld;
-    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
-    shape[nb] = rows;
-    shape[nb + 1] = cols;
+    int64_t size = rows * ld;
     strides[nb] = ld;
     strides[nb + 1] = 1;
     for (int d = nb - 1; d >= 0; d--) {
