@@ -599,6 +599,18 @@ inline LA_R la_lartg(LA_R f, LA_R g, LA_R *c, LA_R *s)
     return r;
 }
 
+/* Records rotation k of rows i and i + 1 on both sides: (cr, -sr) to the right, (cl,
+ * -sl) to the left, as usmarr_tridiag_rotate applies them. */
+inline void la_record_pair(__global LA_R *rotr, __global LA_R *rotl, long k, long i, LA_R cr, LA_R sr, LA_R cl,
+                           LA_R sl)
+{
+    rotr[3 * k] = rotl[3 * k] = (LA_R)i;
+    rotr[3 * k + 1] = cr;
+    rotr[3 * k + 2] = -sr;
+    rotl[3 * k + 1] = cl;
+    rotl[3 * k + 2] = -sl;
+}
+
 /* Implicit QR on the upper bidiagonal B = (d, e) (LAPACK's bdsqr, absolute accuracy): the
  * bottom block of nonzero e is chased from the top with the smaller singular value of its
  * last 2 x 2 as the shift, or without shift (Demmel and Kahan's sweep, which ends a zero
@@ -666,14 +678,8 @@ __kernel void usmarr_bidiag_qr(__global LA_R *d, __global LA_R *e, __global LA_R
                 if (i > lo)
                     e[i - 1] = sl * r;
                 d[i] = la_lartg(cl * r, d[i + 1] * sr, &cl, &sl);
-                if (cap > 0) {
-                    rotr[3 * nrot] = rotl[3 * nrot] = (LA_R)i;
-                    rotr[3 * nrot + 1] = cr;
-                    rotr[3 * nrot + 2] = -sr;
-                    rotl[3 * nrot + 1] = cl;
-                    rotl[3 * nrot + 2] = -sl;
-                    nrot++;
-                }
+                if (cap > 0)
+                    la_record_pair(rotr, rotl, nrot++, i, cr, sr, cl, sl);
             }
             LA_R h = d[hi] * cr;
             d[hi] = h * cl;
@@ -696,14 +702,8 @@ __kernel void usmarr_bidiag_qr(__global LA_R *d, __global LA_R *e, __global LA_R
                 g = sl * e[i + 1];
                 e[i + 1] = cl * e[i + 1];
             }
-            if (cap > 0) {
-                rotr[3 * nrot] = rotl[3 * nrot] = (LA_R)i;
-                rotr[3 * nrot + 1] = cr;
-                rotr[3 * nrot + 2] = -sr;
-                rotl[3 * nrot + 1] = cl;
-                rotl[3 * nrot + 2] = -sl;
-                nrot++;
-            }
+            if (cap > 0)
+                la_record_pair(rotr, rotl, nrot++, i, cr, sr, cl, sl);
         }
         e[hi - 1] = f;
     }
