@@ -120,7 +120,14 @@ int bench_plot(const char *file, const char *title, const struct bench_outcome *
  * stores.  Every array is written before it is read (a page never written maps the zero
  * page, which reads from the caches). */
 #define BENCH_STREAM_N (16 << 20)
-enum bench_stream { BENCH_STREAM_COPY, BENCH_STREAM_ADD, BENCH_STREAM_TRIAD, BENCH_STREAM_FILL, BENCH_STREAM_KINDS };
+enum bench_stream {
+    BENCH_STREAM_COPY,
+    BENCH_STREAM_ADD,
+    BENCH_STREAM_TRIAD,
+    BENCH_STREAM_FILL,
+    BENCH_STREAM_KINDS,                    /* the loop's kinds above */
+    BENCH_STREAM_JOB = BENCH_STREAM_KINDS, /* the raw kernel of bench_roofline_job */
+};
 struct bench_roofline;
 /* Starts the loop's threads, allocates its arrays and the kernels' (USM arrays of the
  * library on env->ctx) and builds the kernels.  Non-zero on failure (printed). */
@@ -128,8 +135,13 @@ int bench_roofline_open(const struct bench_env *env, struct bench_roofline **rl)
 void bench_roofline_close(struct bench_roofline *rl);
 /* One pass of the C loop over N elements: seconds. */
 int bench_roofline_loop(struct bench_roofline *rl, enum bench_stream kind, bool nontemporal, double *seconds);
-/* One launch + clFinish of the raw kernel: seconds, negative where the device did not
- * build the variant (non-temporal stores).  Non-zero on failure. */
+/* The raw kernel of a case's own job, `name` one of job_copy, job_astype, job_fill,
+ * job_add, job_exp, job_broadcast, job_strided, job_where, job_expr (bench/roofline.c), on
+ * the case's arrays a, b, c and out (a NULL one unused); it then runs as BENCH_STREAM_JOB.
+ * Non-zero on failure (printed). */
+int bench_roofline_job(struct bench_roofline *rl, const char *name, usmarr_array_t *const args[4]);
+/* One launch + clFinish of the raw kernel of `kind` over N elements: seconds, negative
+ * where the device did not build the variant (non-temporal stores).  Non-zero on failure. */
 int bench_roofline_kernel(struct bench_roofline *rl, enum bench_stream kind, bool nontemporal, double *seconds);
 /* The loop's threads, and *isa its vectors' name ("AVX-512", ...). */
 int bench_roofline_threads(const struct bench_roofline *rl, const char **isa);

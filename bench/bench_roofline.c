@@ -14,45 +14,51 @@
 #define N BENCH_STREAM_N
 
 /* id, case name, description, bar, the loop it is held against, bytes moved per element of
- * its N-element result (whole cache lines: a[::2] reads all of a), NumPy's setup and call. */
+ * its N-element result (whole cache lines: a[::2] reads all of a), the raw kernel of the
+ * same job (bench/roofline.c), NumPy's setup and call. */
 #define STREAMS(X)                                                                                                     \
-    X(kernel_copy, "roofline-kernel-copy", "raw float16 kernel, copy: fraction of the roofline (reference)", 0,   \
-      BENCH_STREAM_COPY, 8, NULL, NULL)                                                                                \
-    X(kernel_add, "roofline-kernel-add", "raw float16 kernel, a + b: fraction of the roofline (reference)", 0,    \
-      BENCH_STREAM_ADD, 12, NULL, NULL)                                                                                \
-    X(kernel_triad, "roofline-kernel-triad", "raw float16 kernel, a + s*b: fraction of the roofline (reference)", \
-      0, BENCH_STREAM_TRIAD, 12, NULL, NULL)                                                                           \
-    X(kernel_fill, "roofline-kernel-fill", "raw float16 kernel, fill: fraction of the roofline (reference)", 0,     \
-      BENCH_STREAM_FILL, 4, NULL, NULL)                                                                                \
+    X(kernel_copy, "roofline-kernel-copy", "raw float16 kernel, copy: fraction of the roofline (reference)", 0,        \
+      BENCH_STREAM_COPY, 8, NULL, NULL, NULL)                                                                          \
+    X(kernel_add, "roofline-kernel-add", "raw float16 kernel, a + b: fraction of the roofline (reference)", 0,         \
+      BENCH_STREAM_ADD, 12, NULL, NULL, NULL)                                                                          \
+    X(kernel_triad, "roofline-kernel-triad", "raw float16 kernel, a + s*b: fraction of the roofline (reference)",      \
+      0, BENCH_STREAM_TRIAD, 12, NULL, NULL, NULL)                                                                     \
+    X(kernel_fill, "roofline-kernel-fill", "raw float16 kernel, fill: fraction of the roofline (reference)", 0,        \
+      BENCH_STREAM_FILL, 4, NULL, NULL, NULL)                                                                          \
     X(copy, "roofline-copy-f32-16M", "contiguous 16M float32 copy_into: fraction of the roofline", 0.85,               \
-      BENCH_STREAM_COPY, 8, "a = np.full(N, 1.5, np.float32); c = np.empty_like(a)", "np.copyto(c, a)")               \
+      BENCH_STREAM_COPY, 8, "job_copy", "a = np.full(N, 1.5, np.float32); c = np.empty_like(a)",                       \
+      "np.copyto(c, a)")                                                                                               \
     X(astype, "roofline-astype-f64-f32-16M", "16M float64 -> float32 astype into out: fraction of the roofline", 0.8,  \
-      BENCH_STREAM_COPY, 12, "a = np.full(N, 3.75); c = np.empty(N, np.float32)",                                     \
+      BENCH_STREAM_COPY, 12, "job_astype", "a = np.full(N, 3.75); c = np.empty(N, np.float32)",                        \
       "np.copyto(c, a, casting=\"unsafe\")")                                                                           \
     X(fill, "roofline-fill-f32-16M", "fill of 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_FILL, 4,       \
+      "job_fill",                                                                                                      \
       "c = np.empty(N, np.float32)", "c.fill(1.5)")                                                                    \
     X(add, "roofline-add-f32-16M", "a + b, 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_ADD, 12,          \
+      "job_add",                                                                                                       \
       "a = np.full(N, 1.5, np.float32); b = a + 1; c = np.empty_like(a)", "np.add(a, b, out=c)")                       \
     X(exp, "roofline-exp-f32-16M", "exp of 16M float32: fraction of the roofline", 0.8, BENCH_STREAM_COPY, 8,          \
+      "job_exp",                                                                                                       \
       "a = np.full(N, 0.75, np.float32); c = np.empty_like(a)", "np.exp(a, out=c)")                                    \
     X(broadcast, "roofline-add-broadcast-4096x4096", "4096x4096 + a 4096 row, float32: fraction of the roofline", 0.7, \
-      BENCH_STREAM_COPY, 8,                                                                                            \
+      BENCH_STREAM_COPY, 8, "job_broadcast",                                                                           \
       "a = np.full((4096, 4096), 1.5, np.float32); b = np.full(4096, 2.5, np.float32); c = np.empty_like(a)",          \
       "np.add(a, b, out=c)")                                                                                           \
     X(strided, "roofline-add-strided-32M", "a[::2] + b[::2] on 32M float32: fraction of the roofline", 0.7,            \
-      BENCH_STREAM_ADD, 20, "a = np.full(2 * N, 1.5, np.float32); b = a + 1; c = np.empty(N, np.float32)",            \
+      BENCH_STREAM_ADD, 20, "job_strided",                                                                             \
+      "a = np.full(2 * N, 1.5, np.float32); b = a + 1; c = np.empty(N, np.float32)",                                   \
       "np.add(a[::2], b[::2], out=c)")                                                                                 \
     X(where, "roofline-where-f32-16M", "where(bool, a, b), 16M float32: fraction of the roofline", 0.8,                \
-      BENCH_STREAM_ADD, 13,                                                                                            \
+      BENCH_STREAM_ADD, 13, "job_where",                                                                               \
       "m = np.arange(N) > N // 2; a = np.full(N, 1.5, np.float32); b = a + 1; c = np.empty_like(a)",                   \
-      "np.where(m, a, b)")                                                                     \
+      "np.where(m, a, b)")                                                                                             \
     X(expr, "roofline-expr-f32-16M", "fused a * b + exp(c), 16M float32: fraction of the roofline", 0.7,               \
-      BENCH_STREAM_TRIAD, 16,                                                                                          \
+      BENCH_STREAM_TRIAD, 16, "job_expr",                                                                              \
       "a = np.full(N, 0.5, np.float32); b = a + 1; c = a - 1; d = np.empty_like(a); t = np.empty_like(a)",             \
       "(np.multiply(a, b, out=d), np.exp(c, out=t), np.add(d, t, out=d))")
 
 enum stream_id {
-#define STREAM_ENUM_(id, name, description, bar, kind, bytes, setup, stmt) STREAM_##id,
+#define STREAM_ENUM_(id, name, description, bar, kind, bytes, job, setup, stmt) STREAM_##id,
     STREAMS(STREAM_ENUM_)
 #undef STREAM_ENUM_
 };
@@ -60,11 +66,11 @@ enum stream_id {
 struct stream {
     enum bench_stream kind;
     double bytes;
-    const char *setup, *stmt;
+    const char *job, *setup, *stmt;
 };
 
 static const struct stream streams[] = {
-#define STREAM_ROW_(id, name, description, bar, kind, bytes, setup, stmt) {kind, bytes, setup, stmt},
+#define STREAM_ROW_(id, name, description, bar, kind, bytes, job, setup, stmt) {kind, bytes, job, setup, stmt},
     STREAMS(STREAM_ROW_)
 #undef STREAM_ROW_
 };
@@ -179,7 +185,8 @@ struct rounds {
 };
 
 /* One untimed round (compiles, first touch of every page), then env->repeat rounds (at
- * most ROUNDS); the library's pass only where `o` is given. */
+ * most ROUNDS); the library's pass only where `o` is given, and then the raw kernel is
+ * the case's own job rather than the loop's kind. */
 static int time_rounds(const struct bench_env *env, struct bench_roofline *rl, enum stream_id id, struct operands *o,
                        struct rounds *r)
 {
@@ -198,8 +205,9 @@ static int time_rounds(const struct bench_env *env, struct bench_roofline *rl, e
         }
         BENCH_OK(bench_roofline_loop(rl, kind, false, &t[LOOP_PLAIN]));
         BENCH_OK(bench_roofline_loop(rl, kind, true, &t[LOOP_NT]));
-        BENCH_OK(bench_roofline_kernel(rl, kind, false, &t[RAW_PLAIN]));
-        BENCH_OK(bench_roofline_kernel(rl, kind, true, &t[RAW_NT]));
+        enum bench_stream raw = o ? BENCH_STREAM_JOB : kind;
+        BENCH_OK(bench_roofline_kernel(rl, raw, false, &t[RAW_PLAIN]));
+        BENCH_OK(bench_roofline_kernel(rl, raw, true, &t[RAW_NT]));
         for (int k = 0; i >= 0 && k < SERIES; k++)
             r->t[k][i] = t[k];
     }
@@ -243,6 +251,8 @@ static int run_stream(const struct bench_env *env, struct bench_result *res, enu
     struct rounds r;
     BENCH_OK(bench_roofline_open(env, &rl));
     int rc = s->stmt ? setup(env->ctx, id, &o) : 0;
+    if (!rc && s->job)
+        rc = bench_roofline_job(rl, s->job, (usmarr_array_t *const[4]){o.a, o.b, o.c, o.out});
     if (!rc)
         rc = time_rounds(env, rl, id, s->stmt ? &o : NULL, &r);
     const char *isa;
@@ -253,14 +263,17 @@ static int run_stream(const struct bench_env *env, struct bench_result *res, enu
         return rc;
     enum series loop = faster(&r, LOOP_PLAIN, LOOP_NT), raw = faster(&r, RAW_PLAIN, RAW_NT);
     double scale = s->bytes / kind_bytes[s->kind]; /* the case's bytes over its kind's */
-    double roof = series_median(&r, loop) * scale, kernel = series_median(&r, raw) * scale;
-    char refs[256];
+    /* the raw kernel of the case's own job moves the case's bytes; a kind's, the kind's */
+    double raw_scale = s->job ? 1 : scale;
+    double roof = series_median(&r, loop) * scale, kernel = series_median(&r, raw) * raw_scale;
+    char refs[320];
     snprintf(refs, sizeof refs,
-             "C loop (%d threads, %s, %s stores) %.2f ms / raw kernel (%s stores) %.2f ms for %g bytes an element "
-             "(%s: %.2f / %.2f ms plain, %.2f / %.2f ms non-temporal)",
-             threads, isa, loop == LOOP_NT ? "non-temporal" : "plain", roof * 1e3, raw == RAW_NT ? "non-temporal" : "plain",
-             kernel * 1e3, s->bytes, kind_names[s->kind], series_median(&r, LOOP_PLAIN) * 1e3,
-             series_median(&r, RAW_PLAIN) * 1e3, series_median(&r, LOOP_NT) * 1e3, series_median(&r, RAW_NT) * 1e3);
+             "C loop (%d threads, %s, %s stores) %.2f ms for %g bytes an element / raw kernel%s (%s stores) %.2f ms "
+             "(loop's %s: %.2f ms plain, %.2f ms non-temporal; raw kernel: %.2f ms plain, %.2f ms non-temporal)",
+             threads, isa, loop == LOOP_NT ? "non-temporal" : "plain", roof * 1e3, s->bytes,
+             s->job ? " of the same job" : "", raw == RAW_NT ? "non-temporal" : "plain", kernel * 1e3,
+             kind_names[s->kind], series_median(&r, LOOP_PLAIN) * 1e3, series_median(&r, LOOP_NT) * 1e3,
+             series_median(&r, RAW_PLAIN) * raw_scale * 1e3, series_median(&r, RAW_NT) * raw_scale * 1e3);
     if (!s->stmt) {
         res->ratio = ratio_median(&r, loop, 1, raw);
         snprintf(res->detail, sizeof res->detail, "medians of %d rounds: %s", r.n, refs);
@@ -278,17 +291,17 @@ static int run_stream(const struct bench_env *env, struct bench_result *res, enu
     snprintf(res->detail, sizeof res->detail,
              "medians of %d rounds: library %.2f ms, %s; library / raw kernel %.2f (median of the rounds'); "
              "NumPy %.2f ms (ratio %.2f)",
-             r.n, lib * 1e3, refs, 1 / ratio_median(&r, raw, scale, LIB), np * 1e3, np / lib);
+             r.n, lib * 1e3, refs, 1 / ratio_median(&r, raw, raw_scale, LIB), np * 1e3, np / lib);
     return 0;
 }
 
-#define STREAM_RUN_(id, name, description, bar, kind, bytes, setup, stmt)                                              \
+#define STREAM_RUN_(id, name, description, bar, kind, bytes, job, setup, stmt)                                         \
     static int run_##id(const struct bench_env *env, struct bench_result *r) { return run_stream(env, r, STREAM_##id); }
 STREAMS(STREAM_RUN_)
 #undef STREAM_RUN_
 
 const struct bench_case bench_roofline[] = {
-#define STREAM_CASE_(id, name, description, bar, kind, bytes, setup, stmt)                                            \
+#define STREAM_CASE_(id, name, description, bar, kind, bytes, job, setup, stmt)                                        \
     {name, description, bar, BENCH_AT_LEAST, run_##id},
     STREAMS(STREAM_CASE_)
 #undef STREAM_CASE_

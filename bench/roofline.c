@@ -108,6 +108,8 @@ static chunk_fn widest_chunk(const char **isa)
  * so that a thread another process delays does not hold up the pass. */
 #define CHUNK (64 << 10)
 
+typedef cl_int(CL_API_CALL *set_pointer_fn)(cl_kernel kernel, cl_uint index, const void *pointer);
+
 struct bench_roofline {
     struct loop loop;
     chunk_fn chunk;
@@ -120,7 +122,8 @@ struct bench_roofline {
     usmarr_context_t *ctx;
     usmarr_array_t *device[3];
     cl_program programs[2];
-    cl_kernel kernels[2][BENCH_STREAM_KINDS];
+    cl_kernel kernels[2][BENCH_STREAM_JOB + 1]; /* the kinds, then the case's job */
+    set_pointer_fn set_pointer;
 };
 
 static void run_share(struct bench_roofline *rl)
@@ -221,27 +224,37 @@ static void close_loop(struct bench_roofline *rl)
 
 /* ---- the raw kernels -------------------------------------------------------------------- */
 
-/* One work-item per 16 elements, as the C loop's widest vector. */
+/* One work-item per 16 elements, as the C loop's widest vector: the four kinds on the
+ * loop's shapes (a, b, c, s), then each case's own job on the case's arrays (a, b, c, out;
+ * bench_roofline_job). */
 static const char *const kernel_source =
     "#ifdef NONTEMPORAL\n"
     "#define STORE(p, v) __builtin_nontemporal_store((v), (p))\n"
     "#else\n"
     "#define STORE(p, v) (*(p) = (v))\n"
     "#endif\n"
-    "kernel void copy(global const float16 *restrict a, global const float16 *restrict b,\n"
-    "                 global float16 *restrict c, float s)\n"
-    "{ size_t i = get_global_id(0); STORE(c + i, a[i]); }\n"
-    "kernel void add(global const float16 *restrict a, global const float16 *restrict b,\n"
-    "                global float16 *restrict c, float s)\n"
-    "{ size_t i = get_global_id(0); STORE(c + i, a[i] + b[i]); }\n"
-    "kernel void triad(global const float16 *restrict a, global const float16 *restrict b,\n"
-    "                  global float16 *restrict c, float s)\n"
-    "{ size_t i = get_global_id(0); STORE(c + i, a[i] + s * b[i]); }\n"
-    "kernel void fill(global const float16 *restrict a, global const float16 *restrict b,\n"
-    "                 global float16 *restrict c, float s)\n"
-    "{ size_t i = get_global_id(0); STORE(c + i, (float16)s); }\n";
-
-typedef cl_int(CL_API_CALL *set_pointer_fn)(cl_kernel kernel, cl_uint index, const void *pointer);
+    "#define KIND(name) kernel void name(global const float16 *restrict a, global const float16 *restrict b,\\\n"
+    "                                    global float16 *restrict c, float s)\n"
+    "KIND(copy) { size_t i = get_global_id(0); STORE(c + i, a[i]); }\n"
+    "KIND(add) { size_t i = get_global_id(0); STORE(c + i, a[i] + b[i]); }\n"
+    "KIND(triad) { size_t i = get_global_id(0); STORE(c + i, a[i] + s * b[i]); }\n"
+    "KIND(fill) { size_t i = get_global_id(0); STORE(c + i, (float16)s); }\n"
+    "#define JOB(name, ta, tc) kernel void name(global const ta *restrict a, global const float16 *restrict b,\\\n"
+    "                                           global const tc *restrict c, global float16 *restrict out)\\\n"
+    "    { size_t i = get_global_id(0); STORE(out + i, name##_(a, b, c, i)); }\n"
+    "#define job_copy_(a, b, c, i) a[i]\n"
+    "#define job_astype_(a, b, c, i) convert_float16(a[i])\n"
+    "#define job_fill_(a, b, c, i) (float16)1.5f\n"
+    "#define job_add_(a, b, c, i) (a[i] + b[i])\n"
+    "#define job_exp_(a, b, c, i) exp(a[i])\n"
+    "#define job_broadcast_(a, b, c, i) (a[i] + b[i % 256])\n"
+    "#define EVEN(p, i) (float16)(p[2 * i].even, p[2 * i + 1].even)\n"
+    "#define job_strided_(a, b, c, i) (EVEN(a, i) + EVEN(b, i))\n"
+    "#define job_where_(a, b, c, i) select(b[i], a[i], convert_int16(c[i] != (char16)0))\n"
+    "#define job_expr_(a, b, c, i) (a[i] * b[i] + exp(c[i]))\n"
+    "JOB(job_copy, float16, float16) JOB(job_astype, double16, float16) JOB(job_fill, float16, float16)\n"
+    "JOB(job_add, float16, float16) JOB(job_exp, float16, float16) JOB(job_broadcast, float16, float16)\n"
+    "JOB(job_strided, float16, float16) JOB(job_where, float16, char16) JOB(job_expr, float16, float16)\n";
 
 static int open_kernels(const struct bench_env *env, struct bench_roofline *rl)
 {
@@ -262,14 +275,14 @@ static int open_kernels(const struct bench_env *env, struct bench_roofline *rl)
     cl_context clctx = usmarr_context_cl_context(env->ctx);
     cl_device_id dev = usmarr_context_device(env->ctx);
     const usmarr_device_info_t *info = usmarr_context_info(env->ctx);
-    set_pointer_fn set_pointer = clSetKernelArgSVMPointer;
+    rl->set_pointer = clSetKernelArgSVMPointer;
     if (info->backend == USMARR_BACKEND_USM) {
         cl_platform_id platform;
         clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
-        set_pointer =
+        rl->set_pointer =
             (set_pointer_fn)clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
     }
-    if (!set_pointer) {
+    if (!rl->set_pointer) {
         fprintf(stderr, "bench: the platform has no clSetKernelArgMemPointerINTEL\n");
         return -1;
     }
@@ -282,6 +295,8 @@ static int open_kernels(const struct bench_env *env, struct bench_roofline *rl)
             return bench_fail(err, "clCreateProgramWithSource of the raw kernels");
         rl->programs[v] = program;
         if (clBuildProgram(program, 1, &dev, v ? "-DNONTEMPORAL" : "", NULL, NULL)) {
+            clReleaseProgram(program);
+            rl->programs[v] = NULL;
             if (!v) {
                 fprintf(stderr, "bench: the raw roofline kernels do not build on this device\n");
                 return -1;
@@ -291,7 +306,7 @@ static int open_kernels(const struct bench_env *env, struct bench_roofline *rl)
         for (int k = 0; k < BENCH_STREAM_KINDS && !err; k++) {
             rl->kernels[v][k] = clCreateKernel(program, names[k], &err);
             for (cl_uint i = 0; i < 3 && !err; i++)
-                err = set_pointer(rl->kernels[v][k], i, usmarr_array_data(rl->device[i]));
+                err = rl->set_pointer(rl->kernels[v][k], i, usmarr_array_data(rl->device[i]));
             if (!err)
                 err = clSetKernelArg(rl->kernels[v][k], 3, sizeof s, &s);
         }
@@ -304,7 +319,7 @@ static int open_kernels(const struct bench_env *env, struct bench_roofline *rl)
 static void close_kernels(struct bench_roofline *rl)
 {
     for (int v = 0; v < 2; v++) {
-        for (int k = 0; k < BENCH_STREAM_KINDS; k++)
+        for (int k = 0; k <= BENCH_STREAM_JOB; k++)
             if (rl->kernels[v][k])
                 clReleaseKernel(rl->kernels[v][k]);
         if (rl->programs[v])
@@ -312,6 +327,26 @@ static void close_kernels(struct bench_roofline *rl)
     }
     for (int i = 0; i < 3; i++)
         usmarr_array_release(rl->device[i]);
+}
+
+/* bench.h */
+int bench_roofline_job(struct bench_roofline *rl, const char *name, usmarr_array_t *const args[4])
+{
+    for (int v = 0; v < 2; v++) {
+        if (!rl->programs[v])
+            continue;
+        cl_int err;
+        cl_kernel k = clCreateKernel(rl->programs[v], name, &err);
+        for (cl_uint i = 0; i < 4 && !err; i++)
+            err = rl->set_pointer(k, i, usmarr_array_data(args[i] ? args[i] : args[3]));
+        if (err) {
+            if (k)
+                clReleaseKernel(k);
+            return bench_fail(err, "the raw kernel of the case's job");
+        }
+        rl->kernels[v][BENCH_STREAM_JOB] = k;
+    }
+    return 0;
 }
 
 /* bench.h */
