@@ -284,23 +284,6 @@ USMARR_API USMARR_NODISCARD int usmarr_array_copy_from_host(usmarr_array_t *arra
 USMARR_API USMARR_NODISCARD int usmarr_array_copy_to_host(const usmarr_array_t *array, void *host,
                                                           const int64_t *host_strides);
 
-/** @brief `start, start+step, ...` below @p stop (above, for a negative step):
- *  ceil((stop-start)/step) elements, element i being start + i*step converted to @p dtype
- *  (truncated for integer dtypes).
- *  @retval USMARR_ERROR_INVALID_ARGUMENT step 0 or a non-finite argument
- *  @retval USMARR_ERROR_BAD_DTYPE bool (NumPy has no bool arange either)
- *  @retval USMARR_ERROR_OVERFLOW a value does not fit an integer dtype */
-USMARR_API USMARR_NODISCARD int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step,
-                                                    usmarr_dtype_t dtype, usmarr_usm_kind_t kind,
-                                                    usmarr_array_t **array);
-/** @brief @p num evenly spaced values from @p start to @p stop (included when
- *  @p endpoint), as NumPy: element i is start + i*(stop-start)/div with div = num-1 (or
- *  num without the endpoint); with the endpoint the last element is exactly @p stop.
- *  Integer dtypes round towards minus infinity, as NumPy 2 does.
- *  @retval USMARR_ERROR_INVALID_ARGUMENT negative num or non-finite start/stop */
-USMARR_API USMARR_NODISCARD int usmarr_array_linspace(usmarr_context_t *context, double start, double stop,
-                                                      int64_t num, bool endpoint, usmarr_dtype_t dtype,
-                                                      usmarr_usm_kind_t kind, usmarr_array_t **array);
 /** @brief An @p n x @p m array with ones on diagonal @p k (0 the main, positive above)
  *  and zeros elsewhere.
  *  @param context the context to allocate on (borrowed)

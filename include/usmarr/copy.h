@@ -5,7 +5,7 @@
 #ifndef USMARR_COPY_H
 #define USMARR_COPY_H
 
-/** @name Copy, cast and fill
+/** @name Copy, cast, fill and ramps
  *
  * These run on the kernel engine (doc/engine.md): any strides (negative, zero for
  * broadcast inputs), any of the 14 dtypes, kernels compiled once per device and cached.
@@ -109,6 +109,25 @@ USMARR_API USMARR_NODISCARD int usmarr_array_copy_into(usmarr_array_t *dst, cons
  *         complex @p value into an integer or float dtype
  * @retval USMARR_ERROR_BUILD a kernel failed to build */
 USMARR_API USMARR_NODISCARD int usmarr_array_fill(usmarr_array_t *a, usmarr_scalar_t value);
+
+/** @brief `start, start+step, ...` below @p stop (above, for a negative step):
+ *  ceil((stop-start)/step) elements, element i being start + i*step converted to @p dtype
+ *  (truncated for integer dtypes).
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT step 0 or a non-finite argument
+ *  @retval USMARR_ERROR_BAD_DTYPE bool (NumPy has no bool arange either)
+ *  @retval USMARR_ERROR_OVERFLOW a value does not fit an integer dtype
+ *  @retval USMARR_ERROR_BUILD a kernel failed to build (long ramps are written by a kernel) */
+USMARR_API USMARR_NODISCARD int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step,
+                                                    usmarr_dtype_t dtype, usmarr_usm_kind_t kind,
+                                                    usmarr_array_t **array);
+/** @brief @p num evenly spaced values from @p start to @p stop (included when
+ *  @p endpoint), as NumPy: element i is start + i*(stop-start)/div with div = num-1 (or
+ *  num without the endpoint); with the endpoint the last element is exactly @p stop.
+ *  Integer dtypes round towards minus infinity, as NumPy 2 does.
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative num or non-finite start/stop */
+USMARR_API USMARR_NODISCARD int usmarr_array_linspace(usmarr_context_t *context, double start, double stop,
+                                                      int64_t num, bool endpoint, usmarr_dtype_t dtype,
+                                                      usmarr_usm_kind_t kind, usmarr_array_t **array);
 
 /** @brief A copy plan: a fixed list of `dst[...] = src` pairs that run as one kernel.
  *

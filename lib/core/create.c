@@ -382,7 +382,7 @@ static int from_staging(usmarr_context_t *ctx, usmarr_dtype_t dtype, int ndim, c
     return 0;
 }
 
-static int check_creation_args(usmarr_context_t *ctx, usmarr_dtype_t dtype, usmarr_array_t **array)
+int usmarr__check_creation_args(usmarr_context_t *ctx, usmarr_dtype_t dtype, usmarr_array_t **array)
 {
     if (!ctx || !array)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !ctx ? "context" : "array");
@@ -398,75 +398,11 @@ static int staging_for(int64_t n, usmarr_dtype_t dtype, char **staging)
     return staging_alloc(bytes, staging);
 }
 
-/* arange's and linspace's 1-d array of n values start + i*step, the last one *last when
- * `last` is given, each floored when `floor_values`, made on the host; `what` names a
- * value that does not fit the dtype. */
-static int ramp(usmarr_context_t *context, usmarr_dtype_t dtype, usmarr_usm_kind_t kind, int64_t n, double start,
-                double step, const double *last, bool floor_values, const char *what, usmarr_array_t **array)
-{
-    char *staging;
-    int rc = staging_for(n, dtype, &staging);
-    if (rc)
-        return rc;
-    size_t item = usmarr_dtype_size(dtype);
-    for (int64_t i = 0; i < n && !rc; i++) {
-        double y = last && i == n - 1 ? *last : start + (double)i * step;
-        if (floor_values)
-            y = floor(y);
-        rc = usmarr__scalar_store(usmarr_scalar_float(y), dtype, staging + i * (int64_t)item, what);
-    }
-    if (!rc)
-        rc = from_staging(context, dtype, 1, &n, USMARR_ORDER_C, kind, staging, array);
-    free(staging);
-    return rc;
-}
-
-int usmarr_array_arange(usmarr_context_t *context, double start, double stop, double step, usmarr_dtype_t dtype,
-                        usmarr_usm_kind_t kind, usmarr_array_t **array)
-{
-    usmarr__clear_error();
-    int rc = check_creation_args(context, dtype, array);
-    if (rc)
-        return rc;
-    if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "start=%g, stop=%g, step=%g must all be finite", start,
-                            stop, step);
-    if (step == 0)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "step=0 gives no progress from start to stop");
-    if (dtype == USMARR_BOOL)
-        return usmarr__fail(USMARR_ERROR_BAD_DTYPE, "dtype=bool has no arange (as in NumPy)");
-    double len = ceil((stop - start) / step);
-    if (!(len > 0))
-        len = 0;
-    if (len > 0x1p62)
-        return usmarr__fail(USMARR_ERROR_OVERFLOW, "(stop - start) / step = %g elements is too many", len);
-    return ramp(context, dtype, kind, (int64_t)len, start, step, NULL, false, "start + i*step", array);
-}
-
-int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, int64_t num, bool endpoint,
-                          usmarr_dtype_t dtype, usmarr_usm_kind_t kind, usmarr_array_t **array)
-{
-    usmarr__clear_error();
-    int rc = check_creation_args(context, dtype, array);
-    if (rc)
-        return rc;
-    if (num < 0)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "num=%lld is negative", (long long)num);
-    if (!isfinite(start) || !isfinite(stop))
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "start=%g and stop=%g must be finite", start, stop);
-    int64_t div = endpoint ? num - 1 : num;
-    double step = div > 0 ? (stop - start) / (double)div : 0;
-    /* NumPy 2 rounds towards -inf for integer dtypes */
-    bool integer = usmarr_dtype_kind(dtype) == USMARR_KIND_INT || usmarr_dtype_kind(dtype) == USMARR_KIND_UINT;
-    return ramp(context, dtype, kind, num, start, step, endpoint && num > 1 ? &stop : NULL, integer, "linspace value",
-                array);
-}
-
 int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k, usmarr_dtype_t dtype,
                      usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
 {
     usmarr__clear_error();
-    int rc = check_creation_args(context, dtype, array);
+    int rc = usmarr__check_creation_args(context, dtype, array);
     if (!rc)
         rc = check_order(order, false, &order);
     if (rc)

@@ -1,5 +1,6 @@
 # The kernel engine: programs and their caches (memory and disk), the map launcher,
-# iteration-space simplification, kernel shapes, copies and copy plans, results.
+# iteration-space simplification, kernel shapes, copies and copy plans, results, and the
+# ramps of arange and linspace.
 lib_libusmarr_la_SOURCES += \
 	lib/engine/engine_internal.h \
 	lib/engine/program_cache.h \
@@ -13,7 +14,8 @@ lib_libusmarr_la_SOURCES += \
 	lib/engine/kernel_shape.c \
 	lib/engine/result.c \
 	lib/engine/copy.c \
-	lib/engine/copy_plan.c
+	lib/engine/copy_plan.c \
+	lib/engine/sequence.c
 # The system cache of kernel binaries, read after the user's cache (doc/cache.md); `make
 # install` fills it (tools/tools.mk).
 kernelcachedir = $(pkglibdir)/kernels

@@ -429,6 +429,60 @@ START_TEST(test_create_arange_linspace_eye)
 }
 END_TEST
 
+/* Ramps long enough for the device's map (lib/engine/sequence.c), with a tail shorter than
+ * its row, against the host's start + i * step rounded twice (no fma) and converted as a C
+ * cast converts; an end out of range fails as the short form does, naming the first bad value. */
+START_TEST(test_create_long_ramps_match_host_loop)
+{
+    usmarr_context_t *ctx = test_context();
+    static const usmarr_dtype_t dtypes[] = {USMARR_FLOAT32, USMARR_FLOAT64, USMARR_INT32, USMARR_UINT16, USMARR_INT64};
+    const int64_t n = 70001; /* 17 rows of 4096 and a tail of 369 */
+    void *raw = malloc(sizeof(double) * (size_t)n);
+    ck_assert_ptr_nonnull(raw);
+    for (size_t t = 0; t < sizeof dtypes / sizeof dtypes[0]; t++) {
+        usmarr_dtype_t dt = dtypes[t];
+        if (test_dtype_skipped(ctx, dt))
+            continue;
+        bool integer = dt != USMARR_FLOAT32 && dt != USMARR_FLOAT64;
+        for (int linspace = 0; linspace < 2; linspace++) {
+            double start = integer ? 3.7 : -1.0 / 3, step = integer ? 0.9 : 0.1;
+            usmarr_array_t *a;
+            if (linspace)
+                ck_assert_ok(usmarr_array_linspace(ctx, start, start + step * (double)(n - 1), n, true, dt, 0, &a));
+            else
+                ck_assert_ok(usmarr_array_arange(ctx, start, start + step * (double)n - step / 2, step, dt, 0, &a));
+            ck_assert_int_eq(usmarr_array_size(a), n);
+            ck_assert_ok(usmarr_array_copy_to_host(a, raw, NULL));
+            double last = start + step * (double)(n - 1);
+            for (int64_t i = 0; i < n; i++) {
+                volatile double product = (double)i * (linspace ? (last - start) / (double)(n - 1) : step);
+                double y = linspace && i == n - 1 ? last : start + product;
+                if (linspace && integer)
+                    y = floor(y);
+                double want = dt == USMARR_FLOAT32 ? (double)(float)y : integer ? trunc(y) : y;
+                double got = dt == USMARR_FLOAT32   ? ((const float *)raw)[i]
+                             : dt == USMARR_FLOAT64 ? ((const double *)raw)[i]
+                             : dt == USMARR_INT32   ? ((const int32_t *)raw)[i]
+                             : dt == USMARR_UINT16  ? ((const uint16_t *)raw)[i]
+                                                    : (double)((const int64_t *)raw)[i];
+                if (got != want)
+                    ck_abort_msg("%s %s: element %lld is %.17g, want %.17g", usmarr_dtype_name(dt),
+                                 linspace ? "linspace" : "arange", (long long)i, got, want);
+            }
+            usmarr_array_release(a);
+        }
+    }
+    free(raw);
+    usmarr_array_t *a = NULL;
+    ck_assert_fails_with(usmarr_array_arange(ctx, 0, 70000, 1, USMARR_INT16, 0, &a), USMARR_ERROR_OVERFLOW,
+                         "start + i*step=32768 ");
+    ck_assert_fails_with(usmarr_array_linspace(ctx, -5, 69995, 70001, true, USMARR_UINT16, 0, &a),
+                         USMARR_ERROR_OVERFLOW, "linspace value=-5 ");
+    ck_assert_ptr_null(a);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_create_empty_bad_arguments)
 {
     usmarr_context_t *ctx = test_context();
@@ -464,6 +518,7 @@ Suite *suite_creation(void)
     tcase_add_test(t, test_create_copy_into_strided_view_keeps_gaps);
     tcase_add_test(t, test_create_random_host_transfers_match_oracle);
     tcase_add_test(t, test_create_arange_linspace_eye);
+    tcase_add_test(t, test_create_long_ramps_match_host_loop);
     tcase_add_test(t, test_create_empty_bad_arguments);
     suite_add_tcase(s, t);
     return s;
