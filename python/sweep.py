@@ -235,7 +235,7 @@ def more(args, rng, x, d, b, i, ax, ad, ab, ai):
     q = x[:256].reshape(-1)
     aq = usmarr.asarray(q)
     case("searchsorted float32 512K in 4M", lambda: np.searchsorted(xs, q), lambda: usmarr.searchsorted(axs, aq), r, f)
-    small = i[:16].reshape(-1)
+    small = i[0, :256].copy()
     asmall = usmarr.asarray(small)
     case("isin int32 in 256", lambda: np.isin(i, small), lambda: usmarr.isin(ai, asmall), r, f)
     case("isclose float32", lambda: np.isclose(x, x + 1e-6), lambda: usmarr.isclose(ax, ax + 1e-6), r, f)
