@@ -5,10 +5,13 @@
 #include "ops_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define UNIQUE_CHUNK 65536 /* sorted keys per work-item in the head count and the write */
 #define GROUP_KEYS 8       /* the gpu shape's keys per work-item of a chunk (cl/radix.cl GR_V) */
+#define LOOKUP_KEYS (1 << 20)  /* isin: the most test elements read to the host for a table */
+#define LOOKUP_RANGE (1 << 22) /* isin: the longest table of flags */
 
 static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
 {
@@ -207,6 +210,65 @@ USMARR_API int usmarr_unique_all(const usmarr_array_t *x, usmarr_array_t **value
     return unique(x, values, indices, inverse_indices, counts, "unique_all");
 }
 
+/* isin by a table of flags when the test elements are integers (or bools) spanning fewer
+ * than LOOKUP_RANGE values, as NumPy's kind="table": the host reads them, marks
+ * table[v - min], and one map (cl/lookup.cl) looks every element of x up in any layout.
+ * *used stays false, with nothing done, where the table does not apply. */
+static int isin_table(const usmarr_array_t *x, const usmarr_array_t *test, usmarr_dtype_t common, bool invert,
+                      usmarr_array_t *res, bool *used)
+{
+    *used = false;
+    usmarr_kind_t kind = usmarr_dtype_kind(common);
+    int64_t n = usmarr_array_size(test);
+    if ((kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL) || n == 0 ||
+        n > LOOKUP_KEYS)
+        return 0;
+    bool is_signed = kind != USMARR_KIND_UINT;
+    usmarr_array_t *keys = NULL, *table = NULL;
+    uint64_t *host = malloc(sizeof(uint64_t) * (size_t)n), lo = 0, hi = 0;
+    unsigned char *flags = NULL;
+    int rc = host ? usmarr_array_astype(test, is_signed ? USMARR_INT64 : USMARR_UINT64, USMARR_ORDER_C, NULL, &keys)
+                  : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "isin: %lld test elements on the host",
+                                 (long long)n);
+    if (!rc)
+        rc = usmarr_array_copy_to_host(keys, host, NULL);
+    for (int64_t i = 0; i < n && !rc; i++) {
+        uint64_t v = host[i];
+        if (!i || (is_signed ? (int64_t)v < (int64_t)lo : v < lo))
+            lo = v;
+        if (!i || (is_signed ? (int64_t)v > (int64_t)hi : v > hi))
+            hi = v;
+    }
+    int64_t range = (int64_t)(hi - lo) + 1; /* the wrapping difference of hi >= lo */
+    if (!rc && hi - lo < LOOKUP_RANGE) {
+        if (!(flags = calloc((size_t)range, 1)))
+            rc = usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "isin: a table of %lld flags", (long long)range);
+        for (int64_t i = 0; i < n && !rc; i++)
+            flags[host[i] - lo] = 1;
+        if (!rc)
+            rc = usmarr_array_from_host(x->memory->context, 1, &range, USMARR_BOOL, flags, NULL, USMARR_USM_DEVICE,
+                                        &table);
+        struct usmarr__map m = usmarr__map_init("lookup", invert ? "-DLOOKUP_INVERT=1" : NULL, 1, 2);
+        m.ndim = x->ndim;
+        memcpy(m.shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+        usmarr_scalar_t first = usmarr_scalar_uint(lo), count = usmarr_scalar_uint((uint64_t)range);
+        if (!rc && !(rc = usmarr__operand_from_array(res, m.ndim, m.shape, &m.operands[0])) &&
+            !(rc = usmarr__operand_from_array(x, m.ndim, m.shape, &m.operands[1])) &&
+            !(rc = usmarr__scalar_arg_set(&m.scalars[0], USMARR_UINT64, &first)) &&
+            !(rc = usmarr__scalar_arg_set(&m.scalars[1], USMARR_UINT64, &count))) {
+            m.operands[2] = (struct usmarr__operand){usmarr_array_data(table), USMARR_BOOL, {0}};
+            m.nscalars = 2;
+            rc = usmarr__map_launch(x->memory->context, &m);
+        }
+        *used = true;
+    }
+    free(host);
+    free(flags);
+    usmarr_array_release(keys);
+    usmarr_array_release(table);
+    return rc;
+}
+
 USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_elements, bool invert,
                            usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -243,7 +305,8 @@ USMARR_API int usmarr_isin(const usmarr_array_t *x, const usmarr_array_t *test_e
                                                    &res)))
         return rc;
     int64_t m = usmarr_array_size(x);
-    if (m == 0)
+    bool tabled;
+    if (m == 0 || (rc = isin_table(x, test_elements, common, invert, res, &tabled)) || tabled)
         goto done;
     if (test_elements->dtype != common &&
         (rc = usmarr_array_astype(test_elements, common, USMARR_ORDER_C, NULL, &tc)))

@@ -191,6 +191,17 @@ isin_case("int32_in_float64", values("int32", 200, "random"), values("float64", 
 isin_case("uint8_in_int16", values("uint8", 200, "random"), values("int16", 30, "random"), True)
 isin_case("complex64_in_complex128", values("complex64", 200, "random"), values("complex128", 60, "random"), False)
 isin_case("float64_in_complex128", values("float64", 200, "random"), values("complex128", 60, "random"), True)
+# test elements within a short range (a table of flags) at the ends of the wide dtypes,
+# where the difference from the smallest one wraps, and across signedness
+low = np.iinfo(np.int64).min
+isin_case("int64_near_min", np.concatenate([low + rng.integers(0, 40, 300), [np.iinfo(np.int64).max, -1, 0]]),
+          low + rng.integers(0, 30, 20), False)
+top = np.uint64(np.iinfo(np.uint64).max)
+near_top = np.concatenate([top - rng.integers(0, 40, 300).astype(np.uint64), np.array([0, 1], np.uint64)])
+isin_case("uint64_near_max", near_top, (top - rng.integers(0, 30, 20).astype(np.uint64)).astype(np.uint64), True)
+isin_case("uint32_in_int32", np.concatenate([rng.integers(0, 100, 300), [2**32 - 1, 2**31]]).astype(np.uint32),
+          rng.integers(-50, 50, 25).astype(np.int32), False)
+isin_case("int8_in_int64", values("int8", 300, "random"), rng.integers(-60, 60, 25).astype(np.int64), True)
 
 
 # ---- top_k ------------------------------------------------------------------------------
