@@ -182,7 +182,7 @@ def more(args, rng, x, d, b, i, ax, ad, ab, ai):
          lambda: usmarr.cumulative_logsumexp(ad, axis=1), r, f)
     for axis in (None, 0, 1):
         case("reduce_hypot float32 %s" % ("all" if axis is None else "axis %d" % axis),
-             lambda: np.sqrt(np.sum(np.square(x), axis=axis)), lambda: usmarr.reduce_hypot(ax, axis=axis), r, f)
+             lambda: np.hypot.reduce(x, axis=axis), lambda: usmarr.reduce_hypot(ax, axis=axis), r, f)
         case("sum float64 %s" % ("all" if axis is None else "axis %d" % axis), lambda: np.sum(d, axis=axis),
              lambda: usmarr.sum(ad, axis=axis), r, f)
     case("sort float32 axis 0", lambda: np.sort(x, axis=0), lambda: usmarr.sort(ax, axis=0), r, f)
