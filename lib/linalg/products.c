@@ -1,5 +1,6 @@
 /* tensordot, vecdot and matrix_transpose (doc/ops.md): tensordot and vecdot rearrange
- * their operands and reuse matmul / the elementwise functions and reductions. */
+ * their operands and reuse matmul / the fused expressions, elementwise functions and
+ * reductions. */
 #include "linalg_internal.h"
 
 #include <string.h>
@@ -134,13 +135,18 @@ int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, 
         c = usmarr_array_retain((usmarr_array_t *)x1);
     if (!rc && dt == USMARR_FLOAT16)
         rc = usmarr_array_astype(x2, USMARR_FLOAT32, USMARR_ORDER_K, NULL, &d);
-    if (!rc)
-        rc = usmarr_multiply(c, d ? d : x2, NULL, &p);
+    int pax = ax;
+    if (!rc && c == x1 && !d) { /* real: products and their sum in one pass, no product array */
+        usmarr_expr_t *e = NULL;
+        usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
+        if (!(rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e)))
+            rc = usmarr_expr_reduce(e, ops, 2, 1, &pax, false, NULL, &s);
+        usmarr_expr_release(e);
+    } else if (!rc && !(rc = usmarr_multiply(c, d ? d : x2, NULL, &p))) {
+        rc = usmarr_sum(p, 1, &pax, false, NULL, &s);
+    }
     usmarr_array_release(c);
     usmarr_array_release(d);
-    int pax = ax;
-    if (!rc)
-        rc = usmarr_sum(p, 1, &pax, false, NULL, &s);
     usmarr_array_release(p);
     if (rc)
         return rc;
