@@ -128,6 +128,21 @@ USMARR_API USMARR_NODISCARD int usmarr_array_arange(usmarr_context_t *context, d
 USMARR_API USMARR_NODISCARD int usmarr_array_linspace(usmarr_context_t *context, double start, double stop,
                                                       int64_t num, bool endpoint, usmarr_dtype_t dtype,
                                                       usmarr_usm_kind_t kind, usmarr_array_t **array);
+/** @brief An @p n x @p m array with ones on diagonal @p k (0 the main, positive above)
+ *  and zeros elsewhere.
+ *  @param context the context to allocate on (borrowed)
+ *  @param n rows
+ *  @param m columns, or -1 for @p n
+ *  @param k the diagonal
+ *  @param dtype element type
+ *  @param order C or F layout
+ *  @param kind USM kind
+ *  @param[out] array the new array
+ *  @retval USMARR_ERROR_INVALID_ARGUMENT negative n, bad order
+ *  @retval USMARR_ERROR_OVERFLOW n*m overflows */
+USMARR_API USMARR_NODISCARD int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k,
+                                                 usmarr_dtype_t dtype, usmarr_order_t order,
+                                                 usmarr_usm_kind_t kind, usmarr_array_t **array);
 
 /** @brief A copy plan: a fixed list of `dst[...] = src` pairs that run as one kernel.
  *

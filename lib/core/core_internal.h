@@ -102,9 +102,6 @@ USMARR_INTERNAL int usmarr__array_empty_like_layout(usmarr_context_t *ctx, usmar
 USMARR_INTERNAL int usmarr__check_rank(int ndim, const int64_t *shape);
 /* USMARR_ERROR_READ_ONLY naming `argname` unless the array is writable. */
 USMARR_INTERNAL int usmarr__check_writable(const usmarr_array_t *a, const char *argname);
-/* A creation function's checks: context and array given (USMARR_ERROR_INVALID_ARGUMENT),
- * the dtype valid and supported by the device (usmarr__check_dtype_supported). */
-USMARR_INTERNAL int usmarr__check_creation_args(usmarr_context_t *ctx, usmarr_dtype_t dtype, usmarr_array_t **array);
 /* USMARR_ERROR_UNSUPPORTED for float64/complex128 without fp64 (float16 is storage-only
  * and always allowed); USMARR_ERROR_BAD_DTYPE for an invalid dtype. */
 USMARR_INTERNAL int usmarr__check_dtype_supported(usmarr_context_t *ctx, usmarr_dtype_t dtype, const char *argname);

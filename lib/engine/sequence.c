@@ -1,10 +1,11 @@
-/* arange and linspace: n values start + i * step in double (the last one `stop` itself for
+/* arange, linspace and eye.  arange and linspace: n values start + i * step in double (the last one `stop` itself for
  * linspace's endpoint), converted as a scalar is (usmarr__scalar_store: integers truncate
  * and must fit).  Large ramps of the real dtypes run as a map on the device (cl/ramp.cl),
  * after the host has converted their first and last values: a ramp is monotonic and so is
  * the conversion, so every value between fits when both ends do.  The rest (small ramps, a
  * tail shorter than a row, float16, complex, a device without fp64, an end that does not
- * fit, whose error the host's loop then reports) is written on the host and copied. */
+ * fit, whose error the host's loop then reports) is written on the host and copied.
+ * eye: zeros, then a fill of the diagonal as a strided view. */
 #include "engine_internal.h"
 
 #include <math.h>
@@ -97,6 +98,13 @@ static bool device_writes(const usmarr_array_t *a, int64_t count, int64_t n, dou
                                  a->dtype, probe, what);
 }
 
+static int check_creation_args(usmarr_context_t *ctx, usmarr_dtype_t dtype, usmarr_array_t **array)
+{
+    if (!ctx || !array)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s is NULL", !ctx ? "context" : "array");
+    return usmarr__check_dtype_supported(ctx, dtype, "dtype");
+}
+
 /* The 1-d array of the n values. */
 static int ramp(usmarr_context_t *context, usmarr_dtype_t dtype, usmarr_usm_kind_t kind, int64_t n, double start,
                 double step, const double *last, bool floor_values, const char *what, usmarr_array_t **array)
@@ -125,7 +133,7 @@ int usmarr_array_arange(usmarr_context_t *context, double start, double stop, do
                         usmarr_usm_kind_t kind, usmarr_array_t **array)
 {
     usmarr__clear_error();
-    int rc = usmarr__check_creation_args(context, dtype, array);
+    int rc = check_creation_args(context, dtype, array);
     if (rc)
         return rc;
     if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
@@ -146,7 +154,7 @@ int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, 
                           usmarr_dtype_t dtype, usmarr_usm_kind_t kind, usmarr_array_t **array)
 {
     usmarr__clear_error();
-    int rc = usmarr__check_creation_args(context, dtype, array);
+    int rc = check_creation_args(context, dtype, array);
     if (rc)
         return rc;
     if (num < 0)
@@ -159,4 +167,43 @@ int usmarr_array_linspace(usmarr_context_t *context, double start, double stop, 
     bool integer = usmarr_dtype_kind(dtype) == USMARR_KIND_INT || usmarr_dtype_kind(dtype) == USMARR_KIND_UINT;
     return ramp(context, dtype, kind, num, start, step, endpoint && num > 1 ? &stop : NULL, integer, "linspace value",
                 array);
+}
+
+int usmarr_array_eye(usmarr_context_t *context, int64_t n, int64_t m, int64_t k, usmarr_dtype_t dtype,
+                     usmarr_order_t order, usmarr_usm_kind_t kind, usmarr_array_t **array)
+{
+    usmarr__clear_error();
+    int rc = check_creation_args(context, dtype, array);
+    if (rc)
+        return rc;
+    if (m < 0)
+        m = n;
+    if (n < 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "n=%lld is negative", (long long)n);
+    int64_t count, shape[2] = {n, m};
+    if (usmarr__mul_overflow(n, m, &count))
+        return usmarr__fail(USMARR_ERROR_OVERFLOW, "n=%lld times m=%lld overflows", (long long)n, (long long)m);
+    usmarr_array_t *a, *diagonal = NULL;
+    if ((rc = usmarr_array_zeros(context, 2, shape, dtype, order, kind, &a)))
+        return rc;
+    /* the diagonal from (i0, j0): a step of one row and one column (none where k is
+     * beyond the matrix, also where -k would overflow) */
+    int64_t i0 = 0, j0 = 0, len = 0;
+    if (k < 0 ? k > -n : k < m) {
+        i0 = k < 0 ? -k : 0;
+        j0 = k > 0 ? k : 0;
+        len = n - i0 < m - j0 ? n - i0 : m - j0;
+    }
+    int64_t step = a->strides[0] + a->strides[1];
+    if (len > 0 &&
+        !(rc = usmarr__array_new(a->memory, dtype, 1, &len, &step, i0 * a->strides[0] + j0 * a->strides[1],
+                                 USMARR_FLAG_WRITABLE, &diagonal)))
+        rc = usmarr_array_fill(diagonal, usmarr_scalar_bool(true));
+    usmarr_array_release(diagonal);
+    if (rc) {
+        usmarr_array_release(a);
+        return rc;
+    }
+    *array = a;
+    return 0;
 }
