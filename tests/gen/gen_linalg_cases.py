@@ -117,6 +117,9 @@ mm("mat_vec", O("float64", (20, 7)), O("float64", (7,)))
 mm("vec_vec", O("int32", (9,)), O("int32", (9,)))
 mm("vec_batch", O("float32", (5,)), O("float32", (3, 5, 18)))
 mm("batch_vec", O("float32", (3, 17, 5)), O("float32", (5,)))
+# matrix @ vector of floats: one fused sum along rows of 300 and 1000
+mm("mat_vec_long_f32", O("float32", (40, 300)), O("float32", (300,)))
+mm("batch_vec_long_f64", O("float64", (2, 9, 1000)), O("float64", (1000,)))
 # batches broadcast
 mm("batch_bcast", O("float32", (3, 1, 9, 5)), O("float32", (4, 5, 17)))
 mm("batch_bcast_tiled", O("float32", (2, 1, 16, 8)), O("float32", (1, 3, 8, 32)))
