@@ -210,7 +210,9 @@ def more(args, rng, x, d, b, i, ax, ad, ab, ai):
     case("concat float32 axis 0", lambda: np.concatenate([x, x], axis=0), lambda: usmarr.concat([ax, ax], axis=0), r, f)
     case("stack float32 axis 2", lambda: np.stack([x, x], axis=2), lambda: usmarr.stack([ax, ax], axis=2), r, f)
     case("broadcast_to copy float32", lambda: np.broadcast_to(x[0], (SIDE, SIDE)).copy(),
-         lambda: usmarr.asarray(usmarr.broadcast_to(ax[0], (SIDE, SIDE)), copy=True), r, f)
+         lambda: usmarr.broadcast_to(ax[0], (SIDE, SIDE)).copy(), r, f)
+    case("broadcast_to astype float32 (order K)", lambda: np.broadcast_to(x[0], (SIDE, SIDE)).astype(np.float32),
+         lambda: usmarr.broadcast_to(ax[0], (SIDE, SIDE)).astype(usmarr.float32), r, f)
     idx = rng.integers(0, SIDE, (SIDE, SIDE))
     aidx = usmarr.asarray(idx)
     case("take float32 axis 1", lambda: np.take(x, idx[0], axis=1), lambda: usmarr.take(ax, aidx[0], axis=1), r, f)
