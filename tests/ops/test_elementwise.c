@@ -582,6 +582,12 @@ START_TEST(test_elementwise_out_in_place_overlap_and_casts)
 }
 END_TEST
 
+/* The host's value of the bool_words test's function f (its names[] order) of 0/1 values. */
+static int bool_function(size_t f, int x, int y)
+{
+    return f == 0 || f == 3 ? x & y : f == 1 || f == 4 ? x | y : f <= 6 ? x ^ y : f == 7 ? x == y : !x;
+}
+
 /* Bool maps of contiguous operands run as words of up to 8 bytes: every length and
  * alignment (views starting 0-3 bytes in) against host loops, in place, and the layouts
  * that keep the byte map (a strided input, a transposed pair). */
@@ -616,7 +622,7 @@ START_TEST(test_elementwise_bool_words_match_host_loops)
                 ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
                 for (int64_t i = 0; i < len; i++) {
                     int x = ha[off + i], y = hb[3 - off + i];
-                    int want = f == 0 || f == 3 ? x & y : f == 1 || f == 4 ? x | y : f <= 6 ? x ^ y : f == 7 ? x == y : !x;
+                    int want = bool_function(f, x, y);
                     ck_assert_msg(got[i] == want, "%s len %lld off %d [%lld]: %d, want %d", names[f], (long long)len,
                                   off, (long long)i, got[i], want);
                 }
@@ -625,9 +631,8 @@ START_TEST(test_elementwise_bool_words_match_host_loops)
                 ck_assert_ok(usmarr_array_copy_to_host(va, got, NULL));
                 for (int64_t i = 0; i < len; i++) {
                     int x = ha[off + i], y = hb[3 - off + i];
-                    int want = f == 0 || f == 3 ? x & y : f == 1 || f == 4 ? x | y : f <= 6 ? x ^ y : f == 7 ? x == y : !x;
-                    ck_assert_msg(got[i] == want, "%s in place len %lld off %d [%lld]", names[f], (long long)len, off,
-                                  (long long)i);
+                    ck_assert_msg(got[i] == bool_function(f, x, y), "%s in place len %lld off %d [%lld]", names[f],
+                                  (long long)len, off, (long long)i);
                 }
                 ck_assert_ok(usmarr_array_copy_from_host(a, ha, NULL));
                 usmarr_array_release(r);
