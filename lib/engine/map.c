@@ -101,8 +101,12 @@ static const struct usmarr__kernel_shape *map_shape(const usmarr_context_t *ctx,
 }
 
 /* The non-temporal variants of the contig and s2v classes: where the device's shape asks
- * for them, for outputs of at least nt_bytes whose 16-element vectors are aligned (the
- * stores of whole vectors need it), in every row.  Where the shape has one element per
+ * for them, for outputs whose 16-element vectors are aligned (the stores of whole vectors
+ * need it), in every row, of at least nt_bytes, or whose map moves at least 4 * nt_bytes in
+ * all (32 MiB at the table's 8 MiB, the last-level cache of the machine measured): there
+ * the output does not stay in the cache for its next reader anyway, and plain stores
+ * evict the inputs.  A 4M float32 comparison (16 + 16 MiB in, a 4 MiB bool out) on PoCL:
+ * 0.75-0.82 of its time with plain stores, in alternate processes under load.  Where the shape has one element per
  * work-item (a compiler that vectorises across work-items), only when every operand has a
  * 16-vector form (not bool, complex or the 16-byte copy type): the variant's 16-element
  * loop for the others ran 1.3 to 2.3 times slower than the plain kernel on Intel's runtime
@@ -121,15 +125,38 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
         if (!usmarr__dtype_vector_ok(d) && !(k >= m->nout && d == USMARR_BOOL && (m->flags & USMARR__MAP_BOOL_VECTORS)))
             return false;
     }
-    uint64_t bytes = 0;
-    for (int k = 0; k < m->nout; k++) {
+    uint64_t bytes = 0, moved = 0, count = (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1);
+    for (int k = 0; k < m->nout + m->nin; k++) {
         size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
+        bool whole = true; /* an input read once per element, not broadcast */
+        for (int d = 0; d < it->ndim; d++)
+            whole &= it->strides[k][d] != 0;
+        moved += whole ? count * size : 0;
+        if (k >= m->nout)
+            continue;
         uintptr_t p = (uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size;
         if (p % align || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % align))
             return false;
-        bytes += (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1) * size;
+        bytes += count * size;
     }
-    return bytes >= sh->nt_bytes;
+    return bytes >= sh->nt_bytes || moved >= 4 * sh->nt_bytes;
+}
+
+/* The runs of 16 elements a work-item of the 16-vector contig and s2v kernels: the shape's
+ * vecs, counted in elements of 4 bytes, so that a map whose widest operand is narrower
+ * takes as many bytes a work-item as a float32 map (bool and int8 four times the runs,
+ * int16 and float16 twice).  4M elements, medians of 15 alternations in one process under
+ * load, bytes a work-item over elements: PoCL add of int8 0.90, a bool copy 0.91, equal
+ * of bool 1.00; Intel's runtime (its copies run as 16-vectors) a bool copy 0.65. */
+static unsigned map_runs(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m)
+{
+    size_t widest = 1;
+    for (int k = 0; k < m->nout + m->nin; k++) {
+        size_t b = usmarr__dtype_bytes(m->operands[k].dtype);
+        widest = b > widest ? b : widest;
+    }
+    unsigned vecs = sh->vecs > 1 ? sh->vecs : 1;
+    return widest < 4 ? vecs * (unsigned)(4 / widest) : vecs;
 }
 
 /* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2 or 3 for
@@ -348,12 +375,12 @@ static bool fast_equal(const struct fast_entry *a, const struct fast_entry *b)
 }
 
 static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
-                      enum map_class cls, unsigned unit, unsigned zero, bool nt, usmarr__kernel_t **out)
+                      enum map_class cls, unsigned unit, unsigned zero, bool nt, unsigned runs, usmarr__kernel_t **out)
 {
     int nops = m->nout + m->nin;
     struct fast_entry sig;
     unsigned slot = 0;
-    bool cacheable = fast_signature(m, cls, (const unsigned[3]){unit, zero, nt}, &sig, &slot);
+    bool cacheable = fast_signature(m, cls, (const unsigned[3]){unit, zero, nt | runs << 1}, &sig, &slot);
     if (cacheable) {
         /* ctx->kernels is read under the lock too: another thread's first launch may be
          * creating it right now. */
@@ -396,8 +423,8 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     if (cls == CLASS_CONTIG && sh->contig_group != 64)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_CONTIG_GROUP=%u",
                         sh->contig_group);
-    if ((cls == CLASS_S2V || (cls == CLASS_CONTIG && (nt || !sh->contig_one))) && sh->vecs > 1)
-        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_VPW=%u", sh->vecs);
+    if ((cls == CLASS_S2V || (cls == CLASS_CONTIG && (nt || !sh->contig_one))) && runs > 1)
+        len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_VPW=%u", runs);
     if (cls == CLASS_S2 && sh->s2_edge != 16)
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_S2_EDGE=%u", sh->s2_edge);
     if (cls == CLASS_S2V && sh->rowvec != 64)
@@ -459,11 +486,11 @@ struct map_call {
 };
 
 /* The class's work-groups and global range (the reqd_work_group_size of its kernel). */
-static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class cls, bool nt,
+static void map_geometry(const struct usmarr__kernel_shape *shp, enum map_class cls, bool nt, unsigned runs,
                          const struct usmarr__iter *it, struct map_call *c)
 {
     size_t *global = c->global, *local = c->local;
-    cl_long n = it->ndim == 0 ? 1 : it->shape[0], vecs = shp->vecs > 1 ? shp->vecs : 1;
+    cl_long n = it->ndim == 0 ? 1 : it->shape[0], vecs = runs;
     int nd = it->ndim;
     for (int d = 0; d < 3; d++)
         global[d] = local[d] = 1;
@@ -657,12 +684,13 @@ static int map_launch(usmarr_context_t *ctx, const struct usmarr__map *m)
     unsigned unit, zero;
     stride_masks(shp, cls, &it, &unit, &zero);
     bool nt = use_nt(shp, cls, m, &it);
-    rc = map_kernel(ctx, shp, m, cls, unit, zero, nt, &k);
+    unsigned runs = map_runs(shp, m);
+    rc = map_kernel(ctx, shp, m, cls, unit, zero, nt, runs, &k);
     if (rc)
         return rc;
 
     struct map_call call;
-    map_geometry(shp, cls, nt, &it, &call);
+    map_geometry(shp, cls, nt, runs, &it, &call);
     map_bind(shp, cls, m, &it, &call);
     return map_enqueue(ctx, k, m->nout + m->nin, &it, &call);
 }

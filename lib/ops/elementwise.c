@@ -700,6 +700,54 @@ static void call_defines(const struct call *c, const char (*srcs)[8], bool vec, 
     memcpy(memo[slot].text, defines, size);
 }
 
+/* Bool maps as words.  A bool is a byte holding 0 or 1, so logical_and, logical_or,
+ * logical_xor, not_equal and bitwise_and/or/xor of bool arrays are the bitwise and, or
+ * and xor of their bytes, and logical_not a xor with 1: over contiguous operands the map
+ * runs them on unsigned words of 8 bytes (fewer where the length or an address is not a
+ * multiple), as full 16-vectors, where the bool map took a 16-byte vector a step.  Returns
+ * the function run instead (the call and map rewritten), or -1 for the plain map. */
+static int bool_words(struct call *c, struct usmarr__map *m, char (*srcs)[8])
+{
+    int as = -1;
+    switch (c->opi) {
+    case OP_LOGICAL_AND: case OP_BITWISE_AND: as = OP_BITWISE_AND; break;
+    case OP_LOGICAL_OR: case OP_BITWISE_OR: as = OP_BITWISE_OR; break;
+    case OP_LOGICAL_XOR: case OP_BITWISE_XOR: case OP_NOT_EQUAL: case OP_LOGICAL_NOT: as = OP_BITWISE_XOR; break;
+    default: return -1;
+    }
+    if (c->loop != USMARR_BOOL || c->res != USMARR_BOOL || m->nscalars || m->nin != c->n)
+        return -1;
+    size_t w = 8;
+    for (int k = 0; k <= m->nin; k++) {
+        int64_t expect = 1;
+        for (int d = c->ndim - 1; d >= 0; expect *= c->shape[d], d--)
+            if (c->shape[d] != 1 && m->operands[k].strides[d] != expect)
+                return -1;
+        while ((uintptr_t)m->operands[k].data % w || c->count % (int64_t)w)
+            w /= 2;
+    }
+    static const usmarr_dtype_t word[9] = {[1] = USMARR_UINT8, [2] = USMARR_UINT16, [4] = USMARR_UINT32,
+                                           [8] = USMARR_UINT64};
+    if (c->opi == OP_LOGICAL_NOT) { /* a ^ 0x01...01, the mask a by-value scalar */
+        usmarr_scalar_t ones = usmarr_scalar_uint(UINT64_C(0x0101010101010101) >> (64 - 8 * w));
+        if (usmarr__scalar_arg_set(&m->scalars[0], word[w], &ones))
+            return -1;
+        m->nscalars = 1;
+        memcpy(srcs[1], "s0", 3);
+        c->n = 2;
+    }
+    for (int k = 0; k <= m->nin; k++) {
+        m->operands[k].dtype = word[w];
+        m->operands[k].strides[0] = 1;
+    }
+    m->ndim = c->ndim = 1;
+    m->shape[0] = c->shape[0] = c->count / (int64_t)w;
+    c->opi = as;
+    c->op = &ops[as];
+    c->loop = c->res = word[w];
+    return as;
+}
+
 static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noperands, const struct params *params,
                          usmarr_array_t *out, usmarr_array_t **result)
 {
@@ -719,6 +767,8 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
         (rc = usmarr__operand_from_array(target, c.ndim, c.shape, &m.operands[0])))
         goto done;
 
+    if (bool_words(&c, &m, srcs) >= 0)
+        vec = true;
     bool spec = specialize(c.ctx, c.ndim, c.shape) || c.op->params, equal_nan = c.op->params && params && params->equal_nan;
     call_defines(&c, (const char (*)[8])srcs, vec, spec, equal_nan, tolerance_bits, m.nscalars, defines,
                  sizeof defines);

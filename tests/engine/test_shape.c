@@ -571,8 +571,8 @@ static void check_tuner_keeps_its_choice(void)
 
 /* A shape with one element per work-item, rows of 16-vectors and non-temporal stores from
  * 1 KiB: small outputs take the non-temporal contig and s2v kernels (float32, int8, where
- * with a bool condition), the plain ones where an operand has no 16-vector form
- * (complex64, bool), and rows of
+ * with a bool condition, logical_and of bool as words), the plain ones where an operand
+ * has no 16-vector form (complex64, equal of bool), and rows of
  * 16-vectors only with those stores (lib/engine/map.c, use_nt and vector_rows). */
 START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
 {
@@ -642,6 +642,11 @@ START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
     ck_assert_ok(usmarr_array_copy_to_host(z, bg, NULL));
     for (int i = 0; i < N; i++)
         ck_assert_msg(bg[i] == (ba[i] && bb[i]), "logical_and [%d] = %d", i, bg[i]);
+    usmarr_array_release(z);
+    ck_assert_ok(usmarr_equal(x, y, NULL, &z));
+    ck_assert_ok(usmarr_array_copy_to_host(z, bg, NULL));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(bg[i] == (ba[i] == bb[i]), "equal [%d] = %d", i, bg[i]);
     usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y);
 
     /* where's bool condition is read as 16-lane vectors: the non-temporal variant */
@@ -653,6 +658,44 @@ START_TEST(test_shape_nontemporal_variants_with_one_element_per_work_item)
         if (!same_float(got[i], ba[i] ? a[i] : b[i]))
             ck_abort_msg("where [%d] = %g, expected %g", i, got[i], ba[i] ? a[i] : b[i]);
     usmarr_array_release(z), usmarr_array_release(x), usmarr_array_release(y), usmarr_array_release(cond);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
+/* Non-temporal stores for a map whose output is below the shape's nt but which moves at
+ * least four times it in all (lib/engine/map.c, use_nt): float32 comparisons and isnan into
+ * bool in PoCL's shape, inputs at offsets 0-3 and lengths around the 16-element vectors. */
+START_TEST(test_shape_nontemporal_by_what_the_map_moves)
+{
+    setenv("USMARR_KERNEL_SHAPE", "pocl-cpu nt=1K", 1);
+    usmarr_context_t *ctx = test_context();
+    enum { N = 1011 };
+    static float a[N], b[N];
+    static bool got[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i % 61 == 0 ? specials[(i / 61) % NSPECIAL] : (float)(i % 17) - 8.0f;
+        b[i] = (float)(i % 5) - 2.0f;
+    }
+    const int64_t n = N;
+    usmarr_array_t *x = from_host(ctx, 1, &n, USMARR_FLOAT32, a), *y = from_host(ctx, 1, &n, USMARR_FLOAT32, b), *z;
+    for (int64_t len = 1000; len <= 1007; len += 7)
+        for (int64_t off = 0; off < 4; off++) {
+            const int64_t one = 1;
+            usmarr_array_t *xs = view_of(x, 1, &len, &one, off), *ys = view_of(y, 1, &len, &one, 3 - off);
+            ck_assert_ok(usmarr_less(xs, ys, NULL, &z));
+            ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+            for (int64_t i = 0; i < len; i++)
+                ck_assert_msg(got[i] == (a[off + i] < b[3 - off + i]), "less len %lld off %lld [%lld]", (long long)len,
+                              (long long)off, (long long)i);
+            usmarr_array_release(z);
+            ck_assert_ok(usmarr_isnan(xs, NULL, &z));
+            ck_assert_ok(usmarr_array_copy_to_host(z, got, NULL));
+            for (int64_t i = 0; i < len; i++)
+                ck_assert_msg(got[i] == isnan(a[off + i]), "isnan len %lld off %lld [%lld]", (long long)len,
+                              (long long)off, (long long)i);
+            usmarr_array_release(z), usmarr_array_release(xs), usmarr_array_release(ys);
+        }
+    usmarr_array_release(x), usmarr_array_release(y);
     usmarr_context_release(ctx);
 }
 END_TEST
@@ -735,6 +778,7 @@ Suite *suite_shape(void)
         {"ptrval", test_shape_ptrval_maps_are_done_before_their_block_is_freed},
         {"candidates", test_shape_every_tuner_candidate_gives_correct_results_and_the_tuner_chooses},
         {"nontemporal", test_shape_nontemporal_variants_with_one_element_per_work_item},
+        {"nontemporal_moved", test_shape_nontemporal_by_what_the_map_moves},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);

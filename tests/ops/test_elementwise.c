@@ -582,6 +582,96 @@ START_TEST(test_elementwise_out_in_place_overlap_and_casts)
 }
 END_TEST
 
+/* The host's value of the bool_words test's function f (its names[] order) of 0/1 values. */
+static int bool_function(size_t f, int x, int y)
+{
+    return f == 0 || f == 3 ? x & y : f == 1 || f == 4 ? x | y : f <= 6 ? x ^ y : f == 7 ? x == y : !x;
+}
+
+/* Bool maps of contiguous operands run as words of up to 8 bytes: every length and
+ * alignment (views starting 0-3 bytes in) against host loops, in place, and the layouts
+ * that keep the byte map (a strided input, a transposed pair). */
+START_TEST(test_elementwise_bool_words_match_host_loops)
+{
+    usmarr_context_t *ctx = test_context();
+    static const char *const names[] = {"logical_and", "logical_or", "logical_xor", "bitwise_and",
+                                        "bitwise_or",  "bitwise_xor", "not_equal",  "equal", "logical_not"};
+    enum { N = 10011 };
+    static uint8_t ha[N], hb[N], got[N];
+    for (int i = 0; i < N; i++) {
+        ha[i] = (uint8_t)((i * 7 + i / 3) % 5 < 2);
+        hb[i] = (uint8_t)((i * 13 + i / 7) % 3 == 0);
+    }
+    int64_t n = N;
+    usmarr_array_t *a = from_host(ctx, USMARR_BOOL, 1, &n, ha), *b = from_host(ctx, USMARR_BOOL, 1, &n, hb);
+    static const int64_t lengths[] = {1, 3, 8, 13, 64, 4099, N - 3};
+    for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+            for (int off = 0; off < 4; off++) {
+                int64_t len = lengths[l];
+                char ia[48], ib[48];
+                snprintf(ia, sizeof ia, "%d:%lld", off, (long long)(off + len));
+                snprintf(ib, sizeof ib, "%d:%lld", 3 - off, (long long)(3 - off + len));
+                usmarr_array_t *va, *vb, *r = NULL;
+                ck_assert_ok(usmarr_array_index_text(a, ia, &va));
+                ck_assert_ok(usmarr_array_index_text(b, ib, &vb));
+                usmarr_operand_t o[2] = {{.array = va}, {.array = vb}};
+                bool unary = !strcmp(names[f], "logical_not");
+                ck_assert_ok(usmarr_elementwise(names[f], o, unary ? 1 : 2, NULL, &r));
+                ck_assert_int_eq(usmarr_array_dtype(r), USMARR_BOOL);
+                ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+                for (int64_t i = 0; i < len; i++) {
+                    int x = ha[off + i], y = hb[3 - off + i];
+                    int want = bool_function(f, x, y);
+                    ck_assert_msg(got[i] == want, "%s len %lld off %d [%lld]: %d, want %d", names[f], (long long)len,
+                                  off, (long long)i, got[i], want);
+                }
+                /* in place: out is the first input */
+                ck_assert_ok(usmarr_elementwise(names[f], o, unary ? 1 : 2, va, NULL));
+                ck_assert_ok(usmarr_array_copy_to_host(va, got, NULL));
+                for (int64_t i = 0; i < len; i++) {
+                    int x = ha[off + i], y = hb[3 - off + i];
+                    ck_assert_msg(got[i] == bool_function(f, x, y), "%s in place len %lld off %d [%lld]", names[f],
+                                  (long long)len, off, (long long)i);
+                }
+                ck_assert_ok(usmarr_array_copy_from_host(a, ha, NULL));
+                usmarr_array_release(r);
+                usmarr_array_release(va);
+                usmarr_array_release(vb);
+            }
+    /* a strided input and a transposed pair keep the byte map */
+    usmarr_array_t *s2, *head, *r;
+    ck_assert_ok(usmarr_array_index_text(a, "::2", &s2));
+    ck_assert_ok(usmarr_array_index_text(b, ":5006", &head));
+    ck_assert_ok(usmarr_logical_xor(s2, head, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+    for (int i = 0; i < 5006; i++)
+        ck_assert_int_eq(got[i], ha[2 * i] ^ hb[i]);
+    usmarr_array_release(r);
+    int64_t s3[2] = {71, 141};
+    usmarr_array_t *ma, *mb, *ta, *tb;
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, s3, USMARR_BOOL, ha, NULL, USMARR_USM_DEVICE, &ma));
+    ck_assert_ok(usmarr_array_from_host(ctx, 2, s3, USMARR_BOOL, hb, NULL, USMARR_USM_DEVICE, &mb));
+    ck_assert_ok(usmarr_array_transpose(ma, &ta));
+    ck_assert_ok(usmarr_array_transpose(mb, &tb));
+    ck_assert_ok(usmarr_bitwise_and(ta, tb, NULL, &r));
+    ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+    for (int i = 0; i < 141; i++)
+        for (int j = 0; j < 71; j++)
+            ck_assert_int_eq(got[i * 71 + j], ha[j * 141 + i] & hb[j * 141 + i]);
+    usmarr_array_release(r);
+    usmarr_array_release(ta);
+    usmarr_array_release(tb);
+    usmarr_array_release(ma);
+    usmarr_array_release(mb);
+    usmarr_array_release(s2);
+    usmarr_array_release(head);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_elementwise_every_function_rejects_bad_arguments)
 {
     usmarr_context_t *ctx = test_context(), *ctx2 = test_context();
@@ -650,6 +740,7 @@ Suite *suite_elementwise(void)
         {"weak_range", test_elementwise_weak_integers_out_of_range_follow_numpy2},
         {"layouts", test_elementwise_broadcasting_0d_and_zero_size},
         {"out", test_elementwise_out_in_place_overlap_and_casts},
+        {"bool_words", test_elementwise_bool_words_match_host_loops},
         {"failures", test_elementwise_every_function_rejects_bad_arguments},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
