@@ -403,6 +403,19 @@ int usmarr_tile(const usmarr_array_t *a, int nreps, const int64_t *reps, usmarr_
     int rc = usmarr__result_begin(a, &a, 1, a->dtype, nd, shape, out, result, &target);
     if (rc)
         return rc;
+    int tiled = -1, ntiled = 0; /* the repeated axes */
+    for (int k = 0; k < nd; k++)
+        if (r[k] != 1) {
+            tiled = k;
+            ntiled++;
+        }
+    if (ntiled == 1 && r[tiled] <= 8) {
+        /* a few copies of a, one into each tile (as repeat does): one copy with the
+         * broadcast axis took 3.8-22 ms for (2048, 2048) tiled (1, 2), two of them 1 ms */
+        for (int64_t j = 0; j < r[tiled] && !rc; j++)
+            rc = copy_piece(target, nd, s, target->strides, j * s[tiled] * target->strides[tiled], a, nd, s, st, 0);
+        return usmarr__result_end(rc, target, out, result);
+    }
     int64_t dshape[USMARR_MAX_NDIM], dstrides[USMARR_MAX_NDIM], sshape[USMARR_MAX_NDIM], sstrides[USMARR_MAX_NDIM];
     int m = 0;
     for (int k = 0; k < nd && !rc; k++) {

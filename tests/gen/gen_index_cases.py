@@ -529,6 +529,12 @@ def manip_cases():
     mcase("tile_zero", [(ar((2, 3)), "")], "tile 2 0 2", lambda a: np.tile(a, (0, 2)))
     mcase("tile_0d", [(ar((), start=5), "")], "tile 2 2 2", lambda a: np.tile(a, (2, 2)))
     mcase("tile_negative", [(ar((2,)), "")], "tile 1 -1", lambda a: np.tile(a, -1), error="INVALID_ARGUMENT")
+    # one repeated axis of at most 8: a copy into each tile; 9 and two axes: one broadcast copy
+    mcase("tile_middle_reversed", [(ar((3, 4, 5), "float64"), "::-1, :, ::2")], "tile 3 1 3 1",
+          lambda a: np.tile(a, (1, 3, 1)))
+    mcase("tile_eight", [(ar((2, 7), "int16"), "T")], "tile 2 8 1", lambda a: np.tile(a, (8, 1)))
+    mcase("tile_nine", [(ar((2, 7), "int16"), "T")], "tile 2 9 1", lambda a: np.tile(a, (9, 1)))
+    mcase("tile_one_axis_zero", [(ar((3, 2)), "")], "tile 2 1 0", lambda a: np.tile(a, (1, 0)))
 
 
 def adv_cases():
