@@ -480,9 +480,13 @@ static int ordered_scatter(usmarr_array_t *a, const usmarr_array_t *ind, int at,
 {
     usmarr_context_t *ctx = a->memory->context;
     int64_t lo, hi, count = usmarr_array_size(ind), n = a->shape[ax];
-    /* One index writes every target once: the one-pass scatter.  Positions past int32: the
-     * one-pass scatter too, in no order. */
-    if (count <= 1 || count > INT32_MAX)
+    /* One index writes every target once, and one value (a scalar, broadcast) leaves every
+     * order the same result: the one-pass scatter.  Positions past int32: the one-pass
+     * scatter too, in no order. */
+    bool one_value = true;
+    for (int k = 0; k < nd; k++)
+        one_value &= ops[2].strides[k] == 0 || shape[k] == 1;
+    if (count <= 1 || count > INT32_MAX || one_value)
         return launch_index_map(ctx, "SCATTER", mode, ind, nd, shape, ops, 2, n, a->strides[ax], NULL);
     usmarr__array_span(a, &lo, &hi);
     usmarr_memory_t *owner = NULL;
@@ -599,6 +603,8 @@ static int put_flat(usmarr_array_t *a, const usmarr_array_t *indices, const usma
         goto done;
     if (nv == ni) {
         vals = usmarr_array_retain(flat_v);
+    } else if (nv == 1) { /* one value for every index: a broadcast (one scatter pass) */
+        rc = usmarr_array_broadcast_to(flat_v, 1, &ni, &vals);
     } else {
         /* values repeated cyclically: a (reps, nv) broadcast of them, made dense and flat
          * (tile's way, without calling up into manip.c) */

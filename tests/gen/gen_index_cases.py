@@ -605,6 +605,12 @@ def adv_cases():
               "put none " + mode, lambda a, i, v: put_flat(a, i, v, mode))
     mcase("put_axis1_broadcast_strided", [(ar((4, 6)), "::-1, ::2"), (ind(2, 0), ""), (ar((1,), "int8", 70), "")],
           "put 1 raise", lambda a, i, v: put_axis(a, i, v, 1, "raise"))
+    # one value for every index (a broadcast, written in one pass): duplicates agree
+    mcase("put_flat_one_value_duplicates", [(ar((3, 4)), ""), (ind(5, 5, -1, 0, 5), ""), (ar((1,), start=90), "")],
+          "put none raise", lambda a, i, v: put_flat(a, i, v, "raise"))
+    mcase("put_axis0_one_value_duplicates", [(ar((4, 3), "float64"), ""), (ind(2, -1, 2, 2), ""),
+                                              (ar((), "float64", 7), "")],
+          "put 0 wrap", lambda a, i, v: put_axis(a, i, v, 0, "wrap"))
     mcase("put_flat_noncontiguous", [(ar((4, 3)), "T"), (ind(0, 5, 11), ""), (ar((3,), start=60), "")],
           "put none raise", lambda a, i, v: put_flat(a, i, v, "raise"))
     mcase("put_out_of_range_writes_nothing", [(ar((5,)), ""), (ind(1, 9, 2), ""), (ar((3,), start=40), "")],
