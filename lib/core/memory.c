@@ -266,6 +266,28 @@ int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, 
                        (char *)source->pointer + source_offset, size, !device);
 }
 
+/* Intel's CPU runtime fills with a pattern wider than one byte at about 0.6 GB/s (32 MiB:
+ * 48-57 ms whatever the width from 2 to 128 bytes, against 1.2 ms with one byte).  There a
+ * longer fill with a wide pattern fills its first FILL_SEED bytes, then copies of what is
+ * filled double it to the end (in queue order: each copy reads what the ones before wrote;
+ * 9 copies for 32 MiB). */
+#define FILL_SEED ((size_t)64 << 10)
+static bool wide_fill_is_slow(const usmarr_context_t *ctx)
+{
+    return (ctx->info.type & CL_DEVICE_TYPE_CPU) && strstr(ctx->info.platform_name, "Intel");
+}
+
+static cl_int enqueue_fill(usmarr_context_t *ctx, char *base, const void *pattern, size_t pattern_size, size_t size)
+{
+    cl_command_queue q = usmarr__queue_of(ctx);
+    if (pattern_size == 1 || size <= FILL_SEED || !wide_fill_is_slow(ctx))
+        return ctx->usm.memfill(q, base, pattern, pattern_size, size, 0, NULL, NULL);
+    cl_int err = ctx->usm.memfill(q, base, pattern, pattern_size, FILL_SEED, 0, NULL, NULL);
+    for (size_t have = FILL_SEED; err == CL_SUCCESS && have < size; have *= 2)
+        err = ctx->usm.memcpy(q, CL_FALSE, base + have, base, have < size - have ? have : size - have, 0, NULL, NULL);
+    return err;
+}
+
 int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *pattern, size_t pattern_size, size_t size)
 {
     usmarr__clear_error();
@@ -283,8 +305,7 @@ int usmarr_memory_fill(usmarr_memory_t *memory, size_t offset, const void *patte
         return rc;
     usmarr_context_t *ctx = memory->context;
     mtx_lock(&ctx->queue_lock);
-    cl_int err = ctx->usm.memfill(usmarr__queue_of(ctx), (char *)memory->pointer + offset, pattern, pattern_size, size, 0, NULL,
-                                  NULL);
+    cl_int err = enqueue_fill(ctx, (char *)memory->pointer + offset, pattern, pattern_size, size);
     /* The pattern is copied at enqueue; only a block the host can read is waited for. */
     if (err == CL_SUCCESS && memory->kind != USMARR_USM_DEVICE)
         err = clFinish(usmarr__queue_of(ctx));

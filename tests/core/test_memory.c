@@ -81,6 +81,36 @@ START_TEST(test_memory_each_kind_allocates_copies_and_fills)
 }
 END_TEST
 
+/* Long fills with wide patterns (filled in part, then doubled by copies where the runtime's
+ * wide fill is slow): every byte of a range of 1 MiB + 384 at an offset, the bytes around
+ * it untouched. */
+START_TEST(test_memory_long_wide_fills)
+{
+    usmarr_context_t *ctx = test_context();
+    size_t span = (1u << 20) + 384, total = span + 256;
+    unsigned char *back = malloc(total), zero = 0;
+    usmarr_memory_t *m;
+    ck_assert_ptr_nonnull(back);
+    ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, total, 0, &m));
+    for (size_t ps = 2; ps <= 128; ps *= 4) {
+        unsigned char pat[128];
+        for (size_t k = 0; k < ps; k++)
+            pat[k] = (unsigned char)(0x21 + 7 * k + ps);
+        ck_assert_ok(usmarr_memory_fill(m, 0, &zero, 1, total));
+        ck_assert_ok(usmarr_memory_fill(m, 128, pat, ps, span));
+        ck_assert_ok(usmarr_memory_copy_to_host(m, 0, back, total));
+        for (size_t k = 0; k < total; k++) {
+            unsigned want = k >= 128 && k < 128 + span ? pat[(k - 128) % ps] : 0;
+            if (back[k] != want)
+                ck_abort_msg("pattern of %zu bytes: byte %zu is %u, want %u", ps, k, back[k], want);
+        }
+    }
+    free(back);
+    usmarr_memory_release(m);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 START_TEST(test_memory_zero_size_block_is_well_defined)
 {
     usmarr_context_t *ctx = test_context();
@@ -336,6 +366,7 @@ Suite *suite_memory(void)
     Suite *s = suite_create("memory");
     TCase *tc = tcase_create("blocks");
     tcase_add_loop_test(tc, test_memory_each_kind_allocates_copies_and_fills, 0, 3);
+    tcase_add_test(tc, test_memory_long_wide_fills);
     tcase_add_test(tc, test_memory_zero_size_block_is_well_defined);
     tcase_add_test(tc, test_memory_block_outlives_its_context_handle);
     tcase_add_test(tc, test_memory_wrap_validates_foreign_pointers);
