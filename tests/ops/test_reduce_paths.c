@@ -182,6 +182,55 @@ START_TEST(test_reduce_paths_rows_match_host_loops)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_rows_blocks_keep_the_first_index)
+{
+    /* argmin and argmax take the rows 64 elements a block (16 where fewer are left), note
+     * each lane's block and rescan the first block holding the extreme.  Rows of 2101
+     * elements (32 blocks of 64, 3 of 16, a tail of 5): the extreme in a block's first
+     * element and again in a later block's last, in a block's last and again in a later
+     * block's second (another lane), twice in one lane, in the row's first element, a row
+     * of one value throughout, a NaN in a later block than the extreme (and another
+     * after it), extremes in a block of 16 and again in the tail, and in the tail only. */
+    const int64_t rows = 10, cols = 2101;
+    double *h = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t i = 0; i < rows * cols; i++)
+        h[i] = tie_value(i);
+    double *r = h;
+    r[5 * 64] = r[9 * 64 + 63] = 9;
+    r[2 * 64] = r[30 * 64 + 63] = -9;
+    r = h + cols;
+    r[3 * 64 + 63] = r[7 * 64 + 1] = 9;
+    r[4 * 64 + 63] = r[6 * 64 + 2] = -9;
+    r = h + 2 * cols;
+    r[2 * 64 + 17] = r[6 * 64 + 17] = r[6 * 64 + 33] = 9;
+    r[3 * 64 + 17] = r[3 * 64 + 49] = -9;
+    r = h + 3 * cols;
+    r[0] = r[64] = r[2100] = 9;
+    r[1] = r[2099] = -9;
+    r = h + 4 * cols;
+    for (int64_t c = 0; c < cols; c++)
+        r[c] = 1.5;
+    r = h + 5 * cols;
+    r[3 * 64 + 10] = 9;
+    r[20 * 64 + 5] = NAN;
+    r[25 * 64] = NAN;
+    r = h + 6 * cols;
+    r[2048 + 16 + 15] = r[2099] = 9;
+    r[2048 + 32] = r[2098] = -9;
+    r = h + 7 * cols;
+    r[2097] = 9;
+    r[2100] = -9;
+    r = h + 8 * cols;
+    for (int64_t c = 0; c < cols; c++)
+        r[c] = c % 16 == 3 ? 4 : c % 16 == 4 ? -4 : 0;
+    r = h + 9 * cols;
+    r[64 + 15] = r[64 + 16] = 9;
+    r[128 + 47] = r[128 + 48] = -9;
+    check_dtypes(h, rows, cols, 4);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_columns_match_host_loops)
 {
     /* 300 rows of 260 columns: two groups of 128 columns and 4 left over, with a NaN in
@@ -295,6 +344,7 @@ Suite *suite_reduce_paths(void)
     Suite *s = suite_create("reduce_paths");
     const struct test_case_entry tests[] = {
         {"rows", test_reduce_paths_rows_match_host_loops},
+        {"rows_blocks", test_reduce_paths_rows_blocks_keep_the_first_index},
         {"columns", test_reduce_paths_columns_match_host_loops},
         {"columns_late", test_reduce_paths_columns_decided_late},
         {"split", test_reduce_paths_split_argmin_keeps_the_first_index},
