@@ -327,7 +327,8 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * smaller index (the tree rows do not see their elements in order) */
 #define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
     (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
-/* argmin/argmax in rows, by blocks of 64 elements (x0..x3; of 16 where fewer are left in
+#ifdef POCL_DEVICE_ADDRESS_BITS
+/* argmin/argmax in rows on PoCL, by blocks of 64 elements (x0..x3; of 16 where fewer are left in
  * the run): the block's extreme lane by lane (m_, the plain comparison), then one select
  * keeps each lane's extreme and one the offset from js of the block where it last became
  * strictly better (int: the host keeps the parts and rows under 2^31 elements here; -1:
@@ -337,20 +338,20 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * R_ARG_STORE rescans that block for its first element equal to cm, or where a NaN was
  * noted the part for its first NaN; the tail's elements (acc at `at`) join by R_ARG_BETTER. */
 #define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##b = -1; R_NAN_VDECL(a)
-#define R_ARG_BLOCK(BEFORE, m_, jj)                                                                   \
+#define R_ARG_BLOCK(BEFORE, a, m_, jj)                                                                \
     {                                                                                                 \
-        int16 w_ = convert_int16(BEFORE(m_, a0v));                                                    \
-        a0b = select(a0b, (int16)((int)((jj) - js)), w_);                                             \
-        a0v = select(a0v, m_, BEFORE(m_, a0v));                                                       \
+        int16 w_ = convert_int16(BEFORE(m_, a##v));                                                   \
+        a##b = select(a##b, (int16)((int)((jj) - js)), w_);                                           \
+        a##v = select(a##v, m_, BEFORE(m_, a##v));                                                    \
     }
 #define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
-    R_ARG_BLOCK(BEFORE, x, jj)                                                                        \
-    R_NOTE_NAN(a0, x);
+    R_ARG_BLOCK(BEFORE, a, x, jj)                                                                     \
+    R_NOTE_NAN(a, x);
 #define R_ARG_VSTEP4(BEFORE, x0, x1, x2, x3, jj)                                                      \
     {                                                                                                 \
         R_VX m01_ = select(x0, x1, BEFORE(x1, x0)), m23_ = select(x2, x3, BEFORE(x3, x2));            \
         R_VX m_ = select(m01_, m23_, BEFORE(m23_, m01_));                                             \
-        R_ARG_BLOCK(BEFORE, m_, jj)                                                                   \
+        R_ARG_BLOCK(BEFORE, a0, m_, jj)                                                               \
         R_NOTE_NAN2(a0, x0, x1);                                                                      \
         R_NOTE_NAN2(a0, x2, x3);                                                                      \
     }
@@ -364,7 +365,7 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
         int bb_[16];                                                                                  \
         vstore16(a##v, 0, bv_);                                                                       \
         vstore16(a##b, 0, bb_);                                                                       \
-        for (int i_ = 0; i_ < 16; i_++)                                                               \
+        for (int i_ = 0; i_ < 16 && any(a##b >= 0); i_++) /* (none bettered: nothing to join) */    \
             if (BEFORE(bv_[i_], cm) || (bv_[i_] == cm && bb_[i_] < cb)) {                             \
                 cm = bv_[i_];                                                                         \
                 cb = bb_[i_];                                                                         \
@@ -395,6 +396,42 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
     R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0;        \
                     R_CT cm = acc; int cb = -1, if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; },     \
                     R_VEC_OK && je - js < INT_MAX, R_ARG_VDECL, VSTEP4, VSTEP, VJOIN, R_ARG_STORE(BEFORE))
+#else
+/* Elsewhere each lane keeps its best value and its offset from js (int, as above; strictly
+ * better values only, so the lane's first), and the lanes join by R_ARG_BETTER: Intel's
+ * CPU runtime took 2-3 times as long over the blocks above (argmax along axis 1 of a
+ * 2048 x 2048 float32) as this way. */
+#define R_IOTA16 ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0; R_NAN_VDECL(a)
+#define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
+    {                                                                                                 \
+        int16 w_ = convert_int16(BEFORE(x, a##v));                                                    \
+        a##i = select(a##i, (int16)((int)((jj) - js)) + R_IOTA16, w_);                                \
+        a##v = select(a##v, x, BEFORE(x, a##v));                                                      \
+        R_NOTE_NAN(a, x);                                                                             \
+    }
+#define R_ARGMIN_VSTEP(a, x, jj) R_ARG_VSTEP(R_LT, a, x, jj)
+#define R_ARGMAX_VSTEP(a, x, jj) R_ARG_VSTEP(R_GT, a, x, jj)
+#define R_ARG_VJOIN(BEFORE, a)                                                                        \
+    {                                                                                                 \
+        R_CT bv_[16];                                                                                 \
+        int bi_[16];                                                                                  \
+        vstore16(a##v, 0, bv_);                                                                       \
+        vstore16(a##i, 0, bi_);                                                                       \
+        for (int i_ = 0; i_ < 16; i_++)                                                               \
+            if (R_ARG_BETTER(BEFORE, bv_[i_], js + bi_[i_], acc, at)) {                               \
+                acc = bv_[i_];                                                                        \
+                at = js + bi_[i_];                                                                    \
+            }                                                                                         \
+        R_JOIN_NAN(a);                                                                                \
+    }
+#define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
+#define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP4, VSTEP, VJOIN)                                      \
+    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0,           \
+                 if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK && je - js < INT_MAX,      \
+                 R_ARG_VDECL, R_VSTEP_EACH, VSTEP, VJOIN, R_FIRST_NAN(at = j); out[ob] = at)
+#endif
 /* min and max in lanes: the plain comparison (a select the compilers make one min or max
  * instruction of) and NaN noted on the side (nan_); the tail keeps the loops' rule.  Where
  * a NaN was noted, R_FIRST_NAN makes the part's first NaN the result (a scan by the
@@ -405,7 +442,7 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_VMASK_f64 long16
 #define R_NAN_VDECL(a) USMARR_CAT(R_VMASK_, D1) a##n = 0
 #define R_NOTE_NAN(a, x) a##n |= (x) != (x)
-#define R_NOTE_NAN2(a, x, y) a##n |= isunordered(x, y)
+#define R_NOTE_NAN2(a, x, y) a##n |= ((x) != (x)) | ((y) != (y))
 #define R_JOIN_NAN(a) nan_ |= any(a##n)
 #else
 #define R_NAN_VDECL(a)
@@ -540,6 +577,65 @@ R_COLS_KERNEL(prod_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ONES, R_COLS_FIRST, R_C
 #if R_KEEP(mean_cols) && R_FLT && USMARR_VECTOR_OK(D1)
 R_COLS_KERNEL(mean_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ZEROS, R_COLS_FIRST, R_COLS_SUM, R_COLS_VMEAN, R_CT,
               R_COLS_ZERO_S, acc += v, R_COLS_MEAN)
+#endif
+/* Slabs: sum and prod of floats over an outer axis of many rows under contiguous kept
+ * outputs (the host's choice for large ones).  Reading 128 columns down every row takes
+ * each row's 512 bytes from a new page; a CPU streams whole rows far faster (a plain C
+ * loop over a 2048 x 2048 float32: 0.32-0.38 ms for whole rows, 0.8-1.3 ms in 128-column
+ * stripes, one thread).  So a work-item takes part `part` of the reduced rows, each row
+ * whole (in tiles of R_SLAB_TILE columns, the tile's partial row kept in cache), and
+ * writes that part's partial row at out + k0 * ko.s0 + part * po (its first row copied,
+ * the others combined by VOP lane by lane, the last columns one at a time by OP); the
+ * host then reduces the partials over the parts, the column kernels above.  (PoCL made
+ * 2-lane pieces of vload16/vstore16 pairs here, at twice the time of whole rows: rows
+ * aligned to the vector go through vector pointers.) */
+#define R_SLAB_TILE 4096
+#define R_SLAB_KERNEL(NAME, VOP, OP)                                                                  \
+    kernel void usmarr_reduce_##NAME##_slab(R_PARAMS(D1))                                             \
+    {                                                                                                 \
+        long k0 = get_global_id(1), part = get_global_id(2);                                          \
+        if (k0 >= ks.s0)                                                                              \
+            return;                                                                                   \
+        long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                  \
+        global R_CT *q0 = out + k0 * ko.s0 + part * po;                                               \
+        for (long t = 0; t < ks.s1; t += R_SLAB_TILE) {                                               \
+            long w = min((long)R_SLAB_TILE, ks.s1 - t), nv = w / 16;                                  \
+            global R_CT *q = q0 + t;                                                                  \
+            for (long j = js; j < je; j++) {                                                          \
+                long r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                             \
+                global const R_CT *p = in + k0 * ki.s0 + r0 * ri.s0 + r1 * ri.s1 + t;                 \
+                if (((ulong)p | (ulong)q) % sizeof(R_VX)) { /* vector-aligned rows typed as such */   \
+                    for (long v = 0; v < nv; v++)                                                     \
+                        vstore16(j == js ? vload16(v, p) : VOP(vload16(v, q), vload16(v, p)), v, q);  \
+                } else {                                                                              \
+                    global R_VX *qv = (global R_VX *)q;                                               \
+                    global const R_VX *pv = (global const R_VX *)p;                                   \
+                    if (j == js)                                                                      \
+                        for (long v = 0; v < nv; v++)                                                 \
+                            qv[v] = pv[v];                                                            \
+                    else                                                                              \
+                        for (long v = 0; v < nv; v++)                                                 \
+                            qv[v] = VOP(qv[v], pv[v]);                                                \
+                }                                                                                     \
+                for (long c = nv * 16; c < w; c++)                                                    \
+                    q[c] = j == js ? p[c] : OP(q[c], p[c]);                                           \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#define R_SLAB_ADD(a, b) ((a) + (b))
+#define R_SLAB_MUL(a, b) ((a) * (b))
+#define R_IS_F3264_F 1 /* float32 and float64 (their storage is the compute type) */
+#define R_IS_F3264_H 0
+#define R_IS_F3264_B 0
+#define R_IS_F3264_I 0
+#define R_IS_F3264_C 0
+#define R_F3264_(k) R_F3264__(k)
+#define R_F3264__(k) R_IS_F3264_##k
+#if R_KEEP(sum_slab) && R_F3264_(R_K) && R_VROWS_OK
+R_SLAB_KERNEL(sum, R_SLAB_ADD, R_SLAB_ADD)
+#endif
+#if R_KEEP(prod_slab) && R_F3264_(R_K) && R_VROWS_OK
+R_SLAB_KERNEL(prod, R_SLAB_MUL, R_SLAB_MUL)
 #endif
 /* sums of integers in their int64/uint64 accumulators (exact: the order does not matter) */
 #define R_COLS_VSUM_T USMARR_VCOMPUTE(R_SUMTAG)
