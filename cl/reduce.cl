@@ -181,7 +181,15 @@
 #else
 #define R_VROWS_OK 0
 #endif
-#define R_VROWS(VDECL, VSTEP, STEP, VJOIN)                                                            \
+#define R_VROWS(VDECL, VSTEP, STEP, VJOIN) R_VROWS_BY(VDECL, R_VSTEP_EACH, VSTEP, STEP, VJOIN)
+/* the 64 elements x0..x3 at jj, a vector to each accumulator */
+#define R_VSTEP_EACH(VSTEP, x0, x1, x2, x3, jj)                                                       \
+    VSTEP(a0, x0, jj);                                                                                \
+    VSTEP(a1, x1, jj + 16);                                                                           \
+    VSTEP(a2, x2, jj + 32);                                                                           \
+    VSTEP(a3, x3, jj + 48);
+/* R_VROWS with VSTEP4(VSTEP, x0, x1, x2, x3, jj) taking each group of 64 elements */
+#define R_VROWS_BY(VDECL, VSTEP4, VSTEP, STEP, VJOIN)                                                 \
     {                                                                                                 \
         VDECL(a0);                                                                                    \
         VDECL(a1);                                                                                    \
@@ -196,10 +204,7 @@
                 R_VX x1 = R_VLOAD16(p, g + 1, r0, r1s + g * 16 + 16);                                 \
                 R_VX x2 = R_VLOAD16(p, g + 2, r0, r1s + g * 16 + 32);                                 \
                 R_VX x3 = R_VLOAD16(p, g + 3, r0, r1s + g * 16 + 48);                                 \
-                VSTEP(a0, x0, j);                                                                     \
-                VSTEP(a1, x1, j + 16);                                                                \
-                VSTEP(a2, x2, j + 32);                                                                \
-                VSTEP(a3, x3, j + 48);                                                                \
+                VSTEP4(VSTEP, x0, x1, x2, x3, j)                                                      \
             }                                                                                         \
             for (; g < n16; g++, j += 16) {                                                           \
                 R_VX x0 = R_VLOAD16(p, g, r0, r1s + g * 16);                                          \
@@ -216,21 +221,23 @@
         VJOIN(a3);                                                                                    \
     }
 /* A reduction kernel over rows: DECL declares acc (and what else STORE reads), then the
- * 16-lane path where VOK holds (VDECL, VSTEP, VJOIN, as R_VROWS), else the loops' STEP. */
+ * 16-lane path where VOK holds (VDECL, VSTEP4, VSTEP, VJOIN, as R_VROWS_BY; VSTEP4 is
+ * R_VSTEP_EACH but for argmin/argmax), else the loops' STEP.  (One macro level: PoCL
+ * defines names such as min, max, all and any as macros, which a second would expand.) */
 #if R_VROWS_OK
-#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP, VJOIN, STORE)                       \
+#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP4, VSTEP, VJOIN, STORE)               \
     kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
     {                                                                                                 \
         R_HEAD                                                                                        \
         DECL;                                                                                         \
         if (VOK)                                                                                      \
-            R_VROWS(VDECL, VSTEP, STEP, VJOIN)                                                        \
+            R_VROWS_BY(VDECL, VSTEP4, VSTEP, STEP, VJOIN)                                             \
         else                                                                                          \
             R_LOOP(STEP)                                                                              \
         STORE;                                                                                        \
     }
 #else
-#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP, VJOIN, STORE)                       \
+#define R_ROW_KERNEL(NAME, OUTTAG, DECL, STEP, VOK, VDECL, VSTEP4, VSTEP, VJOIN, STORE)               \
     kernel void usmarr_reduce_##NAME(R_PARAMS(OUTTAG))                                                \
     {                                                                                                 \
         R_HEAD                                                                                        \
@@ -263,14 +270,14 @@
 #define R_VSUM_JOIN(a) acc += R_LANE_SUM(a)
 #if R_KEEP(sum) && R_FLT
 R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VSUM_DECL,
-             R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+             R_VSTEP_EACH, R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(sum) && !R_CPLX
 /* integers and bool: 16 lanes of int64/uint64 sums (exact, whatever the order) */
 #define R_WSUM_VT USMARR_CAT(R_SUM_CT, 16)
 #define R_WSUM_VDECL(a) R_WSUM_VT a = 0
 #define R_WSUM_VSTEP(a, x, jj) a += USMARR_CAT(convert_, R_WSUM_VT)(x)
 R_ROW_KERNEL(sum, R_SUMTAG, R_SUM_CT acc = 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_WSUM_VDECL,
-             R_WSUM_VSTEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+             R_VSTEP_EACH, R_WSUM_VSTEP, R_VSUM_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(sum)
 R_FOLD_KERNEL(sum, R_SUMTAG, R_SUM_CT, 0, acc += USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
@@ -289,7 +296,7 @@ R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc = j == js ? v : R_CMUL(a
 #define R_VPROD_STEP(a, x, jj) a *= x
 #define R_VPROD_JOIN(a) R_EACH_LANE(R_CT, a, v, acc *= v)
 R_ROW_KERNEL(prod, R_SUMTAG, R_SUM_CT acc = 1, acc *= USMARR_CONVERT(D1, R_SUMTAG, v), R_VEC_OK, R_VPROD_DECL,
-             R_VPROD_STEP, R_VPROD_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
+             R_VSTEP_EACH, R_VPROD_STEP, R_VPROD_JOIN, USMARR_STOREP(R_SUMTAG, out, ob, acc))
 #elif R_KEEP(prod)
 R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_SUMTAG, v),
               USMARR_STOREP(R_SUMTAG, out, ob, acc))
@@ -297,7 +304,7 @@ R_FOLD_KERNEL(prod, R_SUMTAG, R_SUM_CT, R_PROD_ONE, acc *= USMARR_CONVERT(D1, R_
 
 #if R_KEEP(mean) && R_FLT
 R_ROW_KERNEL(mean, R_MEANTAG, R_MEAN_CT acc = 0, acc += USMARR_CONVERT(D1, R_MEANTAG, v), R_VEC_OK, R_VSUM_DECL,
-             R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
+             R_VSTEP_EACH, R_VSUM_STEP, R_VSUM_JOIN, USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
 #elif R_KEEP(mean)
 R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(D1, R_MEANTAG, v),
               USMARR_STOREP(R_MEANTAG, out, ob, R_MEAN_OF(acc)))
@@ -320,9 +327,80 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
  * smaller index (the tree rows do not see their elements in order) */
 #define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
     (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
-/* argmin/argmax in rows: each lane keeps its best value and its offset from js (int: the
- * host's parts and rows stay under 2^31 elements here; strictly better values only, so
- * the lane's first), then the lanes join by R_ARG_BETTER */
+#ifdef POCL_DEVICE_ADDRESS_BITS
+/* argmin/argmax in rows on PoCL, by blocks of 64 elements (x0..x3; of 16 where fewer are left in
+ * the run): the block's extreme lane by lane (m_, the plain comparison), then one select
+ * keeps each lane's extreme and one the offset from js of the block where it last became
+ * strictly better (int: the host keeps the parts and rows under 2^31 elements here; -1:
+ * the first element's value, never bettered).  NaN is noted on the side, as min and max
+ * do.  The lanes then give the extreme and the first block that holds it (cm, cb; the
+ * lanes of every accumulator but a0 are never stepped and hold the first element), and
+ * R_ARG_STORE rescans that block for its first element equal to cm, or where a NaN was
+ * noted the part for its first NaN; the tail's elements (acc at `at`) join by R_ARG_BETTER. */
+#define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##b = -1; R_NAN_VDECL(a)
+#define R_ARG_BLOCK(BEFORE, a, m_, jj)                                                                \
+    {                                                                                                 \
+        int16 w_ = convert_int16(BEFORE(m_, a##v));                                                   \
+        a##b = select(a##b, (int16)((int)((jj) - js)), w_);                                           \
+        a##v = select(a##v, m_, BEFORE(m_, a##v));                                                    \
+    }
+#define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
+    R_ARG_BLOCK(BEFORE, a, x, jj)                                                                     \
+    R_NOTE_NAN(a, x);
+#define R_ARG_VSTEP4(BEFORE, x0, x1, x2, x3, jj)                                                      \
+    {                                                                                                 \
+        R_VX m01_ = select(x0, x1, BEFORE(x1, x0)), m23_ = select(x2, x3, BEFORE(x3, x2));            \
+        R_VX m_ = select(m01_, m23_, BEFORE(m23_, m01_));                                             \
+        R_ARG_BLOCK(BEFORE, a0, m_, jj)                                                               \
+        R_NOTE_NAN2(a0, x0, x1);                                                                      \
+        R_NOTE_NAN2(a0, x2, x3);                                                                      \
+    }
+#define R_ARGMIN_VSTEP(a, x, jj) R_ARG_VSTEP(R_LT, a, x, jj)
+#define R_ARGMAX_VSTEP(a, x, jj) R_ARG_VSTEP(R_GT, a, x, jj)
+#define R_ARGMIN_VSTEP4(VSTEP, x0, x1, x2, x3, jj) R_ARG_VSTEP4(R_LT, x0, x1, x2, x3, jj)
+#define R_ARGMAX_VSTEP4(VSTEP, x0, x1, x2, x3, jj) R_ARG_VSTEP4(R_GT, x0, x1, x2, x3, jj)
+#define R_ARG_VJOIN(BEFORE, a)                                                                        \
+    {                                                                                                 \
+        R_CT bv_[16];                                                                                 \
+        int bb_[16];                                                                                  \
+        vstore16(a##v, 0, bv_);                                                                       \
+        vstore16(a##b, 0, bb_);                                                                       \
+        for (int i_ = 0; i_ < 16 && any(a##b >= 0); i_++) /* (none bettered: nothing to join) */    \
+            if (BEFORE(bv_[i_], cm) || (bv_[i_] == cm && bb_[i_] < cb)) {                             \
+                cm = bv_[i_];                                                                         \
+                cb = bb_[i_];                                                                         \
+            }                                                                                         \
+        R_JOIN_NAN(a);                                                                                \
+    }
+#define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
+#define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
+/* the first index of cm in block cb (it holds cm: the scan stops there), joined with the
+ * tail's (acc, at); else the first NaN */
+#define R_ARG_STORE(BEFORE)                                                                           \
+    R_FIRST_NAN(at = j);                                                                              \
+    if (!nan_ && cb >= 0) {                                                                           \
+        long jb = js + cb, r0 = jb / rs.s1, r1 = jb - r0 * rs.s1, n = min(64L, min(je - jb, rs.s1 - r1)); \
+        global const USMARR_STORAGE(D1) *p = in + ib + r0 * ri.s0;                                    \
+        for (long k = 0; k < n; k++) {                                                                \
+            R_CT v = R_TAIL(p, r1 + k, r0, r1 + k);                                                   \
+            if (!BEFORE(v, cm) && !BEFORE(cm, v)) {                                                   \
+                jb += k;                                                                              \
+                break;                                                                                \
+            }                                                                                         \
+        }                                                                                             \
+        if (R_ARG_BETTER(BEFORE, cm, jb, acc, at))                                                    \
+            at = jb;                                                                                  \
+    }                                                                                                 \
+    out[ob] = at
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP4, VSTEP, VJOIN)                                      \
+    R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0;        \
+                    R_CT cm = acc; int cb = -1, if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; },     \
+                    R_VEC_OK && je - js < INT_MAX, R_ARG_VDECL, VSTEP4, VSTEP, VJOIN, R_ARG_STORE(BEFORE))
+#else
+/* Elsewhere each lane keeps its best value and its offset from js (int, as above; strictly
+ * better values only, so the lane's first), and the lanes join by R_ARG_BETTER: Intel's
+ * CPU runtime took 2-3 times as long over the blocks above (argmax along axis 1 of a
+ * 2048 x 2048 float32) as this way. */
 #define R_IOTA16 ((int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
 #define R_ARG_VDECL(a) R_VX a##v = (R_VX)(acc); int16 a##i = 0; R_NAN_VDECL(a)
 #define R_ARG_VSTEP(BEFORE, a, x, jj)                                                                 \
@@ -349,10 +427,11 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
     }
 #define R_ARGMIN_VJOIN(a) R_ARG_VJOIN(R_LT, a)
 #define R_ARGMAX_VJOIN(a) R_ARG_VJOIN(R_GT, a)
-#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP, VJOIN)                                              \
+#define R_ARG_EXTREME_KERNEL(NAME, BEFORE, VSTEP4, VSTEP, VJOIN)                                      \
     R_ROW_KERNEL(NAME, i64, R_CT acc = R_ELEM(first, r0_, r1_); long at = js; int nan_ = 0,           \
                  if (R_WINS(BEFORE, v, acc)) { acc = v; at = j; }, R_VEC_OK && je - js < INT_MAX,      \
-                 R_ARG_VDECL, VSTEP, VJOIN, R_FIRST_NAN(at = j); out[ob] = at)
+                 R_ARG_VDECL, R_VSTEP_EACH, VSTEP, VJOIN, R_FIRST_NAN(at = j); out[ob] = at)
+#endif
 /* min and max in lanes: the plain comparison (a select the compilers make one min or max
  * instruction of) and NaN noted on the side (nan_); the tail keeps the loops' rule.  Where
  * a NaN was noted, R_FIRST_NAN makes the part's first NaN the result (a scan by the
@@ -363,10 +442,12 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_VMASK_f64 long16
 #define R_NAN_VDECL(a) USMARR_CAT(R_VMASK_, D1) a##n = 0
 #define R_NOTE_NAN(a, x) a##n |= (x) != (x)
+#define R_NOTE_NAN2(a, x, y) a##n |= ((x) != (x)) | ((y) != (y))
 #define R_JOIN_NAN(a) nan_ |= any(a##n)
 #else
 #define R_NAN_VDECL(a)
 #define R_NOTE_NAN(a, x)
+#define R_NOTE_NAN2(a, x, y)
 #define R_JOIN_NAN(a)
 #endif
 #define R_FIRST_NAN(AT)                                                                               \
@@ -382,15 +463,15 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_MAX_VSTEP(a, x, jj) a = select(a, x, (x) > a); R_NOTE_NAN(a, x)
 #define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v < acc) acc = v) R_JOIN_NAN(a)
 #define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v > acc) acc = v) R_JOIN_NAN(a)
-/* (min and max go straight to R_ROW_KERNEL: PoCL defines them as macros, which a second
- * macro level would expand) */
 #if R_KEEP(min)
 R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_LT), R_VEC_OK,
-             R_EXTREME_VDECL, R_MIN_VSTEP, R_MIN_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
+                R_EXTREME_VDECL, R_VSTEP_EACH, R_MIN_VSTEP, R_MIN_VJOIN, R_FIRST_NAN(;);
+                USMARR_STOREP(D1, out, ob, acc))
 #endif
 #if R_KEEP(max)
 R_ROW_KERNEL(max, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_GT), R_VEC_OK,
-             R_EXTREME_VDECL, R_MAX_VSTEP, R_MAX_VJOIN, R_FIRST_NAN(;); USMARR_STOREP(D1, out, ob, acc))
+                R_EXTREME_VDECL, R_VSTEP_EACH, R_MAX_VSTEP, R_MAX_VJOIN, R_FIRST_NAN(;);
+                USMARR_STOREP(D1, out, ob, acc))
 #endif
 /* Reductions over an outer axis under contiguous kept outputs (the host's choice): a
  * work-item owns R_COLS neighbouring outputs in eight 16-vectors and walks the reduced
@@ -496,6 +577,65 @@ R_COLS_KERNEL(prod_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ONES, R_COLS_FIRST, R_C
 #if R_KEEP(mean_cols) && R_FLT && USMARR_VECTOR_OK(D1)
 R_COLS_KERNEL(mean_cols, D1, USMARR_VCOMPUTE(D1), R_COLS_ZEROS, R_COLS_FIRST, R_COLS_SUM, R_COLS_VMEAN, R_CT,
               R_COLS_ZERO_S, acc += v, R_COLS_MEAN)
+#endif
+/* Slabs: sum and prod of floats over an outer axis of many rows under contiguous kept
+ * outputs (the host's choice for large ones).  Reading 128 columns down every row takes
+ * each row's 512 bytes from a new page; a CPU streams whole rows far faster (a plain C
+ * loop over a 2048 x 2048 float32: 0.32-0.38 ms for whole rows, 0.8-1.3 ms in 128-column
+ * stripes, one thread).  So a work-item takes part `part` of the reduced rows, each row
+ * whole (in tiles of R_SLAB_TILE columns, the tile's partial row kept in cache), and
+ * writes that part's partial row at out + k0 * ko.s0 + part * po (its first row copied,
+ * the others combined by VOP lane by lane, the last columns one at a time by OP); the
+ * host then reduces the partials over the parts, the column kernels above.  (PoCL made
+ * 2-lane pieces of vload16/vstore16 pairs here, at twice the time of whole rows: rows
+ * aligned to the vector go through vector pointers.) */
+#define R_SLAB_TILE 4096
+#define R_SLAB_KERNEL(NAME, VOP, OP)                                                                  \
+    kernel void usmarr_reduce_##NAME##_slab(R_PARAMS(D1))                                             \
+    {                                                                                                 \
+        long k0 = get_global_id(1), part = get_global_id(2);                                          \
+        if (k0 >= ks.s0)                                                                              \
+            return;                                                                                   \
+        long js = part * chunk, je = min(js + chunk, rs.s0 * rs.s1);                                  \
+        global R_CT *q0 = out + k0 * ko.s0 + part * po;                                               \
+        for (long t = 0; t < ks.s1; t += R_SLAB_TILE) {                                               \
+            long w = min((long)R_SLAB_TILE, ks.s1 - t), nv = w / 16;                                  \
+            global R_CT *q = q0 + t;                                                                  \
+            for (long j = js; j < je; j++) {                                                          \
+                long r0 = j / rs.s1, r1 = j - r0 * rs.s1;                                             \
+                global const R_CT *p = in + k0 * ki.s0 + r0 * ri.s0 + r1 * ri.s1 + t;                 \
+                if (((ulong)p | (ulong)q) % sizeof(R_VX)) { /* vector-aligned rows typed as such */   \
+                    for (long v = 0; v < nv; v++)                                                     \
+                        vstore16(j == js ? vload16(v, p) : VOP(vload16(v, q), vload16(v, p)), v, q);  \
+                } else {                                                                              \
+                    global R_VX *qv = (global R_VX *)q;                                               \
+                    global const R_VX *pv = (global const R_VX *)p;                                   \
+                    if (j == js)                                                                      \
+                        for (long v = 0; v < nv; v++)                                                 \
+                            qv[v] = pv[v];                                                            \
+                    else                                                                              \
+                        for (long v = 0; v < nv; v++)                                                 \
+                            qv[v] = VOP(qv[v], pv[v]);                                                \
+                }                                                                                     \
+                for (long c = nv * 16; c < w; c++)                                                    \
+                    q[c] = j == js ? p[c] : OP(q[c], p[c]);                                           \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#define R_SLAB_ADD(a, b) ((a) + (b))
+#define R_SLAB_MUL(a, b) ((a) * (b))
+#define R_IS_F3264_F 1 /* float32 and float64 (their storage is the compute type) */
+#define R_IS_F3264_H 0
+#define R_IS_F3264_B 0
+#define R_IS_F3264_I 0
+#define R_IS_F3264_C 0
+#define R_F3264_(k) R_F3264__(k)
+#define R_F3264__(k) R_IS_F3264_##k
+#if R_KEEP(sum_slab) && R_F3264_(R_K) && R_VROWS_OK
+R_SLAB_KERNEL(sum, R_SLAB_ADD, R_SLAB_ADD)
+#endif
+#if R_KEEP(prod_slab) && R_F3264_(R_K) && R_VROWS_OK
+R_SLAB_KERNEL(prod, R_SLAB_MUL, R_SLAB_MUL)
 #endif
 /* sums of integers in their int64/uint64 accumulators (exact: the order does not matter) */
 #define R_COLS_VSUM_T USMARR_VCOMPUTE(R_SUMTAG)
@@ -622,10 +762,10 @@ R_ARG_JOIN_KERNEL(argmin, R_LT)
 R_ARG_JOIN_KERNEL(argmax, R_GT)
 #endif
 #if R_KEEP(argmin)
-R_ARG_EXTREME_KERNEL(argmin, R_LT, R_ARGMIN_VSTEP, R_ARGMIN_VJOIN)
+R_ARG_EXTREME_KERNEL(argmin, R_LT, R_ARGMIN_VSTEP4, R_ARGMIN_VSTEP, R_ARGMIN_VJOIN)
 #endif
 #if R_KEEP(argmax)
-R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
+R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP4, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 #endif
 
 /* all, any and count_nonzero: 16 truth lanes (-1 true), bool read as its bytes; all and
@@ -659,17 +799,17 @@ R_ARG_EXTREME_KERNEL(argmax, R_GT, R_ARGMAX_VSTEP, R_ARGMAX_VJOIN)
 #define R_COUNT_VSTEP(a, x, jj) a -= R_VTRUE(x)
 #define R_COUNT_VJOIN(a) acc += R_LANE_SUM(convert_long16(a))
 #if R_KEEP(all)
-R_ROW_KERNEL(all, b, uchar acc = 1, acc &= (uchar)R_TRUTH(v), R_VEC_OK, R_ALL_VDECL, R_ALL_VSTEP, R_ALL_VJOIN,
+R_ROW_KERNEL(all, b, uchar acc = 1, acc &= (uchar)R_TRUTH(v), R_VEC_OK, R_ALL_VDECL, R_VSTEP_EACH, R_ALL_VSTEP, R_ALL_VJOIN,
              out[ob] = acc)
 #endif
 #if R_KEEP(any)
-R_ROW_KERNEL(any, b, uchar acc = 0, acc |= (uchar)R_TRUTH(v), R_VEC_OK, R_ANY_VDECL, R_ANY_VSTEP, R_ANY_VJOIN,
+R_ROW_KERNEL(any, b, uchar acc = 0, acc |= (uchar)R_TRUTH(v), R_VEC_OK, R_ANY_VDECL, R_VSTEP_EACH, R_ANY_VSTEP, R_ANY_VJOIN,
              out[ob] = acc)
 #endif
 #if R_KEEP(count_nonzero)
 /* (a lane counts in 32 bits: at most 2^37 elements a work-item) */
 R_ROW_KERNEL(count_nonzero, i64, long acc = 0, acc += R_TRUTH(v) ? 1 : 0, R_VEC_OK && je - js < (1L << 37),
-             R_COUNT_VDECL, R_COUNT_VSTEP, R_COUNT_VJOIN, out[ob] = acc)
+             R_COUNT_VDECL, R_VSTEP_EACH, R_COUNT_VSTEP, R_COUNT_VJOIN, out[ob] = acc)
 #endif
 
 /* logsumexp and reduce_hypot (NumPy's logaddexp.reduce and hypot.reduce), real input only:

@@ -359,6 +359,64 @@ static const char *column_kernel(int ri_, usmarr_dtype_t d)
     }
 }
 
+/* Float sums, products and means over an outer axis of many rows under contiguous kept
+ * outputs, in slabs (cl/reduce.cl): `parts` parts of whole rows, a work-item each, write
+ * (kept dim 0, part, kept dim 1) partial rows, and the column kernel `cols` reduces them
+ * over the parts.  A CPU streams whole rows 2-3 times as fast as the column kernels'
+ * 128-column stripes; the slabs pay a second launch and the partials, so they serve only
+ * arrays of 1M elements or more.  Returns the parts (2 or more), or 0: not this path. */
+static int64_t slab_parts(const usmarr_context_t *ctx, int ri_, usmarr_dtype_t d, const struct launch *l,
+                          int64_t nred)
+{
+    if ((ri_ != RED_sum && ri_ != RED_prod && ri_ != RED_mean) || (d != USMARR_FLOAT32 && d != USMARR_FLOAT64))
+        return 0;
+    if (nred < 256 || nred * l->ks.s[1] * l->ks.s[0] < (1 << 20))
+        return 0;
+    int64_t want = 4 * (int64_t)ctx->profile.compute_units;
+    int64_t parts = (want + l->ks.s[0] - 1) / l->ks.s[0];
+    if (parts > nred / 64)
+        parts = nred / 64;
+    return parts >= 2 ? parts : 0;
+}
+
+static int reduce_in_slabs(usmarr_context_t *ctx, int ri_, const struct launch *l, const char *cols, int64_t nred,
+                           int64_t parts)
+{
+    int64_t chunk = (nred + parts - 1) / parts, ks1 = l->ks.s[1];
+    parts = (nred + chunk - 1) / chunk; /* every part non-empty */
+    int64_t pshape[3] = {l->ks.s[0], parts, ks1};
+    usmarr_array_t *partial = NULL;
+    int rc = usmarr__array_empty_like_layout(ctx, l->in_dtype, 3, pshape, USMARR_ORDER_C, USMARR_USM_DEVICE, &partial);
+    if (rc)
+        return rc;
+    struct launch p1 = *l;
+    p1.kernel = ri_ == RED_prod ? "prod_slab" : "sum_slab";
+    p1.out = usmarr_array_data(partial);
+    p1.ko.s[0] = parts * ks1;
+    p1.ko.s[1] = 1;
+    p1.po = ks1;
+    p1.chunk = chunk;
+    p1.parts = (size_t)parts;
+    p1.per_item = (size_t)ks1; /* one work-item per (kept dim 0, part) */
+    p1.serial = true;
+    if (!(rc = launch(ctx, &p1))) {
+        struct launch p2 = *l;
+        p2.kernel = cols;
+        p2.in = p1.out;
+        p2.ki = p1.ko;
+        p2.rs.s[0] = 1;
+        p2.rs.s[1] = parts;
+        p2.ri.s[0] = 0;
+        p2.ri.s[1] = ks1;
+        p2.chunk = parts;
+        p2.per_item = 128;
+        p2.serial = true;
+        rc = launch(ctx, &p2);
+    }
+    usmarr_array_release(partial); /* waits for the launches */
+    return rc;
+}
+
 /* The source reduced over `reduced` into `target` (shape: kept dims, keepdims or not). */
 static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_, const struct source *src,
                        const bool *reduced, usmarr_array_t *target)
@@ -464,6 +522,11 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
     const char *cols = column_kernel(ri_, src->dtype);
     if (cols && !src->fused && l.ki.s[1] == 1 && l.ko.s[1] == 1 && l.ks.s[1] >= 128 && l.ri.s[1] != 1 &&
         nred > 1 && ((ri_ != RED_count_nonzero && reductions[ri_].rule != R_INDEX) || nred < INT32_MAX)) {
+        int64_t parts = slab_parts(ctx, ri_, src->dtype, &l, nred);
+        if (parts) {
+            rc = reduce_in_slabs(ctx, ri_, &l, cols, nred, parts);
+            goto done;
+        }
         l.kernel = cols;
         l.per_item = 128;
         l.serial = true;

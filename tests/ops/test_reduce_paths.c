@@ -182,6 +182,55 @@ START_TEST(test_reduce_paths_rows_match_host_loops)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_rows_blocks_keep_the_first_index)
+{
+    /* argmin and argmax take the rows 64 elements a block (16 where fewer are left), note
+     * each lane's block and rescan the first block holding the extreme.  Rows of 2101
+     * elements (32 blocks of 64, 3 of 16, a tail of 5): the extreme in a block's first
+     * element and again in a later block's last, in a block's last and again in a later
+     * block's second (another lane), twice in one lane, in the row's first element, a row
+     * of one value throughout, a NaN in a later block than the extreme (and another
+     * after it), extremes in a block of 16 and again in the tail, and in the tail only. */
+    const int64_t rows = 10, cols = 2101;
+    double *h = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t i = 0; i < rows * cols; i++)
+        h[i] = tie_value(i);
+    double *r = h;
+    r[5 * 64] = r[9 * 64 + 63] = 9;
+    r[2 * 64] = r[30 * 64 + 63] = -9;
+    r = h + cols;
+    r[3 * 64 + 63] = r[7 * 64 + 1] = 9;
+    r[4 * 64 + 63] = r[6 * 64 + 2] = -9;
+    r = h + 2 * cols;
+    r[2 * 64 + 17] = r[6 * 64 + 17] = r[6 * 64 + 33] = 9;
+    r[3 * 64 + 17] = r[3 * 64 + 49] = -9;
+    r = h + 3 * cols;
+    r[0] = r[64] = r[2100] = 9;
+    r[1] = r[2099] = -9;
+    r = h + 4 * cols;
+    for (int64_t c = 0; c < cols; c++)
+        r[c] = 1.5;
+    r = h + 5 * cols;
+    r[3 * 64 + 10] = 9;
+    r[20 * 64 + 5] = NAN;
+    r[25 * 64] = NAN;
+    r = h + 6 * cols;
+    r[2048 + 16 + 15] = r[2099] = 9;
+    r[2048 + 32] = r[2098] = -9;
+    r = h + 7 * cols;
+    r[2097] = 9;
+    r[2100] = -9;
+    r = h + 8 * cols;
+    for (int64_t c = 0; c < cols; c++)
+        r[c] = c % 16 == 3 ? 4 : c % 16 == 4 ? -4 : 0;
+    r = h + 9 * cols;
+    r[64 + 15] = r[64 + 16] = 9;
+    r[128 + 47] = r[128 + 48] = -9;
+    check_dtypes(h, rows, cols, 4);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_columns_match_host_loops)
 {
     /* 300 rows of 260 columns: two groups of 128 columns and 4 left over, with a NaN in
@@ -249,6 +298,84 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
 }
 END_TEST
 
+/* sum, mean and prod of a (d0, rows, cols) float array h over axis 1 against host loops
+ * (h holds 2, 0.5, 1 and -1 and specials: sums and products are exact in both dtypes,
+ * whatever their order, so each must equal the host's; NaN where the host has NaN). */
+static double slab_value(int64_t i) { return i % 7 == 0 ? 2 : i % 7 == 3 ? 0.5 : i % 5 == 0 ? -1 : 1; }
+
+static void check_slabs(const double *h, int64_t d0, int64_t rows, int64_t cols)
+{
+    usmarr_context_t *ctx = test_context();
+    static const usmarr_dtype_t dtypes[] = {USMARR_FLOAT32, USMARR_FLOAT64};
+    static const char *const names[] = {"sum", "mean", "prod"};
+    int64_t n = d0 * rows * cols, shape[3] = {d0, rows, cols};
+    double *got = malloc(sizeof(double) * (size_t)(d0 * cols));
+    float *f = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        f[i] = (float)h[i];
+    for (int t = 0; t < 2; t++) {
+        usmarr_array_t *x;
+        ck_assert_ok(usmarr_array_from_host(ctx, 3, shape, dtypes[t], t ? (const void *)h : (const void *)f, NULL,
+                                            USMARR_USM_DEVICE, &x));
+        for (int o = 0; o < 3; o++) {
+            usmarr_array_t *r, *rd;
+            int axis = 1;
+            ck_assert_ok(usmarr_reduce(names[o], x, 1, &axis, false, NULL, &r));
+            ck_assert_ok(usmarr_array_astype(r, USMARR_FLOAT64, USMARR_ORDER_C, NULL, &rd));
+            ck_assert_ok(usmarr_array_copy_to_host(rd, got, NULL));
+            for (int64_t k = 0; k < d0 * cols; k++) {
+                const double *v = h + (k / cols) * rows * cols + k % cols;
+                double want = o == 2 ? 1 : 0;
+                for (int64_t i = 0; i < rows; i++)
+                    want = o == 2 ? want * v[i * cols] : want + v[i * cols];
+                if (o == 1)
+                    want /= (double)rows;
+                bool ok = want != want ? got[k] != got[k] : got[k] == (t ? want : (double)(float)want);
+                ck_assert_msg(ok, "%s of %s over axis 1, output %lld: %.17g, want %.17g", names[o],
+                              usmarr_dtype_name(dtypes[t]), (long long)k, got[k], want);
+            }
+            usmarr_array_release(rd);
+            usmarr_array_release(r);
+        }
+        usmarr_array_release(x);
+    }
+    free(f);
+    free(got);
+    usmarr_context_release(ctx);
+}
+
+START_TEST(test_reduce_paths_columns_in_slabs)
+{
+    /* Outer-axis sums, means and products of 1M elements or more go through parts of
+     * whole rows (tiles of 4096 columns) and a column reduction of the partials: (1, 300,
+     * 4133) (a tile and 37 columns: 2 vectors and 5 single ones) and (3, 400, 1000) (parts
+     * for each of 3 outer outputs), with NaN, infinities, zeros and -0.0 in some columns. */
+    int64_t n = 300 * 4133;
+    double *h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = slab_value(i);
+    h[17 * 4133 + 4100] = NAN;
+    h[290 * 4133 + 4132] = INFINITY;
+    h[5 * 4133 + 4097] = -INFINITY;
+    h[250 * 4133 + 4097] = INFINITY;
+    for (int64_t r = 0; r < 300; r++) {
+        h[r * 4133 + 4130] = r == 299 ? 4 : r % 2 ? 0.5 : -2;
+        h[r * 4133 + 9] = r == 150 ? 0 : r % 2 ? 2 : -0.5;
+        h[r * 4133 + 11] = -0.0;
+    }
+    check_slabs(h, 1, 300, 4133);
+    free(h);
+    n = 3 * 400 * 1000;
+    h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = slab_value(i * 3 + 1);
+    h[2 * 400 * 1000 + 399 * 1000 + 999] = NAN;
+    h[1 * 400 * 1000 + 200 * 1000 + 3] = INFINITY;
+    check_slabs(h, 3, 400, 1000);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_empty_axes)
 {
     /* (3, 0) over axis 1 and (0, 300) over axis 0: identities where there are, else
@@ -295,8 +422,10 @@ Suite *suite_reduce_paths(void)
     Suite *s = suite_create("reduce_paths");
     const struct test_case_entry tests[] = {
         {"rows", test_reduce_paths_rows_match_host_loops},
+        {"rows_blocks", test_reduce_paths_rows_blocks_keep_the_first_index},
         {"columns", test_reduce_paths_columns_match_host_loops},
         {"columns_late", test_reduce_paths_columns_decided_late},
+        {"columns_slabs", test_reduce_paths_columns_in_slabs},
         {"split", test_reduce_paths_split_argmin_keeps_the_first_index},
         {"empty", test_reduce_paths_empty_axes},
     };
