@@ -134,10 +134,11 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
 
 /* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2, 3, -1, -2
  * or -3 for an input (a negative one read forwards, lanes reversed: a flip's copy took 1.9
- * ms as scalars on PoCL against NumPy's 1.2).  Where the shape has one element per work-item (a compiler that vectorises
- * across work-items), only with non-temporal stores: on Intel's runtime the plain rows ran
- * 4 to 40 times slower than s1 and s2w (a[::2] + b[::2] and a broadcast add of 64K to 2M
- * elements), the non-temporal ones 1.4 to 1.5 times faster (8M elements and more). */
+ * ms as scalars on PoCL against NumPy's 1.2).  Where the shape has one element per
+ * work-item (a compiler that vectorises across work-items), only with non-temporal stores:
+ * on Intel's runtime the plain rows ran 4 to 40 times slower than s1 and s2w (a[::2] +
+ * b[::2] and a broadcast add of 64K to 2M elements), the non-temporal ones 1.4 to 1.5
+ * times faster (8M elements and more). */
 static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
                         const struct usmarr__iter *it)
 {
@@ -408,13 +409,12 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     if (cls == CLASS_S2W && (sh->rows_x != 128 || sh->rows_y != 2))
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_ROWS_X=%u -DUSMARR_ROWS_Y=%u",
                         sh->rows_x, sh->rows_y);
-    if (cls == CLASS_S2V && (unit || zero)) { /* unit holds the stride-2, stride-3 and negative operands here */
+    if (cls == CLASS_S2V && (unit || zero)) { /* unit: the stride-2, stride-3 and negative operands */
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_TWO=%u -DUSMARR_THREE=%u -DUSMARR_ZERO=%u",
                         unit & 255u, (unit >> 8) & 255u, zero);
         if (unit >> 16)
             len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_NEG=%u", unit >> 16);
-    }
-    else if (unit || zero) {
+    } else if (unit || zero) {
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit & 255u,
                         zero);
         if (unit >> 8) /* the stride-2 operands */
