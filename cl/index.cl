@@ -38,7 +38,8 @@
  *    result, one element per work-item, cells as in OP_GATHER's CHECKED form.
  *    usmarr_take_rows (the same options): getitem's a[idx, ...] when the axes after the
  *    index are one contiguous run of the source: a run per work-item into a contiguous
- *    result.  usmarr_take_runs: the same for long runs, 64 elements a work-item, 2-D.
+ *    result.  usmarr_take_runs: the same for long runs, TAKE_RUN elements a work-item, 2-D
+ *    (-DTAKE_RUN=512 [-DTAKE_NT=1]: non-temporal stores).
  *    Boolean masks (-DCOND=<tag of the mask> -DELEM=<bit-copy tag of the elements>): the
  *    flat (C-order) range [0, n) is cut into chunks of `chunk` elements, one work-item each:
  *      usmarr_mask_count    counts[c] = number of true mask elements in chunk c
@@ -222,15 +223,29 @@ kernel void usmarr_take_rows(global usmarr_item_t *out, global const usmarr_idx_
         o[j] = s[j];
 }
 
-/* The same for long runs: 64 elements of row e a work-item (four 16-vectors where the
- * items have a vector type), dimension 0 along the run, so that neighbouring work-items copy
- * neighbouring elements (a runtime that vectorises across work-items does not gather 16
- * rows at once) and the index costs little next to the copy. */
-kernel void usmarr_take_runs(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
+/* The same for long runs: TAKE_RUN elements (-DTAKE_RUN, a multiple of 16) of row e a
+ * work-item, dimension 0 along the run, so that neighbouring work-items copy neighbouring
+ * elements and the index costs little next to the copy; runs of 16-vectors where the items
+ * have a vector type (vec_type_hint: a runtime that vectorises across work-items leaves
+ * them alone, and does not gather 16 rows at once).  With -DTAKE_NT=1 (a result beyond the
+ * caches whose rows are 64-byte aligned) the stores bypass the caches, as the engine's
+ * contiguous copy's do. */
+#ifndef TAKE_RUN
+#define TAKE_RUN 512
+#endif
+#if USMARR_CAT(USMARR_VEC_OK_, ELEM)
+typedef __typeof__(vload16(0, (global const usmarr_item_t *)0)) usmarr_vitem_t __attribute__((aligned(1)));
+#if TAKE_NT
+#define TAKE_VSTORE(p, v) __builtin_nontemporal_store((v), (global __typeof__(+(v)) *)(p))
+#else
+#define TAKE_VSTORE(p, v) (*(global usmarr_vitem_t *)(p) = (v))
+#endif
+#endif
+kernel __attribute__((vec_type_hint(float16))) void usmarr_take_runs(global usmarr_item_t *out, global const usmarr_idx_t *ind, long istride,
                              global const usmarr_item_t *src, long m, long len, long n, long stride,
                              global long *cells)
 {
-    long c = get_global_id(0) * 64, e = get_global_id(1);
+    long c = get_global_id(0) * TAKE_RUN, e = get_global_id(1);
     if (c >= len || e >= m)
         return;
     global const usmarr_item_t *s = take_source(ind, istride, e, src, n, stride, cells);
@@ -238,14 +253,12 @@ kernel void usmarr_take_runs(global usmarr_item_t *out, global const usmarr_idx_
         return;
     s += c;
     global usmarr_item_t *o = out + e * len + c;
+    long count = min(len - c, (long)TAKE_RUN), j = 0;
 #if USMARR_CAT(USMARR_VEC_OK_, ELEM)
-    if (c + 64 <= len) {
-        for (int v = 0; v < 4; v++)
-            vstore16(vload16(v, s), v, o);
-        return;
-    }
+    for (; j + 16 <= count; j += 16)
+        TAKE_VSTORE(o + j, *(global const usmarr_vitem_t *)(s + j));
 #endif
-    for (long j = 0; j < min(len - c, 64L); j++)
+    for (; j < count; j++)
         o[j] = s[j];
 }
 #endif

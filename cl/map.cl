@@ -295,9 +295,14 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
 #ifndef USMARR_THREE
 #define USMARR_THREE 0
 #endif
+#ifndef USMARR_NEG
+#define USMARR_NEG 0
+#endif
 #define USMARR_V_ZERO(k) ((USMARR_ZERO >> (k)) & 1)
-#define USMARR_V_STEP(k)                                                                                       \
+#define USMARR_V_NEG(k) ((USMARR_NEG >> (k)) & 1)
+#define USMARR_V_MAG(k)                                                                                        \
     (USMARR_V_ZERO(k) ? 0L : ((USMARR_TWO >> (k)) & 1) ? 2L : ((USMARR_THREE >> (k)) & 1) ? 3L : 1L)
+#define USMARR_V_STEP(k) (USMARR_V_NEG(k) ? -USMARR_V_MAG(k) : USMARR_V_MAG(k))
 #define USMARR_X_SAME(k) long x##k = USMARR_V_STEP(k) * e;
 /* elements 0, 3, ..., 45 from three overlapping loads that end at element 45 */
 #define USMARR_V3(d, v0, v1, v2)                                                                               \
@@ -306,15 +311,22 @@ kernel __attribute__((reqd_work_group_size(USMARR_S2_GROUP))) void USMARR_KNAME(
 #define USMARR_VLOAD3(d, p) USMARR_V3(d, USMARR_VLOADP(d, p, 0), USMARR_VLOADP(d, p + 16, 0), USMARR_VLOADP(d, p + 30, 0))
 /* elements 0, 2, ..., 30: the second half from elements 16..31 unless the run is the row's
  * last (usmarr_last), where element 31 may lie past the operand's end */
-#define USMARR_VLOAD2(d, p)                                                                                    \
+#define USMARR_VLOAD2(d, p, last)                                                                              \
     (USMARR_VCOMPUTE(d))(USMARR_VLOADP(d, p, 0).even,                                                          \
-                         usmarr_last ? USMARR_VLOADP(d, p + 15, 0).odd : USMARR_VLOADP(d, p + 16, 0).even)
+                         (last) ? USMARR_VLOADP(d, p + 15, 0).odd : USMARR_VLOADP(d, p + 16, 0).even)
+/* A run of a negative step (an input walked backwards: flips, x[:, ::-2]) is the run of
+ * the positive step that starts at its lowest element, lanes reversed; that run's loads end
+ * at its last element (the two-load form of step 2 steps back by one), never above the
+ * reversed run's first. */
+#define USMARR_VLOADF(k, p, last)                                                                              \
+    (USMARR_V_MAG(k) == 0   ? (USMARR_VCOMPUTE(D##k))(USMARR_LOADP(D##k, p, 0))                                \
+     : USMARR_V_MAG(k) == 2 ? USMARR_VLOAD2(D##k, p, last)                                                     \
+     : USMARR_V_MAG(k) == 3 ? USMARR_VLOAD3(D##k, p)                                                           \
+                            : USMARR_VLOADP(D##k, p, 0))
 #undef VLOAD
 #define VLOAD(k)                                                                                               \
-    (USMARR_V_STEP(k) == 0   ? (USMARR_VCOMPUTE(D##k))(USMARR_LOADP(D##k, p##k, 0))                            \
-     : USMARR_V_STEP(k) == 2 ? USMARR_VLOAD2(D##k, p##k)                                                       \
-     : USMARR_V_STEP(k) == 3 ? USMARR_VLOAD3(D##k, p##k)                                                       \
-                             : USMARR_VLOADP(D##k, p##k, 0))
+    (USMARR_V_NEG(k) ? USMARR_VLOADF(k, p##k - 15 * USMARR_V_MAG(k), true).sfedcba9876543210                   \
+                     : USMARR_VLOADF(k, p##k, usmarr_last))
 #define USMARR_TV(k) , long t##k
 #define USMARR_ROW(k) p##k += i0 * t##k + USMARR_V_STEP(k) * base;
 #define USMARR_RUN(k) p##k += USMARR_V_STEP(k) * 16;

@@ -106,7 +106,8 @@ struct usmarr__iter {
  * tuples visited: drops size-1 dims (a zero-size space becomes ndim 1, shape {0});
  * flips dims whose strides are all <= 0 (moving the offsets); orders dims by |stride| of
  * operand 0, then 1, ... (largest first, so the last dim is the output's fastest); merges
- * neighbours that are jointly contiguous.  A one-element space ends with ndim 0. */
+ * neighbours that are jointly contiguous; flips an outer dim in which operand 0 alone moves
+ * forwards (the others backwards or not at all).  A one-element space ends with ndim 0. */
 USMARR_INTERNAL void usmarr__simplify(struct usmarr__iter *it);
 
 /* ---- maps ---------------------------------------------------------------------------- */

@@ -159,11 +159,13 @@ static unsigned map_runs(const struct usmarr__kernel_shape *sh, const struct usm
     return widest < 4 ? vecs * (unsigned)(4 / widest) : vecs;
 }
 
-/* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2 or 3 for
- * an input.  Where the shape has one element per work-item (a compiler that vectorises
- * across work-items), only with non-temporal stores: on Intel's runtime the plain rows ran
- * 4 to 40 times slower than s1 and s2w (a[::2] + b[::2] and a broadcast add of 64K to 2M
- * elements), the non-temporal ones 1.4 to 1.5 times faster (8M elements and more). */
+/* Rows of 16-vectors (where the shape has them): every inner stride is 1, or 0, 2, 3, -1, -2
+ * or -3 for an input (a negative one read forwards, lanes reversed: a flip's copy took 1.9
+ * ms as scalars on PoCL against NumPy's 1.2).  Where the shape has one element per
+ * work-item (a compiler that vectorises across work-items), only with non-temporal stores:
+ * on Intel's runtime the plain rows ran 4 to 40 times slower than s1 and s2w (a[::2] +
+ * b[::2] and a broadcast add of 64K to 2M elements), the non-temporal ones 1.4 to 1.5
+ * times faster (8M elements and more). */
 static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usmarr__map *m,
                         const struct usmarr__iter *it)
 {
@@ -171,7 +173,7 @@ static bool vector_rows(const struct usmarr__kernel_shape *sh, const struct usma
         return false;
     for (int k = 0; k < it->nops; k++) {
         int64_t t = it->strides[k][it->ndim - 1];
-        if (t != 1 && ((t != 0 && t != 2 && t != 3) || k < m->nout))
+        if (t != 1 && (t < -3 || t > 3 || k < m->nout))
             return false;
     }
     return !sh->contig_one || use_nt(sh, CLASS_S2V, m, it);
@@ -230,12 +232,14 @@ static void stride_masks(const struct usmarr__kernel_shape *sh, enum map_class c
                          unsigned *unit, unsigned *zero)
 {
     *unit = *zero = 0;
-    if (cls == CLASS_S2V) { /* the zero-stride inputs, which it broadcasts; in `unit`, the stride-2
-                               ones (bits 0-7) and the stride-3 ones (bits 8-15) */
+    if (cls == CLASS_S2V) { /* the zero-stride inputs, which it broadcasts; in `unit`, those of
+                               stride 2 or -2 (bits 0-7), 3 or -3 (bits 8-15), and the negative
+                               ones (bits 16-23) */
         for (int k = 0; k < it->nops; k++) {
             int64_t t = it->strides[k][it->ndim - 1];
             *zero |= (unsigned)(t == 0) << k;
-            *unit |= (unsigned)(t == 2) << k | (unsigned)(t == 3) << (k + 8);
+            *unit |= (unsigned)(abs64(t) == 2) << k | (unsigned)(abs64(t) == 3) << (k + 8) |
+                     (unsigned)(t < 0) << (k + 16);
         }
         return;
     }
@@ -432,10 +436,12 @@ static int map_kernel(usmarr_context_t *ctx, const struct usmarr__kernel_shape *
     if (cls == CLASS_S2W && (sh->rows_x != 128 || sh->rows_y != 2))
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_ROWS_X=%u -DUSMARR_ROWS_Y=%u",
                         sh->rows_x, sh->rows_y);
-    if (cls == CLASS_S2V && (unit || zero)) /* unit holds the stride-2 and stride-3 operands here */
+    if (cls == CLASS_S2V && (unit || zero)) { /* unit: the stride-2, stride-3 and negative operands */
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_TWO=%u -DUSMARR_THREE=%u -DUSMARR_ZERO=%u",
-                        unit & 255u, unit >> 8, zero);
-    else if (unit || zero) {
+                        unit & 255u, (unit >> 8) & 255u, zero);
+        if (unit >> 16)
+            len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_NEG=%u", unit >> 16);
+    } else if (unit || zero) {
         len += snprintf(options + len, sizeof options - (size_t)len, " -DUSMARR_UNIT=%u -DUSMARR_ZERO=%u", unit & 255u,
                         zero);
         if (unit >> 8) /* the stride-2 operands */

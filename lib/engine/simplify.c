@@ -95,4 +95,21 @@ void usmarr__simplify(struct usmarr__iter *it)
         nd = out + 1;
     }
     it->ndim = nd;
+
+    /* 5. Walk an outer dim in the direction the others read when operand 0 alone moves
+     *    forward in it (x[::-1] into a new array): the rows are then read in address order
+     *    and operand 0's written backwards, which costs its stores nothing. */
+    for (int d = 0; d + 1 < nd; d++) {
+        bool flip = it->nops > 1 && it->strides[0][d] > 0;
+        for (int k = 1; k < it->nops && flip; k++)
+            flip = it->strides[k][d] <= 0;
+        bool any_negative = false;
+        for (int k = 1; k < it->nops; k++)
+            any_negative |= it->strides[k][d] < 0;
+        if (flip && any_negative)
+            for (int k = 0; k < it->nops; k++) {
+                it->offsets[k] += it->strides[k][d] * (it->shape[d] - 1);
+                it->strides[k][d] = -it->strides[k][d];
+            }
+    }
 }

@@ -339,3 +339,27 @@ def test_array_api_version_and_the_2025_12_additions():
     got = usmarr.nextafter(x, usmarr.asarray(np.array([-0.0, 1.0, 2.0, 0.0], np.float32))).to_numpy()
     want = np.array([-0.0, np.float32(1.4e-45), 1.0000001, np.finfo(np.float32).max], np.float32)
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8", "i1", "f2", "c8"])
+def test_backward_views_of_views_copy_and_compute_as_numpy(dtype):
+    # inner strides -1, -2, -3 (rows of 16-vectors read forwards, lanes reversed), an outer
+    # one reversed, both, views of views, offsets that are no multiple of 16, odd lengths;
+    # special values travel bit for bit
+    rng = np.random.default_rng(5)
+    host = (rng.standard_normal((67, 301)) * 100).astype(dtype)
+    if host.dtype.kind == "f":
+        host.flat[[0, 7, 300, 1000, 5000]] = [np.nan, np.inf, -np.inf, -0.0, np.finfo(host.dtype).tiny / 4]
+    a = usmarr.asarray(host)
+    views = [lambda x: x[::-1, ::-1], lambda x: x[::-1], lambda x: x[:, ::-1], lambda x: x[:, ::-2],
+             lambda x: x[3:, 290:4:-3], lambda x: x[::-1][5:, 1:][::2, ::-1], lambda x: x[:, ::-1][:, 7:][::-1],
+             lambda x: x.reshape(-1)[::-1], lambda x: x.reshape(-1)[-2::-2]]
+    for v in views:
+        want = np.ascontiguousarray(v(host))
+        got = usmarr.asarray(v(a), copy=True).to_numpy()
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    if dtype in ("f4", "f8"):
+        for v in views[:3]:
+            with np.errstate(invalid="ignore"):
+                np.testing.assert_array_equal((a + v(a)).to_numpy(), host + v(host))

@@ -273,6 +273,66 @@ START_TEST(test_copy_2d_strided_narrow_and_wide_inner_axes)
 }
 END_TEST
 
+/* Sources walked backwards along the inner axis (steps -1, -2, -3: rows of 16-vectors read
+ * forwards and reversed where the device's shape has them), along the outer one, or both:
+ * rows of lengths around the 16-element run (a tail, runs ending exactly at the row's end),
+ * offsets and row strides that are not multiples of 16, one row (1-D) and several. */
+static struct layout backwards(int64_t rows, int64_t len, int64_t step, int outer_sign)
+{
+    int64_t pitch = (step < 0 ? -step : step) * len + 7, pad = 3;
+    struct layout l = {.ndim = rows > 1 ? 2 : 1};
+    int d = 0;
+    if (rows > 1) {
+        l.shape[0] = rows;
+        l.strides[0] = outer_sign * pitch;
+        l.offset += outer_sign < 0 ? pitch * (rows - 1) : 0;
+        d = 1;
+    }
+    l.shape[d] = len;
+    l.strides[d] = step;
+    l.offset += pad + (step < 0 ? -step * (len - 1) : 0);
+    l.block = pad + pitch * rows + pad;
+    return l;
+}
+
+START_TEST(test_copy_negative_strides_every_kind)
+{
+    usmarr_context_t *ctx = test_context();
+    bool fp64 = usmarr_context_info(ctx)->fp64;
+    static const int64_t lens[] = {16, 17, 47, 64, 1000};
+    static const usmarr_dtype_t pairs[][2] = {{USMARR_FLOAT32, USMARR_FLOAT32}, {USMARR_INT8, USMARR_INT8},
+                                              {USMARR_FLOAT16, USMARR_FLOAT16}, {USMARR_FLOAT64, USMARR_FLOAT64},
+                                              {USMARR_INT16, USMARR_FLOAT32},   {USMARR_COMPLEX64, USMARR_COMPLEX64}};
+    for (int p = 0; p < 6; p++) {
+        if (!fp64 && pairs[p][0] == USMARR_FLOAT64)
+            continue;
+        for (int64_t step = -3; step <= 1; step++) {
+            if (step == 0 || (step == -3 && p > 0) || (step == 1 && p > 0))
+                continue;
+            for (int i = 0; i < 5; i++) {
+                for (int64_t rows = 1; rows <= 3; rows += 2) {
+                    for (int sign = -1; sign <= 1; sign += 2) {
+                        if (rows == 1 && sign > 0)
+                            continue;
+                        if (step == 1 && sign > 0) /* forwards both ways: not this test's */
+                            continue;
+                        struct layout src = backwards(rows, lens[i], step, sign);
+                        int64_t shape[2] = {rows, lens[i]};
+                        struct layout dst = rows > 1 ? contiguous(2, shape, 'C') : contiguous(1, shape + 1, 'C');
+                        check_copy_into(ctx, pairs[p][0], &src, pairs[p][1], &dst);
+                    }
+                }
+            }
+        }
+    }
+    /* A destination at an offset that no 16-vector aligns, from a flipped source. */
+    struct layout src = backwards(2, 1000, -1, -1);
+    struct layout dst = {.ndim = 2, .shape = {2, 1000}, .strides = {1003, 1}, .offset = 5, .block = 2011};
+    check_copy_into(ctx, USMARR_FLOAT32, &src, USMARR_FLOAT32, &dst);
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 /* Every per-device kernel shape (USMARR_KERNEL_SHAPE forces one at context creation) on
  * this device: contiguous with a tail, unit, zero, 2 and other inner strides in the 1-D, 2-D
  * (both group shapes), 3-D and many-dim classes, transposes (tiled where the shape has
@@ -783,6 +843,7 @@ Suite *suite_copy(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_copy_transposes_tiled);
     tcase_add_test(tc, test_copy_2d_strided_narrow_and_wide_inner_axes);
+    tcase_add_test(tc, test_copy_negative_strides_every_kind);
     tcase_add_test(tc, test_copy_every_kernel_shape_on_this_device);
     tcase_add_test(tc, test_copy_random_layouts_up_to_32_dims);
     tcase_add_test(tc, test_copy_overlapping_source_is_read_first);

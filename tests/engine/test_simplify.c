@@ -123,6 +123,38 @@ START_TEST(test_simplify_mixed_signs_are_not_flipped)
 }
 END_TEST
 
+/* x[::-1] into a new array: the rows are read in address order, the output's written
+ * backwards; not where another input reads the rows forwards, and never the inner dim. */
+START_TEST(test_simplify_outer_dim_follows_the_inputs)
+{
+    int64_t shape[] = {5, 7};
+    int64_t st[] = {7, 1, -7, 1};
+    struct usmarr__iter it = make(2, shape, 2, st), before = it;
+    usmarr__simplify(&it);
+    ck_assert_int_eq(it.ndim, 2);
+    ck_assert_int_eq(it.strides[0][0], -7);
+    ck_assert_int_eq(it.strides[1][0], 7);
+    ck_assert_int_eq(it.offsets[0], 28);
+    ck_assert_int_eq(it.offsets[1], -28);
+    assert_same_space(&before, &it);
+
+    int64_t st3[] = {7, 1, -7, 1, 7, 1};
+    struct usmarr__iter three = make(2, shape, 3, st3), before3 = three;
+    usmarr__simplify(&three);
+    ck_assert_int_eq(three.strides[0][0], 7);
+    ck_assert_int_eq(three.offsets[0], 0);
+    assert_same_space(&before3, &three);
+
+    int64_t st1[] = {7, 1, -7, -1};
+    struct usmarr__iter inner = make(2, shape, 2, st1), before1 = inner;
+    usmarr__simplify(&inner);
+    ck_assert_int_eq(inner.ndim, 1);
+    ck_assert_int_eq(inner.strides[0][0], 1);
+    ck_assert_int_eq(inner.strides[1][0], -1);
+    assert_same_space(&before1, &inner);
+}
+END_TEST
+
 START_TEST(test_simplify_drops_size_one_dims_and_zero_size_and_0d)
 {
     int64_t shape[] = {1, 5, 1, 1};
@@ -208,6 +240,7 @@ Suite *suite_simplify(void)
     tcase_add_test(tc, test_simplify_orders_by_output_not_broadcast_input);
     tcase_add_test(tc, test_simplify_flips_all_negative_dims_and_moves_offsets);
     tcase_add_test(tc, test_simplify_mixed_signs_are_not_flipped);
+    tcase_add_test(tc, test_simplify_outer_dim_follows_the_inputs);
     tcase_add_test(tc, test_simplify_drops_size_one_dims_and_zero_size_and_0d);
     tcase_add_test(tc, test_simplify_overlapping_layout_is_not_merged);
     tcase_add_test(tc, test_simplify_random_spaces_preserve_address_tuples);

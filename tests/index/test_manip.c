@@ -668,6 +668,58 @@ START_TEST(test_manip_complex128_and_float16_move_bit_exact)
 }
 END_TEST
 
+/* take along axis 0 of long rows (runs of 512 elements a work-item, non-temporal stores for
+ * results beyond the caches), against a host loop: row lengths with and without a tail of
+ * the 16-vectors and of the run, float32 and int8 (16-vectors of other widths), negative
+ * and repeated indices in every mode, and a bad index in the same pass. */
+START_TEST(test_manip_take_long_rows_against_host_loop)
+{
+    usmarr_context_t *ctx = test_context();
+    static const int64_t lens[] = {256, 700, 1000, 2048};
+    static const int64_t rows[] = {40, 40, 40, 1100}; /* 1100 x 2048 float32: 8.6 MiB */
+    static const usmarr_dtype_t dts[] = {USMARR_FLOAT32, USMARR_INT8};
+    for (int t = 0; t < 2; t++) {
+        size_t isz = usmarr_dtype_size(dts[t]);
+        for (int i = 0; i < 4; i++) {
+            int64_t n = 37, len = lens[i], m = rows[i], shape[2] = {n, len};
+            unsigned char *src = malloc((size_t)(n * len) * isz), *got = malloc((size_t)(m * len) * isz);
+            for (int64_t q = 0; q < n * len * (int64_t)isz; q++)
+                src[q] = (unsigned char)(q * 31 + q / 977);
+            int64_t *idx = malloc((size_t)m * sizeof *idx);
+            for (int64_t e = 0; e < m; e++)
+                idx[e] = (e * 11) % (2 * n) - n; /* [-n, n): negative ones count from the end */
+            usmarr_array_t *a, *ind = host_i64(ctx, m, idx), *r;
+            ck_assert_ok(usmarr_array_from_host(ctx, 2, shape, dts[t], src, NULL, USMARR_USM_DEVICE, &a));
+            for (int mode = 0; mode < 3; mode++) {
+                ck_assert_ok(usmarr_take(a, ind, 0, (usmarr_index_mode_t)mode, NULL, &r));
+                ck_assert_ok(usmarr_array_copy_to_host(r, got, NULL));
+                int64_t bad = -1;
+                for (int64_t e = 0; e < m && bad < 0; e++) {
+                    int64_t v = idx[e];
+                    int64_t row = mode == USMARR_INDEX_MODE_CLIP ? (v < 0 ? 0 : v) : (v + n) % n;
+                    if (memcmp(got + e * len * (int64_t)isz, src + row * len * (int64_t)isz, (size_t)len * isz))
+                        bad = e;
+                }
+                ck_assert_msg(bad < 0, "%s rows of %lld, mode %d: row %lld differs", usmarr_dtype_name(dts[t]),
+                              (long long)len, mode, (long long)bad);
+                usmarr_array_release(r);
+            }
+            idx[m - 3] = n; /* one past the end */
+            usmarr_array_t *ind_bad = host_i64(ctx, m, idx);
+            ck_assert_fails_with(usmarr_take(a, ind_bad, 0, USMARR_INDEX_MODE_RAISE, NULL, &r), USMARR_ERROR_INDEX,
+                                 "index 37 is out of bounds for axis 0 with size 37 (take)");
+            usmarr_array_release(ind_bad);
+            usmarr_array_release(ind);
+            usmarr_array_release(a);
+            free(src);
+            free(got);
+            free(idx);
+        }
+    }
+    usmarr_context_release(ctx);
+}
+END_TEST
+
 Suite *suite_manip(void)
 {
     load_cases();
@@ -683,6 +735,7 @@ Suite *suite_manip(void)
     tcase_add_test(tc, test_manip_other_context_is_rejected);
     tcase_add_test(tc, test_manip_extract_and_nonzero_results_live_in_finalized_pod_blocks);
     tcase_add_test(tc, test_manip_complex128_and_float16_move_bit_exact);
+    tcase_add_test(tc, test_manip_take_long_rows_against_host_loop);
     suite_add_tcase(s, tc);
     return s;
 }
