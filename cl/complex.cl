@@ -651,6 +651,30 @@ static inline CX_OVL RM cx_vacosh(RV x, RV y, RV *rx, RV *ry)
     *ry = select(wx, -wx, signbit(y));
     return done;
 }
+/* Kahan's atanh away from the pole at 1 (|1 - |x|| + |y| >= 1/2) below CX_BIG; atan from it
+ * as c_atan_1 */
+static inline CX_OVL RM cx_ok_atanh(RV x, RV y)
+{
+    RV ax = fabs(x);
+    return CX_OK(x) & isnormal(y) & (fmax(ax, fabs(y)) <= (RV)CX_BIG) & (fabs((RV)1 - ax) + fabs(y) >= (RV)0.5);
+}
+static inline CX_OVL RM cx_vatanh(RV x, RV y, RV *rx, RV *ry)
+{
+    RV ax = fabs(x), u = (RV)1 - ax, q = (RV)4 * ax / (u * u + y * y), d = u * ((RV)1 + ax) - y * y;
+    RM done = CX_OK(q) & isnormal(d);
+    *rx = copysign((RV)0.25 * log1p(select((RV)0.5, q, done)), x);
+    *ry = (RV)0.5 * atan2((RV)2 * y, select((RV)0.5, d, done));
+    return done;
+}
+static inline CX_OVL RM cx_ok_atan(RV x, RV y) { return cx_ok_atanh(-y, x); }
+static inline CX_OVL RM cx_vatan(RV x, RV y, RV *rx, RV *ry)
+{
+    RV wx, wy;
+    RM done = cx_vatanh(-y, x, &wx, &wy);
+    *rx = wy;
+    *ry = -wx;
+    return done;
+}
 /* the functions of the table: the 16-lane formula of 16 copies where it applies (above) */
 /* (f is pasted only: PoCL defines the names of its math functions as macros) */
 #ifdef EW_SPLAT
@@ -681,8 +705,8 @@ CX_DEF_TABLE(asin)
 CX_DEF_TABLE(acos)
 CX_DEF_TABLE(asinh)
 CX_DEF_TABLE(acosh)
-static inline CX_OVL C c_atanh(C a) { return c_atanh_1(a); }
-static inline CX_OVL C c_atan(C a) { return c_atan_1(a); }
+CX_DEF_TABLE(atanh)
+CX_DEF_TABLE(atan)
 #undef RM
 #undef CX_TRIG_FAST
 #undef CX_OK

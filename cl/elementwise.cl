@@ -1229,6 +1229,8 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
     X(ACOS, SAME, EW_CX_LANES(acos))                                                                     \
     X(ASINH, SAME, EW_CX_LANES(asinh))                                                                   \
     X(ACOSH, SAME, EW_CX_LANES(acosh))                                                                   \
+    X(ATAN, SAME, EW_CX_LANES(atan))                                                                     \
+    X(ATANH, SAME, EW_CX_LANES(atanh))                                                                   \
     X(EXP, SAME, EW_CX_LANES(exp))                                                                       \
     X(EXPM1, SAME, EW_CX_LANES(expm1))                                                                   \
     X(LOG1P, SAME, EW_CX_LANES(log1p))                                                                   \
