@@ -484,10 +484,11 @@
 #define EW_CONJ(a) ((EW_CT)((a).x, -(a).y))
 #define EW_REALPART(a) ((a).x)
 #define EW_IMAGPART(a) ((a).y)
-#define EW_ISNAN(a) (isnan((a).x) || isnan((a).y))
-#define EW_ISINF(a) (isinf((a).x) || isinf((a).y))
-#define EW_ISFINITE(a) (isfinite((a).x) && isfinite((a).y))
-#define EW_TRUTH(a) ((a).x != 0 || (a).y != 0)
+/* without branches (| and &), which a compiler that vectorises across work-items keeps */
+#define EW_ISNAN(a) (isnan((a).x) | isnan((a).y))
+#define EW_ISINF(a) (isinf((a).x) | isinf((a).y))
+#define EW_ISFINITE(a) (isfinite((a).x) & isfinite((a).y))
+#define EW_TRUTH(a) (((a).x != 0) | ((a).y != 0))
 #define EW_ADD(a, b) ((a) + (b))
 #define EW_DIV(a, b) c_div((a), (b))
 #define EW_POW(a, b) c_pow((a), (b))
@@ -1231,6 +1232,10 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
     X(ACOSH, SAME, EW_CX_LANES(acosh))                                                                   \
     X(ATAN, SAME, EW_CX_LANES(atan))                                                                     \
     X(ATANH, SAME, EW_CX_LANES(atanh))                                                                   \
+    X(TAN, SAME, EW_CX_LANES(tan))                                                                       \
+    X(TANH, SAME, EW_CX_LANES(tanh))                                                                     \
+    X(EXP2, SAME, EW_CX_LANES(exp2))                                                                     \
+    X(RECIPROCAL, SAME, cx_recip(re, im, &ore, &oim))                                                    \
     X(EXP, SAME, EW_CX_LANES(exp))                                                                       \
     X(EXPM1, SAME, EW_CX_LANES(expm1))                                                                   \
     X(LOG1P, SAME, EW_CX_LANES(log1p))                                                                   \
