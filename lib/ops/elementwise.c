@@ -614,6 +614,10 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
     bool compares = c->op->out == OUT_BOOL || c->op->where;
     *vec = (usmarr__dtype_vector_ok(c->loop) || (c->loop == USMARR_BOOL && compares)) &&
            (usmarr__dtype_vector_ok(c->res) || c->res == USMARR_BOOL);
+    /* a complex loop's unary functions of an array split 16 elements into two vectors of
+     * parts (cl/elementwise.cl) */
+    if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX)
+        *vec = c->n == 1 && !c->op->where && !c->op->params && c->operands[0].array;
     for (int i = 0; i < c->n; i++) {
         const usmarr_array_t *a = c->operands[i].array;
         bool cond = c->op->where && i == 0;
@@ -670,6 +674,8 @@ static void call_defines(const struct call *c, const char (*srcs)[8], bool vec, 
      * the 16-lane bodies (cl/elementwise.cl, "lanes") */
     const struct usmarr__kernel_shape *sh = &c->ctx->shape;
     bool splat = vec && (!sh->contig_one || sh->rowvec || sh->tblock);
+    if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX) /* contig's bodies only (cl/elementwise.cl) */
+        splat = vec && !sh->contig_one;
     uint64_t key = (uint64_t)c->loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
                    (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? c->opi : 0) << 11 |
                    (uint64_t)equal_nan << 19 | (uint64_t)splat << 29 | (uint64_t)(tolerance_bits / 16) << 30;

@@ -1,7 +1,8 @@
 /* Complex elementwise functions against NumPy 2 (tests/complex_cases.txt from
  * gen_complex_cases.py): the C99 Annex G special values, the branch cuts with signed zeros,
  * tiny and huge magnitudes and subnormals, for complex64 and complex128, on contiguous and
- * reversed layouts.  Tolerances: doc/ops.md, "Complex functions". */
+ * reversed layouts, which must agree to the bit.  Tolerances: doc/ops.md, "Complex
+ * functions". */
 #include "../harness/common.h"
 #include "ops_cases.h"
 
@@ -79,6 +80,40 @@ static void note(char *buf, size_t size, const char *msg, int *failures)
         strcat(buf, msg);
 }
 
+/* The same value to the bit in each part (any NaN equal to any NaN). */
+static bool same_value(usmarr_dtype_t rd, const void *a, const void *b)
+{
+    double ar, ai, br, bi;
+    ops_cases_load(rd, a, &ar, &ai);
+    ops_cases_load(rd, b, &br, &bi);
+    return ((isnan(ar) && isnan(br)) || (ar == br && signbit(ar) == signbit(br))) &&
+           ((isnan(ai) && isnan(bi)) || (ai == bi && signbit(ai) == signbit(bi)));
+}
+
+/* Lanes (doc/ops.md): an element of the contiguous layout, computed in a vector beside
+ * others (special values among ordinary ones), has the value it has alone in the reversed
+ * layout. */
+static void check_lanes(const char *op, usmarr_dtype_t d, usmarr_dtype_t rd, int n, const unsigned char *contiguous,
+                        usmarr_array_t *reversed, char *failures_text, size_t size, int *failures)
+{
+    size_t rsz = usmarr_dtype_size(rd);
+    unsigned char *got = malloc((size_t)n * rsz);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_ok(usmarr_array_copy_to_host(reversed, got, NULL));
+    for (int i = 0; i < n; i++) {
+        if (same_value(rd, contiguous + (size_t)i * rsz, got + (size_t)i * rsz))
+            continue;
+        double cr, ci, gr, gi;
+        ops_cases_load(rd, contiguous + (size_t)i * rsz, &cr, &ci);
+        ops_cases_load(rd, got + (size_t)i * rsz, &gr, &gi);
+        char msg[400];
+        snprintf(msg, sizeof msg, "\n  %s %s [%d]: contiguous %.17g%+.17gj, alone (reversed) %.17g%+.17gj", op,
+                 usmarr_dtype_name(d), i, cr, ci, gr, gi);
+        note(failures_text, size, msg, failures);
+    }
+    free(got);
+}
+
 /* Compares a result with the line's expected values; `y` is pow's exponent or NULL. */
 static void check(const char *op, usmarr_dtype_t d, usmarr_dtype_t rd, const struct input *in, const char *y_text,
                   usmarr_array_t *res, char **want_text, const char *layout, char *failures_text, size_t size,
@@ -147,6 +182,7 @@ START_TEST(test_complex_functions_match_numpy2_on_special_values_cuts_and_extrem
     size_t cap = 0;
     int cases = 0, failures = 0;
     char text[3000] = "";
+    unsigned char *first_layout = NULL; /* a unary function's contiguous result */
     ck_assert_ptr_nonnull(fl = malloc(4096 * sizeof *fl));
     while (next_line(f, &buf, &cap)) {
         int nf = ops_cases_split(buf, fl, 4096);
@@ -192,6 +228,11 @@ START_TEST(test_complex_functions_match_numpy2_on_special_values_cuts_and_extrem
             snprintf(layout_name, sizeof layout_name, "%s%s%s", layout ? "reversed" : "contiguous",
                      is_pow ? " y=" : "", is_pow ? fl[3] : "");
             check(op, d, rd, &in[d], is_pow ? fl[3] : NULL, res, fl + first, layout_name, text, sizeof text, &failures);
+            if (!is_pow && !layout) {
+                ck_assert_ptr_nonnull(first_layout = realloc(first_layout, (size_t)n * usmarr_dtype_size(rd)));
+                ck_assert_ok(usmarr_array_copy_to_host(res, first_layout, NULL));
+            } else if (!is_pow)
+                check_lanes(op, d, rd, n, first_layout, res, text, sizeof text, &failures);
             usmarr_array_release(res);
             usmarr_array_release(y);
             usmarr_array_release(x);
@@ -200,6 +241,7 @@ START_TEST(test_complex_functions_match_numpy2_on_special_values_cuts_and_extrem
     }
     free(fl);
     free(buf);
+    free(first_layout);
     fclose(f);
     for (int d = 0; d < USMARR_DTYPE_COUNT; d++)
         free(in[d].bytes);
