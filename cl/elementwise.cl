@@ -287,8 +287,10 @@
 #undef ew_exp
 #undef ew_sinh
 #undef ew_cosh
+#undef ew_tanh
 #undef EW_TRIG_FAST
 #undef EW_ALL
+#undef EW_ANY
 #undef EW_LANES16_2
 #undef EW_F2
 #undef EW_VF1
@@ -344,6 +346,11 @@
 #undef EW_VM_COS
 #undef EW_VM_TAN
 #undef EW_VM_POW
+#undef EW_VM_ATAN
+#undef EW_VM_ATAN2
+#undef EW_VM_ACOS
+#undef EW_VM_ATANH
+#undef EW_VM_TANH
 
 /* ---- case filters: a function appears in a program only when its arity, result rule and
  *      loop dtypes match the program's.  The host passes -DEW_N<a> and -DEW_O<rule>. -- */
@@ -607,6 +614,9 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
     return select(r, x + (EW_VCT)M_LN2, x == y);
 }
 
+/* tanh(+-inf) is +-1 (PoCL 6.0's one-lane float tanh gives 0.99999994) */
+#define ew_tanh EW_PASTE(ew_tanh_, EW_T)
+static inline EW_CT ew_tanh(EW_CT x) { return isinf(x) ? copysign((EW_CT)1, x) : tanh(x); }
 /* the 16-lane bodies: vmath.cl's for float (and float16) where it prefers them, else the
  * device's */
 #if EW_TBITS == 64 || !defined(VM_PREFERRED)
@@ -614,11 +624,21 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
 #define EW_VM_EXPM1 expm1
 #define EW_VM_SINH ew_usinh
 #define EW_VM_COSH ew_ucosh
+#define EW_VM_ATAN atan
+#define EW_VM_ATAN2 atan2
+#define EW_VM_ACOS acos
+#define EW_VM_ATANH atanh
+#define EW_VM_TANH tanh
 #else
 #define EW_VM_EXP vm_expf
 #define EW_VM_EXPM1 vm_expm1f
 #define EW_VM_SINH vm_sinhf
 #define EW_VM_COSH vm_coshf
+#define EW_VM_ATAN vm_atanf
+#define EW_VM_ATAN2 vm_atan2f
+#define EW_VM_ACOS vm_acosf
+#define EW_VM_ATANH vm_atanhf
+#define EW_VM_TANH vm_tanhf
 #endif
 #if EW_TBITS == 64 || !defined(VM_PREFERRED) || !defined(VM_D)
 #define EW_VM_CBRT cbrt
@@ -640,6 +660,18 @@ static inline EW_VCT ew_ulogaddexp(EW_VCT x, EW_VCT y)
 #define EW_VM_COS vm_cosf
 #define EW_VM_TAN vm_tanf
 #define EW_VM_POW vm_powf
+#endif
+#if EW_TBITS == 64 && defined(VM_PREFERRED) && defined(VM_D)
+#undef EW_VM_POW
+#undef EW_VM_EXPM1
+#undef EW_VM_SINH
+#undef EW_VM_COSH
+#undef EW_VM_CBRT
+#define EW_VM_CBRT vm_cbrtd
+#define EW_VM_POW vm_powd
+#define EW_VM_EXPM1 vm_expm1d
+#define EW_VM_SINH vm_sinhd
+#define EW_VM_COSH vm_coshd
 #endif
 /* pow of 16 lanes whose exponents are integers where the base is negative: the sign of
  * (-1)^b times |a|^b (b is odd where b / 2 is not an integer: exact, and every b of 2^53 or
@@ -676,10 +708,12 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
 #ifdef __has_builtin
 #if __has_builtin(__builtin_reduce_and)
 #define EW_ALL(m) (__builtin_reduce_and(m) != 0)
+#define EW_ANY(m) (__builtin_reduce_or(m) != 0)
 #endif
 #endif
 #ifndef EW_ALL
 #define EW_ALL(m) all(m)
+#define EW_ANY(m) any(m)
 #endif
 #define EW_TRIG_FAST 15
 #define EW_OK_ANY(x) (isnormal(x) | ((x) == 0))
@@ -765,16 +799,16 @@ EW_LANE_SAFE1(SIN, sin, sin, EW_VM_SIN, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(COS, cos, cos, EW_VM_COS, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(TAN, tan, tan, EW_VM_TAN, EW_OK_TRIG, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(ASIN, asin, asin, asin, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
-EW_LANE_SAFE1(ACOS, acos, acos, acos, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
-EW_LANE_SAFE1(ATAN, atan, atan, atan, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(ACOS, acos, acos, EW_VM_ACOS, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ATAN, atan, atan, EW_VM_ATAN, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(SINH, sinh, ew_sinh, EW_VM_SINH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(COSH, cosh, ew_cosh, EW_VM_COSH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
-EW_LANE_SAFE1(TANH, tanh, tanh, tanh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
+EW_LANE_SAFE1(TANH, tanh, ew_tanh, EW_VM_TANH, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(ASINH, asinh, asinh, asinh, EW_OK_ANY, EW_NAN_NONE, 0.5f)
 EW_LANE_SAFE1(ACOSH, acosh, acosh, acosh, EW_OK_ACOSH, EW_NAN_ACOSH, 2.0f)
-EW_LANE_SAFE1(ATANH, atanh, atanh, atanh, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
+EW_LANE_SAFE1(ATANH, atanh, atanh, EW_VM_ATANH, EW_OK_UNIT, EW_NAN_UNIT, 0.5f)
 EW_LANE_SAFE2(POWG, powg, pow, ew_upow, EW_OK_POW, EW_NAN_POW, 0.5f)
-EW_LANE_SAFE2(ATAN2, atan2, atan2, atan2, EW_OK_ATAN2, EW_NAN_NONE2, 0.5f)
+EW_LANE_SAFE2(ATAN2, atan2, atan2, EW_VM_ATAN2, EW_OK_ATAN2, EW_NAN_NONE2, 0.5f)
 EW_LANE_SAFE2(HYPOT, hypot, hypot, hypot, EW_OK_2, EW_NAN_NONE2, 0.5f)
 EW_LANE_SAFE2(LOGADDEXP, logaddexp, ew_logaddexp, ew_ulogaddexp, EW_OK_2, EW_NAN_NONE2, 0.5f)
 /* pow with the exponents that need no pow: 2 (a a), 1, 0, -1 (1 / a) and 0.5 (sqrt, with
@@ -785,8 +819,10 @@ EW_LANE_SAFE2(LOGADDEXP, logaddexp, ew_logaddexp, ew_ulogaddexp, EW_OK_2, EW_NAN
 static inline EW_VCT ew_vPOW(EW_VCT a, EW_VCT b)
 {
     EW_VMASK two = b == (EW_VCT)2, root = b == (EW_VCT)0.5f, one = b == (EW_VCT)1, inv = b == (EW_VCT)-1;
-    EW_VMASK zero = b == (EW_VCT)0;
-    EW_VCT r = all(two | root | one | inv | zero) ? (EW_VCT)1 : EW_VF2(POWG, a, b);
+    EW_VMASK zero = b == (EW_VCT)0, fast = two | root | one | inv | zero;
+    if (!EW_ANY(fast)) /* the common case of an exponent array: no square root or division */
+        return EW_VF2(POWG, a, b);
+    EW_VCT r = EW_ALL(fast) ? (EW_VCT)1 : EW_VF2(POWG, a, b);
     r = select(r, a * a, two);
     r = select(r, select(sqrt(a) + (EW_VCT)0, (EW_VCT)INFINITY, a == (EW_VCT)-INFINITY), root);
     r = select(r, a, one);

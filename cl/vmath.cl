@@ -138,6 +138,96 @@ static inline VM_F vm_log1pf(VM_F x)
     return select(vm_logf(u) + (x - (u - 1.0f)) / u, x, u == 1.0f);
 }
 
+/* ---- inverse trigonometric and hyperbolic functions in float -------------------------------
+ * Each an odd polynomial x + x z Q(z), z = x^2, on a reduced range (Q fitted there, relative
+ * error 2^-21 or less), with the reductions of fdlibm and Cephes: no table.  Within 3 ulp. */
+#define VM_PIO2_HI 1.57079637050628662109f /* pi/2 = VM_PIO2_HI + VM_PIO2_LO */
+#define VM_PIO2_LO -4.37113900018624283e-8f
+
+/* atan t for t in [0, 1]: Q of degree 8 in t^2 */
+static inline VM_F vm_atan01(VM_F t)
+{
+    VM_F z = t * t;
+    VM_F q = fma(z, (VM_F)-2.423499245e-03f, (VM_F)1.365566626e-02f);
+    q = fma(q, z, (VM_F)-3.611548990e-02f);
+    q = fma(q, z, (VM_F)6.271179020e-02f);
+    q = fma(q, z, (VM_F)-8.666939288e-02f);
+    q = fma(q, z, (VM_F)1.103639156e-01f);
+    q = fma(q, z, (VM_F)-1.427890807e-01f);
+    q = fma(q, z, (VM_F)1.999975592e-01f);
+    q = fma(q, z, (VM_F)-3.333333135e-01f);
+    return fma(t * z, q, t);
+}
+/* atan x = pi/2 - atan(1/x) past 1 */
+static inline VM_F vm_atanf(VM_F x)
+{
+    VM_F a = fabs(x);
+    VM_I inv = a > 1.0f;
+    VM_F r = vm_atan01(select(a, 1.0f / a, inv));
+    return copysign(select(r, VM_PIO2_HI + (VM_PIO2_LO - r), inv), x);
+}
+/* atan2(y, x) for normal x and y: atan of min(|x|, |y|) / max(|x|, |y|), then the octant */
+static inline VM_F vm_atan2f(VM_F y, VM_F x)
+{
+    VM_F ax = fabs(x), ay = fabs(y);
+    VM_I swap = ay > ax, back = x < 0.0f;
+    VM_F r = vm_atan01(min(ax, ay) / max(ax, ay));
+    r = select(r, VM_PIO2_HI + (VM_PIO2_LO - r), swap);
+    r = select(r, 2.0f * VM_PIO2_HI + (2.0f * VM_PIO2_LO - r), back);
+    return copysign(r, y);
+}
+/* acos x for |x| < 1: pi/2 - asin x up to 1/2, 2 asin(w) with w = sqrt((1 - |x|) / 2) past
+ * it (pi - that for negative x); asin w = w + w z Q(z), Q of degree 4 on z in [0, 1/4] */
+static inline VM_F vm_acosf(VM_F x)
+{
+    VM_F a = fabs(x);
+    VM_I far = a > 0.5f;
+    VM_F z = select(x * x, (1.0f - a) * 0.5f, far);
+    VM_F w = select(a, sqrt(z), far);
+    VM_F q = fma(z, (VM_F)3.819621727e-02f, (VM_F)2.649940737e-02f);
+    q = fma(q, z, (VM_F)4.500989616e-02f);
+    q = fma(q, z, (VM_F)7.498813421e-02f);
+    q = fma(q, z, (VM_F)1.666667312e-01f);
+    VM_F s = fma(w * z, q, w);
+    VM_F s2 = 2.0f * s;
+    VM_F outer = select(s2, 2.0f * VM_PIO2_HI + (2.0f * VM_PIO2_LO - s2), x < 0.0f);
+    return select(VM_PIO2_HI + (VM_PIO2_LO - copysign(s, x)), outer, far);
+}
+/* atanh x for |x| < 1: Q of degree 5 below 1/2, log((1 + |x|) / (1 - |x|)) / 2 from there
+ * (1 - |x| exact) */
+static inline VM_F vm_atanhf(VM_F x)
+{
+    VM_F a = fabs(x), z = x * x;
+    VM_F q = fma(z, (VM_F)1.579318941e-01f, (VM_F)6.467816979e-02f);
+    q = fma(q, z, (VM_F)1.147543341e-01f);
+    q = fma(q, z, (VM_F)1.426348984e-01f);
+    q = fma(q, z, (VM_F)2.000048906e-01f);
+    q = fma(q, z, (VM_F)3.333333135e-01f);
+    VM_F big = copysign(0.5f * vm_logf((1.0f + a) / (1.0f - a)), x);
+    return select(big, fma(x * z, q, x), a < 0.5f);
+}
+/* tanh x: Q of degree 4 below 0.55, 1 - 2 / (e^y + 1) from there, y = 2|x| up to 20 (tanh
+ * rounds to 1 before), e^y as vm_exps's to r^7 and 2^k in one factor (k <= 29): 2/(e^y + 1)
+ * needs e^y within 2^-22 only */
+static inline VM_F vm_tanhf(VM_F x)
+{
+    VM_F a = fabs(x), z = x * x, y = min(2.0f * a, 20.0f);
+    VM_F q = fma(z, (VM_F)-6.610372104e-03f, (VM_F)2.130947635e-02f);
+    q = fma(q, z, (VM_F)-5.390944704e-02f);
+    q = fma(q, z, (VM_F)1.333311349e-01f);
+    q = fma(q, z, (VM_F)-3.333333135e-01f);
+    VM_F kf = vm_rint(y * 1.44269504088896341f);
+    VM_F r = fma(-kf, (VM_F)VM_LN2_LO, fma(-kf, (VM_F)VM_LN2_HI, y));
+    VM_F p = fma(r, (VM_F)(1.0f / 5040), (VM_F)(1.0f / 720));
+    p = fma(p, r, (VM_F)(1.0f / 120));
+    p = fma(p, r, (VM_F)(1.0f / 24));
+    p = fma(p, r, (VM_F)(1.0f / 6));
+    p = fma(p, r, (VM_F)0.5f);
+    p = fma(p * r, r, r) + 1.0f;
+    VM_F big = 1.0f - 2.0f / fma(p, vm_pow2i(vm_irint(y * 1.44269504088896341f)), 1.0f);
+    return copysign(select(big, fma(a * z, q, a), a < 0.55f), x);
+}
+
 /* ---- in double: the float result rounded once from a value within about 1e-13 ------------ */
 #ifdef cl_khr_fp64
 #define VM_D double16
@@ -145,37 +235,90 @@ static inline VM_F vm_log1pf(VM_F x)
 #define VM_DLN2_HI 6.93147180369123816490e-01 /* fdlibm's: k * VM_DLN2_HI exact for |k| < 2^20 */
 #define VM_DLN2_LO 1.90821492927058770002e-10
 
-/* log x for positive normal x: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),
- * s = (m - 1) / (m + 1) in [-0.172, 0.172], by Taylor to s^17 */
-static inline VM_D vm_logd(VM_D x)
+/* a^b for positive normal a and finite b: 2^(b log2 a) in double, the float result rounded
+ * once from a value within 2^-28 (a subnormal one too).  a = m 2^e with m in [sqrt(1/2),
+ * sqrt(2)), m = c (1 + t) for c the nearest of 2^(-1/3), 1 and 2^(1/3) (t in [-0.110, 0.123],
+ * exact where c = 1), log2(1 + t) = t P(t), P of degree 7 (relative error 2^-35, fitted on
+ * that interval); b log2 a = k + r with r in [-1/2, 1/2], 2^r by a polynomial of degree 6
+ * (2^-29), 2^k from the bits.  No division and no table. */
+static inline VM_F vm_powf(VM_F a, VM_F b)
 {
-    VM_L b = as_long16(x);
-    VM_L e = ((b >> 52) & 0x7ff) - 1023;
-    VM_D m = as_double16((b & 0x000fffffffffffffL) | 0x3ff0000000000000L);
-    VM_L big = m > 1.4142135623730951; /* -1 where true */
-    m = select(m, m * 0.5, big);
-    e -= big;
-    VM_D s = (m - 1.0) / (m + 1.0), z = s * s;
-    VM_D p = fma(z, (VM_D)(1.0 / 17), (VM_D)(1.0 / 15));
-    p = fma(p, z, (VM_D)(1.0 / 13));
-    p = fma(p, z, (VM_D)(1.0 / 11));
-    p = fma(p, z, (VM_D)(1.0 / 9));
-    p = fma(p, z, (VM_D)(1.0 / 7));
-    p = fma(p, z, (VM_D)(1.0 / 5));
-    p = fma(p, z, (VM_D)(1.0 / 3));
-    VM_D l = 2.0 * fma(p * z, s, s);
-    VM_D ed = convert_double16(e);
-    return fma(ed, (VM_D)VM_DLN2_HI, fma(ed, (VM_D)VM_DLN2_LO, l));
+    VM_I ib = as_int16(a);
+    VM_I big = (ib & 0x007fffff) > 0x3504f3; /* m > sqrt(2): -1 */
+    VM_D m = convert_double16(as_float16((ib & 0x007fffff) | select((VM_I)0x3f800000, (VM_I)0x3f000000, big)));
+    VM_D e = convert_double16((ib >> 23) - 127 - big);
+    VM_L lower = m < 0.8908987181403393, upper = m > 1.122462048309373; /* 2^(-1/6), 2^(1/6) */
+    VM_D ic = select(select((VM_D)1.0, (VM_D)0.79370052598409974, upper), (VM_D)1.2599210498948732, lower);
+    VM_D lc = e + select(select((VM_D)0.0, (VM_D)(1.0 / 3), upper), (VM_D)(-1.0 / 3), lower);
+    VM_D t = fma(m, ic, -1.0);
+    VM_D q = fma(t, (VM_D)-0.175649891610577, (VM_D)0.21021024549912307);
+    q = fma(q, t, (VM_D)-0.2405856145719217);
+    q = fma(q, t, (VM_D)0.2885059974397782);
+    q = fma(q, t, (VM_D)-0.36067291864316514);
+    q = fma(q, t, (VM_D)0.4808984326563596);
+    q = fma(q, t, (VM_D)-0.721347521638197);
+    q = fma(q, t, (VM_D)1.4426950408537844);
+    VM_D p = clamp(convert_double16(b) * fma(t, q, lc), -160.0, 130.0);
+    VM_D kf = (p + 6755399441055744.0) - 6755399441055744.0; /* rint */
+    VM_D r = p - kf;
+    VM_D x = fma(r, (VM_D)0.00015337707520528786, (VM_D)0.0013399861494064053);
+    x = fma(x, r, (VM_D)0.009618519048734717);
+    x = fma(x, r, (VM_D)0.055503289939924344);
+    x = fma(x, r, (VM_D)0.24022646613196763);
+    x = fma(x, r, (VM_D)0.6931472056027013);
+    x = fma(x, r, (VM_D)1.0000000005914176);
+    return convert_float16(x * as_double16((convert_long16(kf) + 1023) << 52));
 }
 
-/* e^z for z in [-110, 100] (clamped; beyond it the float result is 0 or infinite):
- * r = z - k ln 2 in [-0.35, 0.35], Taylor to r^11 */
-static inline VM_D vm_expd(VM_D z)
+/* ---- float64 pow: log in double-double, exp of a double-double ---------------------------- */
+
+/* log x = hi + lo for positive normal x, relative error about 2^-62 (no table): x = m 2^e,
+ * m in [sqrt(1/2), sqrt(2)), m = c (1 + t) with c the nearest of 203/256, 1 and 323/256 (so
+ * m - c is exact), log m = log c + 2 atanh(s), s = (m - c) / (m + c) in [-0.059, 0.059] as a
+ * double-double, 2 atanh(s) = 2s + Taylor's odd series from s^3 to s^15.  e ln 2 + log c is
+ * exact in one double (both constants' high parts end at 2^-32). */
+static inline VM_D vm_logdd(VM_D x, VM_D *lo)
 {
-    z = clamp(z, -110.0, 100.0);
-    VM_D kf = (z * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
-    VM_D r = fma(-kf, (VM_D)VM_DLN2_LO, fma(-kf, (VM_D)VM_DLN2_HI, z));
-    VM_D p = fma(r, (VM_D)(1.0 / 39916800), (VM_D)(1.0 / 3628800));
+    VM_L b = as_long16(x);
+    VM_L big = (b & 0x000fffffffffffffL) > 0x6a09e667f3bcdL; /* m > sqrt(2): -1 */
+    VM_D m = as_double16((b & 0x000fffffffffffffL) | 0x3ff0000000000000L);
+    m = select(m, m * 0.5, big);
+    VM_D e = convert_double16(((b >> 52) & 0x7ff) - 1023 - big);
+    VM_L lower = m < 0.8905, upper = m > 1.1233;
+    VM_D c = select(select((VM_D)1.0, (VM_D)1.26171875, upper), (VM_D)0.79296875, lower);
+    VM_D lch = select(select((VM_D)0.0, (VM_D)0.23247487866319716, upper), (VM_D)-0.23197146551683545, lower);
+    VM_D lcl = select(select((VM_D)0.0, (VM_D)7.98969051535542e-11, upper), (VM_D)7.906030807686644e-11, lower);
+    VM_D f = m - c, uh = c + m, ul = m - (uh - c); /* m + c = uh + ul exactly */
+    VM_D inv = 1.0 / uh, sh = f * inv;
+    VM_D sl = (fma(-sh, uh, f) - sh * ul) * inv;
+    VM_D z = sh * sh;
+    VM_D q = fma(z, (VM_D)(2.0 / 15), (VM_D)(2.0 / 13));
+    q = fma(q, z, (VM_D)(2.0 / 11));
+    q = fma(q, z, (VM_D)(2.0 / 9));
+    q = fma(q, z, (VM_D)(2.0 / 7));
+    q = fma(q, z, (VM_D)(2.0 / 5));
+    q = fma(q, z, (VM_D)(2.0 / 3));
+    VM_D a = fma(e, (VM_D)VM_DLN2_HI, lch), s2 = 2.0 * sh; /* |a| > |s2| or a = 0 */
+    VM_D hi = a + s2;
+    VM_D l = ((a - hi) + s2) + (fma(e, (VM_D)VM_DLN2_LO, lcl) + fma(q * z, sh, 2.0 * sl));
+    VM_D h = hi + l;
+    *lo = l - (h - hi);
+    return h;
+}
+
+/* 2^s e^(h + l) for |l| below an ulp of h, s in {0, -1} (h clamped to [-746, 711]: 0 or
+ * infinite beyond): r = h + l - k ln 2 (|r| <= ln 2 / 2, l carried into r), e^r by Taylor to r^13,
+ * 2^(k + s) in two factors so that a subnormal result is rounded once */
+static inline VM_D vm_expd2(VM_D h, VM_D l, int s)
+{
+    VM_L out = !(fabs(h) <= 746.0); /* whatever l holds (inf included) */
+    h = clamp(h, -746.0, 711.0);
+    l = select(l, (VM_D)0.0, out);
+    VM_D kf = (h * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
+    VM_D r = fma(-kf, (VM_D)VM_DLN2_HI, h) + fma(-kf, (VM_D)VM_DLN2_LO, l);
+    VM_D p = fma(r, (VM_D)(1.0 / 6227020800.0), (VM_D)(1.0 / 479001600));
+    p = fma(p, r, (VM_D)(1.0 / 39916800));
+    p = fma(p, r, (VM_D)(1.0 / 3628800));
     p = fma(p, r, (VM_D)(1.0 / 362880));
     p = fma(p, r, (VM_D)(1.0 / 40320));
     p = fma(p, r, (VM_D)(1.0 / 5040));
@@ -185,13 +328,85 @@ static inline VM_D vm_expd(VM_D z)
     p = fma(p, r, (VM_D)(1.0 / 6));
     p = fma(p, r, (VM_D)0.5);
     p = fma(p * r, r, r) + 1.0;
-    return p * as_double16((convert_long16(kf) + 1023) << 52);
+    VM_L k = convert_long16(kf) + s, k1 = k >> 1;
+    return p * as_double16((k1 + 1023) << 52) * as_double16((k - k1 + 1023) << 52);
 }
 
-/* a^b for positive normal a and finite b: e^(b log a) in double */
-static inline VM_F vm_powf(VM_F a, VM_F b)
+/* a^b for positive normal a and normal or zero b: e^(b log a), the product b (hi + lo) kept
+ * in two parts into vm_expd2's reduction */
+static inline VM_D vm_powd(VM_D a, VM_D b)
 {
-    return convert_float16(vm_expd(convert_double16(b) * vm_logd(convert_double16(a))));
+    VM_D ll, lh = vm_logdd(a, &ll);
+    VM_D ph = b * lh;
+    return vm_expd2(ph, fma(b, lh, -ph) + b * ll, 0);
+}
+
+/* cosh = h + 1 / (4h) for h = e^|x| / 2; sinh = h - 1 / (4h) past 1, Taylor's odd series to
+ * x^19 below */
+static inline VM_D vm_coshd(VM_D x)
+{
+    VM_D h = vm_expd2(fabs(x), (VM_D)0.0, -1);
+    return h + 0.25 / h;
+}
+static inline VM_D vm_sinhd(VM_D x)
+{
+    VM_D h = vm_expd2(fabs(x), (VM_D)0.0, -1), z = x * x;
+    VM_D p = fma(z, (VM_D)(1.0 / 121645100408832000.0), (VM_D)(1.0 / 355687428096000.0));
+    p = fma(p, z, (VM_D)(1.0 / 1307674368000.0));
+    p = fma(p, z, (VM_D)(1.0 / 6227020800.0));
+    p = fma(p, z, (VM_D)(1.0 / 39916800));
+    p = fma(p, z, (VM_D)(1.0 / 362880));
+    p = fma(p, z, (VM_D)(1.0 / 5040));
+    p = fma(p, z, (VM_D)(1.0 / 120));
+    p = fma(p, z, (VM_D)(1.0 / 6));
+    return select(copysign(h - 0.25 / h, x), fma(p * z, x, x), fabs(x) < 1.0);
+}
+/* e^x - 1: x = k ln 2 + r + c (|r| <= ln 2 / 2, c what r lost), e^(r + c) - 1 = r + u with u
+ * by Taylor to r^13, then (2^k - 1 + 2^k r) + 2^k u (the first sum exact but for one
+ * rounding), 2^k (1 + r + u) in two factors past k = 60; x clamped to [-40, 711] (-1 and
+ * infinite beyond) */
+static inline VM_D vm_expm1d(VM_D x)
+{
+    VM_D xc = clamp(x, -40.0, 711.0);
+    VM_D kf = (xc * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
+    VM_D rh = fma(-kf, (VM_D)VM_DLN2_HI, xc), rl = -kf * VM_DLN2_LO, r = rh + rl;
+    VM_D c = (rh - r) + rl; /* what r lost */
+    VM_D p = fma(r, (VM_D)(1.0 / 6227020800.0), (VM_D)(1.0 / 479001600));
+    p = fma(p, r, (VM_D)(1.0 / 39916800));
+    p = fma(p, r, (VM_D)(1.0 / 3628800));
+    p = fma(p, r, (VM_D)(1.0 / 362880));
+    p = fma(p, r, (VM_D)(1.0 / 40320));
+    p = fma(p, r, (VM_D)(1.0 / 5040));
+    p = fma(p, r, (VM_D)(1.0 / 720));
+    p = fma(p, r, (VM_D)(1.0 / 120));
+    p = fma(p, r, (VM_D)(1.0 / 24));
+    p = fma(p, r, (VM_D)(1.0 / 6));
+    p = fma(p, r, (VM_D)0.5);
+    VM_D q = p * r * r, u = fma(c, 1.0 + r + q, q);
+    VM_L k = convert_long16(kf), k1 = k >> 1;
+    VM_D f1 = as_double16((k1 + 1023) << 52), f2 = as_double16((k - k1 + 1023) << 52), t = f1 * f2;
+    VM_D res = select(fma(t, u, fma(t, r, t - 1.0)), ((1.0 + r) + u) * f1 * f2, k > 60);
+    return select(res, x, x == 0.0); /* expm1(-0) = -0 */
+}
+
+/* cbrt in double with one division (after fdlibm's, FreeBSD's arrangement): an estimate t
+ * from the exponent's bits (|t / cbrt a - 1| < 1/32), t P(t^3 / a) to 23 bits (P of degree 4,
+ * fdlibm's), t rounded to 22 bits so that t^2 is exact, then Halley's step
+ * t - t c / (3a + 2c), c = t^3 - a by one fma, 1 / (3a + 2c) as (1 - 2c / 3a) / 3a (c / a is
+ * below 2^-21): within about 0.6 ulp.  Past 2^1000, a 2^-60 and the root 2^20 (1 / a would be
+ * subnormal). */
+static inline VM_D vm_cbrtd(VM_D x)
+{
+    VM_L huge = fabs(x) > 0x1p1000; /* 1 / a would be subnormal: a 2^-60, then 2^20 */
+    VM_D a = fabs(x) * select((VM_D)1.0, (VM_D)0x1p-60, huge), ra = 1.0 / a;
+    VM_D t = as_double16(convert_long16(convert_double16(as_long16(a)) * (1.0 / 3)) + 0x2a9f789300000000L);
+    VM_D r = t * t * (t * ra);
+    t = t * (fma(fma(r, (VM_D)1.621429720105354466140, (VM_D)-1.88497979543377169875), r,
+                 (VM_D)1.87595182427177009643) +
+             r * r * r * fma(r, (VM_D)0.145996192886612446982, (VM_D)-0.758397934778766047437));
+    t = as_double16((as_long16(t) + 0x80000000L) & (long)0xffffffffc0000000UL);
+    VM_D c = fma(t * t, t, -a), g = ra * (1.0 / 3) * fma(c * (-2.0 / 3), ra, 1.0);
+    return select(copysign(fma(-c * g, t, t) * select((VM_D)1.0, (VM_D)0x1p20, huge), x), x, x == 0.0);
 }
 
 /* cbrt: two float Newton steps from an estimate by the exponent's bits (|error| < 4 %,

@@ -170,6 +170,12 @@ def real_pairs(op, dt):
         pairs += [(-rng.uniform(0, 4), float(rng.randrange(-30, 30))) for _ in range(40)]
         pairs += [(2.0, float(k)) for k in (fi.maxexp - 1, fi.minexp - fi.nmant, fi.minexp - 1)]
         pairs += [(10.0, float(k)) for k in range(-30, 31, 7)] + [(0.5, 1074.0), (tiny, 0.5), (big, 0.5), (sub, 0.5)]
+        # results next to the overflow, the least normal and the least subnormal: y log x
+        # large, where an error in log x is multiplied by y
+        edges = [np.log(big) - 1e-6, np.log(big) + 1e-6, np.log(big) - 0.3, np.log(tiny) + 0.2,
+                 np.log(sub) + 0.2, np.log(sub) - 0.2]
+        ys = [(b, float(t / np.log(b))) for b in (0.3, 0.99, 1.7, 123.0, 1e-5) for t in edges]
+        pairs += ys + [(-b, 2 * np.floor(y / 2) + 1) for b, y in ys]  # negative bases, odd exponents
     if op == "atan2":
         pairs += [(rng.choice((1, -1)) * 10 ** rng.uniform(-30, 30), rng.choice((1, -1)) * 10 ** rng.uniform(-30, 30))
                   for _ in range(100)]
