@@ -328,11 +328,11 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_ARG_BETTER(BEFORE, b, ib, a, ia)                                                            \
     (R_NAN(a) ? (R_NAN(b) && (ib) < (ia)) : (R_NAN(b) || BEFORE(b, a) || (!BEFORE(a, b) && (ib) < (ia))))
 #ifdef POCL_DEVICE_ADDRESS_BITS
-/* argmin/argmax in rows on PoCL, by blocks of 64 elements (x0..x3; of 16 where fewer are left in
- * the run): the block's extreme lane by lane (m_, the plain comparison), then one select
- * keeps each lane's extreme and one the offset from js of the block where it last became
- * strictly better (int: the host keeps the parts and rows under 2^31 elements here; -1:
- * the first element's value, never bettered).  NaN is noted on the side, as min and max
+/* argmin/argmax in rows on PoCL, by blocks of 64 elements (x0..x3; of 16 where fewer are
+ * left in the run): the block's extreme lane by lane (m_, the plain comparison), then one
+ * select keeps each lane's extreme and one the offset from js of the block where it last
+ * became strictly better (int: the host keeps the parts and rows under 2^31 elements here;
+ * -1: the first element's value, never bettered).  NaN is noted on the side, as min and max
  * do.  The lanes then give the extreme and the first block that holds it (cm, cb; the
  * lanes of every accumulator but a0 are never stepped and hold the first element), and
  * R_ARG_STORE rescans that block for its first element equal to cm, or where a NaN was

@@ -299,8 +299,10 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
 END_TEST
 
 /* sum, mean and prod of a (d0, rows, cols) float array h over axis 1 against host loops
- * (h holds 2, 0.5, 1 and -1 and specials: sums and products are exact in both dtypes,
- * whatever their order, so each must equal the host's; NaN where the host has NaN). */
+ * (h holds 2, 0.5, 1 and -1 and specials, each power of 2 at most 100 times a column:
+ * sums and products are exact in both dtypes whatever their order, and no part of a
+ * product leaves float32's normal range, so each must equal the host's; NaN where the
+ * host has NaN). */
 static double slab_value(int64_t i) { return i % 7 == 0 ? 2 : i % 7 == 3 ? 0.5 : i % 5 == 0 ? -1 : 1; }
 
 static void check_slabs(const double *h, int64_t d0, int64_t rows, int64_t cols)
@@ -359,8 +361,8 @@ START_TEST(test_reduce_paths_columns_in_slabs)
     h[5 * 4133 + 4097] = -INFINITY;
     h[250 * 4133 + 4097] = INFINITY;
     for (int64_t r = 0; r < 300; r++) {
-        h[r * 4133 + 4130] = r == 299 ? 4 : r % 2 ? 0.5 : -2;
-        h[r * 4133 + 9] = r == 150 ? 0 : r % 2 ? 2 : -0.5;
+        h[r * 4133 + 4130] = r == 299 ? 4 : r % 3 == 0 ? 0.5 : r % 3 == 1 ? -2 : 1;
+        h[r * 4133 + 9] = r == 150 ? 0 : r % 3 == 0 ? 2 : r % 3 == 1 ? -0.5 : 1;
         h[r * 4133 + 11] = -0.0;
     }
     check_slabs(h, 1, 300, 4133);
