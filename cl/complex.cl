@@ -25,8 +25,8 @@
 #define CX_TANHBIG 10.0f       /* tanh(x) rounds to 1 past it */
 #define CX_HYP_BIG 0x1p60f     /* |z| past it: the squares of the parts scaled by CX_HYP_DOWN */
 #define CX_HYP_DOWN 0x1p-70f
-#define CX_HYP_SMALL 0x1p-60f  /* |z| below it: scaled by CX_HYP_UP */
-#define CX_HYP_UP 0x1p70f
+#define CX_HYP_SMALL 0x1p-60f  /* |z| below it: scaled by CX_HYP_UP (the least subnormal's square normal) */
+#define CX_HYP_UP 0x1p100f
 #else
 #define C double2
 #define R double
@@ -106,7 +106,7 @@ static inline CX_OVL R cx_nan0(R v) { return isnan(v) ? cx_copysign((R)0, v) : v
     {                                                                                            \
         T ax = fabs(x), ay = fabs(y), m = fmax(ax, ay);                                          \
         T s = m > (T)CX_HYP_BIG ? (T)CX_HYP_DOWN : m < (T)CX_HYP_SMALL ? (T)CX_HYP_UP : (T)1;    \
-        T si = m > (T)CX_HYP_BIG ? (T)CX_HYP_UP : m < (T)CX_HYP_SMALL ? (T)CX_HYP_DOWN : (T)1;   \
+        T si = m > (T)CX_HYP_BIG ? (T)((R)1 / CX_HYP_DOWN) : m < (T)CX_HYP_SMALL ? (T)((R)1 / CX_HYP_UP) : (T)1; \
         T xs = ax * s, ys = ay * s, h = sqrt(xs * xs + ys * ys) * si;                              \
         return isinf(ax) | isinf(ay) ? (T)INFINITY : h;                                          \
     }
