@@ -25,8 +25,8 @@
 #define CX_TANHBIG 10.0f       /* tanh(x) rounds to 1 past it */
 #define CX_HYP_BIG 0x1p60f     /* |z| past it: the squares of the parts scaled by CX_HYP_DOWN */
 #define CX_HYP_DOWN 0x1p-70f
-#define CX_HYP_SMALL 0x1p-60f  /* |z| below it: scaled by CX_HYP_UP */
-#define CX_HYP_UP 0x1p70f
+#define CX_HYP_SMALL 0x1p-60f  /* |z| below it: scaled by CX_HYP_UP (the least subnormal's square normal) */
+#define CX_HYP_UP 0x1p100f
 #else
 #define C double2
 #define R double
@@ -106,7 +106,7 @@ static inline CX_OVL R cx_nan0(R v) { return isnan(v) ? cx_copysign((R)0, v) : v
     {                                                                                            \
         T ax = fabs(x), ay = fabs(y), m = fmax(ax, ay);                                          \
         T s = m > (T)CX_HYP_BIG ? (T)CX_HYP_DOWN : m < (T)CX_HYP_SMALL ? (T)CX_HYP_UP : (T)1;    \
-        T si = m > (T)CX_HYP_BIG ? (T)CX_HYP_UP : m < (T)CX_HYP_SMALL ? (T)CX_HYP_DOWN : (T)1;   \
+        T si = m > (T)CX_HYP_BIG ? (T)((R)1 / CX_HYP_DOWN) : m < (T)CX_HYP_SMALL ? (T)((R)1 / CX_HYP_UP) : (T)1; \
         T xs = ax * s, ys = ay * s, h = sqrt(xs * xs + ys * ys) * si;                              \
         return isinf(ax) | isinf(ay) ? (T)INFINITY : h;                                          \
     }
@@ -142,18 +142,25 @@ static inline CX_OVL C c_sign(C a)
 static inline CX_OVL C c_mul(C a, C b) { return usmarr_cmul(a, b); }
 /* multiply and square: one rounding less, as NumPy 2's SIMD loops (x86-64 with FMA) */
 static inline CX_OVL C c_mul_fma(C a, C b) { return (C)(fma(a.x, b.x, -(a.y * b.y)), fma(a.x, b.y, a.y * b.x)); }
-/* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0). */
+/* NumPy's Smith-style division, including x/0 = (x.re/0, x.im/0); for one element and 16
+ * (NumPy's branches as selects, the same operations) */
+#define CX_DEF_DIV(T)                                                                            \
+    static inline CX_OVL void cx_div(T ax, T ay, T bx, T by, T *rx, T *ry)                       \
+    {                                                                                            \
+        T br = fabs(bx), bi = fabs(by);                                                          \
+        __typeof__(isnan(br)) first = br >= bi, zero = (br == (T)0) & (bi == (T)0);              \
+        T p = first ? by : bx, q = first ? bx : by, u = first ? ax : ay, v = first ? ay : ax;    \
+        T rat = p / q, scl = (T)1 / (q + p * rat);                                               \
+        *rx = zero ? ax / br : (u + v * rat) * scl;                                              \
+        *ry = zero ? ay / br : first ? (ay - ax * rat) * scl : (ay * rat - ax) * scl;            \
+    }
+CX_DEF_DIV(R)
+CX_DEF_DIV(RV)
 static inline CX_OVL C c_div(C a, C b)
 {
-    R br = fabs(b.x), bi = fabs(b.y);
-    if (br >= bi) {
-        if (br == (R)0 && bi == (R)0)
-            return (C)(a.x / br, a.y / br);
-        R rat = b.y / b.x, scl = (R)1 / (b.x + b.y * rat);
-        return (C)((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);
-    }
-    R rat = b.x / b.y, scl = (R)1 / (b.y + b.x * rat);
-    return (C)((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);
+    R x, y;
+    cx_div(a.x, a.y, b.x, b.y, &x, &y);
+    return (C)(x, y);
 }
 /* NumPy 2's reciprocal: one ratio, no special cases (1/0 is NaN); for one element and 16 (the
  * branches of NumPy's as selects: q + p r is x + y r or x r + y) */
@@ -734,6 +741,7 @@ CX_DEF_TABLE(tan)
 #undef CX_DEF_HYPOT
 #undef CX_DEF_SIGN
 #undef CX_DEF_RECIP
+#undef CX_DEF_DIV
 /* a fused expression's program may hold a complex64 and a complex128 copy */
 #undef CX_BITS
 #undef CX_FROM_BITS

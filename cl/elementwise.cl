@@ -1241,7 +1241,7 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
 #endif
 
 /* Complex loops: in the contiguous class (16 elements a work-item's run), the unary
- * functions below take the real and imaginary parts of 16 elements as two 16-vectors `re`
+ * functions below (and division of two arrays) take the real and imaginary parts of 16 elements as two 16-vectors `re`
  * and `im` (two loads, split), and give a REAL or BOOL result `o` or a SAME result's parts
  * `ore`, `oim` (joined again, two stores); every other function runs its one-element body
  * over the 16 elements.  The first ones are cl/complex.cl's one text for one element and for
@@ -1279,8 +1279,11 @@ enum ew_id { USMARR_ELEMENTWISE_OPS(EW_ENUM) EW_ID_COUNT };
     X(COS, SAME, EW_CX_LANES(cos))                                                                       \
     X(SINH, SAME, EW_CX_LANES(sinh))                                                                     \
     X(COSH, SAME, EW_CX_LANES(cosh))
+/* two arrays: the second one's parts are `re2`, `im2` */
+#define EW_CX_VOPS2(X) X(DIVIDE, SAME, cx_div(re, im, re2, im2, &ore, &oim))
 #define EW_CLASS_contig 1
-#if EW_VEC && EW_TK == 4 && defined(EW_N1) && EW_CATX(EW_CLASS_, USMARR_CLASS) == 1 && !defined(USMARR_CONTIG_ONE)
+#if EW_VEC && EW_TK == 4 && (defined(EW_N1) || defined(EW_N2)) && EW_CATX(EW_CLASS_, USMARR_CLASS) == 1 &&              \
+    !defined(USMARR_CONTIG_ONE)
 #define EW_CXV USMARR_CAT(EW_R_T, 16)
 #if EW_TBITS == 64
 typedef float16 ew_cxu_c64 __attribute__((aligned(4)));
@@ -1325,9 +1328,19 @@ typedef uchar16 ew_cxb_u __attribute__((aligned(1)));
         EW_CX_FIX1(c_##fn##_1, c) EW_CX_FIX1(c_##fn##_1, d) EW_CX_FIX1(c_##fn##_1, e)                       \
         EW_CX_FIX1(c_##fn##_1, f)                                                                         \
     }
-#define EW_CX_VIN                                                                                        \
-    EW_CXV ew_lo = *((global const EW_CXU *)p1 + 2 * vi), ew_hi = *((global const EW_CXU *)p1 + 2 * vi + 1); \
-    EW_CXV re = (EW_CXV)(ew_lo.even, ew_hi.even), im = (EW_CXV)(ew_lo.odd, ew_hi.odd);
+#define EW_CX_VLOAD(k, re, im)                                                                           \
+    EW_CXV re, im;                                                                                       \
+    {                                                                                                    \
+        EW_CXV ew_lo = *((global const EW_CXU *)p##k + 2 * vi), ew_hi = *((global const EW_CXU *)p##k + 2 * vi + 1); \
+        re = (EW_CXV)(ew_lo.even, ew_hi.even), im = (EW_CXV)(ew_lo.odd, ew_hi.odd);                      \
+    }
+#ifdef EW_N1
+#define EW_CX_VIN EW_CX_VLOAD(1, re, im)
+#define EW_CX_VLIST EW_CX_VOPS
+#else
+#define EW_CX_VIN EW_CX_VLOAD(1, re, im) EW_CX_VLOAD(2, re2, im2)
+#define EW_CX_VLIST EW_CX_VOPS2
+#endif
 #define EW_CX_VDECL_REAL EW_CXV o;
 #define EW_CX_VDECL_BOOL __typeof__(isnan(re)) o;
 #define EW_CX_VDECL_SAME EW_CXV ore, oim;
@@ -1346,7 +1359,7 @@ typedef uchar16 ew_cxb_u __attribute__((aligned(1)));
     } break;)
 #define USMARR_MAP_VBODY                                                                                 \
     switch (EW_SELECT) {                                                                                 \
-        EW_CX_VOPS(EW_CX_VCASE)                                                                          \
+        EW_CX_VLIST(EW_CX_VCASE)                                                                         \
     default:                                                                                             \
         for (int ew_j = 0; ew_j < 16; ew_j++) {                                                          \
             long e = vi * 16 + ew_j;                                                                     \

@@ -614,10 +614,11 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
     bool compares = c->op->out == OUT_BOOL || c->op->where;
     *vec = (usmarr__dtype_vector_ok(c->loop) || (c->loop == USMARR_BOOL && compares)) &&
            (usmarr__dtype_vector_ok(c->res) || c->res == USMARR_BOOL);
-    /* a complex loop's unary functions of an array split 16 elements into two vectors of
-     * parts (cl/elementwise.cl) */
+    /* a complex loop's unary functions of an array, and its binary ones of two arrays,
+     * split 16 elements into two vectors of parts (cl/elementwise.cl) */
     if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX)
-        *vec = c->n == 1 && !c->op->where && !c->op->params && c->operands[0].array;
+        *vec = c->n <= 2 && !c->op->where && !c->op->params && c->operands[0].array &&
+               (c->n == 1 || c->operands[1].array);
     for (int i = 0; i < c->n; i++) {
         const usmarr_array_t *a = c->operands[i].array;
         bool cond = c->op->where && i == 0;
