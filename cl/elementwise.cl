@@ -820,8 +820,13 @@ static inline EW_VCT ew_vPOW(EW_VCT a, EW_VCT b)
 {
     EW_VMASK two = b == (EW_VCT)2, root = b == (EW_VCT)0.5f, one = b == (EW_VCT)1, inv = b == (EW_VCT)-1;
     EW_VMASK zero = b == (EW_VCT)0, fast = two | root | one | inv | zero;
-    if (!EW_ANY(fast)) /* the common case of an exponent array: no square root or division */
+    if (!EW_ANY(fast)) { /* the common case of an exponent array: no square root or division */
+        /* and where every base is positive and normal and every exponent normal or zero, the
+         * 16-lane pow alone: what POWG gives these lanes, without its classification */
+        if (EW_ALL(isnormal(a) & (a > (EW_VCT)0) & EW_OK_ANY(b)))
+            return EW_VM_POW(a, b);
         return EW_VF2(POWG, a, b);
+    }
     EW_VCT r = EW_ALL(fast) ? (EW_VCT)1 : EW_VF2(POWG, a, b);
     r = select(r, a * a, two);
     r = select(r, select(sqrt(a) + (EW_VCT)0, (EW_VCT)INFINITY, a == (EW_VCT)-INFINITY), root);

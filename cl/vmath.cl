@@ -35,6 +35,18 @@ static inline VM_F vm_pow2i(VM_I k) { return as_float16((k + 127) << 23); }
 static inline VM_F vm_rint(VM_F v) { return (v + VM_ROUNDER) - VM_ROUNDER; }
 static inline VM_I vm_irint(VM_F v) { return as_int16(v + VM_ROUNDER) - as_int((float)VM_ROUNDER); }
 
+/* e^r for |r| <= 0.35 by Taylor to r^8 */
+static inline VM_F vm_expr(VM_F r)
+{
+    VM_F p = fma(r, (VM_F)(1.0f / 40320), (VM_F)(1.0f / 5040));
+    p = fma(p, r, (VM_F)(1.0f / 720));
+    p = fma(p, r, (VM_F)(1.0f / 120));
+    p = fma(p, r, (VM_F)(1.0f / 24));
+    p = fma(p, r, (VM_F)(1.0f / 6));
+    p = fma(p, r, (VM_F)0.5f);
+    return fma(p * r, r, r) + 1.0f;
+}
+
 /* 2^s e^x for x in [-104, 90] (clamped there: e^x / 2 is 0 or infinite in float past it) and
  * s in {0, -1}: k = rint(x / ln 2), r = x - k ln 2 in [-0.35, 0.35], e^r by Taylor to r^8,
  * and 2^(k + s) in two factors, so that a subnormal result is rounded once. */
@@ -42,14 +54,7 @@ static inline VM_F vm_exps(VM_F x, int s)
 {
     x = clamp(x, -104.0f, 90.0f);
     VM_F kf = vm_rint(x * 1.44269504088896341f);
-    VM_F r = fma(-kf, (VM_F)VM_LN2_LO, fma(-kf, (VM_F)VM_LN2_HI, x));
-    VM_F p = fma(r, (VM_F)(1.0f / 40320), (VM_F)(1.0f / 5040));
-    p = fma(p, r, (VM_F)(1.0f / 720));
-    p = fma(p, r, (VM_F)(1.0f / 120));
-    p = fma(p, r, (VM_F)(1.0f / 24));
-    p = fma(p, r, (VM_F)(1.0f / 6));
-    p = fma(p, r, (VM_F)0.5f);
-    p = fma(p * r, r, r) + 1.0f;
+    VM_F p = vm_expr(fma(-kf, (VM_F)VM_LN2_LO, fma(-kf, (VM_F)VM_LN2_HI, x)));
     VM_I k = vm_irint(x * 1.44269504088896341f) + s, k1 = k >> 1;
     return p * vm_pow2i(k1) * vm_pow2i(k - k1);
 }
@@ -207,8 +212,7 @@ static inline VM_F vm_atanhf(VM_F x)
     return select(big, fma(x * z, q, x), a < 0.5f);
 }
 /* tanh x: Q of degree 4 below 0.55, 1 - 2 / (e^y + 1) from there, y = 2|x| up to 20 (tanh
- * rounds to 1 before), e^y as vm_exps's to r^7 and 2^k in one factor (k <= 29): 2/(e^y + 1)
- * needs e^y within 2^-22 only */
+ * rounds to 1 before), e^y as vm_exps's with 2^k in one factor (k <= 29) */
 static inline VM_F vm_tanhf(VM_F x)
 {
     VM_F a = fabs(x), z = x * x, y = min(2.0f * a, 20.0f);
@@ -217,13 +221,7 @@ static inline VM_F vm_tanhf(VM_F x)
     q = fma(q, z, (VM_F)1.333311349e-01f);
     q = fma(q, z, (VM_F)-3.333333135e-01f);
     VM_F kf = vm_rint(y * 1.44269504088896341f);
-    VM_F r = fma(-kf, (VM_F)VM_LN2_LO, fma(-kf, (VM_F)VM_LN2_HI, y));
-    VM_F p = fma(r, (VM_F)(1.0f / 5040), (VM_F)(1.0f / 720));
-    p = fma(p, r, (VM_F)(1.0f / 120));
-    p = fma(p, r, (VM_F)(1.0f / 24));
-    p = fma(p, r, (VM_F)(1.0f / 6));
-    p = fma(p, r, (VM_F)0.5f);
-    p = fma(p * r, r, r) + 1.0f;
+    VM_F p = vm_expr(fma(-kf, (VM_F)VM_LN2_LO, fma(-kf, (VM_F)VM_LN2_HI, y)));
     VM_F big = 1.0f - 2.0f / fma(p, vm_pow2i(vm_irint(y * 1.44269504088896341f)), 1.0f);
     return copysign(select(big, fma(a * z, q, a), a < 0.55f), x);
 }
@@ -306,16 +304,9 @@ static inline VM_D vm_logdd(VM_D x, VM_D *lo)
     return h;
 }
 
-/* 2^s e^(h + l) for |l| below an ulp of h, s in {0, -1} (h clamped to [-746, 711]: 0 or
- * infinite beyond): r = h + l - k ln 2 (|r| <= ln 2 / 2, l carried into r), e^r by Taylor to r^13,
- * 2^(k + s) in two factors so that a subnormal result is rounded once */
-static inline VM_D vm_expd2(VM_D h, VM_D l, int s)
+/* (e^r - 1 - r) / r^2 for |r| <= ln 2 / 2, Taylor's to r^11 (e^r to r^13) */
+static inline VM_D vm_expt(VM_D r)
 {
-    VM_L out = !(fabs(h) <= 746.0); /* whatever l holds (inf included) */
-    h = clamp(h, -746.0, 711.0);
-    l = select(l, (VM_D)0.0, out);
-    VM_D kf = (h * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
-    VM_D r = fma(-kf, (VM_D)VM_DLN2_HI, h) + fma(-kf, (VM_D)VM_DLN2_LO, l);
     VM_D p = fma(r, (VM_D)(1.0 / 6227020800.0), (VM_D)(1.0 / 479001600));
     p = fma(p, r, (VM_D)(1.0 / 39916800));
     p = fma(p, r, (VM_D)(1.0 / 3628800));
@@ -327,7 +318,20 @@ static inline VM_D vm_expd2(VM_D h, VM_D l, int s)
     p = fma(p, r, (VM_D)(1.0 / 24));
     p = fma(p, r, (VM_D)(1.0 / 6));
     p = fma(p, r, (VM_D)0.5);
-    p = fma(p * r, r, r) + 1.0;
+    return p;
+}
+
+/* 2^s e^(h + l) for |l| below an ulp of h, s in {0, -1} (h clamped to [-746, 711]: 0 or
+ * infinite beyond): r = h + l - k ln 2 (|r| <= ln 2 / 2, l carried into r), e^r by Taylor to r^13,
+ * 2^(k + s) in two factors so that a subnormal result is rounded once */
+static inline VM_D vm_expd2(VM_D h, VM_D l, int s)
+{
+    VM_L out = !(fabs(h) <= 746.0); /* whatever l holds (inf included) */
+    h = clamp(h, -746.0, 711.0);
+    l = select(l, (VM_D)0.0, out);
+    VM_D kf = (h * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
+    VM_D r = fma(-kf, (VM_D)VM_DLN2_HI, h) + fma(-kf, (VM_D)VM_DLN2_LO, l);
+    VM_D p = fma(vm_expt(r) * r, r, r) + 1.0;
     VM_L k = convert_long16(kf) + s, k1 = k >> 1;
     return p * as_double16((k1 + 1023) << 52) * as_double16((k - k1 + 1023) << 52);
 }
@@ -371,18 +375,7 @@ static inline VM_D vm_expm1d(VM_D x)
     VM_D kf = (xc * 1.4426950408889634 + 6755399441055744.0) - 6755399441055744.0; /* rint */
     VM_D rh = fma(-kf, (VM_D)VM_DLN2_HI, xc), rl = -kf * VM_DLN2_LO, r = rh + rl;
     VM_D c = (rh - r) + rl; /* what r lost */
-    VM_D p = fma(r, (VM_D)(1.0 / 6227020800.0), (VM_D)(1.0 / 479001600));
-    p = fma(p, r, (VM_D)(1.0 / 39916800));
-    p = fma(p, r, (VM_D)(1.0 / 3628800));
-    p = fma(p, r, (VM_D)(1.0 / 362880));
-    p = fma(p, r, (VM_D)(1.0 / 40320));
-    p = fma(p, r, (VM_D)(1.0 / 5040));
-    p = fma(p, r, (VM_D)(1.0 / 720));
-    p = fma(p, r, (VM_D)(1.0 / 120));
-    p = fma(p, r, (VM_D)(1.0 / 24));
-    p = fma(p, r, (VM_D)(1.0 / 6));
-    p = fma(p, r, (VM_D)0.5);
-    VM_D q = p * r * r, u = fma(c, 1.0 + r + q, q);
+    VM_D q = vm_expt(r) * r * r, u = fma(c, 1.0 + r + q, q);
     VM_L k = convert_long16(kf), k1 = k >> 1;
     VM_D f1 = as_double16((k1 + 1023) << 52), f2 = as_double16((k - k1 + 1023) << 52), t = f1 * f2;
     VM_D res = select(fma(t, u, fma(t, r, t - 1.0)), ((1.0 + r) + u) * f1 * f2, k > 60);
