@@ -262,6 +262,23 @@ static void tree_layout(const usmarr_context_t *ctx, struct launch *l, int64_t n
     l->tree_y = g / l->tree_x;
 }
 
+/* The second pass of a two-pass reduction: `kernel` over the first pass's partial results
+ * (its output, laid out by its ko), `parts` of them a kept element, `stride` apart. */
+static struct launch partials_pass(const struct launch *l, const struct launch *p1, const char *kernel, int64_t parts,
+                                   int64_t stride)
+{
+    struct launch p2 = *l;
+    p2.kernel = kernel;
+    p2.in = p1->out;
+    p2.ki = p1->ko;
+    p2.rs.s[0] = 1;
+    p2.rs.s[1] = parts;
+    p2.ri.s[0] = 0;
+    p2.ri.s[1] = stride;
+    p2.chunk = parts;
+    return p2;
+}
+
 /* Reduction `r` of l's layout into l->out in two launches: `parts` partial results of
  * `chunk` reduced elements for every output, then those reduced into l->out.  Trees
  * (`tree`) keep the partials as (parts, kept...), a part's outputs side by side, and
@@ -293,17 +310,11 @@ static int reduce_in_parts(usmarr_context_t *ctx, const struct reduction *r, int
         p2.chunk = parts;
         rc = launch(ctx, &p2);
     } else if (!rc) {
-        struct launch p2 = *l;
-        p2.kernel = r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name;
+        struct launch p2 =
+            partials_pass(l, &p1, r->rule == R_MEAN ? "mean" : ri_ == RED_count_nonzero ? "sum" : r->name, parts,
+                          part_stride);
         p2.in_dtype = part_dtype;
-        p2.in = usmarr_array_data(partial);
         p2.fused = NULL; /* the partials are an array */
-        p2.ki = p1.ko;
-        p2.rs.s[0] = 1;
-        p2.rs.s[1] = parts;
-        p2.ri.s[0] = 0;
-        p2.ri.s[1] = part_stride;
-        p2.chunk = parts;
         if (tree)
             tree_layout(ctx, &p2, parts);
         rc = launch(ctx, &p2);
@@ -400,15 +411,7 @@ static int reduce_in_slabs(usmarr_context_t *ctx, int ri_, const struct launch *
     p1.per_item = (size_t)ks1; /* one work-item per (kept dim 0, part) */
     p1.serial = true;
     if (!(rc = launch(ctx, &p1))) {
-        struct launch p2 = *l;
-        p2.kernel = cols;
-        p2.in = p1.out;
-        p2.ki = p1.ko;
-        p2.rs.s[0] = 1;
-        p2.rs.s[1] = parts;
-        p2.ri.s[0] = 0;
-        p2.ri.s[1] = ks1;
-        p2.chunk = parts;
+        struct launch p2 = partials_pass(l, &p1, cols, parts, ks1);
         p2.per_item = 128;
         p2.serial = true;
         rc = launch(ctx, &p2);
