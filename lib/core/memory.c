@@ -270,7 +270,7 @@ int usmarr_memory_copy(usmarr_memory_t *destination, size_t destination_offset, 
  * 48-57 ms whatever the width from 2 to 128 bytes, against 1.2 ms with one byte).  There a
  * longer fill with a wide pattern fills its first FILL_SEED bytes, then copies of what is
  * filled double it to the end (in queue order: each copy reads what the ones before wrote;
- * 9 copies for 32 MiB). */
+ * 9 copies for 32 MiB).  A pattern of one repeated byte (zeros) takes the one-byte fill. */
 #define FILL_SEED ((size_t)64 << 10)
 static bool wide_fill_is_slow(const usmarr_context_t *ctx)
 {
@@ -280,6 +280,12 @@ static bool wide_fill_is_slow(const usmarr_context_t *ctx)
 static cl_int enqueue_fill(usmarr_context_t *ctx, char *base, const void *pattern, size_t pattern_size, size_t size)
 {
     cl_command_queue q = usmarr__queue_of(ctx);
+    const unsigned char *bytes = pattern;
+    size_t same = 1; /* a pattern of one byte repeated (zeros) is filled as that byte */
+    while (same < pattern_size && bytes[same] == bytes[0])
+        same++;
+    if (same == pattern_size)
+        pattern_size = 1;
     if (pattern_size == 1 || size <= FILL_SEED || !wide_fill_is_slow(ctx))
         return ctx->usm.memfill(q, base, pattern, pattern_size, size, 0, NULL, NULL);
     cl_int err = ctx->usm.memfill(q, base, pattern, pattern_size, FILL_SEED, 0, NULL, NULL);

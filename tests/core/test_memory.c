@@ -82,8 +82,8 @@ START_TEST(test_memory_each_kind_allocates_copies_and_fills)
 END_TEST
 
 /* Long fills with wide patterns (filled in part, then doubled by copies where the runtime's
- * wide fill is slow): every byte of a range of 1 MiB + 384 at an offset, the bytes around
- * it untouched. */
+ * wide fill is slow; one repeated byte filled as that byte): every byte of a range of 1 MiB
+ * + 384 at an offset, the bytes around it untouched. */
 START_TEST(test_memory_long_wide_fills)
 {
     usmarr_context_t *ctx = test_context();
@@ -92,10 +92,14 @@ START_TEST(test_memory_long_wide_fills)
     usmarr_memory_t *m;
     ck_assert_ptr_nonnull(back);
     ck_assert_ok(usmarr_memory_create(ctx, USMARR_USM_DEVICE, total, 0, &m));
-    for (size_t ps = 2; ps <= 128; ps *= 4) {
+    /* patterns of 2 to 128 bytes, then 16 bytes of one repeated byte */
+    static const size_t sizes[] = {2, 8, 32, 128, 16};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        size_t ps = sizes[c];
+        bool uniform = c == sizeof sizes / sizeof sizes[0] - 1;
         unsigned char pat[128];
         for (size_t k = 0; k < ps; k++)
-            pat[k] = (unsigned char)(0x21 + 7 * k + ps);
+            pat[k] = uniform ? 0xab : (unsigned char)(0x21 + 7 * k + ps);
         ck_assert_ok(usmarr_memory_fill(m, 0, &zero, 1, total));
         ck_assert_ok(usmarr_memory_fill(m, 128, pat, ps, span));
         ck_assert_ok(usmarr_memory_copy_to_host(m, 0, back, total));
