@@ -414,23 +414,6 @@ int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr
     return 0;
 }
 
-/* matrix @ vector of floats as one fused sum(a * b) along the rows, the vector broadcast
- * against each: the tiled kernel computes a single column of tiles there, 16-43 ms for a
- * 2048^2 float32 matrix, where this reads the matrix once (0.4-0.7 ms).  The sum's order is
- * the reductions' (16-lane parts joined in a tree) rather than k in order.  vector @ matrix
- * keeps the tiled kernel: the fused sum along columns measured 40 times slower there. */
-static int matrix_vector(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *work)
-{
-    int last = -1;
-    usmarr_expr_t *e = NULL;
-    int rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e);
-    usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
-    if (!rc)
-        rc = usmarr_expr_reduce(e, ops, 2, 1, &last, false, work, NULL);
-    usmarr_expr_release(e);
-    return rc;
-}
-
 int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
@@ -493,7 +476,11 @@ int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_arr
     if (nbatch > 0 && M > 0 && N > 0 && K == 0) {
         rc = usmarr_array_fill(work, usmarr_scalar_int(0)); /* an empty sum */
     } else if (x2->ndim == 1 && x1->ndim > 1 && (dt == USMARR_FLOAT32 || dt == USMARR_FLOAT64)) {
-        rc = matrix_vector(x1, x2, work);
+        /* matrix @ vector of floats: one fused sum along the rows reads x1 once (the naive
+         * kernel's work-item a row took 16-43 ms for 2048^2 float32, this 0.4-0.8 ms); sums
+         * in the reductions' order, not k in order.  vector @ matrix keeps the tiled
+         * kernel: the fused sum along columns measured 40 times slower. */
+        rc = usmarr__sum_of_products(x1, x2, -1, work, NULL);
     } else if (nbatch > 0 && M > 0 && N > 0) {
         usmarr_array_t *va = NULL, *vb = NULL;
         int64_t shape[USMARR_MAX_NDIM];

@@ -100,6 +100,19 @@ int usmarr_tensordot(const usmarr_array_t *x1, const usmarr_array_t *x2, int nax
 
 /* ---- vecdot -------------------------------------------------------------------------------- */
 
+/* linalg_internal.h */
+int usmarr__sum_of_products(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
+                            usmarr_array_t **result)
+{
+    usmarr_expr_t *e = NULL;
+    usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
+    int rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e);
+    if (!rc)
+        rc = usmarr_expr_reduce(e, ops, 2, 1, &axis, false, out, result);
+    usmarr_expr_release(e);
+    return rc;
+}
+
 int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
                   usmarr_array_t **result)
 {
@@ -136,13 +149,9 @@ int usmarr_vecdot(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, 
     if (!rc && dt == USMARR_FLOAT16)
         rc = usmarr_array_astype(x2, USMARR_FLOAT32, USMARR_ORDER_K, NULL, &d);
     int pax = ax;
-    if (!rc && c == x1 && !d) { /* real: products and their sum in one pass, no product array */
-        usmarr_expr_t *e = NULL;
-        usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
-        if (!(rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e)))
-            rc = usmarr_expr_reduce(e, ops, 2, 1, &pax, false, NULL, &s);
-        usmarr_expr_release(e);
-    } else if (!rc && !(rc = usmarr_multiply(c, d ? d : x2, NULL, &p))) {
+    if (!rc && c == x1 && !d) /* real: products and their sum in one pass, no product array */
+        rc = usmarr__sum_of_products(x1, x2, pax, NULL, &s);
+    else if (!rc && !(rc = usmarr_multiply(c, d ? d : x2, NULL, &p))) {
         rc = usmarr_sum(p, 1, &pax, false, NULL, &s);
     }
     usmarr_array_release(c);
