@@ -235,7 +235,7 @@ enum usmarr__norm_singular { USMARR__NORM_2, USMARR__NORM_MINUS_2, USMARR__NORM_
 USMARR_INTERNAL int usmarr__matrix_norm_singular(const usmarr_array_t *x, enum usmarr__norm_singular ord,
                                                  bool keepdims, usmarr_array_t *out, usmarr_array_t **result);
 
-/* sum(x1 * x2) along `axis` of their broadcast shape in one fused pass (products.c): real
+/* sum(x1 * x2) along `axis` of their broadcast shape in one fused pass (matmul.c): real
  * vecdot and matrix @ vector; out and result as usmarr_expr_reduce's. */
 USMARR_INTERNAL int usmarr__sum_of_products(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis,
                                             usmarr_array_t *out, usmarr_array_t **result);

@@ -414,6 +414,19 @@ int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr
     return 0;
 }
 
+/* linalg_internal.h */
+int usmarr__sum_of_products(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
+                            usmarr_array_t **result)
+{
+    usmarr_expr_t *e = NULL;
+    usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
+    int rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e);
+    if (!rc)
+        rc = usmarr_expr_reduce(e, ops, 2, 1, &axis, false, out, result);
+    usmarr_expr_release(e);
+    return rc;
+}
+
 int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
 {
     usmarr__clear_error();
