@@ -102,5 +102,8 @@ int usmarr__engine_prewarm(usmarr_context_t *context)
         if ((mask >> d & 1) && (context->info.fp64 || (d != USMARR_FLOAT64 && d != USMARR_COMPLEX128)))
             rc = prewarm_dtype(context, (usmarr_dtype_t)d);
     usmarr__store_after_launch_end();
-    return rc ? rc : usmarr_context_finish(context);
+    if (!rc)
+        rc = usmarr_context_finish(context);
+    usmarr__program_stores_poll(context); /* the launches have run: their programs are stored */
+    return rc;
 }

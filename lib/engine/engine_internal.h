@@ -246,6 +246,10 @@ USMARR_INTERNAL int usmarr__result_end(int rc, usmarr_array_t *target, usmarr_ar
  * Nothing between the two may wait for another process (the compile lock is held). */
 USMARR_INTERNAL void usmarr__store_after_launch_begin(void);
 USMARR_INTERNAL void usmarr__store_after_launch_end(void);
+/* A program launched in such a region is stored once that launch has completed, found by
+ * this poll (every later launch on the context polls, and the context's release stores the
+ * rest): cheap when nothing waits. */
+USMARR_INTERNAL void usmarr__program_stores_poll(usmarr_context_t *ctx);
 
 /* ---- settings and maintenance, behind the public usmarr_cache_* functions (cache.c) --- */
 

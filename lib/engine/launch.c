@@ -93,16 +93,24 @@ static int check_group(const usmarr_context_t *ctx, const usmarr__kernel_t *k, c
     return 0;
 }
 
-/* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  After
- * the first launch of a program whose store waited for it (store_pending) this also
- * finishes the queue and stores the program's binary in the disk cache. */
+/* clEnqueueNDRangeKernel on the context's queue (the caller holds the queue lock).  The
+ * first launch of a program whose store waited for it (store_pending) takes an event, by
+ * which the program's binary is stored once that launch has run. */
 static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim, const size_t *global,
                    const size_t *local)
 {
     int rc = check_group(ctx, k, work_dim, local);
     if (rc)
         return rc;
-    cl_int err = clEnqueueNDRangeKernel(usmarr__queue_of(ctx), k->kernel, work_dim, NULL, global, local, 0, NULL, NULL);
+    bool first = atomic_load_explicit(&k->program->store_pending, memory_order_relaxed) &&
+                 atomic_exchange(&k->program->store_pending, false);
+    cl_event launch = NULL;
+    cl_int err = clEnqueueNDRangeKernel(usmarr__queue_of(ctx), k->kernel, work_dim, NULL, global, local, 0, NULL,
+                                        first ? &launch : NULL);
+    if (first)
+        usmarr__program_launched(ctx, k->program, err == CL_SUCCESS ? launch : NULL);
+    else
+        usmarr__program_stores_poll(ctx);
     if (err != CL_SUCCESS) {
         size_t g[3] = {0, 0, 0}, l[3] = {0, 0, 0};
         for (cl_uint d = 0; d < work_dim && d < 3; d++) {
@@ -115,9 +123,6 @@ static int enqueue(usmarr_context_t *ctx, usmarr__kernel_t *k, cl_uint work_dim,
     /* k came from the cache under kernels_lock, so the cache is there; launches run under
      * the queue lock, not kernels_lock, hence the atomic counter. */
     atomic_fetch_add_explicit(&ctx->kernels->launches, 1, memory_order_relaxed);
-    if (atomic_load_explicit(&k->program->store_pending, memory_order_relaxed) &&
-        atomic_exchange(&k->program->store_pending, false))
-        usmarr__program_store(ctx, k->program, true);
     return 0;
 }
 

@@ -149,10 +149,14 @@ static void program_free(struct program *p)
     free(p);
 }
 
+static void stores_take(struct usmarr__kernel_cache *cache, bool all);
+
+/* The context's queue has been finished: every program still waiting is stored. */
 static void kernel_cache_destroy(struct usmarr__kernel_cache *cache)
 {
     if (!cache)
         return;
+    stores_take(cache, true);
     for (int b = 0; b < CACHE_BUCKETS; b++) {
         for (struct program *p = cache->buckets[b], *next; p; p = next) {
             next = p->next;
@@ -162,6 +166,7 @@ static void kernel_cache_destroy(struct usmarr__kernel_cache *cache)
     if (cache->standin)
         cache->blocking_free(cache->cl, cache->standin);
     cnd_destroy(&cache->built);
+    mtx_destroy(&cache->waits_lock);
     free(cache);
 }
 
@@ -175,6 +180,11 @@ static int cache_of(usmarr_context_t *ctx, struct usmarr__kernel_cache **out)
         if (cnd_init(&c->built) != thrd_success) {
             free(c);
             return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel cache condition");
+        }
+        if (mtx_init(&c->waits_lock, mtx_plain) != thrd_success) {
+            cnd_destroy(&c->built);
+            free(c);
+            return usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "kernel cache lock");
         }
         c->cl = ctx->cl;
         c->blocking_free = ctx->usm.blocking_free;
@@ -272,16 +282,14 @@ static int program_from_binary(usmarr_context_t *ctx, struct program *p, const s
     return -1;
 }
 
-/* Stores the binary of a program compiled from source, when it is built or after its first
- * launch (`launched`: the launch is finished first on the context's own queue; on another
- * queue, which the application may hold behind its events, the binary is taken as built),
- * and releases its compile lock. */
-void usmarr__program_store(usmarr_context_t *ctx, struct program *p, bool launched)
+/* Stores the binary of a program compiled from source in the disk cache and releases its
+ * compile lock (if still held). */
+static void program_store(usmarr_context_t *ctx, struct program *p)
 {
     /* Taking the binary can cost a compile (PoCL as Debian ships it compiles every kernel
      * of the program once more; doc/engine.md): only when it is going to be stored. */
     size_t size = 0;
-    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && (!launched || usmarr__queue_of(ctx) != ctx->queue || clFinish(ctx->queue) == CL_SUCCESS) &&
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON &&
         clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
         unsigned char *binary = malloc(size);
         unsigned char *bins[1] = {binary};
@@ -292,6 +300,87 @@ void usmarr__program_store(usmarr_context_t *ctx, struct program *p, bool launch
         free(binary);
     }
     release_lock(p); /* other processes waiting for this program now find it */
+}
+
+static bool launch_complete(cl_event launch)
+{
+    cl_int status = CL_COMPLETE;
+    return clGetEventInfo(launch, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS ||
+           status <= CL_COMPLETE; /* an error status counts as done: the binary is as built */
+}
+
+/* How long a first launch is waited for before its store is left to later polls: above
+ * a first launch's work-group compile (0.1-0.5 s on PoCL), far below the compile lock's
+ * wait (120 s). */
+#define LAUNCH_WAIT_MS 2000.0
+
+/* Whether `launch` completes within LAUNCH_WAIT_MS, polled (clWaitForEvents cannot give up). */
+static bool launch_wait(cl_event launch)
+{
+    double t0 = now_ms();
+    long nap_ns = 20000;
+    while (!launch_complete(launch)) {
+        if (now_ms() - t0 > LAUNCH_WAIT_MS)
+            return false;
+        nanosleep(&(struct timespec){0, nap_ns}, NULL);
+        nap_ns = nap_ns < 1000000 ? nap_ns * 2 : nap_ns;
+    }
+    return true;
+}
+
+/* The launch is waited for a bounded time only: the application may hold the queue
+ * behind an event that it sets after this call returns (usmarr_queue_wait on a user
+ * event), and a wait for it would never end.  Past the bound the compile lock is released
+ * (program_build says why it is never kept past the call: a process that asks meanwhile
+ * compiles the program itself) and the store is left to usmarr__program_stores_poll. */
+void usmarr__program_launched(usmarr_context_t *ctx, struct program *p, cl_event launch)
+{
+    struct usmarr__kernel_cache *cache = ctx->kernels;
+    if (launch) {
+        clFlush(usmarr__queue_of(ctx));
+        if (!launch_wait(launch)) {
+            mtx_lock(&cache->waits_lock);
+            int n = atomic_load(&cache->nwaits);
+            if (n < STORE_WAITS_MAX) {
+                cache->waits[n] = (struct store_wait){ctx, p, launch};
+                atomic_store(&cache->nwaits, n + 1);
+                release_lock(p);
+                mtx_unlock(&cache->waits_lock);
+                return;
+            }
+            mtx_unlock(&cache->waits_lock);
+        }
+        clReleaseEvent(launch);
+    }
+    program_store(ctx, p); /* completed, failed, or no room to wait: as it is now */
+}
+
+/* Takes the waits whose launch has completed (or all of them, `all`) out of the list, then
+ * stores their programs outside its lock. */
+static void stores_take(struct usmarr__kernel_cache *cache, bool all)
+{
+    struct store_wait done[STORE_WAITS_MAX];
+    int ndone = 0, kept = 0;
+    mtx_lock(&cache->waits_lock);
+    int n = atomic_load(&cache->nwaits);
+    for (int i = 0; i < n; i++) {
+        if (all || launch_complete(cache->waits[i].launch))
+            done[ndone++] = cache->waits[i];
+        else
+            cache->waits[kept++] = cache->waits[i];
+    }
+    atomic_store(&cache->nwaits, kept);
+    mtx_unlock(&cache->waits_lock);
+    for (int i = 0; i < ndone; i++) {
+        program_store(done[i].ctx, done[i].p);
+        clReleaseEvent(done[i].launch);
+    }
+}
+
+void usmarr__program_stores_poll(usmarr_context_t *ctx)
+{
+    if (ctx->kernels && atomic_load_explicit(&ctx->kernels->nwaits, memory_order_relaxed))
+        stores_take(ctx->kernels, false);
 }
 
 /* Programs compiled from source whose store waits for their first launch: those built
@@ -314,7 +403,7 @@ void usmarr__store_after_launch_end(void)
         return;
     for (int i = 0; i < ndeferred; i++)
         if (atomic_exchange(&deferred[i].p->store_pending, false))
-            usmarr__program_store(deferred[i].ctx, deferred[i].p, false);
+            program_store(deferred[i].ctx, deferred[i].p);
     ndeferred = 0;
 }
 
@@ -337,13 +426,13 @@ static bool defer_store(usmarr_context_t *ctx, struct program *p)
 
 /* Builds `p` (outside the lock): disk cache, else source.  Sets p->program or returns an
  * error with the detail recorded.  A compile from source holds the disk cache's compile
- * lock until its binary is stored, so that other processes asking for the same program
- * wait for it instead of compiling it too.  The binary is stored after the program's
- * first launch where the caller launches it before returning (a region of
- * usmarr__store_after_launch_begin/_end): on PoCL only that binary carries the work-group
- * function the launch compiled (the driver serialises a program's binary once, at the
- * first request).  Everywhere else it is stored right after the build, so that the lock
- * is never held past the call: a process that returned to its caller holding it could
+ * lock until its binary is stored or, at the latest, its first launch is enqueued, so
+ * that other processes asking for the same program wait for it instead of compiling it
+ * too.  The binary is stored once the program's first launch has run where the caller
+ * launches it before returning (a region of usmarr__store_after_launch_begin/_end): on
+ * PoCL only that binary carries the work-group function the launch compiled (the driver
+ * serialises a program's binary once, at the first request).  Everywhere else it is
+ * stored right after the build, so that the lock is never held past the call: a process that returned to its caller holding it could
  * wait for the waiting process (MPI ranks meeting in a collective between building a
  * plan's kernel and launching it), and both would stall until the wait gave up. */
 static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
@@ -384,10 +473,11 @@ static int program_build(usmarr_context_t *ctx, struct program *p, bool *loaded)
     }
     usmarr__diskcache_trace("compile", &key, now_ms() - t0);
     p->program = prog;
-    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && defer_store(ctx, p))
+    if (usmarr__diskcache_mode() == USMARR_CACHE_ON && strstr(ctx->info.platform_name, "Portable Computing Language") &&
+        defer_store(ctx, p))
         atomic_store(&p->store_pending, true); /* the lock is kept until then */
     else
-        usmarr__program_store(ctx, p, false);
+        program_store(ctx, p);
     return 0;
 }
 

@@ -53,6 +53,7 @@ struct program {
 
 #define CACHE_BUCKETS 256
 #define FAST_SLOTS 64
+#define STORE_WAITS_MAX 64
 
 /* The launch fast path: a map's signature -> its kernel, so that a repeated launch skips
  * building the options string and the program lookup (tiny copies are latency-bound). */
@@ -76,6 +77,16 @@ struct usmarr__kernel_cache {
     cl_context cl; /* to free the standin block */
     usmarr__free_fn blocking_free;
     struct fast_entry fast[FAST_SLOTS];
+    /* Programs launched once whose binary is stored when that launch completes (program.c,
+     * usmarr__program_stores_poll): never waited for, since the application can hold the
+     * queue behind its own events. */
+    mtx_t waits_lock;
+    atomic_int nwaits;
+    struct store_wait {
+        usmarr_context_t *ctx;
+        struct program *p;
+        cl_event launch;
+    } waits[STORE_WAITS_MAX];
 };
 
 /* What identifies a program: its family, whether it is a map program, the build options
@@ -95,10 +106,11 @@ struct recipe {
 USMARR_INTERNAL int usmarr__recipe_kernel(usmarr_context_t *ctx, const struct recipe *r, const char *name,
                                           usmarr__kernel_t **out);
 
-/* Stores the binary of `p`, compiled from source, in the disk cache, when it is built or
- * after its first launch (`launched`: the queue is finished first), and releases its
- * compile lock (launch.c calls it after a program's first launch). */
-USMARR_INTERNAL void usmarr__program_store(usmarr_context_t *ctx, struct program *p, bool launched);
+/* After the first launch of `p`, whose store waited for it (launch.c): `launch` is that
+ * launch's event (NULL when the enqueue failed).  Releases the compile lock and stores the
+ * binary now if the launch has completed, else when a later poll finds it completed. */
+USMARR_INTERNAL void usmarr__program_launched(usmarr_context_t *ctx, struct program *p, cl_event launch);
+
 
 /* The context's small device block that stands in for a NULL pointer argument (the
  * pointer of a zero-size array), allocated on first use: NVIDIA's OpenCL takes NULL at

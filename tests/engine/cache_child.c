@@ -13,7 +13,9 @@
  *       library's disk-cache counters): tests/engine/test_build.c checks that compiling
  *       printed nothing else.  With MARKER, the kernel sources come from
  *       a broken copy ($USMARR_KERNEL_DIR): the cast must fail with USMARR_ERROR_BUILD
- *       and a detail that quotes MARKER from the build log.
+ *       and a detail that quotes MARKER from the build log.  MARKER "held" instead holds
+ *       the context's queue behind a user event while the first operation is asked for
+ *       (its program compiled and first launched there), and sets the event after.
  *   cache_child SELECTOR readonly-dir HIT_VARIANT MISS_VARIANT
  *       drops the capabilities that let root write anywhere, checks that the cache
  *       directory ($USMARR_CACHE_DIR, mode 0500) now refuses writes, then expects a
@@ -85,6 +87,9 @@ static int ops_check(const char *what, const float *got, const float *want, int 
 
 static int ops(usmarr_context_t *ctx, const char *marker)
 {
+    bool held = marker && !strcmp(marker, "held");
+    if (held)
+        marker = NULL;
     float host[OPS_N], out[OPS_N], want[OPS_N];
     for (int i = 0; i < OPS_N; i++)
         host[i] = (float)((i * 37) % OPS_N) - 20.0f;
@@ -105,8 +110,19 @@ static int ops(usmarr_context_t *ctx, const char *marker)
         usmarr_array_release(a);
         return status;
     }
+    cl_int err = CL_SUCCESS;
+    cl_event gate = held ? clCreateUserEvent(usmarr_context_cl_context(ctx), &err) : NULL;
+    if (held && (err != CL_SUCCESS || usmarr_queue_wait(usmarr_queue_current(ctx), 1, &gate) != 0)) {
+        fprintf(stderr, "cache_child: cannot hold the queue (%d: %s)\n", err, usmarr_last_error_detail());
+        return 2;
+    }
     usmarr_operand_t ops2[2] = {{.array = a}, {.array = a}};
-    if ((rc = usmarr_elementwise("add", ops2, 2, NULL, &r)) || (rc = usmarr_array_copy_to_host(r, out, NULL)))
+    rc = usmarr_elementwise("add", ops2, 2, NULL, &r);
+    if (gate) {
+        clSetUserEventStatus(gate, CL_COMPLETE);
+        clReleaseEvent(gate);
+    }
+    if (rc || (rc = usmarr_array_copy_to_host(r, out, NULL)))
         status = ops_fail("add", rc);
     for (int i = 0; i < OPS_N; i++)
         want[i] = host[i] + host[i];
@@ -148,7 +164,7 @@ int main(int argc, char **argv)
         int status = ops(ctx, argc > 3 ? argv[3] : NULL);
         usmarr_context_release(ctx);
         usmarr_cache_stats_t stats;
-        if (!status && argc <= 3 && usmarr_cache_get_stats(&stats) == 0)
+        if (!status && (argc <= 3 || !strcmp(argv[3], "held")) && usmarr_cache_get_stats(&stats) == 0)
             printf("cache_child: stores %llu hits %llu\n", (unsigned long long)stats.stores,
                    (unsigned long long)stats.hits);
         return status;
