@@ -58,7 +58,7 @@ struct program {
 /* The launch fast path: a map's signature -> its kernel, so that a repeated launch skips
  * building the options string and the program lookup (tiny copies are latency-bound). */
 struct fast_entry {
-    char family[32];
+    char family[64];
     char defines[96];
     int counts[4];     /* nout, nin, nscalars, class */
     unsigned masks[3]; /* the strides compiled in (unit, zero) and the non-temporal variant */

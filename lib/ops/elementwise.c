@@ -130,60 +130,10 @@ static int category(usmarr_kind_t k)
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-/* Element byte range [lo, hi) of an array; false for no elements. */
-static bool byte_range(const usmarr_array_t *a, uintptr_t *lo, uintptr_t *hi)
+/* The USM kind of a new array made after `like`. */
+static usmarr_usm_kind_t usm_kind_of(const usmarr_array_t *like)
 {
-    int64_t dmin, dmax;
-    if (!a->memory->pointer || !usmarr__array_span(a, &dmin, &dmax))
-        return false;
-    int64_t isz = (int64_t)usmarr_dtype_size(a->dtype);
-    uintptr_t base = (uintptr_t)a->memory->pointer;
-    *lo = base + (uintptr_t)((a->offset + dmin) * isz);
-    *hi = base + (uintptr_t)((a->offset + dmax + 1) * isz);
-    return true;
-}
-
-bool usmarr__ranges_meet(const usmarr_array_t *a, const usmarr_array_t *b)
-{
-    uintptr_t alo, ahi, blo, bhi;
-    if (a->memory != b->memory || !byte_range(a, &alo, &ahi) || !byte_range(b, &blo, &bhi))
-        return false;
-    return alo < bhi && blo < ahi;
-}
-
-/* `in`, broadcast to `shape`, visits exactly the elements of `out` in the same order, so
- * reading element i before writing element i is safe in place. */
-bool usmarr__exact_alias(const usmarr_array_t *in, const usmarr_array_t *out)
-{
-    struct usmarr__operand o;
-    if (usmarr_dtype_size(in->dtype) != usmarr_dtype_size(out->dtype) ||
-        usmarr__operand_from_array(in, out->ndim, out->shape, &o))
-        return false;
-    if ((char *)in->memory->pointer + in->offset * (int64_t)usmarr_dtype_size(in->dtype) !=
-        (char *)out->memory->pointer + out->offset * (int64_t)usmarr_dtype_size(out->dtype))
-        return false;
-    for (int d = 0; d < out->ndim; d++)
-        if (out->shape[d] > 1 && o.strides[d] != out->strides[d])
-            return false;
-    return true;
-}
-
-/* A new writable array of `dtype` and `shape` on the same kind of USM as `like`. */
-static int new_array(usmarr_context_t *ctx, const usmarr_array_t *like, usmarr_dtype_t dtype, int ndim,
-                     const int64_t *shape, usmarr_order_t order, usmarr_array_t **out)
-{
-    usmarr_usm_kind_t kind = like && like->memory->kind != USMARR_USM_UNKNOWN ? like->memory->kind : USMARR_USM_DEVICE;
-    return usmarr__array_empty_like_layout(ctx, dtype, ndim, shape, order, kind, out);
-}
-
-int usmarr__elementwise_target(usmarr_context_t *ctx, const usmarr_array_t *first, const usmarr_array_t *out,
-                               usmarr_dtype_t dtype, int ndim, const int64_t *shape, usmarr_array_t **target)
-{
-    usmarr_order_t order = USMARR_ORDER_C;
-    if (!out && first && first->ndim == ndim && ndim > 1 && (first->flags & USMARR_FLAG_F_CONTIGUOUS) &&
-        !(first->flags & USMARR_FLAG_C_CONTIGUOUS))
-        order = USMARR_ORDER_F;
-    return new_array(ctx, out ? out : first, dtype, ndim, shape, order, target);
+    return like->memory->kind != USMARR_USM_UNKNOWN ? like->memory->kind : USMARR_USM_DEVICE;
 }
 
 /* dst[...] = src converted: the engine's copy (one cast program per dtype pair). */
@@ -615,7 +565,7 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
     *vec = (usmarr__dtype_vector_ok(c->loop) || (c->loop == USMARR_BOOL && compares)) &&
            (usmarr__dtype_vector_ok(c->res) || c->res == USMARR_BOOL);
     /* a complex loop's unary functions of an array, and its binary ones of two arrays,
-     * split 16 elements into two vectors of parts (cl/elementwise.cl) */
+     * split 16 elements into two vectors of parts (cl/elementwise_map.cl) */
     if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX)
         *vec = c->n <= 2 && !c->op->where && !c->op->params && c->operands[0].array &&
                (c->n == 1 || c->operands[1].array);
@@ -630,7 +580,8 @@ static int call_inputs(const struct call *c, struct usmarr__map *m, usmarr_array
             continue;
         }
         if (!cond && a->dtype != c->loop) {
-            if ((rc = new_array(c->ctx, a, c->loop, a->ndim, a->shape, USMARR_ORDER_C, &temps[i])) ||
+            if ((rc = usmarr__array_empty_like_layout(c->ctx, c->loop, a->ndim, a->shape, USMARR_ORDER_C,
+                                                      usm_kind_of(a), &temps[i])) ||
                 (rc = cast_into(temps[i], a)))
                 return rc;
             a = temps[i];
@@ -672,10 +623,10 @@ static void call_defines(const struct call *c, const char (*srcs)[8], bool vec, 
     const struct op_info *op = c->op;
     int n = c->n;
     /* a single element takes the 16-lane math functions too where the device's shape runs
-     * the 16-lane bodies (cl/elementwise.cl, "lanes") */
+     * the 16-lane bodies (cl/elementwise_funcs.cl, "lanes") */
     const struct usmarr__kernel_shape *sh = &c->ctx->shape;
     bool splat = vec && (!sh->contig_one || sh->rowvec || sh->tblock);
-    if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX) /* contig's bodies only (cl/elementwise.cl) */
+    if (usmarr_dtype_kind(c->loop) == USMARR_KIND_COMPLEX) /* contig's bodies only (cl/elementwise_map.cl) */
         splat = vec && !sh->contig_one;
     uint64_t key = (uint64_t)c->loop | (uint64_t)n << 4 | (uint64_t)op->where << 6 | (uint64_t)op->out << 7 |
                    (uint64_t)vec << 9 | (uint64_t)spec << 10 | (uint64_t)(spec ? c->opi : 0) << 11 |
@@ -763,7 +714,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
     if (rc || (rc = call_shape(&c, out)))
         return rc;
 
-    struct usmarr__map m = usmarr__map_init("complex+vmath+elementwise", NULL, 1, 0);
+    struct usmarr__map m = usmarr__map_init("complex+vmath+elementwise+elementwise_funcs+elementwise_map", NULL, 1, 0);
     int tolerance_bits = 0;
     if (c.op->params && (rc = call_tolerances(&c, params, &m, &tolerance_bits)))
         return rc;
@@ -785,7 +736,7 @@ static int dispatch_with(int opi, const usmarr_operand_t *operands, size_t noper
             goto done;
     }
     m.defines = defines;
-    if (vec && c.op->where) /* the condition's 16 lanes are one vector load (cl/elementwise.cl) */
+    if (vec && c.op->where) /* the condition's 16 lanes are one vector load (cl/elementwise.cl's EW_VCOND) */
         m.flags |= USMARR__MAP_BOOL_VECTORS;
     m.ndim = c.ndim;
     memcpy(m.shape, c.shape, sizeof(int64_t) * (size_t)c.ndim);
@@ -809,18 +760,6 @@ int usmarr__elementwise_call(int opi, const usmarr_operand_t *operands, size_t n
 }
 
 /* ---- public entry points -------------------------------------------------------------------- */
-
-int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
-                       usmarr_array_t **result)
-{
-    usmarr__clear_error();
-    if (!name)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
-    for (int i = 0; i < OP_COUNT; i++)
-        if (!strcmp(ops[i].name, name))
-            return usmarr__elementwise_call(i, operands, noperands, out, result);
-    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
-}
 
 int usmarr__elementwise_result_dtype(const char *name, const usmarr_operand_t *operands, size_t noperands,
                                      usmarr_dtype_t *result)
@@ -854,20 +793,6 @@ int usmarr__elementwise_find(const char *name, size_t len)
         if (strlen(ops[i].name) == len && !strncmp(ops[i].name, name, len))
             return i;
     return -1;
-}
-
-int usmarr_elementwise_arity(const char *name)
-{
-    if (name)
-        for (int i = 0; i < OP_COUNT; i++)
-            if (!strcmp(ops[i].name, name))
-                return ops[i].arity;
-    return -1;
-}
-
-const char *usmarr_elementwise_name(int index)
-{
-    return index >= 0 && index < OP_COUNT ? ops[index].name : NULL;
 }
 
 int usmarr_isclose(const usmarr_array_t *a, const usmarr_array_t *b, double rtol, double atol, bool equal_nan,

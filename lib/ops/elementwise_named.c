@@ -2,6 +2,8 @@
  * table (cl/elementwise.cl) over the dispatcher of elementwise.c, and allclose. */
 #include "ops_internal.h"
 
+#include <string.h>
+
 #define USMARR_ELEMENTWISE_TABLE_ONLY
 #include "../../cl/elementwise.cl"
 
@@ -66,4 +68,30 @@ int usmarr_allclose(const usmarr_array_t *a, const usmarr_array_t *b, double rto
     if (!rc)
         *result = value != 0;
     return rc;
+}
+
+/* ---- the table by name --------------------------------------------------------------------- */
+
+int usmarr_elementwise(const char *name, const usmarr_operand_t *operands, size_t noperands, usmarr_array_t *out,
+                       usmarr_array_t **result)
+{
+    usmarr__clear_error();
+    if (!name)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name is NULL");
+    int i = usmarr__elementwise_find(name, strlen(name));
+    if (i < 0)
+        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not an elementwise function", name);
+    return usmarr__elementwise_call(i, operands, noperands, out, result);
+}
+
+int usmarr_elementwise_arity(const char *name)
+{
+    int i = name ? usmarr__elementwise_find(name, strlen(name)) : -1;
+    return i < 0 ? -1 : usmarr__elementwise_op(i)->arity;
+}
+
+const char *usmarr_elementwise_name(int index)
+{
+    const struct usmarr__ew_op *op = usmarr__elementwise_op(index);
+    return op ? op->name : NULL;
 }

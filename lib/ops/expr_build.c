@@ -7,7 +7,7 @@
  * dtype of the computation they meet.
  *
  * Programs.  The program is OpenCL C made of the elementwise table itself: for each
- * dtype the expression computes in, one copy of cl/elementwise.cl's helpers (complex.cl
+ * dtype the expression computes in, one copy of cl/elementwise.cl and its helpers (complex.cl
  * first for complex dtypes) with EW_T set, then one small function per (function, dtype)
  * whose body is the table's expression; then the map body (or, for a reduction, the
  * element loader) that reads each operand once, converts as the separate calls' casts
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#define MAX_PARTS 64
+#define MAX_PARTS 80 /* five a dtype (put_sections) for all 14, and the rest */
 
 void usmarr__text_put(struct usmarr__text *t, const char *format, ...)
 {
@@ -501,6 +501,7 @@ static void put_sections(const struct resolution *r, bool vector, struct usmarr_
         if (cplx)
             parts[(*nparts)++].family = "complex";
         parts[(*nparts)++].family = "elementwise";
+        parts[(*nparts)++].family = "elementwise_funcs";
         t = &texts[*nparts];
         for (int i = 0; i < e->nnodes; i++) {
             const struct nstate *s = &r->st[i];

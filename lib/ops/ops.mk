@@ -4,6 +4,7 @@ lib_libusmarr_la_SOURCES += \
 	lib/ops/ops_internal.h \
 	lib/ops/elementwise.c \
 	lib/ops/elementwise_named.c \
+	lib/ops/operands.c \
 	lib/ops/expr.c \
 	lib/ops/expr_parse.c \
 	lib/ops/expr_fold.c \
