@@ -26,6 +26,8 @@ tests_runner_SOURCES = \
 	tests/core/test_queue.c \
 	tests/engine/test_simplify.c \
 	tests/engine/test_copy.c \
+	tests/engine/test_copy_orders.c \
+	tests/engine/copy_blocks.h \
 	tests/engine/test_copy_plan.c \
 	tests/engine/cast_cases.h \
 	tests/engine/cast_cases.c \
