@@ -213,6 +213,8 @@ struct usmarr_context {
     cl_command_queue queue;
     usmarr_queue_t own; /* the queue object of `queue` (order.c) */
     mtx_t queue_lock; /* serialises enqueue + finish sequences from several threads */
+    cl_event app_wait; /* the last barrier usmarr_queue_wait enqueued for the application's
+                        * events, on any queue of the context (under queue_lock), or NULL */
     struct usmarr__usm_api usm;
     usmarr_device_info_t info;
     struct usmarr__device_profile profile; /* filled by the engine's context hook */

@@ -186,6 +186,8 @@ void usmarr__context_unref(usmarr_context_t *context)
         context->kernels_free(context->kernels);
     if (context->info.backend == USMARR_BACKEND_SVM)
         usmarr__svm_unregister(context->cl, context->queue);
+    if (context->app_wait)
+        clReleaseEvent(context->app_wait);
     clReleaseCommandQueue(context->queue);
     clReleaseContext(context->cl);
     clReleaseDevice(context->device);

@@ -176,7 +176,13 @@ int usmarr_queue_wait(usmarr_queue_t *queue, size_t nevents, const cl_event *eve
         return 0;
     usmarr_context_t *ctx = queue->context;
     mtx_lock(&ctx->queue_lock);
-    cl_int err = clEnqueueBarrierWithWaitList(queue->cl, (cl_uint)nevents, events, NULL);
+    cl_event barrier = NULL;
+    cl_int err = clEnqueueBarrierWithWaitList(queue->cl, (cl_uint)nevents, events, &barrier);
+    if (err == CL_SUCCESS) { /* the engine does not wait for launches behind it (program.c) */
+        if (ctx->app_wait)
+            clReleaseEvent(ctx->app_wait);
+        ctx->app_wait = barrier;
+    }
     mtx_unlock(&ctx->queue_lock);
     return err == CL_SUCCESS ? 0 : usmarr__cl_fail(err, "clEnqueueBarrierWithWaitList");
 }

@@ -309,10 +309,11 @@ static bool launch_complete(cl_event launch)
            status <= CL_COMPLETE; /* an error status counts as done: the binary is as built */
 }
 
-/* How long a first launch is waited for before its store is left to later polls: above
- * a first launch's work-group compile (0.1-0.5 s on PoCL), far below the compile lock's
- * wait (120 s). */
-#define LAUNCH_WAIT_MS 2000.0
+/* How long a first launch is waited for before its store is left to later polls: far
+ * above a first launch's work-group compile (0.1-0.5 s on PoCL, seconds on a loaded
+ * machine: another process waits for the compile lock meanwhile), below the compile
+ * lock's own wait (120 s). */
+#define LAUNCH_WAIT_MS 60000.0
 
 /* Whether `launch` completes within LAUNCH_WAIT_MS, polled (clWaitForEvents cannot give up). */
 static bool launch_wait(cl_event launch)
@@ -328,17 +329,20 @@ static bool launch_wait(cl_event launch)
     return true;
 }
 
-/* The launch is waited for a bounded time only: the application may hold the queue
- * behind an event that it sets after this call returns (usmarr_queue_wait on a user
- * event), and a wait for it would never end.  Past the bound the compile lock is released
- * (program_build says why it is never kept past the call: a process that asks meanwhile
- * compiles the program itself) and the store is left to usmarr__program_stores_poll. */
+/* The launch is not waited for where the application holds the queue: behind its own
+ * events (usmarr_queue_wait: ctx->app_wait not complete yet) that it may set only after
+ * this call returns, a wait would never end; and otherwise for LAUNCH_WAIT_MS at most (a
+ * queue held by other means).  Past the wait the compile lock is released (program_build
+ * says why it is never kept past the call: a process that asks meanwhile compiles the
+ * program itself) and the store is left to usmarr__program_stores_poll.  Called with the
+ * queue lock held. */
 void usmarr__program_launched(usmarr_context_t *ctx, struct program *p, cl_event launch)
 {
     struct usmarr__kernel_cache *cache = ctx->kernels;
     if (launch) {
         clFlush(usmarr__queue_of(ctx));
-        if (!launch_wait(launch)) {
+        bool held = ctx->app_wait && !launch_complete(ctx->app_wait);
+        if (held || !launch_wait(launch)) {
             mtx_lock(&cache->waits_lock);
             int n = atomic_load(&cache->nwaits);
             if (n < STORE_WAITS_MAX) {

@@ -15,7 +15,8 @@
  *       a broken copy ($USMARR_KERNEL_DIR): the cast must fail with USMARR_ERROR_BUILD
  *       and a detail that quotes MARKER from the build log.  MARKER "held" instead holds
  *       the context's queue behind a user event while the first operation is asked for
- *       (its program compiled and first launched there), and sets the event after.
+ *       (its program compiled and first launched there: the call must return within 30 s),
+ *       and sets the event after.
  *   cache_child SELECTOR readonly-dir HIT_VARIANT MISS_VARIANT
  *       drops the capabilities that let root write anywhere, checks that the cache
  *       directory ($USMARR_CACHE_DIR, mode 0500) now refuses writes, then expects a
@@ -117,7 +118,13 @@ static int ops(usmarr_context_t *ctx, const char *marker)
         return 2;
     }
     usmarr_operand_t ops2[2] = {{.array = a}, {.array = a}};
+    double t0 = usmarr__dc_now_ms();
     rc = usmarr_elementwise("add", ops2, 2, NULL, &r);
+    /* a compile, not the engine's longest wait for a launch (60 s), let alone for ever */
+    if (held && usmarr__dc_now_ms() - t0 > 30e3) {
+        fprintf(stderr, "cache_child: add took %.0f ms with the queue held\n", usmarr__dc_now_ms() - t0);
+        status = 1;
+    }
     if (gate) {
         clSetUserEventStatus(gate, CL_COMPLETE);
         clReleaseEvent(gate);
