@@ -188,6 +188,9 @@ USMARR_INTERNAL int usmarr__reduce_fused(const char *name, const struct usmarr__
                                          const int *axes, bool keepdims, usmarr_array_t *out, usmarr_array_t **result);
 
 /* ---- scans (scan.c, cl/scan.cl): the gpu shape's cumulative functions -------------- */
+/* The sources of every reduction program: the row kernels and the cumulative lines, the
+ * column and slab kernels, the trees (compiled only with -DR_TREE). */
+#define USMARR__REDUCE_SOURCES "reduce+reduce_cols+reduce_tree"
 /* The family and defines of the reduction program of a dtype on ctx's shape (the gpu
  * shape's holds the tree reductions and the scans). */
 USMARR_INTERNAL const char *usmarr__reduce_family(const usmarr_context_t *ctx);
