@@ -298,6 +298,31 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_split_edges)
+{
+    /* 2^20 elements as one row and as two (split into parts of a multiple of 4096
+     * elements: 65536 on 2 compute units, 32768 on 4, ...): ties of the extremes in the
+     * last element of one part and the first of the next (the first wins), in a part's
+     * first element and the array's last, then a NaN in a late part and one in the last
+     * element of an earlier part (the earlier wins); and all elements equal. */
+    const int64_t n = 1 << 20;
+    double *h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = tie_value(i) / 2;
+    h[65535] = h[65536] = -9;
+    h[3 * 131072] = h[n - 1] = 9;
+    check_dtypes(h, 1, n, 3);
+    check_dtypes(h, 2, n / 2, 3);
+    h[14 * 65536] = NAN;
+    h[12 * 65536 - 1] = NAN;
+    check_dtypes(h, 1, n, 2);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = 1.25;
+    check_dtypes(h, 1, n, 4);
+    free(h);
+}
+END_TEST
+
 /* sum, mean and prod of a (d0, rows, cols) float array h over axis 1 against host loops
  * (h holds 2, 0.5, 1 and -1 and specials, each power of 2 at most 100 times a column:
  * sums and products are exact in both dtypes whatever their order, and no part of a
@@ -429,6 +454,7 @@ Suite *suite_reduce_paths(void)
         {"columns_late", test_reduce_paths_columns_decided_late},
         {"columns_slabs", test_reduce_paths_columns_in_slabs},
         {"split", test_reduce_paths_split_argmin_keeps_the_first_index},
+        {"split_edges", test_reduce_paths_split_edges},
         {"empty", test_reduce_paths_empty_axes},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
