@@ -461,8 +461,25 @@ R_FOLD_KERNEL(mean, R_MEANTAG, R_MEAN_CT, (R_MEAN_CT)(0), acc += USMARR_CONVERT(
 #define R_EXTREME_VDECL(a) R_VX a = (R_VX)(acc); R_NAN_VDECL(a)
 #define R_MIN_VSTEP(a, x, jj) a = select(a, x, (x) < a); R_NOTE_NAN(a, x)
 #define R_MAX_VSTEP(a, x, jj) a = select(a, x, (x) > a); R_NOTE_NAN(a, x)
-#define R_MIN_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v < acc) acc = v) R_JOIN_NAN(a)
-#define R_MAX_VJOIN(a) R_EACH_LANE(R_CT, a, v, if (v > acc) acc = v) R_JOIN_NAN(a)
+/* The joins: a1..a3 into a0 by the built-in min or max (OP), then a0's lanes halves against
+ * halves, then acc by the comparison (CMP; NaN in acc stays).  The order of the lanes does
+ * not change an extreme's value, and where NaN was noted R_FIRST_NAN decides; a loop over
+ * the 64 lanes instead took 15 % of max's time along the rows of a 2048 x 2048 int32. */
+#define R_HALVES(OP, v) OP((v).lo, (v).hi)
+#define R_LANES(OP, a) R_HALVES(OP, R_HALVES(OP, R_HALVES(OP, R_HALVES(OP, a))))
+#define R_EXTREME_VJOIN_a0(OP, CMP) R_JOIN_NAN(a0)
+#define R_EXTREME_VJOIN_a1(OP, CMP) a0 = OP(a0, a1); R_JOIN_NAN(a1)
+#define R_EXTREME_VJOIN_a2(OP, CMP) a0 = OP(a0, a2); R_JOIN_NAN(a2)
+#define R_EXTREME_VJOIN_a3(OP, CMP)                                                                   \
+    a0 = OP(a0, a3);                                                                                  \
+    R_JOIN_NAN(a3);                                                                                   \
+    {                                                                                                 \
+        R_CT m_ = R_LANES(OP, a0);                                                                    \
+        if (m_ CMP acc)                                                                               \
+            acc = m_;                                                                                 \
+    }
+#define R_MIN_VJOIN(a) R_EXTREME_VJOIN_##a(min, <)
+#define R_MAX_VJOIN(a) R_EXTREME_VJOIN_##a(max, >)
 #if R_KEEP(min)
 R_ROW_KERNEL(min, D1, R_CT acc = R_ELEM(first, r0_, r1_); int nan_ = 0, R_EXTREME_STEP(R_LT), R_VEC_OK,
                 R_EXTREME_VDECL, R_VSTEP_EACH, R_MIN_VSTEP, R_MIN_VJOIN, R_FIRST_NAN(;);

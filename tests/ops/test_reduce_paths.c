@@ -231,6 +231,27 @@ START_TEST(test_reduce_paths_rows_blocks_keep_the_first_index)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_rows_lanes_join)
+{
+    /* min and max join their four accumulators and then the lanes: rows of 2117 elements
+     * (33 groups of 64, each a 16-vector to each accumulator, and a tail of 5), each with
+     * one maximum and one minimum: in the first and the last lane of each accumulator, in
+     * groups far apart, in the last group, and in the tail. */
+    static const int64_t at[][2] = {{0, 63},    {15, 48},  {16, 47},   {31, 32},   {64 * 7 + 32, 64 * 3 + 31},
+                                    {64 * 20 + 47, 64 * 31 + 16}, {64 * 32 + 63, 64 * 32}, {2116, 2112}, {2113, 5}};
+    const int64_t rows = sizeof at / sizeof at[0], cols = 2117;
+    double *h = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t i = 0; i < rows * cols; i++)
+        h[i] = tie_value(i) / 2;
+    for (int64_t r = 0; r < rows; r++) {
+        h[r * cols + at[r][0]] = 9 + (double)r;
+        h[r * cols + at[r][1]] = -9 - (double)r;
+    }
+    check_dtypes(h, rows, cols, 3);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_columns_match_host_loops)
 {
     /* 300 rows of 260 columns: two groups of 128 columns and 4 left over, with a NaN in
@@ -450,6 +471,7 @@ Suite *suite_reduce_paths(void)
     const struct test_case_entry tests[] = {
         {"rows", test_reduce_paths_rows_match_host_loops},
         {"rows_blocks", test_reduce_paths_rows_blocks_keep_the_first_index},
+        {"rows_lanes", test_reduce_paths_rows_lanes_join},
         {"columns", test_reduce_paths_columns_match_host_loops},
         {"columns_late", test_reduce_paths_columns_decided_late},
         {"columns_slabs", test_reduce_paths_columns_in_slabs},
