@@ -112,8 +112,8 @@ USMARR_INTERNAL void usmarr__simplify(struct usmarr__iter *it);
 
 /* ---- maps ---------------------------------------------------------------------------- */
 
-/* One part of a generated program: the family file cl/<family>.cl when `family` is set,
- * else `text` (section 2, "Generated programs"). */
+/* One part of a generated program: the family file cl/<family>.cl when `family` is set
+ * (several joined by '+', as a program's family), else `text` (section 2, "Generated programs"). */
 struct usmarr__source_part {
     const char *family;
     const char *text;

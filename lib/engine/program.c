@@ -524,7 +524,7 @@ static int make_source(const struct recipe *r, char **source)
     int rc = append_source(source, &len, "prelude");
     if (!rc && r->parts) { /* a generated program: its parts in place of the family file */
         for (int i = 0; !rc && i < r->nparts; i++)
-            rc = r->parts[i].family ? append_source(source, &len, r->parts[i].family)
+            rc = r->parts[i].family ? append_family(source, &len, r->parts[i].family)
                                     : append_text(source, &len, r->parts[i].text);
         if (!rc && r->map)
             rc = append_source(source, &len, "map");

@@ -740,7 +740,7 @@ int usmarr__expr_plan(usmarr_expr_t *e, const usmarr_operand_t *operands, usmarr
             put_loader(&r, vector, body);
         parts[nparts++].text = body->s;
         if (target == USMARR__XT_REDUCE)
-            parts[nparts++].family = "reduce";
+            parts[nparts++].family = USMARR__REDUCE_SOURCES;
         bool failed = false;
         for (int i = 0; i < nparts; i++)
             failed = failed || texts[i].failed || (!parts[i].family && !parts[i].text);

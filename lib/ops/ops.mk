@@ -11,6 +11,7 @@ lib_libusmarr_la_SOURCES += \
 	lib/ops/expr_build.c \
 	lib/ops/expr_eval.c \
 	lib/ops/reduce.c \
+	lib/ops/cumulative.c \
 	lib/ops/scan.c \
 	lib/ops/sort.c \
 	lib/ops/radix.c \

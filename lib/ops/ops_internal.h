@@ -58,6 +58,14 @@ USMARR_INTERNAL bool usmarr__ranges_meet(const usmarr_array_t *a, const usmarr_a
 USMARR_INTERNAL bool usmarr__exact_alias(const usmarr_array_t *in, const usmarr_array_t *out);
 /* The dtype usmarr_reduce(name, x of `dtype`, ...) gives; an unknown name fails. */
 USMARR_INTERNAL int usmarr__reduce_result_dtype(const char *name, usmarr_dtype_t dtype, usmarr_dtype_t *result);
+/* The same for `name`, a function with reduction `like`'s result dtype (the cumulative ones):
+ * complex input to a real-only one (logsumexp) fails naming `name`. */
+USMARR_INTERNAL int usmarr__reduce_dtype_like(const char *like, usmarr_dtype_t dtype, const char *name,
+                                              usmarr_dtype_t *result);
+/* The cumulative kernel usmarr_reduce_<name> over `lines` C-ordered lines of n elements of
+ * `dtype` at `in` into lines of n + init at `out`, a line a work-item (reduce.c). */
+USMARR_INTERNAL int usmarr__cumulative_lines(usmarr_context_t *ctx, const char *name, usmarr_dtype_t dtype,
+                                             void *in, void *out, int64_t lines, int64_t n, bool init);
 
 /* x copied in C order with its axes ordered (kept..., reduced...) (`reduced`: a mask over
  * x's axes), then an (nkept, nred) matrix; perm (NULL: not wanted) receives the order. */
@@ -188,6 +196,9 @@ USMARR_INTERNAL int usmarr__reduce_fused(const char *name, const struct usmarr__
                                          const int *axes, bool keepdims, usmarr_array_t *out, usmarr_array_t **result);
 
 /* ---- scans (scan.c, cl/scan.cl): the gpu shape's cumulative functions -------------- */
+/* The sources of every reduction program: the row kernels and the cumulative lines, the
+ * column and slab kernels, the trees (compiled only with -DR_TREE). */
+#define USMARR__REDUCE_SOURCES "reduce+reduce_cols+reduce_tree"
 /* The family and defines of the reduction program of a dtype on ctx's shape (the gpu
  * shape's holds the tree reductions and the scans). */
 USMARR_INTERNAL const char *usmarr__reduce_family(const usmarr_context_t *ctx);

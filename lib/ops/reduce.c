@@ -1,6 +1,6 @@
 /* Reductions over any axis set (sum, prod, mean, min, max, argmin, argmax, all, any,
- * count_nonzero, logsumexp, reduce_hypot) and the cumulative functions (sum, prod,
- * logsumexp, with include_initial), on cl/reduce.cl.  The kernel-selection rules are
+ * count_nonzero, logsumexp, reduce_hypot), and the lines of the cumulative functions
+ * (cumulative.c), on cl/reduce.cl.  The kernel-selection rules are
  * in that file's header; this module reduces the layout to at most two kept and two
  * reduced dims and picks the split of few-output reductions. */
 #include "ops_internal.h"
@@ -512,8 +512,12 @@ static int reduce_into(usmarr_context_t *ctx, const struct reduction *r, int ri_
         goto done;
     }
     bool arg_parts = r->rule == R_INDEX && !src->fused; /* argmin/argmax: indices, then a join */
-    if ((r->split || arg_parts) && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16) {
-        int64_t parts = 256 / nkept;
+    /* 8 parts a compute unit, at most 256: each work-group costs its scheduling, and 256
+     * parts on 2 compute units made "of all" 1.3-2 times as slow as 16 (PoCL) and all/any
+     * of all twice as slow (Intel's runtime) as the 16 that still balance the load */
+    int64_t want = 8 * (int64_t)ctx->profile.compute_units, split = (want < 256 ? want : 256) / nkept;
+    if ((r->split || arg_parts) && nkept <= 16 && nred >= 65536 && part_dtype != USMARR_FLOAT16 && split >= 2) {
+        int64_t parts = split;
         int64_t chunk = (nred + parts - 1) / parts;
         chunk = (chunk + 4095) / 4096 * 4096;
         parts = (nred + chunk - 1) / chunk;
@@ -634,151 +638,27 @@ int usmarr__reduce_fused(const char *name, const struct usmarr__reduce_fused *f,
     return reduce_source(ri_, &src, naxes, axes, keepdims, out, result);
 }
 
-/* ---- the cumulative functions ---------------------------------------------------------------- */
+/* ---- the cumulative functions' lines (cumulative.c) --------------------------------------------- */
 
-static const struct {
-    const char *name; /* the kernel is usmarr_reduce_<name> */
-    enum rule rule;
-} cumulatives[] = {
-    [USMARR_CUMULATIVE_SUM] = {"cumulative_sum", R_SUM},
-    [USMARR_CUMULATIVE_PROD] = {"cumulative_prod", R_SUM},
-    [USMARR_CUMULATIVE_LOGSUMEXP] = {"cumulative_logsumexp", R_FLOAT},
-};
-
-/* The gpu shape scans lines of at least this many elements device-wide (lib/ops/scan.c), a
- * work-group per tile; shorter ones one work-item per line, as the CPU shapes do. */
-#define SCAN_MIN 32
-
-/* Lines along the axis: x is copied C-ordered with the axis innermost (every other dim then
- * merges into one count of lines), scanned one work-item per line into a C-ordered result
- * with `include_initial` more elements a line, and permuted back (a view). */
-static int cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
-                      usmarr_array_t *out, usmarr_array_t **result)
+int usmarr__reduce_dtype_like(const char *like, usmarr_dtype_t dtype, const char *name, usmarr_dtype_t *result)
 {
-    if ((unsigned)op >= sizeof cumulatives / sizeof cumulatives[0])
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "cumulative: op=%d is not a usmarr_cumulative_t", (int)op);
-    const char *name = cumulatives[op].name;
-    if (!x)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: x is NULL", name);
-    if (!out && !result)
-        return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: result is NULL and there is no out", name);
-    int rc;
-    if ((rc = real_only(cumulatives[op].rule, x->dtype, name)))
-        return rc;
-    usmarr_context_t *ctx = x->memory->context;
-    usmarr_dtype_t res = result_dtype(cumulatives[op].rule, x->dtype);
-    if ((rc = usmarr__check_dtype_supported(ctx, res, "the result dtype")))
-        return rc;
-    usmarr_array_t *src = NULL;
-    int ax;
-    if (!axis) { /* flattened, C order */
-        int64_t n = usmarr_array_size(x);
-        usmarr_array_t *c = NULL;
-        if ((rc = usmarr_array_copy(x, USMARR_ORDER_C, NULL, &c)))
-            return rc;
-        rc = usmarr_array_reshape(c, 1, &n, USMARR_ORDER_C, USMARR_COPY_NEVER, &src);
-        usmarr_array_release(c);
-        if (rc)
-            return rc;
-        ax = 0;
-    } else {
-        ax = *axis < 0 ? *axis + x->ndim : *axis;
-        if (ax < 0 || ax >= x->ndim)
-            return usmarr__fail(USMARR_ERROR_INDEX, "%s: axis=%d is out of range for %d dims", name, *axis, x->ndim);
-        src = usmarr_array_retain((usmarr_array_t *)x);
-    }
-    int64_t n = src->shape[ax], init = include_initial ? 1 : 0, rshape[USMARR_MAX_NDIM];
-    memcpy(rshape, src->shape, sizeof(int64_t) * (size_t)src->ndim);
-    rshape[ax] = n + init;
-    int perm[USMARR_MAX_NDIM], inv[USMARR_MAX_NDIM];
-    bool along[USMARR_MAX_NDIM] = {false};
-    along[ax] = true;
-    usmarr_array_t *pc = NULL, *tr = NULL, *back = NULL;
-    if (out && (rc = usmarr__check_out(src, out, res, src->ndim, rshape, USMARR_CASTING_SAME_KIND, name)))
-        goto done;
-    if ((rc = usmarr__copy_reduced_last(src, along, perm, &pc)))
-        goto done;
-    for (int d = 0; d < src->ndim; d++)
-        inv[perm[d]] = d;
-    int64_t lines = 1, tshape[USMARR_MAX_NDIM];
-    for (int d = 0; d < src->ndim; d++)
-        tshape[d] = rshape[perm[d]];
-    for (int d = 0; d + 1 < src->ndim; d++)
-        lines *= tshape[d];
-    usmarr_usm_kind_t kind = x->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE : x->memory->kind;
-    if ((rc = usmarr__array_empty_like_layout(ctx, res, src->ndim, tshape, USMARR_ORDER_C, kind, &tr)))
-        goto done;
-    if (lines > 0 && n > 0 && ctx->shape.scan_group && n >= SCAN_MIN) {
-        rc = usmarr__scan_lines(ctx, name + strlen("cumulative_"), pc->dtype, usmarr_array_data(pc),
-                                usmarr_array_data(tr), lines, n, include_initial, NULL);
-        if (rc)
-            goto done;
-    } else if (lines > 0 && n + init > 0) {
-        struct launch l;
-        memset(&l, 0, sizeof l);
-        l.kernel = name;
-        l.in_dtype = pc->dtype;
-        l.in = usmarr_array_data(pc);
-        l.out = usmarr_array_data(tr);
-        l.ks.s[0] = 1;
-        l.ks.s[1] = lines;
-        l.ko.s[1] = n + init;
-        l.ki.s[1] = n;
-        l.rs.s[0] = 1;
-        l.rs.s[1] = n;
-        l.ri.s[1] = 1;
-        l.po = 1;
-        l.chunk = n;
-        l.count = init;
-        l.parts = 1;
-        l.serial = true; /* a line a work-group: a runtime that packs neighbouring work-items
-                          * into lanes (Intel's) would read 16 lines in strided lanes */
-        if ((rc = launch(ctx, &l)))
-            goto done;
-    }
-    if ((rc = usmarr_array_permute_dims(tr, inv, &back))) /* back to the source's axis order */
-        goto done;
-    if (out) {
-        if (!(rc = usmarr_array_copy_into(out, back)) && result)
-            *result = usmarr_array_retain(out);
-    } else if (ax == src->ndim - 1) { /* no permutation: tr is the C-ordered result */
-        *result = usmarr_array_retain(tr);
-    } else {
-        rc = usmarr_array_copy(back, USMARR_ORDER_C, NULL, result);
-    }
-done:
-    usmarr_array_release(back);
-    usmarr_array_release(tr);
-    usmarr_array_release(pc); /* waits for the launch */
-    usmarr_array_release(src);
-    return rc;
+    for (int i = 0; i < RED_COUNT; i++)
+        if (!strcmp(reductions[i].name, like)) {
+            *result = result_dtype(reductions[i].rule, dtype);
+            return real_only(reductions[i].rule, dtype, name);
+        }
+    return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "name=\"%.64s\" is not a reduction", like);
 }
 
-int usmarr_cumulative(usmarr_cumulative_t op, const usmarr_array_t *x, const int *axis, bool include_initial,
-                      usmarr_array_t *out, usmarr_array_t **result)
+int usmarr__cumulative_lines(usmarr_context_t *ctx, const char *name, usmarr_dtype_t dtype, void *in, void *out,
+                             int64_t lines, int64_t n, bool init)
 {
-    usmarr__clear_error();
-    return cumulative(op, x, axis, include_initial, out, result);
-}
-
-int usmarr_cumulative_sum(const usmarr_array_t *x, const int *axis, usmarr_array_t *out, usmarr_array_t **result)
-{
-    usmarr__clear_error();
-    return cumulative(USMARR_CUMULATIVE_SUM, x, axis, false, out, result);
-}
-
-int usmarr_cumulative_prod(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
-                           usmarr_array_t **result)
-{
-    usmarr__clear_error();
-    return cumulative(USMARR_CUMULATIVE_PROD, x, axis, include_initial, out, result);
-}
-
-int usmarr_cumulative_logsumexp(const usmarr_array_t *x, const int *axis, bool include_initial, usmarr_array_t *out,
-                                usmarr_array_t **result)
-{
-    usmarr__clear_error();
-    return cumulative(USMARR_CUMULATIVE_LOGSUMEXP, x, axis, include_initial, out, result);
+    /* a line a work-group (serial): a runtime that packs neighbouring work-items into
+     * lanes (Intel's) would read 16 lines in strided lanes */
+    struct launch l = {.kernel = name, .in_dtype = dtype, .in = in, .out = out, .ks.s = {1, lines},
+                       .ko.s = {0, n + init}, .ki.s = {0, n}, .rs.s = {1, n}, .ri.s = {0, 1}, .po = 1, .chunk = n,
+                       .count = init, .parts = 1, .serial = true};
+    return launch(ctx, &l);
 }
 
 /* ---- public entry points --------------------------------------------------------------------- */

@@ -12,7 +12,7 @@
 
 const char *usmarr__reduce_family(const usmarr_context_t *ctx)
 {
-    return ctx->shape.scan_group ? "reduce+scan" : "reduce";
+    return ctx->shape.scan_group ? USMARR__REDUCE_SOURCES "+scan" : USMARR__REDUCE_SOURCES;
 }
 
 void usmarr__reduce_defines(const usmarr_context_t *ctx, usmarr_dtype_t dtype, char *defines, size_t size)

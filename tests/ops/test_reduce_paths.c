@@ -231,6 +231,27 @@ START_TEST(test_reduce_paths_rows_blocks_keep_the_first_index)
 }
 END_TEST
 
+START_TEST(test_reduce_paths_rows_lanes_join)
+{
+    /* min and max join their four accumulators and then the lanes: rows of 2117 elements
+     * (33 groups of 64, each a 16-vector to each accumulator, and a tail of 5), each with
+     * one maximum and one minimum: in the first and the last lane of each accumulator, in
+     * groups far apart, in the last group, and in the tail. */
+    static const int64_t at[][2] = {{0, 63},    {15, 48},  {16, 47},   {31, 32},   {64 * 7 + 32, 64 * 3 + 31},
+                                    {64 * 20 + 47, 64 * 31 + 16}, {64 * 32 + 63, 64 * 32}, {2116, 2112}, {2113, 5}};
+    const int64_t rows = sizeof at / sizeof at[0], cols = 2117;
+    double *h = malloc(sizeof(double) * (size_t)(rows * cols));
+    for (int64_t i = 0; i < rows * cols; i++)
+        h[i] = tie_value(i) / 2;
+    for (int64_t r = 0; r < rows; r++) {
+        h[r * cols + at[r][0]] = 9 + (double)r;
+        h[r * cols + at[r][1]] = -9 - (double)r;
+    }
+    check_dtypes(h, rows, cols, 3);
+    free(h);
+}
+END_TEST
+
 START_TEST(test_reduce_paths_columns_match_host_loops)
 {
     /* 300 rows of 260 columns: two groups of 128 columns and 4 left over, with a NaN in
@@ -294,6 +315,31 @@ START_TEST(test_reduce_paths_split_argmin_keeps_the_first_index)
     h[280000] = NAN;
     h[95000] = NAN;
     check_dtypes(h, 1, n, 2);
+    free(h);
+}
+END_TEST
+
+START_TEST(test_reduce_paths_split_edges)
+{
+    /* 2^20 elements as one row and as two (split into parts of a multiple of 4096
+     * elements: 65536 on 2 compute units, 32768 on 4, ...): ties of the extremes in the
+     * last element of one part and the first of the next (the first wins), in a part's
+     * first element and the array's last, then a NaN in a late part and one in the last
+     * element of an earlier part (the earlier wins); and all elements equal. */
+    const int64_t n = 1 << 20;
+    double *h = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = tie_value(i) / 2;
+    h[65535] = h[65536] = -9;
+    h[3 * 131072] = h[n - 1] = 9;
+    check_dtypes(h, 1, n, 3);
+    check_dtypes(h, 2, n / 2, 3);
+    h[14 * 65536] = NAN;
+    h[12 * 65536 - 1] = NAN;
+    check_dtypes(h, 1, n, 2);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = 1.25;
+    check_dtypes(h, 1, n, 4);
     free(h);
 }
 END_TEST
@@ -425,10 +471,12 @@ Suite *suite_reduce_paths(void)
     const struct test_case_entry tests[] = {
         {"rows", test_reduce_paths_rows_match_host_loops},
         {"rows_blocks", test_reduce_paths_rows_blocks_keep_the_first_index},
+        {"rows_lanes", test_reduce_paths_rows_lanes_join},
         {"columns", test_reduce_paths_columns_match_host_loops},
         {"columns_late", test_reduce_paths_columns_decided_late},
         {"columns_slabs", test_reduce_paths_columns_in_slabs},
         {"split", test_reduce_paths_split_argmin_keeps_the_first_index},
+        {"split_edges", test_reduce_paths_split_edges},
         {"empty", test_reduce_paths_empty_axes},
     };
     test_add_cases(s, tests, sizeof tests / sizeof tests[0]);
