@@ -581,6 +581,44 @@ SS_KERNEL(usmarr_searchsorted, 0)
 SS_KERNEL(usmarr_searchsorted_right, 1)
 #endif
 
+/* ---- top_k of k <= TOPK_MAX (lib/ops/sort.c) -------------------------------------------
+ * usmarr_topk_rows: a work-item per row of in[r*sr + i*se] reads it once, keeping the k
+ * smallest (key, index) pairs in order (argsort's keys: -DDESC=1 for the largest, -DARG=1
+ * so -0.0 == 0.0), which is the first k of the stable argsort: ties in input order, NaN
+ * first for the largest and last for the smallest.  Writes the indices and the elements. */
+#define TOPK_MAX 16
+#if USMARR_WANT(topk)
+__kernel void usmarr_topk_rows(__global const ET *in, long sr, long se, long n, long k, long rows, __global ET *values,
+                               __global long *indices, long osr, long ose)
+{
+    long r = get_global_id(0);
+    if (r >= rows)
+        return;
+    KT best[TOPK_MAX];
+    long at[TOPK_MAX];
+    int m = 0, kk = (int)k;
+    in += r * sr;
+    for (long i = 0; i < n; i++) {
+        KT key = make_key(in[i * se], 1);
+        if (m == kk && !KEY_LT(key, best[kk - 1]))
+            continue;
+        int p = m < kk ? m++ : kk - 1; /* the last place, moved down past every larger key */
+        for (; p > 0 && KEY_LT(key, best[p - 1]); p--) {
+            best[p] = best[p - 1];
+            at[p] = at[p - 1];
+        }
+        best[p] = key;
+        at[p] = i;
+    }
+    values += r * osr;
+    indices += r * osr;
+    for (int j = 0; j < kk; j++) {
+        indices[j * ose] = at[j];
+        values[j * ose] = in[at[j] * se];
+    }
+}
+#endif
+
 /* ---- set functions (lib/ops/set.c) on keys sorted with -DCANON=1 --------------------------
  * A *head* starts a run of equal keys; every NaN is a head of its own (the array API's
  * unique: NaNs are distinct).  The sorted keys are cut into chunks of `chunk`:

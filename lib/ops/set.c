@@ -12,6 +12,10 @@
 #define GROUP_KEYS 8       /* the gpu shape's keys per work-item of a chunk (cl/radix.cl GR_V) */
 #define LOOKUP_KEYS (1 << 20)  /* isin: the most test elements read to the host for a table */
 #define LOOKUP_RANGE (1 << 22) /* isin: the longest table of flags */
+#define TALLY_RANGE (1 << 22)  /* unique: the longest table of counts */
+#define TALLY_SPARSE 4         /* ... and at most this many entries per element */
+#define TALLY_SPARSE_MIN 65536 /* ... plus these (a 16-bit dtype's whole range) */
+#define TALLY_TABLES (1 << 23) /* unique: entries of the chunks' tables together */
 
 static usmarr_usm_kind_t kind_of(const usmarr_array_t *a)
 {
@@ -73,6 +77,133 @@ static int launch(usmarr_context_t *ctx, const char *defines, const char *name, 
     return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
 }
 
+/* A work-item per chunk of `items`, groups of one (every chunk on a core of its own), or
+ * per element in groups of 64 (`per_element`): a kernel of cl/tally.cl. */
+static int launch_tally(usmarr_context_t *ctx, const char *defines, const char *name, int nargs,
+                        const struct usmarr__karg *args, size_t items, bool per_element)
+{
+    usmarr__kernel_t *k;
+    size_t local = per_element ? 64 : 1, global = (items + local - 1) / local * local;
+    int rc = usmarr__kernel_get(ctx, "sort+tally", defines, name, &k);
+    return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
+}
+
+/* unique_values, unique_counts and unique_inverse of integers (or bools) whose values span
+ * at most TALLY_RANGE (and at most TALLY_SPARSE per element, plus TALLY_SPARSE_MIN): a
+ * table of counts, one per chunk of x, summed and compacted (cl/tally.cl), as NumPy 2
+ * counts where the library would sort.  x's smallest and largest value come first, in one
+ * read of x.  *used stays false, with nothing returned, where the table does not apply. */
+static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **inverse,
+                        usmarr_array_t **counts, bool *used)
+{
+    *used = false;
+    usmarr_kind_t kind = usmarr_dtype_kind(x->dtype);
+    int64_t n = usmarr_array_size(x);
+    if ((kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL) || n == 0 ||
+        n > (int64_t)UINT32_MAX)
+        return 0;
+    usmarr_context_t *ctx = x->memory->context;
+    bool is_signed = kind == USMARR_KIND_INT;
+    usmarr_array_t *xc = NULL, *inv = NULL;
+    usmarr_memory_t *ends = NULL, *table = NULL, *heads = NULL;
+    struct pod_result pv = {0}, pc = {0};
+    int64_t units = ctx->profile.compute_units ? (int64_t)ctx->profile.compute_units : 1;
+    int64_t chunk = (n + 4 * units - 1) / (4 * units), total = 0;
+    chunk = chunk < UNIQUE_CHUNK ? UNIQUE_CHUNK : chunk;
+    cl_long ln = n, lchunk = chunk, lchunks = (n + chunk - 1) / chunk;
+    uint64_t *host = malloc(sizeof(uint64_t) * 2 * (size_t)lchunks), lo = 0, hi = 0;
+    char defines[48];
+    snprintf(defines, sizeof defines, "-DW=%zu -DKIND=%d", usmarr_dtype_size(x->dtype) * 8, is_signed);
+    int rc = host ? 0 : usmarr__fail(USMARR_ERROR_OUT_OF_HOST_MEMORY, "unique: %lld chunk ends", (long long)lchunks);
+    if (!rc && !(x->flags & USMARR_FLAG_C_CONTIGUOUS))
+        rc = usmarr_array_copy(x, USMARR_ORDER_C, NULL, &xc);
+    const void *data = usmarr_array_data(xc ? xc : x);
+    if (!rc && !(rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(uint64_t) * 2 * (size_t)lchunks, 0, &ends))) {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(data), USMARR__ARG(ln), USMARR__ARG(lchunk),
+                                            USMARR__ARG(lchunks), USMARR__ARG_PTR(ends->pointer)};
+        rc = launch_tally(ctx, defines, "usmarr_tally_range", USMARR__NARGS(args), args, (size_t)lchunks, false);
+    }
+    if (!rc)
+        rc = usmarr_memory_copy_to_host(ends, 0, host, sizeof(uint64_t) * 2 * (size_t)lchunks); /* waits */
+    for (int64_t c = 0; c < lchunks && !rc; c++) {
+        uint64_t a = host[2 * c], b = host[2 * c + 1];
+        if (!c || (is_signed ? (int64_t)a < (int64_t)lo : a < lo))
+            lo = a;
+        if (!c || (is_signed ? (int64_t)b > (int64_t)hi : b > hi))
+            hi = b;
+    }
+    /* the wrapping difference of hi >= lo */
+    if (rc || hi - lo >= TALLY_RANGE || hi - lo >= (uint64_t)n * TALLY_SPARSE + TALLY_SPARSE_MIN)
+        goto done;
+    *used = true;
+    cl_long range = (cl_long)(hi - lo) + 1, block = 4096, nblocks = (range + block - 1) / block;
+    cl_long ntables = TALLY_TABLES / range, count_chunk;
+    ntables = ntables < 1 ? 1 : ntables > lchunks ? lchunks : ntables;
+    count_chunk = (n + ntables - 1) / ntables;
+    ntables = (n + count_chunk - 1) / count_chunk;
+    cl_ulong llo = lo;
+    cl_int want = (counts ? 1 : 0) | (inverse ? 2 : 0); /* cl/tally.cl's TALLY_* */
+    int64_t most = range < n ? range : n;
+    if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(cl_uint) * (size_t)(ntables * range), 0, &table)) ||
+        (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(cl_long) * (size_t)(nblocks + 1), 0, &heads)) ||
+        (rc = pod_open(ctx, kind_of(x), usmarr_dtype_size(x->dtype), most, &pv)) ||
+        (counts && (rc = pod_open(ctx, kind_of(x), 8, most, &pc))) ||
+        (inverse && (rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, x->ndim, x->shape, USMARR_ORDER_C,
+                                                          kind_of(x), &inv))))
+        goto done;
+    {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(data), USMARR__ARG(ln),    USMARR__ARG(count_chunk),
+                                            USMARR__ARG(ntables),  USMARR__ARG(llo),   USMARR__ARG(range),
+                                            USMARR__ARG_PTR(table->pointer)};
+        rc = launch_tally(ctx, defines, "usmarr_tally_count", USMARR__NARGS(args), args, (size_t)ntables, false);
+    }
+    if (!rc) {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(table->pointer), USMARR__ARG(range), USMARR__ARG(ntables),
+                                            USMARR__ARG(block), USMARR__ARG(nblocks), USMARR__ARG_PTR(heads->pointer)};
+        rc = launch_tally(ctx, defines, "usmarr_tally_merge", USMARR__NARGS(args), args, (size_t)nblocks, false);
+    }
+    if (!rc) {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(heads->pointer), USMARR__ARG(nblocks)};
+        rc = launch_tally(ctx, defines, "usmarr_tally_scan", USMARR__NARGS(args), args, 1, false);
+    }
+    if (!rc) {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(table->pointer),
+                                            USMARR__ARG(range),
+                                            USMARR__ARG(block),
+                                            USMARR__ARG(nblocks),
+                                            USMARR__ARG_PTR(heads->pointer),
+                                            USMARR__ARG(llo),
+                                            USMARR__ARG_PTR(pod_pointer(&pv)),
+                                            USMARR__ARG_PTR(counts ? pod_pointer(&pc) : NULL),
+                                            USMARR__ARG(want)};
+        rc = launch_tally(ctx, defines, "usmarr_tally_write", USMARR__NARGS(args), args, (size_t)nblocks, false);
+    }
+    if (!rc && inverse) {
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(data), USMARR__ARG(ln), USMARR__ARG(llo),
+                                            USMARR__ARG_PTR(table->pointer), USMARR__ARG_PTR(usmarr_array_data(inv))};
+        rc = launch_tally(ctx, defines, "usmarr_tally_inverse", USMARR__NARGS(args), args, (size_t)n, true);
+    }
+    if (!rc) /* waits */
+        rc = usmarr_memory_copy_to_host(heads, sizeof(cl_long) * (size_t)nblocks, &total, sizeof(cl_long));
+    if (!rc)
+        rc = pod_close(&pv, x->dtype, total, values);
+    if (!rc && counts && (rc = pod_close(&pc, USMARR_INT64, total, counts)))
+        usmarr_array_release(*values);
+done:
+    free(host);
+    usmarr_array_release(xc);
+    usmarr_memory_release(ends);
+    usmarr_memory_release(table);
+    usmarr_memory_release(heads);
+    usmarr_memory_release(pv.pod);
+    usmarr_memory_release(pc.pod);
+    if (rc || !*used)
+        usmarr_array_release(inv);
+    else if (inverse)
+        *inverse = inv;
+    return rc;
+}
+
 static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
                   usmarr_array_t **inverse, usmarr_array_t **counts, const char *name)
 {
@@ -80,6 +211,10 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     if (!x || !values)
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", name, x ? "values" : "x");
     usmarr_context_t *ctx = x->memory->context;
+    bool tabled;
+    int rc = indices ? 0 : unique_table(x, values, inverse, counts, &tabled);
+    if (rc || (!indices && tabled))
+        return rc;
     usmarr_array_t *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
     struct pod_result pv = {0}, pf = {0}, pc = {0};
     usmarr_memory_t *heads = NULL, *starts = NULL;
@@ -87,7 +222,7 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
     int64_t total = 0;
     char what[48];
     snprintf(what, sizeof what, "%s: x", name);
-    int rc = usmarr__sort_flat(x, indices || inverse, what, &s);
+    rc = usmarr__sort_flat(x, indices || inverse, what, &s);
     if (rc)
         return rc;
     if (inverse && (rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, x->ndim, x->shape, USMARR_ORDER_C,

@@ -1,0 +1,113 @@
+/* tally.cl: the unique functions of integers and bools whose values span a short range
+ * (lib/ops/set.c unique_table), by a table of counts instead of a sort.  Appended to
+ * cl/sort.cl (its ET, W and KIND; -DW=8|16|32|64 -DKIND=0|1).  An element's place in the
+ * table is its value minus the smallest, as ulong (TALLY_VALUE sign-extends signed ones,
+ * so the difference is right across the sign).  x is contiguous, n elements:
+ *   usmarr_tally_range    ends[2c], ends[2c+1] = the smallest and largest value of chunk c
+ *                         (as long for signed x, else ulong)
+ *   usmarr_tally_count    table c (range uints at c*range) counts chunk c's values
+ *   usmarr_tally_merge    table 0 = the sum of the tables, over blocks of `block` values;
+ *                         heads[b] = the values present in block b
+ *   usmarr_tally_scan     exclusive prefix sum of heads in place, the total at heads[nblocks]
+ *   usmarr_tally_write    for the j-th present value v (ascending by construction):
+ *                         values[j] = lo + v, counts[j] = its count (`want` & TALLY_COUNTS),
+ *                         table[v] = j (& TALLY_RANKS)
+ *   usmarr_tally_inverse  inverse[i] = table[x[i] - lo] (the ranks) */
+
+#if KIND == 1 && W == 8
+#define TALLY_VALUE(e) ((ulong)(long)(char)(e))
+#elif KIND == 1 && W == 16
+#define TALLY_VALUE(e) ((ulong)(long)(short)(e))
+#elif KIND == 1 && W == 32
+#define TALLY_VALUE(e) ((ulong)(long)(int)(e))
+#else
+#define TALLY_VALUE(e) ((ulong)(e))
+#endif
+#if KIND == 1
+#define TALLY_LT(a, b) ((long)(a) < (long)(b))
+#else
+#define TALLY_LT(a, b) ((a) < (b))
+#endif
+
+/* what usmarr_tally_write writes besides the values (its `want`, lib/ops/set.c) */
+#define TALLY_COUNTS 1
+#define TALLY_RANKS 2
+
+#if USMARR_WANT(tally)
+__kernel void usmarr_tally_range(__global const ET *x, long n, long chunk, long nchunks, __global ulong *ends)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    long b = c * chunk, e = min(b + chunk, n);
+    ulong lo = TALLY_VALUE(x[b]), hi = lo;
+    for (long i = b + 1; i < e; i++) {
+        ulong v = TALLY_VALUE(x[i]);
+        lo = TALLY_LT(v, lo) ? v : lo;
+        hi = TALLY_LT(hi, v) ? v : hi;
+    }
+    ends[2 * c] = lo;
+    ends[2 * c + 1] = hi;
+}
+
+__kernel void usmarr_tally_count(__global const ET *x, long n, long chunk, long nchunks, ulong lo, long range,
+                                 __global uint *table)
+{
+    long c = get_global_id(0);
+    if (c >= nchunks)
+        return;
+    __global uint *t = table + c * range;
+    for (long v = 0; v < range; v++)
+        t[v] = 0;
+    long b = c * chunk, e = min(b + chunk, n);
+    for (long i = b; i < e; i++)
+        t[TALLY_VALUE(x[i]) - lo]++;
+}
+
+__kernel void usmarr_tally_merge(__global uint *table, long range, long ntables, long block, long nblocks,
+                                 __global long *heads)
+{
+    long g = get_global_id(0);
+    if (g >= nblocks)
+        return;
+    long b = g * block, e = min(b + block, range), h = 0;
+    for (long v = b; v < e; v++) {
+        uint s = table[v];
+        for (long c = 1; c < ntables; c++)
+            s += table[c * range + v];
+        table[v] = s;
+        h += s != 0;
+    }
+    heads[g] = h;
+}
+
+__kernel void usmarr_tally_scan(__global long *heads, long nblocks) { usmarr_chunk_offsets(heads, nblocks); }
+
+__kernel void usmarr_tally_write(__global uint *table, long range, long block, long nblocks, __global const long *heads,
+                                 ulong lo, __global ET *values, __global long *counts, int want)
+{
+    long g = get_global_id(0);
+    if (g >= nblocks)
+        return;
+    long b = g * block, e = min(b + block, range), j = heads[g];
+    for (long v = b; v < e; v++) {
+        uint s = table[v];
+        if (!s)
+            continue;
+        values[j] = (ET)(lo + (ulong)v);
+        if (want & TALLY_COUNTS)
+            counts[j] = s;
+        if (want & TALLY_RANKS)
+            table[v] = (uint)j;
+        j++;
+    }
+}
+
+__kernel void usmarr_tally_inverse(__global const ET *x, long n, ulong lo, __global const uint *table,
+                                   __global long *inverse)
+{
+    long g = get_global_id(0);
+    if (g < n)
+        inverse[g] = table[TALLY_VALUE(x[g]) - lo];
+}
+#endif
