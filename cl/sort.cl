@@ -582,40 +582,64 @@ SS_KERNEL(usmarr_searchsorted_right, 1)
 #endif
 
 /* ---- top_k of k <= TOPK_MAX (lib/ops/sort.c) -------------------------------------------
- * usmarr_topk_rows: a work-item per row of in[r*sr + i*se] reads it once, keeping the k
- * smallest (key, index) pairs in order (argsort's keys: -DDESC=1 for the largest, -DARG=1
- * so -0.0 == 0.0), which is the first k of the stable argsort: ties in input order, NaN
- * first for the largest and last for the smallest.  Writes the indices and the elements. */
+ * usmarr_topk_rows: each work-item takes rows r, r + the work-items, ... of in[r*sr + i*se]
+ * and reads each once, keeping the k smallest (key, index) pairs in a heap whose root is
+ * the worst of them (argsort's keys: -DDESC=1 for the largest, -DARG=1 so -0.0 == 0.0),
+ * then orders them: the first k of the stable argsort, ties in input order, NaN first for
+ * the largest and last for the smallest.  A later element with the root's key comes after
+ * it, so only a smaller key enters.  Writes the indices and the elements. */
 #define TOPK_MAX 16
+#define TOPK_WORSE(ka, ia, kb, ib) (KEY_LT(kb, ka) || (KEY_EQ(ka, kb) && (ia) > (ib)))
 #if USMARR_WANT(topk)
+inline void topk_row(__global const ET *in, long se, long n, int kk, __global ET *values, __global long *indices,
+                     long ose)
+{
+    KT hk[TOPK_MAX];
+    long hi[TOPK_MAX];
+    int m = 0, p, c;
+    for (long i = 0; i < n; i++) {
+        KT key = make_key(in[i * se], 1);
+        if (m < kk) { /* a new leaf, moved up past better parents */
+            for (p = m++; p > 0 && TOPK_WORSE(key, i, hk[(p - 1) / 2], hi[(p - 1) / 2]); p = (p - 1) / 2) {
+                hk[p] = hk[(p - 1) / 2];
+                hi[p] = hi[(p - 1) / 2];
+            }
+        } else if (KEY_LT(key, hk[0])) { /* the root replaced, moved down past worse children */
+            for (p = 0; (c = 2 * p + 1) < kk; p = c) {
+                if (c + 1 < kk && TOPK_WORSE(hk[c + 1], hi[c + 1], hk[c], hi[c]))
+                    c++;
+                if (!TOPK_WORSE(hk[c], hi[c], key, i))
+                    break;
+                hk[p] = hk[c];
+                hi[p] = hi[c];
+            }
+        } else {
+            continue;
+        }
+        hk[p] = key;
+        hi[p] = i;
+    }
+    for (int j = 1; j < kk; j++) { /* the heap in order */
+        KT key = hk[j];
+        long at = hi[j];
+        for (p = j; p > 0 && TOPK_WORSE(hk[p - 1], hi[p - 1], key, at); p--) {
+            hk[p] = hk[p - 1];
+            hi[p] = hi[p - 1];
+        }
+        hk[p] = key;
+        hi[p] = at;
+    }
+    for (int j = 0; j < kk; j++) {
+        indices[j * ose] = hi[j];
+        values[j * ose] = in[hi[j] * se];
+    }
+}
+
 __kernel void usmarr_topk_rows(__global const ET *in, long sr, long se, long n, long k, long rows, __global ET *values,
                                __global long *indices, long osr, long ose)
 {
-    long r = get_global_id(0);
-    if (r >= rows)
-        return;
-    KT best[TOPK_MAX];
-    long at[TOPK_MAX];
-    int m = 0, kk = (int)k;
-    in += r * sr;
-    for (long i = 0; i < n; i++) {
-        KT key = make_key(in[i * se], 1);
-        if (m == kk && !KEY_LT(key, best[kk - 1]))
-            continue;
-        int p = m < kk ? m++ : kk - 1; /* the last place, moved down past every larger key */
-        for (; p > 0 && KEY_LT(key, best[p - 1]); p--) {
-            best[p] = best[p - 1];
-            at[p] = at[p - 1];
-        }
-        best[p] = key;
-        at[p] = i;
-    }
-    values += r * osr;
-    indices += r * osr;
-    for (int j = 0; j < kk; j++) {
-        indices[j * ose] = at[j];
-        values[j * ose] = in[at[j] * se];
-    }
+    for (long r = get_global_id(0); r < rows; r += get_global_size(0))
+        topk_row(in + r * sr, se, n, (int)k, values + r * osr, indices + r * osr, ose);
 }
 #endif
 

@@ -35,6 +35,8 @@ static int sort_key_bytes(usmarr_dtype_t d);
 /* top_k selects rows of up to this many best elements (cl/sort.cl's TOPK_MAX) in one read
  * of each row; larger k sort them. */
 #define TOPK_MAX 16
+/* ... by work-items of groups of one, this many a compute unit at most (rows shared out) */
+#define TOPK_ITEMS_PER_UNIT 8
 
 static int sort_key_bytes(usmarr_dtype_t d)
 {
@@ -543,10 +545,13 @@ static int top_k_select(const usmarr_array_t *x, int64_t k, int a, bool largest,
                                             USMARR__ARG_PTR(usmarr_array_data(vals)),
                                             USMARR__ARG_PTR(usmarr_array_data(idx)), USMARR__ARG(losr),
                                             USMARR__ARG(lose)};
-        /* a row a work-group on a CPU: a vectorizer that packs work-items gathers across
-         * rows (2048 x 2048 float32, k = 8: 4 ms in groups of one, 7-15 ms in 16s) */
-        size_t local = x->memory->context->shape.scan_group ? 64 : 1;
-        size_t global = ((size_t)rows + local - 1) / local * local;
+        /* on a CPU, work-groups of one work-item that take TOPK_ROWS_PER_UNIT rows a
+         * compute unit each: a vectorizer that packs work-items gathers across rows (2048 x
+         * 2048 float32, k = 8: 4 ms in groups of one, 7-15 ms in 16s) */
+        usmarr_context_t *ctx = x->memory->context;
+        size_t local = ctx->shape.scan_group ? 64 : 1, units = ctx->profile.compute_units ? ctx->profile.compute_units : 1;
+        size_t items = local > 1 || (size_t)rows < units * TOPK_ITEMS_PER_UNIT ? (size_t)rows : units * TOPK_ITEMS_PER_UNIT;
+        size_t global = (items + local - 1) / local * local;
         if (!(rc = usmarr__kernel_get(x->memory->context, "sort", defines, "usmarr_topk_rows", &kern)))
             rc = usmarr__kernel_launch(x->memory->context, kern, USMARR__NARGS(args), args, 1, &global, &local);
     }
