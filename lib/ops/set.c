@@ -1,5 +1,6 @@
 /* The array API's set functions (unique_values, unique_counts, unique_inverse, unique_all)
- * and isin, on keys sorted by lib/ops/sort.c and the set kernels of cl/sort.cl.  Results of
+ * and isin, on keys sorted by lib/ops/sort.c and the set kernels of cl/sort.cl, or for
+ * integers of a short range on tables (cl/tally.cl, cl/lookup.cl).  Results of
  * data-dependent size are written into pod blocks sized for every element distinct, then
  * trimmed to the number found (as extract does).  User documentation: doc/ops.md. */
 #include "ops_internal.h"
