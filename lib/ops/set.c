@@ -89,13 +89,13 @@ static int launch_tally(usmarr_context_t *ctx, const char *defines, const char *
     return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
 }
 
-/* unique_values, unique_counts and unique_inverse of integers (or bools) whose values span
+/* The unique functions of integers (or bools) whose values span
  * at most TALLY_RANGE (and at most TALLY_SPARSE per element, plus TALLY_SPARSE_MIN): a
  * table of counts, one per chunk of x, summed and compacted (cl/tally.cl), as NumPy 2
  * counts where the library would sort.  x's smallest and largest value come first, in one
  * read of x.  *used stays false, with nothing returned, where the table does not apply. */
-static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **inverse,
-                        usmarr_array_t **counts, bool *used)
+static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
+                        usmarr_array_t **inverse, usmarr_array_t **counts, bool *used)
 {
     *used = false;
     usmarr_kind_t kind = usmarr_dtype_kind(x->dtype);
@@ -105,9 +105,9 @@ static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr
         return 0;
     usmarr_context_t *ctx = x->memory->context;
     bool is_signed = kind == USMARR_KIND_INT;
-    usmarr_array_t *xc = NULL, *inv = NULL;
+    usmarr_array_t *xc = NULL, *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
     usmarr_memory_t *ends = NULL, *table = NULL, *heads = NULL;
-    struct pod_result pv = {0}, pc = {0};
+    struct pod_result pv = {0}, pf = {0}, pc = {0};
     int64_t units = ctx->profile.compute_units ? (int64_t)ctx->profile.compute_units : 1;
     int64_t chunk = (n + 4 * units - 1) / (4 * units), total = 0;
     chunk = chunk < UNIQUE_CHUNK ? UNIQUE_CHUNK : chunk;
@@ -143,24 +143,27 @@ static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr
     count_chunk = (n + ntables - 1) / ntables;
     ntables = (n + count_chunk - 1) / count_chunk;
     cl_ulong llo = lo;
-    cl_int want = (counts ? 1 : 0) | (inverse ? 2 : 0); /* cl/tally.cl's TALLY_* */
+    cl_int want = (counts ? 1 : 0) | (inverse ? 2 : 0) | (indices ? 4 : 0); /* cl/tally.cl's TALLY_* */
     int64_t most = range < n ? range : n;
-    if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(cl_uint) * (size_t)(ntables * range), 0, &table)) ||
+    size_t tables = (size_t)(ntables * range) * (indices ? 2 : 1); /* counts, then first indices */
+    if ((rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(cl_uint) * tables, 0, &table)) ||
         (rc = usmarr_memory_create(ctx, USMARR_USM_DEVICE, sizeof(cl_long) * (size_t)(nblocks + 1), 0, &heads)) ||
         (rc = pod_open(ctx, kind_of(x), usmarr_dtype_size(x->dtype), most, &pv)) ||
         (counts && (rc = pod_open(ctx, kind_of(x), 8, most, &pc))) ||
+        (indices && (rc = pod_open(ctx, kind_of(x), 8, most, &pf))) ||
         (inverse && (rc = usmarr__array_empty_like_layout(ctx, USMARR_INT64, x->ndim, x->shape, USMARR_ORDER_C,
                                                           kind_of(x), &inv))))
         goto done;
     {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(data), USMARR__ARG(ln),    USMARR__ARG(count_chunk),
                                             USMARR__ARG(ntables),  USMARR__ARG(llo),   USMARR__ARG(range),
-                                            USMARR__ARG_PTR(table->pointer)};
+                                            USMARR__ARG_PTR(table->pointer), USMARR__ARG(want)};
         rc = launch_tally(ctx, defines, "usmarr_tally_count", USMARR__NARGS(args), args, (size_t)ntables, false);
     }
     if (!rc) {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(table->pointer), USMARR__ARG(range), USMARR__ARG(ntables),
-                                            USMARR__ARG(block), USMARR__ARG(nblocks), USMARR__ARG_PTR(heads->pointer)};
+                                            USMARR__ARG(block), USMARR__ARG(nblocks), USMARR__ARG_PTR(heads->pointer),
+                                            USMARR__ARG(want)};
         rc = launch_tally(ctx, defines, "usmarr_tally_merge", USMARR__NARGS(args), args, (size_t)nblocks, false);
     }
     if (!rc) {
@@ -170,12 +173,14 @@ static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr
     if (!rc) {
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(table->pointer),
                                             USMARR__ARG(range),
+                                            USMARR__ARG(ntables),
                                             USMARR__ARG(block),
                                             USMARR__ARG(nblocks),
                                             USMARR__ARG_PTR(heads->pointer),
                                             USMARR__ARG(llo),
                                             USMARR__ARG_PTR(pod_pointer(&pv)),
                                             USMARR__ARG_PTR(counts ? pod_pointer(&pc) : NULL),
+                                            USMARR__ARG_PTR(indices ? pod_pointer(&pf) : NULL),
                                             USMARR__ARG(want)};
         rc = launch_tally(ctx, defines, "usmarr_tally_write", USMARR__NARGS(args), args, (size_t)nblocks, false);
     }
@@ -187,9 +192,11 @@ static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr
     if (!rc) /* waits */
         rc = usmarr_memory_copy_to_host(heads, sizeof(cl_long) * (size_t)nblocks, &total, sizeof(cl_long));
     if (!rc)
-        rc = pod_close(&pv, x->dtype, total, values);
-    if (!rc && counts && (rc = pod_close(&pc, USMARR_INT64, total, counts)))
-        usmarr_array_release(*values);
+        rc = pod_close(&pv, x->dtype, total, &v);
+    if (!rc && indices)
+        rc = pod_close(&pf, USMARR_INT64, total, &first);
+    if (!rc && counts)
+        rc = pod_close(&pc, USMARR_INT64, total, &cnt);
 done:
     free(host);
     usmarr_array_release(xc);
@@ -197,12 +204,23 @@ done:
     usmarr_memory_release(table);
     usmarr_memory_release(heads);
     usmarr_memory_release(pv.pod);
+    usmarr_memory_release(pf.pod);
     usmarr_memory_release(pc.pod);
-    if (rc || !*used)
+    if (rc || !*used) {
+        usmarr_array_release(v);
+        usmarr_array_release(first);
         usmarr_array_release(inv);
-    else if (inverse)
+        usmarr_array_release(cnt);
+        return rc;
+    }
+    *values = v;
+    if (indices)
+        *indices = first;
+    if (inverse)
         *inverse = inv;
-    return rc;
+    if (counts)
+        *counts = cnt;
+    return 0;
 }
 
 static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
@@ -213,8 +231,8 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
         return usmarr__fail(USMARR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", name, x ? "values" : "x");
     usmarr_context_t *ctx = x->memory->context;
     bool tabled;
-    int rc = indices ? 0 : unique_table(x, values, inverse, counts, &tabled);
-    if (rc || (!indices && tabled))
+    int rc = unique_table(x, values, indices, inverse, counts, &tabled);
+    if (rc || tabled)
         return rc;
     usmarr_array_t *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
     struct pod_result pv = {0}, pf = {0}, pc = {0};

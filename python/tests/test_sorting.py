@@ -258,16 +258,19 @@ def test_unique_values_counts_inverse_agree_with_unique_all_on_a_strided_view():
 
 
 @pytest.mark.parametrize("span", [(1 << 22) - 1, 1 << 22])
-def test_unique_counts_and_inverse_of_integers_at_the_table_limit(span):
+def test_unique_functions_of_integers_at_the_table_limit(span):
     # integers spanning up to 2^22 values are counted in a table, one more value is sorted:
     # the largest table (several chunk tables, many blocks) and the sort agree with NumPy
     rng = np.random.default_rng(14)
     host = (rng.integers(0, span + 1, 1 << 20) - (1 << 21)).astype(np.int32)
     host[:2] = [-(1 << 21), span - (1 << 21)]
-    values, _, inverse, counts = numpy_unique(host)
+    values, index, inverse, counts = numpy_unique(host)
     c = usmarr.unique_counts(usmarr.asarray(host))
     assert_same(c.values.to_numpy(), values)
     assert_same(c.counts.to_numpy(), counts.astype(np.int64))
+    r = usmarr.unique_all(usmarr.asarray(host))
+    assert_same(r.indices.to_numpy(), index.astype(np.int64))
+    assert_same(r.inverse_indices.to_numpy(), inverse.astype(np.int64))
     i = usmarr.unique_inverse(usmarr.asarray(host.reshape(1024, 1024).T))
     assert_same(i.inverse_indices.to_numpy(), numpy_unique(host.reshape(1024, 1024).T)[2].astype(np.int64))
 
