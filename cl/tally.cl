@@ -2,9 +2,8 @@
  * (lib/ops/set.c unique_table), by a table of counts instead of a sort.  Appended to
  * cl/sort.cl (its ET, W and KIND; -DW=8|16|32|64 -DKIND=0|1).  An element's place in the
  * table is its value minus the smallest, as ulong (TALLY_VALUE sign-extends signed ones,
- * so the difference is right across the sign).  x is contiguous, n elements:
- *   usmarr_tally_range    ends[2c], ends[2c+1] = the smallest and largest value of chunk c
- *                         (as long for signed x, else ulong)
+ * so the difference is right across the sign; lo is the smallest, found by the reductions).
+ * x is contiguous, n elements:
  *   usmarr_tally_count    table c (range uints at c*range) counts chunk c's values; with
  *                         `want` & TALLY_FIRST, table ntables + c holds the index of
  *                         each value's first element in the chunk (where counted)
@@ -19,18 +18,21 @@
  *   usmarr_tally_inverse  inverse[i] = table[x[i] - lo] (the ranks) */
 
 #if KIND == 1 && W == 8
-#define TALLY_VALUE(e) ((ulong)(long)(char)(e))
+typedef char TT;
 #elif KIND == 1 && W == 16
-#define TALLY_VALUE(e) ((ulong)(long)(short)(e))
+typedef short TT;
 #elif KIND == 1 && W == 32
-#define TALLY_VALUE(e) ((ulong)(long)(int)(e))
+typedef int TT;
+#elif KIND == 1
+typedef long TT;
+#else
+typedef ET TT;
+#endif
+/* TT: the element as its own integer type; TALLY_VALUE its ulong place, sign-extended */
+#if KIND == 1
+#define TALLY_VALUE(e) ((ulong)(long)(TT)(e))
 #else
 #define TALLY_VALUE(e) ((ulong)(e))
-#endif
-#if KIND == 1
-#define TALLY_LT(a, b) ((long)(a) < (long)(b))
-#else
-#define TALLY_LT(a, b) ((a) < (b))
 #endif
 
 /* what usmarr_tally_write writes besides the values (its `want`, lib/ops/set.c) */
@@ -39,22 +41,6 @@
 #define TALLY_FIRST 4
 
 #if USMARR_WANT(tally)
-__kernel void usmarr_tally_range(__global const ET *x, long n, long chunk, long nchunks, __global ulong *ends)
-{
-    long c = get_global_id(0);
-    if (c >= nchunks)
-        return;
-    long b = c * chunk, e = min(b + chunk, n);
-    ulong lo = TALLY_VALUE(x[b]), hi = lo;
-    for (long i = b + 1; i < e; i++) {
-        ulong v = TALLY_VALUE(x[i]);
-        lo = TALLY_LT(v, lo) ? v : lo;
-        hi = TALLY_LT(hi, v) ? v : hi;
-    }
-    ends[2 * c] = lo;
-    ends[2 * c + 1] = hi;
-}
-
 __kernel void usmarr_tally_count(__global const ET *x, long n, long chunk, long nchunks, ulong lo, long range,
                                  __global uint *table, int want)
 {
