@@ -248,6 +248,16 @@ for kind in ("sorted", "reversed"):
         topk_case("float32_%s_k8" % kind, values("float32", 400, kind), 0, 8, largest)
 for axis in (0, 1, 2):
     topk_case("float32_3d_axis%d" % axis, values("float32", 6 * 7 * 8, "random").reshape(6, 7, 8), axis, 3, True)
+# rows of 32-bit keys read 16 at a time: wide integers (no saturating extremes), and
+# floats whose best k hold zeros of both signs, NaNs and infinities past the first span
+for dt in ("int32", "uint32"):
+    for largest in (True, False):
+        topk_case("%s_wide_rows" % dt, values(dt, 6 * 80, "wide").reshape(6, 80), 1, 8, largest)
+few = rng.choice(np.array([1.0, 2.0, 0.0, -0.0, np.nan, 3.0, -np.inf, np.inf], np.float32), 8 * 96,
+                 p=[0.3, 0.3, 0.1, 0.1, 0.05, 0.05, 0.05, 0.05]).reshape(8, 96)
+few[:, :16] = 2.0
+for largest in (True, False):
+    topk_case("float32_specials_late", few, 1, 12, largest)
 topk_case("float16_all", values("float16", 5 * 9, "random").reshape(5, 9), 1, 9, False)
 topk_case("float32_zeros_nan", np.array([[0.0, -0.0, np.nan, -np.nan, 0.0, -np.inf, np.inf, -0.0]] * 3, np.float32),
           1, 5, True)
