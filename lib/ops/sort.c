@@ -32,7 +32,7 @@ static int sort_key_bytes(usmarr_dtype_t d);
  * network (cl/sort.cl usmarr_sort_rows_net), of 2 bytes up to NET_MAX/16, of 1 byte up to
  * NET_MAX/64: its work grows as n log^2 n, the radix sort's with the element's width. */
 #define NET_MAX 16384
-/* top_k selects rows of up to this many best elements (cl/sort.cl's TOPK_MAX) in one read
+/* top_k selects rows of up to this many best elements (cl/topk.cl's TOPK_MAX) in one read
  * of each row; larger k sort them. */
 #define TOPK_MAX 16
 /* ... by work-items of groups of one, this many a compute unit at most (rows shared out) */
@@ -515,7 +515,7 @@ done:
     return usmarr__result_end(rc, res, out, result); /* res is `out` (retained) or new */
 }
 
-/* top_k of k <= TOPK_MAX by one read of each row (cl/sort.cl usmarr_topk_rows), where x's
+/* top_k of k <= TOPK_MAX by one read of each row (cl/topk.cl), where x's
  * rows and the results' nest as R rows; *selected stays false, with nothing done, where
  * that does not apply (the caller then sorts every row). */
 static int top_k_select(const usmarr_array_t *x, int64_t k, int a, bool largest, usmarr_array_t **values,
@@ -552,7 +552,7 @@ static int top_k_select(const usmarr_array_t *x, int64_t k, int a, bool largest,
         size_t local = ctx->shape.scan_group ? 64 : 1, units = ctx->profile.compute_units ? ctx->profile.compute_units : 1;
         size_t items = local > 1 || (size_t)rows < units * TOPK_ITEMS_PER_UNIT ? (size_t)rows : units * TOPK_ITEMS_PER_UNIT;
         size_t global = (items + local - 1) / local * local;
-        if (!(rc = usmarr__kernel_get(x->memory->context, "sort", defines, "usmarr_topk_rows", &kern)))
+        if (!(rc = usmarr__kernel_get(x->memory->context, "sort+topk", defines, "usmarr_topk_rows", &kern)))
             rc = usmarr__kernel_launch(x->memory->context, kern, USMARR__NARGS(args), args, 1, &global, &local);
     }
 done:
