@@ -116,17 +116,19 @@ static int extreme(const usmarr_array_t *x, bool largest, bool is_signed, uint64
 /* The unique functions of integers (or bools) whose values span
  * at most TALLY_RANGE (and at most TALLY_SPARSE per element, plus TALLY_SPARSE_MIN): a
  * table of counts, one per chunk of x, summed and compacted (cl/tally.cl), as NumPy 2
- * counts where the library would sort.  x's smallest and largest value come first.  *used stays false, with nothing returned, where the table does not apply. */
+ * counts where the library would sort.  x's smallest and largest value come first.  In the
+ * CPU shape: its chunks are a few work-items, and the gpu shape's sort runs in
+ * work-groups.  *used stays false, with nothing returned, where the table does not apply. */
 static int unique_table(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
                         usmarr_array_t **inverse, usmarr_array_t **counts, bool *used)
 {
     *used = false;
     usmarr_kind_t kind = usmarr_dtype_kind(x->dtype);
     int64_t n = usmarr_array_size(x);
-    if ((kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL) || n == 0 ||
-        n > (int64_t)UINT32_MAX)
-        return 0;
     usmarr_context_t *ctx = x->memory->context;
+    if ((kind != USMARR_KIND_INT && kind != USMARR_KIND_UINT && kind != USMARR_KIND_BOOL) || n == 0 ||
+        n > (int64_t)UINT32_MAX || ctx->shape.scan_group)
+        return 0;
     bool is_signed = kind == USMARR_KIND_INT;
     usmarr_array_t *xc = NULL, *v = NULL, *first = NULL, *inv = NULL, *cnt = NULL;
     usmarr_memory_t *table = NULL, *heads = NULL;

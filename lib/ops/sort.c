@@ -515,15 +515,18 @@ done:
     return usmarr__result_end(rc, res, out, result); /* res is `out` (retained) or new */
 }
 
-/* top_k of k <= TOPK_MAX by one read of each row (cl/topk.cl), where x's
- * rows and the results' nest as R rows; *selected stays false, with nothing done, where
- * that does not apply (the caller then sorts every row). */
+/* top_k of k <= TOPK_MAX by one read of each row (cl/topk.cl), where x's rows and the
+ * results' nest as R rows, in the CPU shape (a GPU's work-item a row would read across
+ * rows; the gpu shape sorts them in work-groups); *selected stays false, with nothing
+ * done, where that does not apply (the caller then sorts every row). */
 static int top_k_select(const usmarr_array_t *x, int64_t k, int a, bool largest, usmarr_array_t **values,
                         usmarr_array_t **indices, bool *selected)
 {
     *selected = false;
     int64_t rows, sr, se, rows2, osr, ose, shape[USMARR_MAX_NDIM];
-    if (k < 1 || k > TOPK_MAX || sort_key_kind(x->dtype) < 0 || !rows_of(x, a, &rows, &sr, &se))
+    usmarr_context_t *ctx = x->memory->context;
+    if (k < 1 || k > TOPK_MAX || sort_key_kind(x->dtype) < 0 || ctx->shape.scan_group ||
+        !rows_of(x, a, &rows, &sr, &se))
         return 0;
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     shape[a] = k;
@@ -545,15 +548,13 @@ static int top_k_select(const usmarr_array_t *x, int64_t k, int a, bool largest,
                                             USMARR__ARG_PTR(usmarr_array_data(vals)),
                                             USMARR__ARG_PTR(usmarr_array_data(idx)), USMARR__ARG(losr),
                                             USMARR__ARG(lose)};
-        /* on a CPU, work-groups of one work-item that take TOPK_ROWS_PER_UNIT rows a
-         * compute unit each: a vectorizer that packs work-items gathers across rows (2048 x
-         * 2048 float32, k = 8: 4 ms in groups of one, 7-15 ms in 16s) */
-        usmarr_context_t *ctx = x->memory->context;
-        size_t local = ctx->shape.scan_group ? 64 : 1, units = ctx->profile.compute_units ? ctx->profile.compute_units : 1;
-        size_t items = local > 1 || (size_t)rows < units * TOPK_ITEMS_PER_UNIT ? (size_t)rows : units * TOPK_ITEMS_PER_UNIT;
-        size_t global = (items + local - 1) / local * local;
-        if (!(rc = usmarr__kernel_get(x->memory->context, "sort+topk", defines, "usmarr_topk_rows", &kern)))
-            rc = usmarr__kernel_launch(x->memory->context, kern, USMARR__NARGS(args), args, 1, &global, &local);
+        /* work-groups of one work-item, TOPK_ITEMS_PER_UNIT a compute unit taking rows in
+         * turn: a vectorizer that packs work-items gathers across rows (2048 x 2048
+         * float32, k = 8: 4 ms in groups of one, 7-15 ms in 16s) */
+        size_t one = 1, units = ctx->profile.compute_units ? ctx->profile.compute_units : 1;
+        size_t global = (size_t)rows < units * TOPK_ITEMS_PER_UNIT ? (size_t)rows : units * TOPK_ITEMS_PER_UNIT;
+        if (!(rc = usmarr__kernel_get(ctx, "sort+topk", defines, "usmarr_topk_rows", &kern)))
+            rc = usmarr__kernel_launch(ctx, kern, USMARR__NARGS(args), args, 1, &global, &one);
     }
 done:
     if (rc || !*selected) {
