@@ -257,6 +257,24 @@ def test_unique_values_counts_inverse_agree_with_unique_all_on_a_strided_view():
     assert_same(i.values.to_numpy()[i.inverse_indices.to_numpy()], host)
 
 
+@pytest.mark.parametrize("span", [(1 << 22) - 1, 1 << 22])
+def test_unique_functions_of_integers_at_the_table_limit(span):
+    # integers spanning up to 2^22 values are counted in a table, one more value is sorted:
+    # the largest table (several chunk tables, many blocks) and the sort agree with NumPy
+    rng = np.random.default_rng(14)
+    host = (rng.integers(0, span + 1, 1 << 20) - (1 << 21)).astype(np.int32)
+    host[:2] = [-(1 << 21), span - (1 << 21)]
+    values, index, inverse, counts = numpy_unique(host)
+    c = usmarr.unique_counts(usmarr.asarray(host))
+    assert_same(c.values.to_numpy(), values)
+    assert_same(c.counts.to_numpy(), counts.astype(np.int64))
+    r = usmarr.unique_all(usmarr.asarray(host))
+    assert_same(r.indices.to_numpy(), index.astype(np.int64))
+    assert_same(r.inverse_indices.to_numpy(), inverse.astype(np.int64))
+    i = usmarr.unique_inverse(usmarr.asarray(host.reshape(1024, 1024).T))
+    assert_same(i.inverse_indices.to_numpy(), numpy_unique(host.reshape(1024, 1024).T)[2].astype(np.int64))
+
+
 def test_unique_nans_are_distinct_and_signed_zeros_one_value():
     host = np.array([np.nan, 0.0, -0.0, np.nan, 2.0, -np.nan, 2.0], dtype=np.float32)
     r = usmarr.unique_counts(usmarr.asarray(host))

@@ -176,6 +176,16 @@ for dt in DTYPES:
     unique_case("%s_wide" % dt, values(dt, 500, "wide"))
 unique_case("int32_big", rng.integers(0, 1000, 140000).astype(np.int32))
 unique_case("float32_big", values("float32", 140000, "random"))
+# integers spanning a short range (a table of counts, lib/ops/set.c): several blocks of
+# the table, values at the ends of the wide dtypes (the smallest plus a place wraps), one
+# value, and a range just over what the elements allow (sorted instead)
+unique_case("int32_blocks", rng.integers(-7000, 7000, 9000).astype(np.int32))
+unique_case("int64_near_min", np.iinfo(np.int64).min + rng.integers(0, 300, 2000))
+unique_case("int64_near_max", np.iinfo(np.int64).max - rng.integers(0, 300, 2000))
+unique_case("uint64_near_max", (np.uint64(np.iinfo(np.uint64).max) - rng.integers(0, 300, 2000).astype(np.uint64)))
+unique_case("int64_across_zero", rng.integers(-1000, 1000, 3000).reshape(30, 100))
+unique_case("uint32_one_value", np.full((40, 7), 4000000000, np.uint32))
+unique_case("int32_sparse", np.concatenate([rng.integers(0, 5, 100), [4 * 100 + 65536 + 5]]).astype(np.int32))
 
 
 def isin_case(name, x, t, invert):
@@ -226,3 +236,29 @@ for dt in DTYPES:
     topk_case("%s_2d_axis0" % dt, values(dt, 40 * 9, "random").reshape(40, 9), 0, 5, True)
     topk_case("%s_2d_axis1" % dt, values(dt, 9 * 40, "random").reshape(9, 40), 1, 40, False)
 topk_case("float32_k0", values("float32", 50, "random"), 0, 0, True)
+# the selection of up to 16 a row (cl/sort.cl usmarr_topk_rows) against the sort above it:
+# ties across the k-th place, NaN and signed zeros, rows already in order or reversed,
+# three dimensions (the middle axis is sorted), k = 1 and k = the row's length
+for dt in ("float32", "float64", "int16", "uint64", "complex64", "complex128", "bool"):
+    for k in (1, 16, 17):
+        for largest in (True, False):
+            topk_case("%s_sel_k%d" % (dt, k), values(dt, 12 * 50, "random").reshape(12, 50), 1, k, largest)
+for kind in ("sorted", "reversed"):
+    for largest in (True, False):
+        topk_case("float32_%s_k8" % kind, values("float32", 400, kind), 0, 8, largest)
+for axis in (0, 1, 2):
+    topk_case("float32_3d_axis%d" % axis, values("float32", 6 * 7 * 8, "random").reshape(6, 7, 8), axis, 3, True)
+# rows of 32-bit keys read 16 at a time: wide integers (no saturating extremes), and
+# floats whose best k hold zeros of both signs, NaNs and infinities past the first span
+for dt in ("int32", "uint32"):
+    for largest in (True, False):
+        topk_case("%s_wide_rows" % dt, values(dt, 6 * 80, "wide").reshape(6, 80), 1, 8, largest)
+few = rng.choice(np.array([1.0, 2.0, 0.0, -0.0, np.nan, 3.0, -np.inf, np.inf], np.float32), 8 * 96,
+                 p=[0.3, 0.3, 0.1, 0.1, 0.05, 0.05, 0.05, 0.05]).reshape(8, 96)
+few[:, :16] = 2.0
+for largest in (True, False):
+    topk_case("float32_specials_late", few, 1, 12, largest)
+topk_case("float16_all", values("float16", 5 * 9, "random").reshape(5, 9), 1, 9, False)
+topk_case("float32_zeros_nan", np.array([[0.0, -0.0, np.nan, -np.nan, 0.0, -np.inf, np.inf, -0.0]] * 3, np.float32),
+          1, 5, True)
+topk_case("float32_zeros_nan_small", np.array([[-0.0, 0.0, np.nan, -np.inf, -0.0, 1.0]] * 2, np.float32), 1, 4, False)
