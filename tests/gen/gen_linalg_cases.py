@@ -279,3 +279,30 @@ with np.errstate(all="ignore"):
                 moments(fn, "%s_special_%s_axis1_%g" % (fn, dt, corr), given(dt, s.T.copy()), (1,), corr)
         cs = special_slices("float64", 4)
         moments(fn, "%s_special_complex128_axis1" % fn, given("complex128", cs.T + 1j * cs.T[::-1]), (1,), 4.5)
+
+# the row and column kernels (lib/linalg/matmul.c; last, so the cases above keep their
+# random values): rows of K = 1, 15, 16, 17, 32, 33 and 70 (16-element steps, pairs of
+# them, a tail), contiguous and broadcast vectors, strided and reversed rows, K past 4096
+# with many rows, special values; (M, K) @ (K, 1) as row dots and (K,) @ (K, N), (1, K) @
+# (K, N) as column sums (N % 16 columns one at a time)
+for k in (1, 15, 16, 17, 32, 33, 70):
+    vecdot("vd_rows_f32_k%d" % k, O("float32", (19, k)), O("float32", (19, k)), -1)
+    mm("mv_rows_f64_k%d" % k, O("float64", (21, k)), O("float64", (k,)))
+    mm("mcol_f32_k%d" % k, O("float32", (23, k)), O("float32", (k, 1)))
+    mm("vm_f32_k%d" % k, O("float32", (k,)), O("float32", (k, 40)))
+vecdot("vd_rows_bcast_f64", O("float64", (3, 7, 40)), O("float64", (40,)), -1)
+vecdot("vd_rows_strided_f32", O("float32", (30, 50), "::-3, 1:-1"), O("float32", (10, 48)), -1)
+vecdot("vd_rows_long_f32", O("float32", (9, 5000)), O("float32", (9, 5000)), -1)
+vecdot("vd_rows_0d_f64", O("float64", (20,)), O("float64", (20,)), -1)
+vecdot("vd_rows_empty", O("float32", (0, 20)), O("float32", (0, 20)), -1)
+mm("mv_rows_reversed_f32", O("float32", (20, 40), "::-1"), O("float32", (40,)))
+mm("vm_f64_reversed", O("float64", (33,), "::-1"), O("float64", (33, 17)))
+mm("vm_row_2d_f32", O("float32", (1, 64)), O("float32", (64, 130)))
+mm("vm_f32_narrow", O("float32", (50,)), O("float32", (50, 5)))
+mm("mcol_f32_strided", O("float32", (40, 30), "::2"), O("float32", (30, 1)))
+sp = given("float32", np.array([[np.nan, 1, 2, 3] * 5, [np.inf, 1, 1, 1] * 5, [np.inf, -np.inf, 0, 0] * 5,
+                                [1e30, 1e30, 0, 0] * 5, [-0.0, 0.0, 0, 0] * 5, [1, 2, 3, 4] * 5, [0] * 20, [2] * 20]))
+vecdot("vd_rows_special", sp, given("float32", np.ones((8, 20))), -1)
+mm("mv_rows_special", sp, given("float32", np.ones(20)))
+mm("vm_special", given("float32", np.ones(8)), given("float32", sp.data.copy()))
+mm("vm_special_inf_zero", given("float32", np.array([np.inf, 0, 1, 1, 1, 1, 1, 1])), given("float32", sp.data.copy()))
