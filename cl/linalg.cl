@@ -198,39 +198,44 @@ __kernel void usmarr_rowdot(__global MM_T *out, __global const MM_T *a, __global
 }
 #endif
 
-/* out[n] = sum_k v[k * sv] * a[k * lda + n], n < N, a's rows contiguous: 16 columns a
- * work-item, each column's sum over k in order (even and odd k in two sums, added at the
- * end); the last N % 16 columns one at a time in the same order. */
+/* out[n] = sum_k v[k * sv] * a[k * lda + n], n < N, a's rows contiguous: 128 columns a
+ * work-item, eight 16-lane sums (512 contiguous bytes of each row: few streams for the
+ * prefetcher), each column's sum over k in order; at a right edge 16 columns at a time,
+ * then the last N % 16 one at a time, in the same order. */
 #if USMARR_WANT(coldot)
 __kernel void usmarr_coldot(__global MM_T *out, __global const MM_T *v, __global const MM_T *a, long K, long N,
                             long sv, long lda)
 {
-    long n0 = (long)get_global_id(0) * 16;
+    long n0 = (long)get_global_id(0) * 128;
     if (n0 >= N)
         return;
     a += n0;
-    if (n0 + 16 <= N) {
-        PV_VT s0 = (PV_VT)0, s1 = (PV_VT)0;
-        long k = 0;
-        for (; k + 2 <= K; k += 2) {
-            s0 += (PV_VT)(v[k * sv]) * vload16(0, a + k * lda);
-            s1 += (PV_VT)(v[(k + 1) * sv]) * vload16(0, a + (k + 1) * lda);
+    out += n0;
+    if (n0 + 128 <= N) {
+        PV_VT s[8];
+        for (int j = 0; j < 8; j++)
+            s[j] = (PV_VT)0;
+        for (long k = 0; k < K; k++) {
+            PV_VT vk = (PV_VT)(v[k * sv]);
+            for (int j = 0; j < 8; j++)
+                s[j] += vk * vload16(j, a + k * lda);
         }
-        if (k < K)
-            s0 += (PV_VT)(v[k * sv]) * vload16(0, a + k * lda);
-        vstore16(s0 + s1, 0, out + n0);
+        for (int j = 0; j < 8; j++)
+            vstore16(s[j], j, out);
         return;
     }
-    for (long n = 0; n < N - n0; n++) {
-        MM_CT s0 = 0, s1 = 0;
-        long k = 0;
-        for (; k + 2 <= K; k += 2) {
-            s0 += v[k * sv] * a[k * lda + n];
-            s1 += v[(k + 1) * sv] * a[(k + 1) * lda + n];
-        }
-        if (k < K)
-            s0 += v[k * sv] * a[k * lda + n];
-        out[n0 + n] = s0 + s1;
+    long n = 0;
+    for (; n + 16 <= N - n0; n += 16) {
+        PV_VT s = (PV_VT)0;
+        for (long k = 0; k < K; k++)
+            s += (PV_VT)(v[k * sv]) * vload16(0, a + k * lda + n);
+        vstore16(s, 0, out + n);
+    }
+    for (; n < N - n0; n++) {
+        MM_CT s = 0;
+        for (long k = 0; k < K; k++)
+            s += v[k * sv] * a[k * lda + n];
+        out[n] = s;
     }
 }
 #endif

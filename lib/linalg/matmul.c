@@ -521,13 +521,13 @@ static bool product_of_vectors(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_
                        M);
         return true;
     }
-    if (M == 1 && vector_products(ctx, dt, (N + 15) / 16, K) && (N == 1 || b->strides[1] == 1)) {
+    if (M == 1 && vector_products(ctx, dt, (N + 127) / 128, K) && (N == 1 || b->strides[1] == 1)) {
         cl_long kk = K, nn = N, sv = a->strides[1], lda = b->strides[0];
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(c)), USMARR__ARG_PTR(usmarr_array_data(a)),
                                             USMARR__ARG_PTR(usmarr_array_data(b)), USMARR__ARG(kk),
                                             USMARR__ARG(nn),                       USMARR__ARG(sv),
                                             USMARR__ARG(lda)};
-        *rc = usmarr__vector_launch(ctx, dt, "usmarr_coldot", (N + 15) / 16, USMARR__NARGS(args), args);
+        *rc = usmarr__vector_launch(ctx, dt, "usmarr_coldot", (N + 127) / 128, USMARR__NARGS(args), args);
         return true;
     }
     return false;

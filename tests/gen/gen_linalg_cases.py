@@ -306,3 +306,6 @@ vecdot("vd_rows_special", sp, given("float32", np.ones((8, 20))), -1)
 mm("mv_rows_special", sp, given("float32", np.ones(20)))
 mm("vm_special", given("float32", np.ones(8)), given("float32", sp.data.copy()))
 mm("vm_special_inf_zero", given("float32", np.array([np.inf, 0, 1, 1, 1, 1, 1, 1])), given("float32", sp.data.copy()))
+# whole 128-column blocks: two of them and an edge, rows of a wider matrix, a float64 one
+mm("vm_f32_blocks", O("float32", (24,)), O("float32", (24, 300), ":, 3:-1"))
+mm("vm_f64_blocks", O("float64", (9,), "::-1"), O("float64", (9, 256)))
