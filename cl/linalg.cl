@@ -169,9 +169,10 @@ inline MM_CT pv_fold(PV_VT s)
 #endif
 
 /* out[r] = sum_k a[r * ra + k] * b[r * rb + k], r < rows, one row a work-item, both rows
- * contiguous (rb 0: one vector for every row).  Two 16-lane sums take alternate 16-element
- * steps, are added, their lanes added in a fixed tree, then the last K % 16 products in
- * order.  Dim 0 is rounded up to the work-group size. */
+ * contiguous (rb 0: one vector for every row).  Four 16-lane sums take the 16-element steps
+ * in turn, then two (the four added in pairs) the whole 32-element steps left, one a last
+ * 16-element step; the two are added, their lanes added in a fixed tree, then the last
+ * K % 16 products in order.  Dim 0 is rounded up to the work-group size. */
 #if USMARR_WANT(rowdot)
 __kernel void usmarr_rowdot(__global MM_T *out, __global const MM_T *a, __global const MM_T *b, long K, long ra,
                             long rb, long rows)
@@ -181,8 +182,16 @@ __kernel void usmarr_rowdot(__global MM_T *out, __global const MM_T *a, __global
         return;
     a += r * ra;
     b += r * rb;
-    PV_VT s0 = (PV_VT)0, s1 = (PV_VT)0;
+    PV_VT s0 = (PV_VT)0, s1 = (PV_VT)0, s2 = (PV_VT)0, s3 = (PV_VT)0;
     long k = 0;
+    for (; k + 64 <= K; k += 64) {
+        s0 += vload16(0, a + k) * vload16(0, b + k);
+        s1 += vload16(0, a + k + 16) * vload16(0, b + k + 16);
+        s2 += vload16(0, a + k + 32) * vload16(0, b + k + 32);
+        s3 += vload16(0, a + k + 48) * vload16(0, b + k + 48);
+    }
+    s0 += s2;
+    s1 += s3;
     for (; k + 32 <= K; k += 32) {
         s0 += vload16(0, a + k) * vload16(0, b + k);
         s1 += vload16(0, a + k + 16) * vload16(0, b + k + 16);
