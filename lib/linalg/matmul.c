@@ -446,6 +446,17 @@ static int sum_rows(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis
     int64_t shape[USMARR_MAX_NDIM], rows = 1;
     if (x2->dtype != dt || (axis != -1 && axis != nd - 1))
         return 1;
+    for (int i = 0; i < 2; i++) { /* a strided vector (x[:, 0]) read as a contiguous copy */
+        const usmarr_array_t *v = i ? x2 : x1;
+        if (v->ndim == 1 && v->shape[0] > 1 && v->strides[0] != 1 && vector_products(ctx, dt, 1, 1)) {
+            usmarr_array_t *c = NULL;
+            int rc = usmarr_array_astype(v, dt, USMARR_ORDER_C, NULL, &c);
+            if (!rc)
+                rc = sum_rows(i ? x1 : c, i ? c : x2, axis, out, result);
+            usmarr_array_release(c);
+            return rc;
+        }
+    }
     for (int d = 0; d < nd; d++) {
         int d1 = d - (nd - x1->ndim), d2 = d - (nd - x2->ndim);
         int64_t e1 = d1 >= 0 ? x1->shape[d1] : 1, e2 = d2 >= 0 ? x2->shape[d2] : 1;
@@ -516,9 +527,13 @@ static bool product_of_vectors(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_
     int64_t M = a->shape[0], K = a->shape[1], N = b->shape[1];
     if (a->ndim != 2 || b->ndim != 2 || a->dtype != dt || b->dtype != dt)
         return false;
-    if (N == 1 && vector_products(ctx, dt, M, K) && (K == 1 || (a->strides[1] == 1 && b->strides[0] == 1))) {
-        *rc = row_dots(ctx, dt, usmarr_array_data(c), usmarr_array_data(a), usmarr_array_data(b), K, a->strides[0], 0,
-                       M);
+    if (N == 1 && vector_products(ctx, dt, M, K) && (K == 1 || a->strides[1] == 1)) {
+        usmarr_array_t *col = NULL; /* a strided column (x[:, :1]) read as a contiguous copy */
+        *rc = K > 1 && b->strides[0] != 1 ? usmarr_array_astype(b, dt, USMARR_ORDER_C, NULL, &col) : 0;
+        if (!*rc)
+            *rc = row_dots(ctx, dt, usmarr_array_data(c), usmarr_array_data(a), usmarr_array_data(col ? col : b), K,
+                           a->strides[0], 0, M);
+        usmarr_array_release(col);
         return true;
     }
     if (M == 1 && vector_products(ctx, dt, (N + 127) / 128, K) && (N == 1 || b->strides[1] == 1)) {

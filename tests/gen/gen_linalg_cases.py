@@ -309,3 +309,7 @@ mm("vm_special_inf_zero", given("float32", np.array([np.inf, 0, 1, 1, 1, 1, 1, 1
 # whole 128-column blocks: two of them and an edge, rows of a wider matrix, a float64 one
 mm("vm_f32_blocks", O("float32", (24,)), O("float32", (24, 300), ":, 3:-1"))
 mm("vm_f64_blocks", O("float64", (9,), "::-1"), O("float64", (9, 256)))
+# strided vectors and columns, read as contiguous copies
+mm("mv_strided_vector_f32", O("float32", (30, 40)), O("float32", (40, 3), ":, 1"))
+mm("mcol_strided_column_f64", O("float64", (25, 35)), O("float64", (35, 4), ":, 2:3"))
+vecdot("vd_strided_vector_f32", O("float32", (50, 2), ":, 0"), O("float32", (9, 50)), -1)
