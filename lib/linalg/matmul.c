@@ -266,7 +266,7 @@ static int gemm_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t
                                             USMARR__ARG(nn),              USMARR__ARG(kk),
                                             USMARR__ARG(sa),              USMARR__ARG(sb),
                                             USMARR__ARG(bat)};
-        size_t global[3] = {(size_t)((N + 127) / 128) * 16, (size_t)((M + 127) / 128) * 16, (size_t)nbatch},
+        size_t global[3] = {(size_t)((N + 255) / 256) * 16, (size_t)((M + 127) / 128) * 16, (size_t)nbatch},
                local[3] = {16, 16, 1};
         rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
     }
@@ -536,13 +536,13 @@ static bool product_of_vectors(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_
         usmarr_array_release(col);
         return true;
     }
-    if (M == 1 && vector_products(ctx, dt, (N + 127) / 128, K) && (N == 1 || b->strides[1] == 1)) {
+    if (M == 1 && vector_products(ctx, dt, (N + 255) / 256, K) && (N == 1 || b->strides[1] == 1)) {
         cl_long kk = K, nn = N, sv = a->strides[1], lda = b->strides[0];
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(c)), USMARR__ARG_PTR(usmarr_array_data(a)),
                                             USMARR__ARG_PTR(usmarr_array_data(b)), USMARR__ARG(kk),
                                             USMARR__ARG(nn),                       USMARR__ARG(sv),
                                             USMARR__ARG(lda)};
-        *rc = usmarr__vector_launch(ctx, dt, "usmarr_coldot", (N + 127) / 128, USMARR__NARGS(args), args);
+        *rc = usmarr__vector_launch(ctx, dt, "usmarr_coldot", (N + 255) / 256, USMARR__NARGS(args), args);
         return true;
     }
     return false;
