@@ -266,7 +266,7 @@ static int gemm_blocked(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t
                                             USMARR__ARG(nn),              USMARR__ARG(kk),
                                             USMARR__ARG(sa),              USMARR__ARG(sb),
                                             USMARR__ARG(bat)};
-        size_t global[3] = {(size_t)((N + 255) / 256) * 16, (size_t)((M + 127) / 128) * 16, (size_t)nbatch},
+        size_t global[3] = {(size_t)((N + 127) / 128) * 16, (size_t)((M + 127) / 128) * 16, (size_t)nbatch},
                local[3] = {16, 16, 1};
         rc = usmarr__kernel_launch(ctx, k, USMARR__NARGS(args), args, 3, global, local);
     }
