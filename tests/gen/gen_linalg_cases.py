@@ -315,3 +315,11 @@ mm("mcol_strided_column_f64", O("float64", (25, 35)), O("float64", (35, 4), ":, 
 vecdot("vd_strided_vector_f32", O("float32", (50, 2), ":, 0"), O("float32", (9, 50)), -1)
 # a product wider than two 128-column blocks (the gpu shape's cl/gemm.cl)
 mm("packed_wide_f32", O("float32", (30, 40)), O("float32", (40, 300)))
+# vector @ matrix over longer columns: a 256-column block and an edge, 16-column steps and
+# a last N % 16, a strided vector, a (1, K) row, NaN and inf
+mm("vm_parts_f64", O("float64", (200,)), O("float64", (200, 300)))
+mm("vm_parts_f32_strided", O("float32", (300,), "::-2"), O("float32", (150, 37)))
+mm("vm_parts_row_2d_f32", O("float32", (1, 129)), O("float32", (129, 16)))
+vp = np.ones((100, 20))
+vp[3, 0], vp[70, 1], vp[99, 2], vp[64, 3], vp[65, 3] = np.nan, np.inf, -np.inf, np.inf, -np.inf
+mm("vm_parts_special", given("float32", np.ones(100)), given("float32", vp))
