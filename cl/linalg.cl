@@ -148,3 +148,150 @@ __kernel void usmarr_matmul_batched(__global MM_T *c, __global const MM_T *a, __
 }
 #endif
 #endif
+
+/* ---- products of vectors (lib/linalg/products.c, matmul.c, diagonal.c) ---------------
+ * Built with -DD0=<tag> -DPV_KERNELS: usmarr_rowdot, usmarr_coldot and usmarr_diagsum for
+ * float32 and float64 (storage and compute types equal: 16-vector loads), usmarr_cross for
+ * every real dtype but bool and float16.  Each result is one work-item's, and its sum runs
+ * in an order fixed here: the same on every device. */
+#ifdef PV_KERNELS
+#define PV_VT USMARR_VCOMPUTE(D0)
+
+#if USMARR_WANT(rowdot) || USMARR_WANT(diagsum)
+/* The 16 lanes of s added in a fixed tree. */
+inline MM_CT pv_fold(PV_VT s)
+{
+    USMARR_CAT(MM_CT, 8) h8 = s.lo + s.hi;
+    USMARR_CAT(MM_CT, 4) h4 = h8.lo + h8.hi;
+    USMARR_CAT(MM_CT, 2) h2 = h4.lo + h4.hi;
+    return h2.s0 + h2.s1;
+}
+#endif
+
+/* out[r] = sum_k a[r * ra + k] * b[r * rb + k], r < rows, one row a work-item, both rows
+ * contiguous (rb 0: one vector for every row).  Four 16-lane sums take the 16-element steps
+ * in turn, then two (the four added in pairs) the whole 32-element steps left, one a last
+ * 16-element step; the two are added, their lanes added in a fixed tree, then the last
+ * K % 16 products in order.  Dim 0 is rounded up to the work-group size. */
+#if USMARR_WANT(rowdot)
+__kernel void usmarr_rowdot(__global MM_T *out, __global const MM_T *a, __global const MM_T *b, long K, long ra,
+                            long rb, long rows)
+{
+    long r = (long)get_global_id(0);
+    if (r >= rows)
+        return;
+    a += r * ra;
+    b += r * rb;
+    PV_VT s0 = (PV_VT)0, s1 = (PV_VT)0, s2 = (PV_VT)0, s3 = (PV_VT)0;
+    long k = 0;
+    for (; k + 64 <= K; k += 64) {
+        s0 += vload16(0, a + k) * vload16(0, b + k);
+        s1 += vload16(0, a + k + 16) * vload16(0, b + k + 16);
+        s2 += vload16(0, a + k + 32) * vload16(0, b + k + 32);
+        s3 += vload16(0, a + k + 48) * vload16(0, b + k + 48);
+    }
+    s0 += s2;
+    s1 += s3;
+    for (; k + 32 <= K; k += 32) {
+        s0 += vload16(0, a + k) * vload16(0, b + k);
+        s1 += vload16(0, a + k + 16) * vload16(0, b + k + 16);
+    }
+    if (k + 16 <= K) {
+        s0 += vload16(0, a + k) * vload16(0, b + k);
+        k += 16;
+    }
+    MM_CT t = pv_fold(s0 + s1);
+    for (; k < K; k++)
+        t += a[k] * b[k];
+    out[r] = t;
+}
+#endif
+
+/* out[n] = sum_k v[k * sv] * a[k * lda + n], n < N, a's rows contiguous: 256 columns a
+ * work-item, sixteen 16-lane sums (1 KB of each row, one page touched per row for 1 KB:
+ * rows of 128 columns took 1.3-1.8 times as long, 512 spilled on PoCL), each column's sum
+ * over k in order; at a right edge 16 columns at a time, then the last N % 16 one at a
+ * time, in the same order. */
+#if USMARR_WANT(coldot)
+__kernel void usmarr_coldot(__global MM_T *out, __global const MM_T *v, __global const MM_T *a, long K, long N,
+                            long sv, long lda)
+{
+    long n0 = (long)get_global_id(0) * 256;
+    if (n0 >= N)
+        return;
+    a += n0;
+    out += n0;
+    if (n0 + 256 <= N) {
+        PV_VT s[16];
+        for (int j = 0; j < 16; j++)
+            s[j] = (PV_VT)0;
+        for (long k = 0; k < K; k++) {
+            PV_VT vk = (PV_VT)(v[k * sv]);
+            for (int j = 0; j < 16; j++)
+                s[j] += vk * vload16(j, a + k * lda);
+        }
+        for (int j = 0; j < 16; j++)
+            vstore16(s[j], j, out);
+        return;
+    }
+    long n = 0;
+    for (; n + 16 <= N - n0; n += 16) {
+        PV_VT s = (PV_VT)0;
+        for (long k = 0; k < K; k++)
+            s += (PV_VT)(v[k * sv]) * vload16(0, a + k * lda + n);
+        vstore16(s, 0, out + n);
+    }
+    for (; n < N - n0; n++) {
+        MM_CT s = 0;
+        for (long k = 0; k < K; k++)
+            s += v[k * sv] * a[k * lda + n];
+        out[n] = s;
+    }
+}
+#endif
+
+/* The cross products of n pairs of 3-vectors: vector i of c, a and b at i * s.s0 from its
+ * pointer, its components s.s1 apart.  c_i = a_j b_k - a_k b_j ((i, j, k) cyclic), each
+ * product rounded before the difference, as NumPy's. */
+#if USMARR_WANT(cross)
+__kernel void usmarr_cross(__global MM_T *c, __global const MM_T *a, __global const MM_T *b, long n, long2 sc,
+                           long2 sa, long2 sb)
+{
+#pragma OPENCL FP_CONTRACT OFF
+    long i = (long)get_global_id(0);
+    if (i >= n)
+        return;
+    a += i * sa.s0;
+    b += i * sb.s0;
+    c += i * sc.s0;
+    MM_CT a0 = a[0], a1 = a[sa.s1], a2 = a[2 * sa.s1], b0 = b[0], b1 = b[sb.s1], b2 = b[2 * sb.s1];
+    MM_CT p0 = a1 * b2, q0 = a2 * b1, p1 = a2 * b0, q1 = a0 * b2, p2 = a0 * b1, q2 = a1 * b0;
+    c[0] = (MM_T)(p0 - q0);
+    c[sc.s1] = (MM_T)(p1 - q1);
+    c[2 * sc.s1] = (MM_T)(p2 - q2);
+}
+#endif
+
+/* out[z] = sum_i x[z * sz + i * sd], i < n: the sums of diagonals, one a work-item; 16
+ * sums take i = lane (mod 16) in order (16 loads in flight on a strided walk), then their
+ * lanes are added in a fixed tree. */
+#if USMARR_WANT(diagsum)
+__kernel void usmarr_diagsum(__global MM_T *out, __global const MM_T *x, long n, long sd, long sz, long count)
+{
+    long z = (long)get_global_id(0);
+    if (z >= count)
+        return;
+    x += z * sz;
+    MM_CT part[16];
+    for (int j = 0; j < 16; j++)
+        part[j] = 0;
+    long i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int j = 0; j < 16; j++)
+            part[j] += x[(i + j) * sd];
+    for (int j = 0; i + j < n; j++)
+        part[j] += x[(i + j) * sd];
+    out[z] = pv_fold(vload16(0, part));
+}
+#endif
+#endif

@@ -256,6 +256,8 @@ def more(args, rng, x, d, b, i, ax, ad, ab, ai):
          lambda: usmarr.tensordot(ax[:512, :512], ax[:512, :512], axes=1), r, f)
     case("matmul float64 512", lambda: d[:512, :512] @ d[:512, :512], lambda: ad[:512, :512] @ ad[:512, :512], r, f)
     case("matvec float32 2048", lambda: x @ x[0], lambda: ax @ ax[0], r, f)
+    case("matvec float32 2048 (K, 1)", lambda: x @ x[:, :1], lambda: ax @ ax[:, :1], r, f)
+    case("vecmat float32 2048", lambda: x[0] @ x, lambda: ax[0] @ ax, r, f)
     case("meshgrid float32 2048", lambda: [m.copy() for m in np.meshgrid(x[0], x[1])],
          lambda: [usmarr.asarray(m, copy=True) for m in usmarr.meshgrid(ax[0], ax[1])], r, f)
 

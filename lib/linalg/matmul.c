@@ -414,17 +414,138 @@ int usmarr__check_product(const char *fn, const usmarr_array_t *x1, const usmarr
     return 0;
 }
 
-/* linalg_internal.h */
+/* Whether the product kernels of one work-item a row (a column) apply: float32 or float64,
+ * not the gpu shape (a work-item a row reads memory one row per lane there), and enough
+ * rows for every compute unit unless they are short. */
+static bool vector_products(const usmarr_context_t *ctx, usmarr_dtype_t dt, int64_t items, int64_t K)
+{
+    return (dt == USMARR_FLOAT32 || dt == USMARR_FLOAT64) && !ctx->shape.matmul_blocked && !naive_forced() &&
+           items > 0 && K > 0 && (items >= 4 * (int64_t)ctx->profile.compute_units || K <= 4096);
+}
+
+/* out[r] = sum_k a[r * ra + k] * b[r * rb + k] for r < rows (cl/linalg.cl). */
+static int row_dots(usmarr_context_t *ctx, usmarr_dtype_t dt, void *out, const void *a, const void *b, int64_t K,
+                    int64_t ra, int64_t rb, int64_t rows)
+{
+    cl_long kk = K, sa = ra, sb = rb, n = rows;
+    const struct usmarr__karg args[] = {USMARR__ARG_PTR(out), USMARR__ARG_PTR(a), USMARR__ARG_PTR(b),
+                                        USMARR__ARG(kk),      USMARR__ARG(sa),    USMARR__ARG(sb),
+                                        USMARR__ARG(n)};
+    return usmarr__vector_launch(ctx, dt, "usmarr_rowdot", rows, USMARR__NARGS(args), args);
+}
+
+/* sum(x1 * x2) along the last axis by row_dots: one dtype, that axis contiguous in both,
+ * the other dims one stride in each (after broadcasting), out absent or C-ordered of that
+ * dtype in other memory.  1: not taken (nothing done). */
+static int sum_rows(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
+                    usmarr_array_t **result)
+{
+    usmarr_context_t *ctx = x1->memory->context;
+    usmarr_dtype_t dt = x1->dtype;
+    int nd = x1->ndim > x2->ndim ? x1->ndim : x2->ndim;
+    int64_t shape[USMARR_MAX_NDIM], rows = 1;
+    if (x2->dtype != dt || (axis != -1 && axis != nd - 1))
+        return 1;
+    for (int i = 0; i < 2; i++) { /* a strided vector (x[:, 0]) read as a contiguous copy */
+        const usmarr_array_t *v = i ? x2 : x1;
+        if (v->ndim == 1 && v->shape[0] > 1 && v->strides[0] != 1 && vector_products(ctx, dt, 1, 1)) {
+            usmarr_array_t *c = NULL;
+            int rc = usmarr_array_astype(v, dt, USMARR_ORDER_C, NULL, &c);
+            if (!rc)
+                rc = sum_rows(i ? x1 : c, i ? c : x2, axis, out, result);
+            usmarr_array_release(c);
+            return rc;
+        }
+    }
+    for (int d = 0; d < nd; d++) {
+        int d1 = d - (nd - x1->ndim), d2 = d - (nd - x2->ndim);
+        int64_t e1 = d1 >= 0 ? x1->shape[d1] : 1, e2 = d2 >= 0 ? x2->shape[d2] : 1;
+        if (e1 != e2 && e1 != 1 && e2 != 1)
+            return 1;
+        shape[d] = e1 == 1 ? e2 : e1;
+        rows *= d < nd - 1 ? shape[d] : 1;
+    }
+    int64_t K = shape[nd - 1];
+    if (!vector_products(ctx, dt, rows, K))
+        return 1;
+    if (out) {
+        bool fits = out->dtype == dt && (out->flags & USMARR_FLAG_C_CONTIGUOUS) &&
+                    (out->flags & USMARR_FLAG_WRITABLE) && out->ndim == nd - 1 && out->memory != x1->memory &&
+                    out->memory != x2->memory && out->memory->context == ctx;
+        for (int d = 0; fits && d < nd - 1; d++)
+            fits = out->shape[d] == shape[d];
+        if (!fits)
+            return 1;
+    }
+    usmarr_array_t *a = NULL, *b = NULL, *r = NULL;
+    int64_t ra = 0, rb = 0;
+    int rc = usmarr_array_broadcast_to(x1, nd, shape, &a);
+    if (!rc)
+        rc = usmarr_array_broadcast_to(x2, nd, shape, &b);
+    if (!rc && ((K > 1 && (a->strides[nd - 1] != 1 || b->strides[nd - 1] != 1)) || !collapse(a, nd - 1, &ra) ||
+                !collapse(b, nd - 1, &rb)))
+        rc = 1;
+    if (!rc && !out)
+        rc = usmarr__array_empty_like_layout(ctx, dt, nd - 1, shape, USMARR_ORDER_C,
+                                             x1->memory->kind == USMARR_USM_UNKNOWN ? USMARR_USM_DEVICE
+                                                                                    : x1->memory->kind,
+                                             &r);
+    if (!rc)
+        rc = row_dots(ctx, dt, usmarr_array_data(out ? out : r), usmarr_array_data(a), usmarr_array_data(b), K, ra, rb,
+                      rows);
+    usmarr_array_release(a);
+    usmarr_array_release(b);
+    if (rc || !result)
+        usmarr_array_release(r);
+    else
+        *result = r;
+    return rc;
+}
+
+/* linalg_internal.h: the row kernel where it applies, else the fused expression. */
 int usmarr__sum_of_products(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis, usmarr_array_t *out,
                             usmarr_array_t **result)
 {
+    int rc = sum_rows(x1, x2, axis, out, result);
+    if (rc != 1)
+        return rc;
     usmarr_expr_t *e = NULL;
     usmarr_operand_t ops[2] = {{.array = x1}, {.array = x2}};
-    int rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e);
+    rc = usmarr_expr_create("sum(a * b)", NULL, 0, &e);
     if (!rc)
         rc = usmarr_expr_reduce(e, ops, 2, 1, &axis, false, out, result);
     usmarr_expr_release(e);
     return rc;
+}
+
+/* c (C-ordered, (M, N)) = a @ b of 2-D operands of dtype dt by one row or column kernel: a
+ * column (N = 1) as dots of a's rows, a row (M = 1) as sums of b's rows scaled by its
+ * elements (cl/linalg.cl, usmarr_coldot); false (nothing done) where neither applies. */
+static bool product_of_vectors(usmarr_context_t *ctx, usmarr_dtype_t dt, usmarr_array_t *c, const usmarr_array_t *a,
+                               const usmarr_array_t *b, int *rc)
+{
+    int64_t M = a->shape[0], K = a->shape[1], N = b->shape[1];
+    if (a->ndim != 2 || b->ndim != 2 || a->dtype != dt || b->dtype != dt)
+        return false;
+    if (N == 1 && vector_products(ctx, dt, M, K) && (K == 1 || a->strides[1] == 1)) {
+        usmarr_array_t *col = NULL; /* a strided column (x[:, :1]) read as a contiguous copy */
+        *rc = K > 1 && b->strides[0] != 1 ? usmarr_array_astype(b, dt, USMARR_ORDER_C, NULL, &col) : 0;
+        if (!*rc)
+            *rc = row_dots(ctx, dt, usmarr_array_data(c), usmarr_array_data(a), usmarr_array_data(col ? col : b), K,
+                           a->strides[0], 0, M);
+        usmarr_array_release(col);
+        return true;
+    }
+    if (M == 1 && vector_products(ctx, dt, (N + 255) / 256, K) && (N == 1 || b->strides[1] == 1)) {
+        cl_long kk = K, nn = N, sv = a->strides[1], lda = b->strides[0];
+        const struct usmarr__karg args[] = {USMARR__ARG_PTR(usmarr_array_data(c)), USMARR__ARG_PTR(usmarr_array_data(a)),
+                                            USMARR__ARG_PTR(usmarr_array_data(b)), USMARR__ARG(kk),
+                                            USMARR__ARG(nn),                       USMARR__ARG(sv),
+                                            USMARR__ARG(lda)};
+        *rc = usmarr__vector_launch(ctx, dt, "usmarr_coldot", (N + 255) / 256, USMARR__NARGS(args), args);
+        return true;
+    }
+    return false;
 }
 
 int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_array_t *out, usmarr_array_t **result)
@@ -491,8 +612,7 @@ int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_arr
     } else if (x2->ndim == 1 && x1->ndim > 1 && (dt == USMARR_FLOAT32 || dt == USMARR_FLOAT64)) {
         /* matrix @ vector of floats: one fused sum along the rows reads x1 once (the naive
          * kernel's work-item a row took 16-43 ms for 2048^2 float32, this 0.4-0.8 ms); sums
-         * in the reductions' order, not k in order.  vector @ matrix keeps the tiled
-         * kernel: the fused sum along columns measured 40 times slower. */
+         * in the row kernel's order or the reductions', not k in order. */
         rc = usmarr__sum_of_products(x1, x2, -1, work, NULL);
     } else if (nbatch > 0 && M > 0 && N > 0) {
         usmarr_array_t *va = NULL, *vb = NULL;
@@ -505,7 +625,7 @@ int usmarr_matmul(const usmarr_array_t *x1, const usmarr_array_t *x2, usmarr_arr
         shape[nbd + 1] = N;
         if (!rc)
             rc = usmarr_array_broadcast_to(b, nbd + 2, shape, &vb);
-        if (!rc)
+        if (!rc && !(nbd == 0 && product_of_vectors(ctx, dt, work, va, vb, &rc)))
             rc = compute(ctx, dt, work, va, vb, nbd, bshape, nbatch, M, N, K);
         usmarr_array_release(va);
         usmarr_array_release(vb);

@@ -279,3 +279,47 @@ with np.errstate(all="ignore"):
                 moments(fn, "%s_special_%s_axis1_%g" % (fn, dt, corr), given(dt, s.T.copy()), (1,), corr)
         cs = special_slices("float64", 4)
         moments(fn, "%s_special_complex128_axis1" % fn, given("complex128", cs.T + 1j * cs.T[::-1]), (1,), 4.5)
+
+# the row and column kernels (lib/linalg/matmul.c; last, so the cases above keep their
+# random values): rows of K = 1, 15, 16, 17, 32, 33 and 70 (16-element steps, pairs of
+# them, a tail), contiguous and broadcast vectors, strided and reversed rows, K past 4096
+# with many rows, special values; (M, K) @ (K, 1) as row dots and (K,) @ (K, N), (1, K) @
+# (K, N) as column sums (N % 16 columns one at a time)
+for k in (1, 15, 16, 17, 32, 33, 70):
+    vecdot("vd_rows_f32_k%d" % k, O("float32", (19, k)), O("float32", (19, k)), -1)
+    mm("mv_rows_f64_k%d" % k, O("float64", (21, k)), O("float64", (k,)))
+    mm("mcol_f32_k%d" % k, O("float32", (23, k)), O("float32", (k, 1)))
+    mm("vm_f32_k%d" % k, O("float32", (k,)), O("float32", (k, 40)))
+vecdot("vd_rows_bcast_f64", O("float64", (3, 7, 40)), O("float64", (40,)), -1)
+vecdot("vd_rows_strided_f32", O("float32", (30, 50), "::-3, 1:-1"), O("float32", (10, 48)), -1)
+vecdot("vd_rows_long_f32", O("float32", (9, 5000)), O("float32", (9, 5000)), -1)
+vecdot("vd_rows_0d_f64", O("float64", (20,)), O("float64", (20,)), -1)
+vecdot("vd_rows_empty", O("float32", (0, 20)), O("float32", (0, 20)), -1)
+mm("mv_rows_reversed_f32", O("float32", (20, 40), "::-1"), O("float32", (40,)))
+mm("vm_f64_reversed", O("float64", (33,), "::-1"), O("float64", (33, 17)))
+mm("vm_row_2d_f32", O("float32", (1, 64)), O("float32", (64, 130)))
+mm("vm_f32_narrow", O("float32", (50,)), O("float32", (50, 5)))
+mm("mcol_f32_strided", O("float32", (40, 30), "::2"), O("float32", (30, 1)))
+sp = given("float32", np.array([[np.nan, 1, 2, 3] * 5, [np.inf, 1, 1, 1] * 5, [np.inf, -np.inf, 0, 0] * 5,
+                                [1e30, 1e30, 0, 0] * 5, [-0.0, 0.0, 0, 0] * 5, [1, 2, 3, 4] * 5, [0] * 20, [2] * 20]))
+vecdot("vd_rows_special", sp, given("float32", np.ones((8, 20))), -1)
+mm("mv_rows_special", sp, given("float32", np.ones(20)))
+mm("vm_special", given("float32", np.ones(8)), given("float32", sp.data.copy()))
+mm("vm_special_inf_zero", given("float32", np.array([np.inf, 0, 1, 1, 1, 1, 1, 1])), given("float32", sp.data.copy()))
+# whole 128-column blocks: two of them and an edge, rows of a wider matrix, a float64 one
+mm("vm_f32_blocks", O("float32", (24,)), O("float32", (24, 300), ":, 3:-1"))
+mm("vm_f64_blocks", O("float64", (9,), "::-1"), O("float64", (9, 256)))
+# strided vectors and columns, read as contiguous copies
+mm("mv_strided_vector_f32", O("float32", (30, 40)), O("float32", (40, 3), ":, 1"))
+mm("mcol_strided_column_f64", O("float64", (25, 35)), O("float64", (35, 4), ":, 2:3"))
+vecdot("vd_strided_vector_f32", O("float32", (50, 2), ":, 0"), O("float32", (9, 50)), -1)
+# a product wider than two 128-column blocks (the gpu shape's cl/gemm.cl)
+mm("packed_wide_f32", O("float32", (30, 40)), O("float32", (40, 300)))
+# vector @ matrix over longer columns: a 256-column block and an edge, 16-column steps and
+# a last N % 16, a strided vector, a (1, K) row, NaN and inf
+mm("vm_parts_f64", O("float64", (200,)), O("float64", (200, 300)))
+mm("vm_parts_f32_strided", O("float32", (300,), "::-2"), O("float32", (150, 37)))
+mm("vm_parts_row_2d_f32", O("float32", (1, 129)), O("float32", (129, 16)))
+vp = np.ones((100, 20))
+vp[3, 0], vp[70, 1], vp[99, 2], vp[64, 3], vp[65, 3] = np.nan, np.inf, -np.inf, np.inf, -np.inf
+mm("vm_parts_special", given("float32", np.ones(100)), given("float32", vp))

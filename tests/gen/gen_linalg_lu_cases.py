@@ -226,3 +226,37 @@ for dt in FLOATS:
         emit("cholesky_%s_%d" % (dt, n), "cholesky 0", [O(dt, (11, n, n), data=spd(dt, (11, n, n)))], L.cholesky)
         emit("cholesky_upper_%s_%d" % (dt, n), "cholesky 1", [O(dt, (3, n, n), data=spd(dt, (3, n, n)))],
              lambda a: L.cholesky(a, upper=True))
+
+# the kernels of one launch (last, so the cases above keep their random values): trace of
+# float32 and float64 in usmarr_diagsum (16 strided sums: diagonals of 1, 15, 16, 17 and 40,
+# a stack, negative strides, special values), cross in usmarr_cross (every real dtype it
+# takes, strided and broadcast vectors, special values; an out-of-range int8 wraps)
+for n in (1, 15, 16, 17, 40):
+    emit("trace_f32_%d" % n, "trace 0 -", [O("float32", (n, n + 3))], lambda a: np.trace(a))
+emit("trace_f64_stack", "trace 2 -", [O("float64", (3, 20, 25))], lambda a: np.trace(a, 2, -2, -1))
+emit("trace_f32_neg_strides", "trace -1 -", [O("float32", (4, 30, 30), view="::-1, ::-1, ::2")],
+     lambda a: np.trace(a, -1, -2, -1))
+emit("trace_f64_stack_transposed", "trace 0 -", [O("float64", (2, 3, 18, 18), view=":, ::-1", t=True)],
+     lambda a: np.trace(a, 0, -2, -1))
+emit("trace_f32_empty", "trace 9 -", [O("float32", (2, 4, 6))], lambda a: np.trace(a, 9, -2, -1))
+emit("trace_f64_special", "trace 0 -",
+     [O("float64", (20, 20), data=np.where(np.eye(20) > 0, np.r_[np.nan, np.inf, -0.0] .repeat(7)[:20, None], 1.0))],
+     lambda a: np.trace(a))
+emit("trace_f32_inf", "trace 0 -", [O("float32", (17, 17), data=np.diag([np.inf] * 16 + [2.0]))], lambda a: np.trace(a))
+emit("trace_f32_inf_minus_inf", "trace 0 -", [O("float32", (18, 18), data=np.diag([np.inf] * 17 + [-np.inf]))],
+     lambda a: np.trace(a))
+for dt in ("float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"):
+    emit("cross_kernel_%s" % dt, "cross -1", [O(dt, (37, 3)), O(dt, (37, 3))], np.cross)
+emit("cross_kernel_int8_wrap", "cross -1", [O("int8", (4, 3), data=[[100, -100, 90]] * 4),
+     O("int8", (4, 3), data=[[-90, 120, 100], [1, 2, 3], [127, -128, 0], [5, 5, 5]])], np.cross)
+emit("cross_kernel_uint8_wrap", "cross 0", [O("uint8", (3, 4), data=np.arange(12) * 20),
+     O("uint8", (3, 4), data=np.arange(12)[::-1] * 21)], lambda a, b: np.cross(a, b, axis=0))
+emit("cross_kernel_strided", "cross 1", [O("float32", (5, 6, 4), view="::-1, ::2, 1:"), O("float32", (5, 3, 3))],
+     lambda a, b: np.cross(a, b, axis=1))
+emit("cross_kernel_broadcast", "cross -1", [O("float64", (2, 1, 3)), O("float64", (4, 3))], np.cross)
+emit("cross_kernel_transposed", "cross 0", [O("float64", (6, 3), t=True), O("float64", (3, 6))],
+     lambda a, b: np.cross(a, b, axis=0))
+emit("cross_kernel_special", "cross -1",
+     [O("float32", (4, 3), data=[[np.nan, 1, 2], [np.inf, 1, 0], [1e30, 1e30, 1e30], [-0.0, 0.0, 1]]),
+      O("float32", (4, 3), data=[[1, 2, 3], [1, np.inf, 2], [1e30, -1e30, 3], [0.0, -0.0, 1]])], np.cross)
+emit("cross_kernel_empty", "cross -1", [O("float32", (0, 3)), O("float32", (0, 3))], np.cross)
