@@ -23,7 +23,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#define MAX_PARTS 80 /* five a dtype (put_sections) for all 14, and the rest */
+#define MAX_PARTS 64
 
 void usmarr__text_put(struct usmarr__text *t, const char *format, ...)
 {
@@ -500,8 +500,7 @@ static void put_sections(const struct resolution *r, bool vector, struct usmarr_
         bool cplx = usmarr_dtype_kind((usmarr_dtype_t)d) == USMARR_KIND_COMPLEX;
         if (cplx)
             parts[(*nparts)++].family = "complex";
-        parts[(*nparts)++].family = "elementwise";
-        parts[(*nparts)++].family = "elementwise_funcs";
+        parts[(*nparts)++].family = "elementwise+elementwise_funcs";
         t = &texts[*nparts];
         for (int i = 0; i < e->nnodes; i++) {
             const struct nstate *s = &r->st[i];
