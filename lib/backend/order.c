@@ -88,12 +88,27 @@ void usmarr__defer_release(usmarr_context_t *ctx, cl_command_queue queue, void (
     }
 }
 
+/* Whether the application holds a queue of the context behind its own events: the last
+ * usmarr_queue_wait barrier has not completed.  A USM free waits for the work that may
+ * use the block, which PoCL takes to be the last command of every queue of the context
+ * (clMemBlockingFreeINTEL), so a free run then would wait for an event the application
+ * may set only after the call that frees returns. */
+static bool app_holds_queue(usmarr_context_t *ctx)
+{
+    mtx_lock(&ctx->queue_lock);
+    bool held = ctx->app_wait && !event_done(ctx->app_wait);
+    mtx_unlock(&ctx->queue_lock);
+    return held;
+}
+
 /* Takes the entries whose markers completed (all of them when `all`) out of the list,
- * then runs them outside the lock: a release may call back into the library. */
+ * then runs them outside the lock: a release may call back into the library.  A poll
+ * runs nothing while the application holds a queue (app_holds_queue); the entries wait
+ * for a later poll, a finish or the context's release. */
 static void deferred_run(usmarr_context_t *ctx, bool all)
 {
     struct usmarr__pool *pool = &ctx->pool;
-    if (!atomic_load_explicit(&pool->pending, memory_order_relaxed))
+    if (!atomic_load_explicit(&pool->pending, memory_order_relaxed) || (!all && app_holds_queue(ctx)))
         return;
     for (;;) {
         struct usmarr__deferred ready[16];

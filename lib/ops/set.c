@@ -78,6 +78,21 @@ static int launch(usmarr_context_t *ctx, const char *defines, const char *name, 
     return rc ? rc : usmarr__kernel_launch(ctx, k, nargs, args, 1, &global, &local);
 }
 
+/* The unique functions' results (values, first indices, inverse, counts) to the caller's
+ * pointers that ask for them, or, after a failure (rc), released; returns rc. */
+static int hand_over(int rc, usmarr_array_t *const got[4], usmarr_array_t **values, usmarr_array_t **indices,
+                     usmarr_array_t **inverse, usmarr_array_t **counts)
+{
+    usmarr_array_t **want[4] = {values, indices, inverse, counts};
+    for (int i = 0; i < 4; i++) {
+        if (rc || !want[i])
+            usmarr_array_release(got[i]);
+        else
+            *want[i] = got[i];
+    }
+    return rc;
+}
+
 /* A work-item per chunk of `items`, groups of one (every chunk on a core of its own), or
  * per element in groups of 64 (`per_element`): a kernel of cl/tally.cl. */
 static int launch_tally(usmarr_context_t *ctx, const char *defines, const char *name, int nargs,
@@ -217,21 +232,7 @@ done:
     usmarr_memory_release(pv.pod);
     usmarr_memory_release(pf.pod);
     usmarr_memory_release(pc.pod);
-    if (rc || !*used) {
-        usmarr_array_release(v);
-        usmarr_array_release(first);
-        usmarr_array_release(inv);
-        usmarr_array_release(cnt);
-        return rc;
-    }
-    *values = v;
-    if (indices)
-        *indices = first;
-    if (inverse)
-        *inverse = inv;
-    if (counts)
-        *counts = cnt;
-    return 0;
+    return *used ? hand_over(rc, (usmarr_array_t *[4]){v, first, inv, cnt}, values, indices, inverse, counts) : rc;
 }
 
 static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array_t **indices,
@@ -329,21 +330,7 @@ done:
     usmarr_memory_release(pv.pod);
     usmarr_memory_release(pf.pod);
     usmarr_memory_release(pc.pod);
-    if (rc) {
-        usmarr_array_release(v);
-        usmarr_array_release(first);
-        usmarr_array_release(inv);
-        usmarr_array_release(cnt);
-        return rc;
-    }
-    *values = v;
-    if (indices)
-        *indices = first;
-    if (inverse)
-        *inverse = inv;
-    if (counts)
-        *counts = cnt;
-    return 0;
+    return hand_over(rc, (usmarr_array_t *[4]){v, first, inv, cnt}, values, indices, inverse, counts);
 }
 
 USMARR_API int usmarr_unique_values(const usmarr_array_t *x, usmarr_array_t **values)

@@ -1,6 +1,7 @@
 /* Queues and events (include/usmarr/queue.h): creation, adoption, the thread's current
  * queue, markers, waits, finishes, and their failures. */
 #include "../harness/common.h"
+#include "../../lib/backend/backend_internal.h" /* the context's count of USM frees */
 
 #include <CL/cl_ext.h>
 #include <stdatomic.h>
@@ -236,6 +237,43 @@ enum { HELD_ROWS = 8, HELD_COLS = 16, HELD_ROUNDS = 10, HELD_STEPS = 13 };
                       what);                                                                       \
         calls++;                                                                                   \
     } while (0)
+
+/* A block whose last queue has finished is freed by a later poll; while another queue of
+ * the context is held behind the application's unset user event that free waits (PoCL's
+ * clMemBlockingFreeINTEL waits for the last command of every queue of the context), so
+ * it must not run before the event is set: the finish of its own queue returns with the
+ * gate still unset (the watchdog sets it after 20 s), and the block is freed after. */
+START_TEST(test_queue_free_waits_while_another_queue_is_held)
+{
+    usmarr_context_t *ctx = test_context();
+    int64_t n = 1024;
+    usmarr_array_t *a;
+    ck_assert_ok(usmarr_array_full(ctx, 1, &n, usmarr_scalar_float(1.5), USMARR_FLOAT32, USMARR_ORDER_C,
+                                   USMARR_USM_SHARED, &a)); /* shared: out of the pool, freed when released */
+    usmarr_queue_t *q2;
+    ck_assert_ok(usmarr_queue_create(ctx, 0, &q2));
+    ck_assert_ok(usmarr_array_record_queue(a, q2));
+    cl_int err;
+    struct watchdog w = {.gate = clCreateUserEvent(usmarr_context_cl_context(ctx), &err), .seconds = 20};
+    ck_assert_int_eq(err, CL_SUCCESS);
+    atomic_init(&w.stop, false);
+    thrd_t dog;
+    ck_assert_int_eq(thrd_create(&dog, watchdog_run, &w), thrd_success);
+    ck_assert_ok(usmarr_queue_wait(usmarr_queue_current(ctx), 1, &w.gate));
+    unsigned frees = atomic_load(&ctx->usm_frees);
+    usmarr_array_release(a);         /* its free waits for a marker of q2 */
+    ck_assert_ok(usmarr_queue_finish(q2)); /* which completes here; the finish polls */
+    ck_assert_msg(event_status(w.gate) != CL_COMPLETE, "a free waited for the held queue");
+    ck_assert_uint_eq(atomic_load(&ctx->usm_frees), frees); /* still to come */
+    atomic_store(&w.stop, true);
+    thrd_join(dog, NULL);
+    ck_assert_int_eq(clSetUserEventStatus(w.gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the barrier is done: the poll frees it */
+    ck_assert_uint_gt(atomic_load(&ctx->usm_frees), frees);
+    clReleaseEvent(w.gate);
+    usmarr_queue_release(q2);
+}
+END_TEST
 
 static void read_f32(usmarr_array_t *a, float *out) { ck_assert_ok(usmarr_array_copy_to_host(a, out, NULL)); }
 
@@ -594,6 +632,7 @@ Suite *suite_queue(void)
     tc = tcase_create("held");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_queue_operations_return_while_the_queue_is_held);
+    tcase_add_test(tc, test_queue_free_waits_while_another_queue_is_held);
     suite_add_tcase(s, tc);
     tc = tcase_create("order");
     tcase_add_test(tc, test_queue_record_orders_a_block_written_on_another_queue);
