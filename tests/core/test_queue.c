@@ -238,21 +238,25 @@ enum { HELD_ROWS = 8, HELD_COLS = 16, HELD_ROUNDS = 10, HELD_STEPS = 13 };
         calls++;                                                                                   \
     } while (0)
 
-/* A block whose last queue has finished is freed by a later poll; while another queue of
+/* Blocks whose last queue has finished are freed by a later poll; while another queue of
  * the context is held behind the application's unset user event that free waits (PoCL's
  * clMemBlockingFreeINTEL waits for the last command of every queue of the context), so
- * it must not run before the event is set: the finish of its own queue returns with the
- * gate still unset (the watchdog sets it after 20 s), and the block is freed after. */
+ * it must not run before the event is set: the finish of their own queue returns with
+ * the gate still unset (the watchdog sets it after 20 s), and the blocks are freed
+ * after.  The blocks are device blocks recorded on a second queue, released past the
+ * pool's count so that the pool evicts some of them to be freed. */
 START_TEST(test_queue_free_waits_while_another_queue_is_held)
 {
     usmarr_context_t *ctx = test_context();
-    int64_t n = 1024;
-    usmarr_array_t *a;
-    ck_assert_ok(usmarr_array_full(ctx, 1, &n, usmarr_scalar_float(1.5), USMARR_FLOAT32, USMARR_ORDER_C,
-                                   USMARR_USM_SHARED, &a)); /* shared: out of the pool, freed when released */
+    enum { BLOCKS = 2 * USMARR__POOL_BLOCKS };
+    int64_t n = 64;
+    usmarr_array_t *a[BLOCKS];
     usmarr_queue_t *q2;
     ck_assert_ok(usmarr_queue_create(ctx, 0, &q2));
-    ck_assert_ok(usmarr_array_record_queue(a, q2));
+    for (int i = 0; i < BLOCKS; i++) {
+        ck_assert_ok(usmarr_array_empty(ctx, 1, &n, USMARR_FLOAT32, USMARR_ORDER_C, USMARR_USM_DEVICE, &a[i]));
+        ck_assert_ok(usmarr_array_record_queue(a[i], q2));
+    }
     cl_int err;
     struct watchdog w = {.gate = clCreateUserEvent(usmarr_context_cl_context(ctx), &err), .seconds = 20};
     ck_assert_int_eq(err, CL_SUCCESS);
@@ -261,14 +265,15 @@ START_TEST(test_queue_free_waits_while_another_queue_is_held)
     ck_assert_int_eq(thrd_create(&dog, watchdog_run, &w), thrd_success);
     ck_assert_ok(usmarr_queue_wait(usmarr_queue_current(ctx), 1, &w.gate));
     unsigned frees = atomic_load(&ctx->usm_frees);
-    usmarr_array_release(a);         /* its free waits for a marker of q2 */
-    ck_assert_ok(usmarr_queue_finish(q2)); /* which completes here; the finish polls */
+    for (int i = 0; i < BLOCKS; i++)
+        usmarr_array_release(a[i]); /* the evicted ones wait for markers of q2 */
+    ck_assert_ok(usmarr_queue_finish(q2)); /* which complete here; the finish polls */
     ck_assert_msg(event_status(w.gate) != CL_COMPLETE, "a free waited for the held queue");
     ck_assert_uint_eq(atomic_load(&ctx->usm_frees), frees); /* still to come */
     atomic_store(&w.stop, true);
     thrd_join(dog, NULL);
     ck_assert_int_eq(clSetUserEventStatus(w.gate, CL_COMPLETE), CL_SUCCESS);
-    ck_assert_ok(usmarr_context_finish(ctx)); /* the barrier is done: the poll frees it */
+    ck_assert_ok(usmarr_context_finish(ctx)); /* the barrier is done: the poll frees them */
     ck_assert_uint_gt(atomic_load(&ctx->usm_frees), frees);
     clReleaseEvent(w.gate);
     usmarr_queue_release(q2);
