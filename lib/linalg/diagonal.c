@@ -1,5 +1,49 @@
-/* diagonal (a view, index/'s machinery) and trace (a sum over that view); doc/linalg.md. */
+/* diagonal (a view, index/'s machinery) and trace (a sum over that view); doc/linalg.md.
+ * Also the one-launch vector products' launcher and the stride test they share (matmul.c,
+ * products.c). */
 #include "linalg_internal.h"
+
+#include <stdio.h>
+
+/* linalg_internal.h: work-groups of up to 128 items, fewer while that leaves under 4 groups
+ * a compute unit (powers of two: PoCL compiles a function for each local size).  Groups of
+ * 128 rows took 0.75-0.85 of the time groups of 8 took on PoCL (2048 x 2048 float32 @ v,
+ * under load); Intel's runtime was indifferent. */
+int usmarr__vector_launch(usmarr_context_t *ctx, usmarr_dtype_t dt, const char *kernel, int64_t items, int nargs,
+                          const struct usmarr__karg *args)
+{
+    char defines[48];
+    snprintf(defines, sizeof defines, "-DD0=%s -DPV_KERNELS", usmarr__dtype_tag(dt));
+    usmarr__kernel_t *k = NULL;
+    int rc = usmarr__kernel_get(ctx, "linalg", defines, kernel, &k);
+    if (rc || items <= 0)
+        return rc;
+    size_t group = 128;
+    while (group > 1 && (group > ctx->profile.max_group || items < (int64_t)group * 4 * ctx->profile.compute_units))
+        group /= 2;
+    size_t global[1] = {((size_t)items + group - 1) / group * group}, local[1] = {group};
+    return usmarr__kernel_launch(ctx, k, nargs, args, 1, global, local);
+}
+
+/* linalg_internal.h */
+bool usmarr__dims_stride(const usmarr_array_t *x, int skip, int64_t *stride)
+{
+    int64_t step = 0, expect = 0;
+    bool first = true;
+    for (int d = x->ndim - 1; d >= 0; d--) {
+        if (d == skip || x->shape[d] == 1)
+            continue;
+        if (first) {
+            step = x->strides[d];
+            first = false;
+        } else if (x->strides[d] != expect) {
+            return false;
+        }
+        expect = x->strides[d] * x->shape[d];
+    }
+    *stride = step;
+    return true;
+}
 
 int usmarr_linalg_diagonal(const usmarr_array_t *x, int64_t offset, usmarr_array_t **view)
 {

@@ -240,10 +240,10 @@ USMARR_INTERNAL int usmarr__matrix_norm_singular(const usmarr_array_t *x, enum u
 USMARR_INTERNAL int usmarr__sum_of_products(const usmarr_array_t *x1, const usmarr_array_t *x2, int axis,
                                             usmarr_array_t *out, usmarr_array_t **result);
 /* Whether the dims of x but `skip` (-1: none) walk one arithmetic sequence (dims of one
- * element ignored); its step (0 where no dim is left) (products.c). */
+ * element ignored); its step (0 where no dim is left) (diagonal.c). */
 USMARR_INTERNAL bool usmarr__dims_stride(const usmarr_array_t *x, int skip, int64_t *stride);
 /* One launch of a vector-product kernel of cl/linalg.cl (usmarr_rowdot, usmarr_coldot,
- * usmarr_cross, usmarr_diagsum) for dtype dt over `items` work-items (products.c). */
+ * usmarr_cross, usmarr_diagsum) for dtype dt over `items` work-items (diagonal.c). */
 USMARR_INTERNAL int usmarr__vector_launch(usmarr_context_t *ctx, usmarr_dtype_t dt, const char *kernel, int64_t items,
                                           int nargs, const struct usmarr__karg *args);
 
