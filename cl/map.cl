@@ -106,21 +106,27 @@
 #define USMARR_CLASS_t16 11
 #define USMARR_IS_CLASS(c) (USMARR_CAT(USMARR_CLASS_, USMARR_CLASS) == USMARR_CLASS_##c)
 
-/* ---- 16-vector loads and stores as one access of the vector type (any element alignment):
- *      in a program as large as the elementwise family's, PoCL left vload16/vstore16 as
- *      eight 8-byte loads and three stores each (its builtins compose them from narrower
- *      ones and nothing joined them again), so a 16M float32 add ran at 0.7 of the raw
- *      float16 kernel. */
+/* ---- 16-vector loads and stores as one access of the vector type: in a program as large
+ *      as the elementwise family's, PoCL left vload16/vstore16 as eight 8-byte loads and
+ *      three stores each (its builtins compose them from narrower ones and nothing joined
+ *      them again), so a 16M float32 add ran at 0.7 of the raw float16 kernel.  The type is
+ *      aligned to one element, or with -DUSMARR_ALIGNED (the launcher found every operand's
+ *      vectors aligned: lib/engine/map.c) to its own size, at most 64 bytes. */
+#ifdef USMARR_ALIGNED
+#define USMARR_VALIGN_(p) (sizeof(vload16(0, p)) < 64 ? sizeof(vload16(0, p)) : 64)
+#else
+#define USMARR_VALIGN_(p) 1
+#endif
 #undef USMARR_VLD_
 #define USMARR_VLD_(p, vi)                                                                                     \
     ({                                                                                                         \
-        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(1)));                             \
+        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(USMARR_VALIGN_(p))));              \
         *((global const usmarr_vt_ *)(p) + (vi));                                                              \
     })
 #undef USMARR_VSD_
 #define USMARR_VSD_(p, vi, v)                                                                                  \
     ({                                                                                                         \
-        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(1)));                             \
+        typedef __typeof__(vload16(0, p)) usmarr_vt_ __attribute__((aligned(USMARR_VALIGN_(p))));              \
         *((global usmarr_vt_ *)(p) + (vi)) = (v);                                                              \
     })
 
