@@ -148,7 +148,7 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
  * where the body selects between loaded values (where, the lane tests of exp) they fold
  * into masked loads, which an aligned vmovaps makes cheaper: the 16M float32 where on
  * PoCL took 1.31-1.70 times the raw typed kernel's time with the unaligned loads and
- * 1.00-1.14 with aligned ones, the same source otherwise, interleaved in one process. */
+ * 1.02-1.14 with aligned ones, the same source otherwise, interleaved in one process. */
 static bool vectors_aligned(const struct usmarr__kernel_shape *sh, enum map_class cls, bool nt,
                             const struct usmarr__map *m, const struct usmarr__iter *it)
 {
