@@ -314,7 +314,8 @@ static int unique(const usmarr_array_t *x, usmarr_array_t **values, usmarr_array
         cl_long ltotal = total;
         const struct usmarr__karg args[] = {USMARR__ARG_PTR(starts->pointer), USMARR__ARG(ltotal), USMARR__ARG(ln),
                                             USMARR__ARG_PTR(pod_pointer(&pc))};
-        rc = launch(ctx, defines, "usmarr_unique_counts", USMARR__NARGS(args), args, (size_t)total, 0);        if (!rc)
+        rc = launch(ctx, defines, "usmarr_unique_counts", USMARR__NARGS(args), args, (size_t)total, 0);
+        if (!rc)
             rc = usmarr_context_finish(ctx);
     }
     if (!rc)
