@@ -208,6 +208,7 @@
  *      EW_T and EW_HELPERS_ONLY defined before each copy (lib/ops/expr_build.c): every name
  *      whose meaning depends on EW_T is undefined here first, and the helper functions
  *      carry EW_T in their names (ew_floordiv is ew_floordiv_f32 in the float32 copy). ---- */
+#undef EW_VINLINE
 #undef EW_IF_ALL
 #undef EW_IF_NUM
 #undef EW_IF_INEX

@@ -317,12 +317,10 @@ static inline EW_VCT ew_upow(EW_VCT a, EW_VCT b)
  * the inlined one (interleaved in one process; about 45 instructions a vector against 58 and
  * a call).  A program that switches between every function of a signature (EW_SC) keeps the
  * calls: one kernel with every body inlined would compile for longer. */
-#ifndef EW_VINLINE
 #ifdef EW_SC
 #define EW_VINLINE
 #else
 #define EW_VINLINE __attribute__((always_inline))
-#endif
 #endif
 #define EW_LANE_SAFE1(ID, name, f, vf, ok, nan_in, benign)                                               \
     static inline EW_VINLINE EW_VCT EW_PASTE(ew_v##ID##_, EW_T)(EW_VCT x)                              \
