@@ -100,6 +100,21 @@ static const struct usmarr__kernel_shape *map_shape(const usmarr_context_t *ctx,
     return copy;
 }
 
+/* The alignment of a 16-element vector of elements of size bytes, as the kernels' aligned
+ * loads and whole-vector stores take it: the vector's size, at most 64 bytes (a cache
+ * line, AVX-512's widest access). */
+static size_t vector_align(size_t size)
+{
+    return 16 * size < 64 ? 16 * size : 64;
+}
+
+/* Whether operand k's first element starts such an aligned 16-element vector. */
+static bool vector_aligned(const struct usmarr__map *m, const struct usmarr__iter *it, int k)
+{
+    size_t size = usmarr__dtype_bytes(m->operands[k].dtype);
+    return ((uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size) % vector_align(size) == 0;
+}
+
 /* The non-temporal variants of the contig and s2v classes: where the device's shape asks
  * for them, for outputs whose 16-element vectors are aligned (the stores of whole vectors
  * need it), in every row, of at least nt_bytes, or whose map moves at least 4 * nt_bytes in
@@ -127,15 +142,14 @@ static bool use_nt(const struct usmarr__kernel_shape *sh, enum map_class cls, co
     }
     uint64_t bytes = 0, moved = 0, count = (uint64_t)it->shape[0] * (it->ndim == 2 ? (uint64_t)it->shape[1] : 1);
     for (int k = 0; k < m->nout + m->nin; k++) {
-        size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
+        size_t size = usmarr__dtype_bytes(m->operands[k].dtype);
         bool whole = true; /* an input read once per element, not broadcast */
         for (int d = 0; d < it->ndim; d++)
             whole &= it->strides[k][d] != 0;
         moved += whole ? count * size : 0;
         if (k >= m->nout)
             continue;
-        uintptr_t p = (uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size;
-        if (p % align || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % align))
+        if (!vector_aligned(m, it, k) || (it->ndim == 2 && (uint64_t)it->strides[k][0] * size % vector_align(size)))
             return false;
         bytes += count * size;
     }
@@ -154,11 +168,9 @@ static bool vectors_aligned(const struct usmarr__kernel_shape *sh, enum map_clas
 {
     if (cls != CLASS_CONTIG || it->ndim != 1 || it->shape[0] < 16 || (sh->contig_one && !nt))
         return false;
-    for (int k = 0; k < m->nout + m->nin; k++) {
-        size_t size = usmarr__dtype_bytes(m->operands[k].dtype), align = 16 * size < 64 ? 16 * size : 64;
-        if (((uintptr_t)m->operands[k].data + (uintptr_t)it->offsets[k] * size) % align)
+    for (int k = 0; k < m->nout + m->nin; k++)
+        if (!vector_aligned(m, it, k))
             return false;
-    }
     return true;
 }
 
