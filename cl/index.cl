@@ -34,8 +34,9 @@
  *
  * 2. Custom kernels (no USMARR_NOUT):
  *    usmarr_take_flat (-DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE -DIDX_UNSIGNED
- *    [-DCHECKED=1]): take from a 1-d source with contiguous indices into a contiguous
- *    result, one element per work-item, cells as in OP_GATHER's CHECKED form.
+ *    [-DCHECKED=1]): take from a 1-d source, or along the last axis of each row of a 2-d
+ *    one, with contiguous indices into a contiguous result, one element per work-item,
+ *    cells as in OP_GATHER's CHECKED form.
  *    usmarr_take_rows (the same options): getitem's a[idx, ...] when the axes after the
  *    index are one contiguous run of the source: a run per work-item into a contiguous
  *    result.  usmarr_take_runs: the same for long runs, TAKE_RUN elements a work-item, 2-D
@@ -157,17 +158,22 @@ inline long usmarr_index_norm(long v, ulong uv, long n)
 
 #ifdef IDX
 /* take from a 1-d source (any stride) with contiguous indices into a contiguous result,
- * one element per work-item: the common case without the map's generality.  Built with
+ * one element per work-item: the common case without the map's generality.  A second
+ * dimension of the range takes the same indices from each row of a 2-d source (the rows
+ * rstride apart, along its last axis) into consecutive runs of m results.  Built with
  * -DIDX=<index tag> -DELEM=<bit-copy tag> -DMODE=... -DIDX_UNSIGNED=... [-DCHECKED=1]. */
 typedef USMARR_STORAGE(IDX) usmarr_idx_t;
 typedef USMARR_STORAGE(ELEM) usmarr_item_t;
 #if USMARR_WANT(take)
 kernel void usmarr_take_flat(global usmarr_item_t *out, global const usmarr_idx_t *ind,
-                             global const usmarr_item_t *src, long m, long n, long stride, global long *cells)
+                             global const usmarr_item_t *src, long m, long n, long stride, long rstride,
+                             global long *cells)
 {
-    long e = get_global_id(0);
+    long e = get_global_id(0), row = get_global_id(1);
     if (e >= m)
         return;
+    out += row * m;
+    src += row * rstride;
     usmarr_idx_t raw = ind[e];
 #if CHECKED
     if (USMARR_IDX_BAD(raw, n)) {

@@ -547,12 +547,23 @@ def adv_cases():
         mcase("take_axis1_" + mode, [(ar((3, 5, 2)), ":, ::-1"), (idx.reshape(-1, 1) if idx.size % 1 == 0 else idx, "")],
               "take 1 " + mode, lambda a, i: np.take(a, i, 1, mode=mode))
         # runs of 256 elements or more (usmarr_take_runs), with a tail shorter than 64
+        # take along the last axis of 2-d sources: usmarr_take_flat's rows, any row and
+        # element strides, more indices than a work-group
+        mcase("take_rows_axis1_" + mode, [(ar((4, 9), "float32"), ":, ::-2"), (idx, "")], "take 1 " + mode,
+              lambda a, i: np.take(a, i, 1, mode=mode))
+        mcase("take_rows_axis1_long_" + mode, [(ar((3, 70), "float64"), "::-1"),
+                                                (rs.randint(-70, 70, 300) * (1 if mode == "raise" else 3), "")],
+              "take -1 " + mode, lambda a, i: np.take(a, i, -1, mode=mode))
         mcase("take_long_rows_" + mode, [(ar((13, 300), "float32"), ""), (idx, "")], "take 0 " + mode,
               lambda a, i: np.take(a, i, 0, mode=mode))
         mcase("take_long_rows_i64_" + mode, [(ar((13, 260), "int64"), ""), (idx, "")], "take 0 " + mode,
               lambda a, i: np.take(a, i, 0, mode=mode))
         mcase("take_along_" + mode, [(ar((3, 4), "float64"), ""), (np.array([[0, 3], [-1, 1], [2, 2]]) * (1 if mode == "raise" else 3), "")],
               "take_along 1 " + mode, lambda a, i: np.take_along_axis(a, norm_mode(i, a.shape[1], mode), 1))
+    mcase("take_rows_axis1_2d_indices", [(ar((3, 6), "int16"), ""), (np.array([[1, -2, 5], [0, 0, 3]]), "")],
+          "take 1 raise", lambda a, i: np.take(a, i, 1))
+    mcase("take_rows_axis1_out_of_bounds", [(ar((3, 5)), ""), (ind(0, 4, 5, 1), "")], "take 1 raise",
+          lambda a, i: np.take(a, i, 1), error="INDEX")
     mcase("take_none", [(ar((3, 4)), "T"), (ind(0, 5, 11, -2), "")], "take none raise",
           lambda a, i: np.take(a, i))
     mcase("take_2d_indices", [(ar((6,), "int16"), ""), (np.array([[1, 2], [5, 0]], dtype=np.uint8), "")],
