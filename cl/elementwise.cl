@@ -152,7 +152,8 @@
 /* ---- what the program computes ------------------------------------------------------------
  * Defines from lib/ops/elementwise.c (short: the engine's launch fast path keys on them): EW_T
  * (the loop dtype's tag), EW_N<a> (arity 1, 2, 3 or W), EW_O<rule> (SAME, BOOL or REAL),
- * EW_I1..3 (where each input comes from: a<k> = array operand k, s<j> = by-value scalar j),
+ * EW_I1..3 (where each input comes from: a<k> = array operand k, s<j> = by-value scalar j,
+ * x2 = array operand 2 xor scalar 0),
  * EW_V1 (every operand has a 16-vector form), and either EW_OP (one function, by ID) or
  * EW_SC (the index of the int scalar that selects the function at run time, so that every
  * function of one (arity, rule, dtypes) signature shares one program). */
@@ -172,6 +173,9 @@
 #define EW_Vs1 ((EW_VCT)(SCALAR(1)))
 #define EW_Vs2 ((EW_VCT)(SCALAR(2)))
 #define EW_Vs3 ((EW_VCT)(SCALAR(3)))
+/* the second array input xor the first scalar: equal of bools as words (elementwise.c) */
+#define EW_x2 (LOAD(2) ^ SCALAR(0))
+#define EW_Vx2 (VLOAD(2) ^ (EW_VCT)(SCALAR(0)))
 /* the condition of where(): converted to bool in the kernel (a scalar one on the host) */
 #define EW_Ca1 USMARR_CONVERT(D1, b, LOAD(1))
 #define EW_Cs0 SCALAR(0)
