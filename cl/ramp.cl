@@ -11,3 +11,11 @@
 #define USMARR_RAMP_ROUND(v) (v)
 #endif
 #define USMARR_MAP_BODY STORE(0, (CTYPE(0))USMARR_RAMP_ROUND(SCALAR(0) + (LOAD(1) + LOAD(2)) * SCALAR(1)))
+/* 16 values a step where the result has a 16-vector form (rows of 16-vectors, lib/engine/
+ * map.c): the same operations on each lane, so the same values */
+#if USMARR_VECTOR_OK(D0)
+#define USMARR_MAP_VBODY                                                                                    \
+    VSTORE(0, VCONVERT(1, 0,                                                                                \
+                       USMARR_RAMP_ROUND((USMARR_VCOMPUTE(D1))(SCALAR(0)) +                                 \
+                                         (VLOAD(1) + VLOAD(2)) * (USMARR_VCOMPUTE(D1))(SCALAR(1)))))
+#endif
